@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers (STYLE.md): unit specs need no servers; integration and end-to-end specs run against the
+// real PostgreSQL, Redis and Elasticsearch brought up once per run by the global setup.
+export default defineConfig({
+  test: {
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/test/**/*.unit.spec.ts', 'services/*/test/**/*.unit.spec.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['packages/*/test/**/*.int.spec.ts', 'services/*/test/**/*.int.spec.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.e2e.spec.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
