@@ -27,13 +27,26 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['pg', 'kysely', 'ioredis', 'bullmq', '@elastic/*', 'node:fs*', 'node:net', 'node:http*', 'fastify*'],
+              group: [
+                'pg',
+                'kysely',
+                'ioredis',
+                'bullmq',
+                '@elastic/*',
+                'node:fs*',
+                'node:net',
+                'node:http*',
+                'fastify*',
+              ],
               message: 'packages/domain is the pure core: keep I/O in the adapters.',
             },
           ],
         },
       ],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Pass configuration in.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Pass configuration in.' },
+      ],
     },
   },
 );

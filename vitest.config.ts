@@ -4,19 +4,25 @@ import { defineConfig } from 'vitest/config';
 // real PostgreSQL, Redis and Elasticsearch brought up once per run by the global setup.
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
+      : ['default'],
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.unit.spec.ts', 'services/*/test/**/*.unit.spec.ts'],
+          include: ['packages/*/test/**/*.unit.spec.ts', 'services/*/test/**/*.unit.spec.ts', 'test/**/*.unit.spec.ts'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['packages/*/test/**/*.int.spec.ts', 'services/*/test/**/*.int.spec.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          include: [
+            'packages/*/test/**/*.int.spec.ts',
+            'services/*/test/**/*.int.spec.ts',
+            'test/**/*.int.spec.ts',
+          ],
+          globalSetup: ['packages/testing/src/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -25,10 +31,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e.spec.ts'],
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['packages/testing/src/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
         },
       },
     ],

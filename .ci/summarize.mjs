@@ -1,0 +1,24 @@
+// Prints `N passed, N failed` from vitest's JSON report (static check failures count as failed).
+// A missing or empty report is a failure, so a run that executed no test is never green.
+import { readFileSync } from 'node:fs';
+
+const [reportPath, staticFailuresArgument = '0'] = process.argv.slice(2);
+const staticFailures = Number(staticFailuresArgument);
+let report;
+try {
+  report = JSON.parse(readFileSync(reportPath, 'utf8'));
+} catch (error) {
+  console.log(`no vitest report at ${reportPath}: ${error.message}`);
+  console.log(`0 passed, ${1 + staticFailures} failed`);
+  process.exit(1);
+}
+const passed = report.numPassedTests ?? 0;
+const failed = (report.numFailedTests ?? 0) + staticFailures;
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+if (passed + failed === 0) {
+  console.log('the test run executed no test');
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * The one place the environment is read. Every process calls `loadConfig()` once at start-up and
+ * passes the frozen result down; nothing else touches `process.env`.
+ */
+
+const DEVELOPMENT_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
+
+const port = z.coerce.number().int().min(1).max(65_535);
+const positiveInt = z.coerce.number().int().positive();
+
+const urlWithProtocols = (protocols: string[]) =>
+  z.url().refine((value) => protocols.includes(new URL(value).protocol), {
+    message: `must use ${protocols.join(' or ')}`,
+  });
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).default(
+      'postgres://postgres@127.0.0.1:5432/doctor_directory',
+    ),
+    REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _')
+      .default('directory'),
+    ELASTICSEARCH_URL: urlWithProtocols(['http:', 'https:']).default('http://127.0.0.1:9200'),
+    ELASTICSEARCH_INDEX: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _')
+      .default('doctors'),
+    ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(3_000),
+    SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
+      .refine((value) => new URL(value).pathname === '/' && !value.endsWith('/'), {
+        message:
+          'must be an origin without a path or trailing slash, e.g. https://www.doctor-directory.example',
+      })
+      .default('https://www.doctor-directory.example'),
+    CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_CURSOR_SECRET),
+    API_PORT: port.default(3000),
+    MCP_PORT: port.default(3001),
+    CONSOLE_PORT: port.default(3002),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    RATE_LIMIT_MAX: positiveInt.default(120),
+    RATE_LIMIT_WINDOW_S: positiveInt.default(60),
+    INGEST_BATCH_SIZE: positiveInt.max(5_000).default(500),
+    SWEEP_INTERVAL_MS: positiveInt.default(5_000),
+  })
+  .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
+    path: ['CURSOR_SECRET'],
+    message: 'must be set to a private value in production',
+  });
+
+export type Config = Readonly<z.infer<typeof environmentSchema>>;
+
+export class ConfigError extends Error {
+  readonly problems: ReadonlyArray<{ variable: string; reason: string }>;
+
+  constructor(problems: ReadonlyArray<{ variable: string; reason: string }>) {
+    super(
+      `Invalid environment:\n${problems.map((problem) => `  ${problem.variable}: ${problem.reason}`).join('\n')}`,
+    );
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment, reporting every bad variable at once (values are never echoed: they may be secrets). */
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = environmentSchema.safeParse(relevant);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({
+        variable: issue.path.join('.') || '(environment)',
+        reason: issue.message,
+      })),
+    );
+  }
+  return Object.freeze(result.data);
+}

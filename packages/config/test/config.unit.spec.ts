@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('gives working local defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/doctor_directory');
+    expect(config.API_PORT).toBe(3000);
+    expect(config.MCP_PORT).toBe(3001);
+    expect(config.CONSOLE_PORT).toBe(3002);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads and coerces values', () => {
+    const config = loadConfig({ API_PORT: '8080', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '2' });
+    expect(config.API_PORT).toBe(8080);
+    expect(config.RATE_LIMIT_MAX).toBe(5);
+    expect(config.RATE_LIMIT_WINDOW_S).toBe(2);
+  });
+
+  it('names every bad variable in one error, without echoing values', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        DATABASE_URL: 'mysql://secret-password@db',
+        API_PORT: 'eighty',
+        SITE_ORIGIN: 'https://site.example/path',
+        RATE_LIMIT_MAX: '0',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.map((problem) => problem.variable).sort();
+    expect(problems).toEqual(['API_PORT', 'DATABASE_URL', 'RATE_LIMIT_MAX', 'SITE_ORIGIN']);
+    expect((error as ConfigError).message).not.toContain('secret-password');
+  });
+
+  it('refuses the development cursor secret in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40) }).NODE_ENV).toBe('production');
+  });
+});

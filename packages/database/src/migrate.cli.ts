@@ -1,0 +1,15 @@
+// `npm run migrate`: create the database if needed and apply pending migrations (idempotent).
+import { loadConfig } from '@directory/config';
+import { createDatabase, ensureDatabaseExists } from './connection.js';
+import { migrateToLatest } from './migrator.js';
+
+const config = loadConfig();
+const created = await ensureDatabaseExists(config.DATABASE_URL);
+if (created) console.error('[migrate] created database');
+const db = createDatabase(config.DATABASE_URL, { maxConnections: 1 });
+try {
+  const applied = await migrateToLatest(db);
+  console.error(applied.length ? `[migrate] applied: ${applied.join(', ')}` : '[migrate] already up to date');
+} finally {
+  await db.destroy();
+}

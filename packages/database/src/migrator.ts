@@ -1,0 +1,36 @@
+import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import * as eventStore from './migrations/0001-event-store.js';
+import * as accountsAndKeys from './migrations/0002-accounts-and-keys.js';
+
+// Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
+const migrations: Record<string, Migration> = {
+  '0001-event-store': eventStore,
+  '0002-accounts-and-keys': accountsAndKeys,
+};
+
+function migratorFor<Schema>(db: Kysely<Schema>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+}
+
+function unwrap(result: MigrationResultSet): string[] {
+  if (result.error) {
+    const failed = result.results?.find((migration) => migration.status === 'Error');
+    throw new Error(
+      `migration ${failed?.migrationName ?? '(unknown)'} failed: ${result.error instanceof Error ? result.error.message : JSON.stringify(result.error)}`,
+      {
+        cause: result.error,
+      },
+    );
+  }
+  return (result.results ?? []).map((migration) => migration.migrationName);
+}
+
+/** Applies every pending migration; returns the names applied (empty when already up to date). */
+export async function migrateToLatest<Schema>(db: Kysely<Schema>): Promise<string[]> {
+  return unwrap(await migratorFor(db).migrateToLatest());
+}
+
+/** Reverts every migration (tests and local resets only). */
+export async function migrateDownAll<Schema>(db: Kysely<Schema>): Promise<string[]> {
+  return unwrap(await migratorFor(db).migrateTo(NO_MIGRATIONS));
+}

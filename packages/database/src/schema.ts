@@ -1,0 +1,60 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/** Table types for kysely. Positions and versions are bigints parsed to numbers (see connection.ts). */
+
+export type EventsTable = {
+  position: Generated<number>;
+  event_id: string;
+  place_id: string;
+  type: string;
+  occurred_at: ColumnType<Date, string | Date, never>;
+  schema_version: number;
+  payload: JSONColumnType<Record<string, unknown>>;
+  recorded_at: ColumnType<Date, never, never>;
+};
+
+export type PlacesTable = {
+  place_id: string;
+  state: JSONColumnType<Record<string, unknown>>;
+  stream_version: number;
+  projected_version: Generated<number>;
+  served: boolean;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
+export type DeadLettersTable = {
+  id: Generated<number>;
+  event_id: string | null;
+  place_id: string | null;
+  reason: string;
+  raw: JSONColumnType<Record<string, unknown> | unknown[]>;
+  source: string;
+  received_at: ColumnType<Date, never, never>;
+  redriven_at: ColumnType<Date, never, Date | string> | null;
+};
+
+export type AccountsTable = {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: ColumnType<Date, never, never>;
+};
+
+export type ApiKeysTable = {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  secret_hash: string;
+  created_at: ColumnType<Date, never, never>;
+  revoked_at: ColumnType<Date, never, Date | string> | null;
+  last_used_at: ColumnType<Date, never, Date | string> | null;
+};
+
+export type DatabaseSchema = {
+  events: EventsTable;
+  places: PlacesTable;
+  dead_letters: DeadLettersTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+};

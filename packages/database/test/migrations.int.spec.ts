@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmptyDatabase, type TestDatabase } from '@directory/testing';
+import { migrateDownAll, migrateToLatest } from '../src/migrator.js';
+
+async function tableNames(database: TestDatabase): Promise<string[]> {
+  const result = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables
+    where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(
+    database.db,
+  );
+  return result.rows.map((row) => row.table_name);
+}
+
+describe('migrations', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createEmptyDatabase('migrations');
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('apply, are idempotent, revert cleanly and re-apply', async () => {
+    expect(await migrateToLatest(database.db)).toEqual(['0001-event-store', '0002-accounts-and-keys']);
+    expect(await tableNames(database)).toEqual(['accounts', 'api_keys', 'dead_letters', 'events', 'places']);
+    expect(await migrateToLatest(database.db)).toEqual([]);
+
+    expect(await migrateDownAll(database.db)).toEqual(['0002-accounts-and-keys', '0001-event-store']);
+    expect(await tableNames(database)).toEqual([]);
+
+    expect(await migrateToLatest(database.db)).toHaveLength(2);
+    expect(await tableNames(database)).toContain('events');
+  });
+
+  it('enforces event id uniqueness in the store', async () => {
+    const event = {
+      event_id: 'evt-1',
+      place_id: 'place-1',
+      type: 'place.closed',
+      occurred_at: '2026-01-01T00:00:00Z',
+      schema_version: 1,
+      payload: JSON.stringify({}),
+    };
+    await database.db.insertInto('events').values(event).execute();
+    await expect(database.db.insertInto('events').values(event).execute()).rejects.toThrow(/duplicate key/);
+  });
+});

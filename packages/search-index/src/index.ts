@@ -1,0 +1,3 @@
+export { createSearchClient, type SearchClient } from './client.js';
+export { DOCTORS_MAPPING, DOCTORS_SETTINGS } from './mapping.js';
+export { concreteIndexName, createDoctorsIndex, ensureDoctorsIndex, indicesBehindAlias } from './indices.js';
