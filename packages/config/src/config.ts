@@ -47,6 +47,7 @@ const environmentSchema = z
     RATE_LIMIT_MAX: positiveInt.default(120),
     RATE_LIMIT_WINDOW_S: positiveInt.default(60),
     INGEST_BATCH_SIZE: positiveInt.max(5_000).default(500),
+    WORKER_CONCURRENCY: positiveInt.max(64).default(4),
     SWEEP_INTERVAL_MS: positiveInt.default(5_000),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {

@@ -24,6 +24,7 @@ export type PlacesTable = {
 
 export type DeadLettersTable = {
   id: Generated<number>;
+  fingerprint: string;
   event_id: string | null;
   place_id: string | null;
   reason: string;

@@ -39,6 +39,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('dead_letters')
     .addColumn('id', 'bigserial', (column) => column.primaryKey())
+    // sha256 of (source, reason, raw): a retried batch records each rejection once.
+    .addColumn('fingerprint', 'text', (column) => column.notNull().unique())
     .addColumn('event_id', 'text')
     .addColumn('place_id', 'text')
     .addColumn('reason', 'text', (column) => column.notNull())

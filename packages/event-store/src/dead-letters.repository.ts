@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { Database } from '@directory/database';
+
+export type DeadLetterInput = {
+  raw: unknown;
+  reason: string;
+  /** Where it came from, e.g. `ingest:events.ndjson:42` or `worker`. */
+  source: string;
+};
+
+export type DeadLetter = {
+  id: number;
+  eventId: string | null;
+  placeId: string | null;
+  reason: string;
+  raw: unknown;
+  source: string;
+  receivedAt: Date;
+  redrivenAt: Date | null;
+};
+
+function stringField(raw: unknown, field: string): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const value = (raw as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value.slice(0, 200) : null;
+}
+
+/** jsonb needs an object or array at the top; anything else (a bad line's text, a number) is wrapped. */
+function storableRaw(raw: unknown): Record<string, unknown> | unknown[] {
+  if (Array.isArray(raw)) return raw as unknown[];
+  if (typeof raw === 'object' && raw !== null) return raw as Record<string, unknown>;
+  return { value: raw };
+}
+
+export async function recordDeadLetters(
+  db: Database,
+  letters: ReadonlyArray<DeadLetterInput>,
+): Promise<void> {
+  if (letters.length === 0) return;
+  await db
+    .insertInto('dead_letters')
+    .values(
+      letters.map((letter) => ({
+        fingerprint: createHash('sha256')
+          .update(JSON.stringify([letter.source, letter.reason, letter.raw]))
+          .digest('hex'),
+        event_id: stringField(letter.raw, 'eventId'),
+        place_id: stringField(letter.raw, 'placeId'),
+        reason: letter.reason,
+        raw: JSON.stringify(storableRaw(letter.raw)),
+        source: letter.source,
+      })),
+    )
+    .onConflict((conflict) => conflict.column('fingerprint').doNothing())
+    .execute();
+}
+
+export async function listDeadLetters(
+  db: Database,
+  options: { includeRedriven?: boolean; limit?: number } = {},
+): Promise<DeadLetter[]> {
+  let query = db
+    .selectFrom('dead_letters')
+    .selectAll()
+    .orderBy('id')
+    .limit(options.limit ?? 100);
+  if (!options.includeRedriven) query = query.where('redriven_at', 'is', null);
+  const rows = await query.execute();
+  return rows.map(toDeadLetter);
+}
+
+export async function getDeadLetters(db: Database, ids: ReadonlyArray<number>): Promise<DeadLetter[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('dead_letters')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+  return rows.map(toDeadLetter);
+}
+
+export async function markRedriven(db: Database, ids: ReadonlyArray<number>): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('dead_letters')
+    .set({ redriven_at: new Date() })
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export async function countDeadLetters(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('dead_letters')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('redriven_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+function toDeadLetter(row: {
+  id: number;
+  event_id: string | null;
+  place_id: string | null;
+  reason: string;
+  raw: unknown;
+  source: string;
+  received_at: Date;
+  redriven_at: Date | null;
+}): DeadLetter {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    placeId: row.place_id,
+    reason: row.reason,
+    raw: row.raw,
+    source: row.source,
+    receivedAt: row.received_at,
+    redrivenAt: row.redriven_at,
+  };
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Database } from '@directory/database';
+import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
+
+export type AppendResult = {
+  /** Events stored by this call, with the positions the database gave them. */
+  stored: Array<{ eventId: string; placeId: string; position: number }>;
+  /** Event ids already in the store (or repeated within the batch): stored once, reported as such. */
+  duplicates: string[];
+};
+
+// PostgreSQL caps bind parameters at 65,535 per statement; 6 columns per event.
+const ROWS_PER_INSERT = 5_000;
+
+/** Appends a batch in multi-row inserts; `event_id` is the idempotency key, so re-sending is a no-op. */
+export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEvent>): Promise<AppendResult> {
+  const unique = new Map<string, PlaceEvent>();
+  const duplicates: string[] = [];
+  for (const event of events) {
+    if (unique.has(event.eventId)) duplicates.push(event.eventId);
+    else unique.set(event.eventId, event);
+  }
+  const rows = [...unique.values()].map((event) => ({
+    event_id: event.eventId,
+    place_id: event.placeId,
+    type: event.type,
+    occurred_at: event.occurredAt,
+    schema_version: event.schemaVersion,
+    payload: JSON.stringify(event.payload),
+  }));
+  const stored: AppendResult['stored'] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const inserted = await db
+      .insertInto('events')
+      .values(rows.slice(start, start + ROWS_PER_INSERT))
+      .onConflict((conflict) => conflict.column('event_id').doNothing())
+      .returning(['event_id', 'place_id', 'position'])
+      .execute();
+    for (const row of inserted)
+      stored.push({ eventId: row.event_id, placeId: row.place_id, position: row.position });
+  }
+  const storedIds = new Set(stored.map((event) => event.eventId));
+  for (const eventId of unique.keys()) if (!storedIds.has(eventId)) duplicates.push(eventId);
+  return { stored, duplicates };
+}
+
+/** Every stored event of the given places, grouped by place, in store order. */
+export async function readStreams(
+  db: Database,
+  placeIds: ReadonlyArray<string>,
+): Promise<Map<string, StoredPlaceEvent[]>> {
+  const streams = new Map<string, StoredPlaceEvent[]>();
+  if (placeIds.length === 0) return streams;
+  const rows = await db
+    .selectFrom('events')
+    .select(['position', 'event_id', 'place_id', 'type', 'occurred_at', 'schema_version', 'payload'])
+    .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
+    .orderBy('position')
+    .execute();
+  for (const row of rows) {
+    // Rows were validated before they were appended; the store hands them back as they went in.
+    const event = {
+      eventId: row.event_id,
+      placeId: row.place_id,
+      type: row.type,
+      occurredAt: row.occurred_at.toISOString(),
+      schemaVersion: row.schema_version,
+      payload: row.payload,
+      position: row.position,
+    } as StoredPlaceEvent;
+    const stream = streams.get(row.place_id);
+    if (stream) stream.push(event);
+    else streams.set(row.place_id, [event]);
+  }
+  return streams;
+}
+
+/** Streams every place id in the store in pages (for full replays). */
+export async function* allPlaceIds(db: Database, pageSize = 5_000): AsyncGenerator<string[]> {
+  let after = '';
+  for (;;) {
+    const rows = await db
+      .selectFrom('events')
+      .select('place_id')
+      .distinct()
+      .where('place_id', '>', after)
+      .orderBy('place_id')
+      .limit(pageSize)
+      .execute();
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row.place_id);
+    yield ids;
+    after = ids[ids.length - 1] ?? after;
+  }
+}

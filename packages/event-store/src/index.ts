@@ -1,0 +1,18 @@
+export { appendEvents, readStreams, allPlaceIds, type AppendResult } from './events.repository.js';
+export {
+  savePlaceStates,
+  markProjected,
+  findLaggingPlaces,
+  getPlaces,
+  countPlaces,
+  type PlaceRow,
+} from './places.repository.js';
+export {
+  recordDeadLetters,
+  listDeadLetters,
+  getDeadLetters,
+  markRedriven,
+  countDeadLetters,
+  type DeadLetter,
+  type DeadLetterInput,
+} from './dead-letters.repository.js';

@@ -1,0 +1,13 @@
+export {
+  INGEST_QUEUE_NAME,
+  INGEST_JOB_OPTIONS,
+  createIngestQueue,
+  type IngestItem,
+  type IngestJobData,
+  type IngestJobResult,
+  type QueueConnection,
+} from './queue.js';
+export { ingestBatch } from './ingest.service.js';
+export { refoldAndProject, sweepLaggingPlaces, type ProjectorDependencies } from './projector.service.js';
+export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
+export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';

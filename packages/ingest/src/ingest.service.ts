@@ -1,0 +1,38 @@
+import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
+import { appendEvents, recordDeadLetters, type DeadLetterInput } from '@directory/event-store';
+import { refoldAndProject, type ProjectorDependencies } from './projector.service.js';
+import type { IngestItem, IngestJobResult } from './queue.js';
+
+/**
+ * One batch through the pipeline: validate each event (invalid → dead letter, the rest proceeds), append
+ * the valid ones, refold every place the batch touched and project them. Places of duplicates are
+ * refolded too: a retry after a crash between append and projection must still finish the projection.
+ */
+export async function ingestBatch(
+  deps: ProjectorDependencies,
+  items: ReadonlyArray<IngestItem>,
+): Promise<IngestJobResult> {
+  const valid: PlaceEvent[] = [];
+  const rejected: DeadLetterInput[] = [];
+  for (const item of items) {
+    if (item.rejection !== undefined) {
+      rejected.push({ raw: item.raw, reason: item.rejection, source: item.source });
+      continue;
+    }
+    const parsed = parsePlaceEvent(item.raw);
+    if (parsed.ok) valid.push(parsed.event);
+    else rejected.push({ raw: item.raw, reason: parsed.reason, source: item.source });
+  }
+  const appended = await appendEvents(deps.db, valid);
+  const touched = [...new Set(valid.map((event) => event.placeId))];
+  const projected = await refoldAndProject(deps, touched);
+  // Idempotent (fingerprinted), so a retry after a late failure records nothing twice.
+  await recordDeadLetters(deps.db, rejected);
+  return {
+    received: items.length,
+    stored: appended.stored.length,
+    duplicates: appended.duplicates.length,
+    deadLettered: rejected.length,
+    projected,
+  };
+}

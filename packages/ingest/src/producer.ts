@@ -1,0 +1,86 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Queue } from 'bullmq';
+import { parsePlaceEvent } from '@directory/domain';
+import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
+
+export type Rejection = { line: number; reason: string };
+
+export type ProduceSummary = {
+  lines: number;
+  enqueued: number;
+  /** Invalid lines: reported here and still enqueued, so the worker records them as dead letters. */
+  rejected: number;
+  /** Event ids repeated within this input (the store also drops repeats of earlier inputs). */
+  duplicatesInInput: number;
+  jobIds: string[];
+};
+
+export type ProduceOptions = {
+  queue: Queue<IngestJobData, IngestJobResult>;
+  input: Readable;
+  sourceName: string;
+  batchSize: number;
+  onRejection?: (rejection: Rejection) => void;
+  onProgress?: (summary: ProduceSummary) => void;
+};
+
+// Jobs are added in groups with addBulk: one Redis round trip per group instead of one per batch.
+const BATCHES_PER_ADD = 20;
+
+/**
+ * Streams NDJSON into the ingest queue in batches. Every line is validated here so the data team sees
+ * bad lines (number + reason) at once; bad lines travel on flagged, so they land in dead letters with
+ * their raw text instead of being dropped. Memory stays flat: one group of batches at a time.
+ */
+export async function produceFromNdjson(options: ProduceOptions): Promise<ProduceSummary> {
+  const summary: ProduceSummary = { lines: 0, enqueued: 0, rejected: 0, duplicatesInInput: 0, jobIds: [] };
+  const seenEventIds = new Set<string>();
+  let batch: IngestItem[] = [];
+  let pending: IngestJobData[] = [];
+
+  const flushPending = async () => {
+    if (pending.length === 0) return;
+    const jobs = await options.queue.addBulk(pending.map((data) => ({ name: 'batch', data })));
+    for (const job of jobs) if (job.id) summary.jobIds.push(job.id);
+    summary.enqueued += pending.reduce((sum, data) => sum + data.items.length, 0);
+    pending = [];
+    options.onProgress?.(summary);
+  };
+
+  const lines = createInterface({ input: options.input, crlfDelay: Infinity });
+  for await (const text of lines) {
+    summary.lines += 1;
+    if (text.trim() === '') continue;
+    const source = `${options.sourceName}:${summary.lines}`;
+    const item = toItem(text, source);
+    if (item.rejection !== undefined) {
+      summary.rejected += 1;
+      options.onRejection?.({ line: summary.lines, reason: item.rejection });
+    } else {
+      const eventId = (item.raw as { eventId: string }).eventId;
+      if (seenEventIds.has(eventId)) summary.duplicatesInInput += 1;
+      else seenEventIds.add(eventId);
+    }
+    batch.push(item);
+    if (batch.length >= options.batchSize) {
+      pending.push({ items: batch });
+      batch = [];
+      if (pending.length >= BATCHES_PER_ADD) await flushPending();
+    }
+  }
+  if (batch.length > 0) pending.push({ items: batch });
+  await flushPending();
+  return summary;
+}
+
+function toItem(text: string, source: string): IngestItem {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { raw: text, source, rejection: 'not valid JSON' };
+  }
+  const parsed = parsePlaceEvent(raw);
+  return parsed.ok ? { raw: parsed.event, source } : { raw, source, rejection: parsed.reason };
+}

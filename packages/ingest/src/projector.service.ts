@@ -1,0 +1,74 @@
+import type { Database } from '@directory/database';
+import { foldPlace, isServed, toSearchDocument, type PlaceState } from '@directory/domain';
+import {
+  findLaggingPlaces,
+  getPlaces,
+  markProjected,
+  readStreams,
+  savePlaceStates,
+  type PlaceRow,
+} from '@directory/event-store';
+import { writeProjections, type Projection, type SearchClient } from '@directory/search-index';
+
+export type ProjectorDependencies = {
+  db: Database;
+  search: { client: SearchClient; alias: string };
+  siteOrigin: string;
+};
+
+function projectionOf(state: PlaceState, siteOrigin: string): Projection {
+  return { placeId: state.placeId, version: state.version, source: toSearchDocument(state, { siteOrigin }) };
+}
+
+/**
+ * Refolds the given places from their full streams, saves the states and writes them to the index. Safe
+ * to run twice or concurrently: states only move forward and the index keeps the highest version.
+ */
+export async function refoldAndProject(
+  deps: ProjectorDependencies,
+  placeIds: ReadonlyArray<string>,
+): Promise<number> {
+  if (placeIds.length === 0) return 0;
+  const streams = await readStreams(deps.db, placeIds);
+  const rows: PlaceRow[] = [];
+  for (const [placeId, events] of streams) {
+    const state = foldPlace(placeId, events);
+    rows.push({ placeId, state, streamVersion: state.version, served: isServed(state) });
+  }
+  await savePlaceStates(deps.db, rows);
+  // Project what the table now holds: if a concurrent worker saved a newer state, that is the one to write.
+  const current = await getPlaces(deps.db, [...streams.keys()]);
+  await writeProjections(
+    deps.search.client,
+    deps.search.alias,
+    current.map((row) => projectionOf(row.state, deps.siteOrigin)),
+  );
+  await markProjected(
+    deps.db,
+    current.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
+  );
+  return current.length;
+}
+
+/**
+ * Brings the index back in line with the store: re-projects places whose projected version lags their
+ * stream version (a lost job, a crash between store and index). Returns how many it projected.
+ */
+export async function sweepLaggingPlaces(deps: ProjectorDependencies, batchSize = 1_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const lagging = await findLaggingPlaces(deps.db, batchSize);
+    if (lagging.length === 0) return total;
+    await writeProjections(
+      deps.search.client,
+      deps.search.alias,
+      lagging.map((row) => projectionOf(row.state, deps.siteOrigin)),
+    );
+    await markProjected(
+      deps.db,
+      lagging.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
+    );
+    total += lagging.length;
+    if (lagging.length < batchSize) return total;
+  }
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldPlace, placeEventSchema, toSearchDocument } from '@directory/domain';
+import { appendEvents, readStreams, savePlaceStates } from '@directory/event-store';
+import { ensureDoctorsIndex, writeProjections } from '@directory/search-index';
+import { createTestDatabase, createTestSearch, type TestDatabase } from '@directory/testing';
+import { ingestBatch } from '../src/ingest.service.js';
+import { sweepLaggingPlaces, type ProjectorDependencies } from '../src/projector.service.js';
+import { crawled, lifecycle, published } from './events.fixture.js';
+
+const SITE = 'https://www.doctor-directory.example';
+
+describe('ingest pipeline on the real store and index', () => {
+  let database: TestDatabase;
+  const search = createTestSearch('ingest-pipeline');
+  const alias = `${search.prefix}_doctors`;
+  let deps: ProjectorDependencies;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('ingest-pipeline');
+    await ensureDoctorsIndex(search.client, alias);
+    deps = { db: database.db, search: { client: search.client, alias }, siteOrigin: SITE };
+  });
+  afterAll(async () => {
+    await search.cleanup();
+    await database.drop();
+  });
+
+  async function indexed(placeId: string) {
+    await search.client.indices.refresh({ index: alias });
+    const response = await search.client.get<Record<string, unknown>>(
+      { index: alias, id: placeId },
+      { ignore: [404] },
+    );
+    return response.found ? { version: response._version, source: response._source } : null;
+  }
+
+  async function replay(placeId: string) {
+    const streams = await readStreams(database.db, [placeId]);
+    return foldPlace(placeId, streams.get(placeId) ?? []);
+  }
+
+  it('stores valid events once, dead-letters invalid ones, and indexes exactly the served places', async () => {
+    const items = [
+      crawled('A1', 1, '2026-01-01T10:00:00Z'),
+      published('A1', '2026-01-01T11:00:00Z'),
+      crawled('B1', 1, '2026-01-01T10:00:00Z'),
+      published('B1', '2026-01-01T11:00:00Z'),
+      lifecycle('B1', 'place.suppressed', '2026-01-01T12:00:00Z', { reason: 'owner request' }),
+      crawled('C1', 1, '2026-01-01T10:00:00Z'), // crawled only: never published
+      crawled('A1', 1, '2026-01-01T10:00:00Z'), // duplicate within the batch
+      { ...crawled('D1', 1, '2026-01-01T10:00:00Z'), type: 'place.teleported' },
+      { eventId: 'broken', placeId: 'E1' },
+    ].map((raw, index) => ({ raw, source: `test:${index + 1}` }));
+
+    const result = await ingestBatch(deps, items);
+    expect(result).toEqual({ received: 9, stored: 6, duplicates: 1, deadLettered: 2, projected: 3 });
+
+    const a1 = await indexed('A1');
+    expect(a1?.source).toEqual(toSearchDocument(await replay('A1'), { siteOrigin: SITE }));
+    expect(JSON.stringify(a1?.source)).not.toMatch(/internalScore|crawlId|sourceUrl/);
+    expect((await indexed('B1'))?.source).toEqual({ served: false, placeId: 'B1' });
+    expect((await indexed('C1'))?.source).toEqual({ served: false, placeId: 'C1' });
+
+    const letters = await database.db
+      .selectFrom('dead_letters')
+      .select(['reason', 'source'])
+      .orderBy('id')
+      .execute();
+    expect(letters.map((letter) => letter.source)).toEqual(['test:8', 'test:9']);
+    expect(letters[0]?.reason).toMatch(/type/);
+
+    // Re-sending the same batch (a BullMQ retry) stores and dead-letters nothing twice.
+    const again = await ingestBatch(deps, items);
+    expect(again.stored).toBe(0);
+    expect(again.duplicates).toBe(7);
+    expect(await database.db.selectFrom('events').select('event_id').execute()).toHaveLength(6);
+    expect(await database.db.selectFrom('dead_letters').select('id').execute()).toHaveLength(2);
+  });
+
+  it('converges whatever the arrival order: a late, older event is folded into place', async () => {
+    await ingestBatch(deps, [
+      { raw: crawled('L1', 2, '2026-02-02T10:00:00Z', { name: 'Newest Name' }), source: 't' },
+      { raw: published('L1', '2026-02-02T11:00:00Z'), source: 't' },
+    ]);
+    await ingestBatch(deps, [
+      { raw: crawled('L1', 1, '2026-02-01T10:00:00Z', { name: 'Old Name' }), source: 't' },
+    ]);
+    const document = await indexed('L1');
+    expect((document?.source as { doctor: { name: string } }).doctor.name).toBe('Newest Name');
+    expect(document?.version).toBe((await replay('L1')).version);
+  });
+
+  it('never lets a stale projection win, not even over a tombstone', async () => {
+    await ingestBatch(deps, [
+      { raw: crawled('S1', 1, '2026-03-01T10:00:00Z'), source: 't' },
+      { raw: published('S1', '2026-03-01T11:00:00Z'), source: 't' },
+    ]);
+    const servedState = await replay('S1');
+    await ingestBatch(deps, [{ raw: lifecycle('S1', 'place.closed', '2026-03-02T10:00:00Z'), source: 't' }]);
+    const closedState = await replay('S1');
+    expect(closedState.version).toBeGreaterThan(servedState.version);
+
+    // A slow worker now writes the older, served version: the tombstone must stay.
+    const result = await writeProjections(search.client, alias, [
+      {
+        placeId: 'S1',
+        version: servedState.version,
+        source: toSearchDocument(servedState, { siteOrigin: SITE }),
+      },
+    ]);
+    expect(result).toEqual({ written: 0, stale: 1 });
+    expect((await indexed('S1'))?.source).toEqual({ served: false, placeId: 'S1' });
+    expect((await indexed('S1'))?.version).toBe(closedState.version);
+  });
+
+  it('sweeps places whose index copy lags the store', async () => {
+    // A crash between store and index: events appended and the state saved, nothing written to the index.
+    const events = [crawled('W1', 1, '2026-04-01T10:00:00Z'), published('W1', '2026-04-01T11:00:00Z')].map(
+      (raw) => placeEventSchema.parse(raw),
+    );
+    await appendEvents(database.db, events);
+    const state = await replay('W1');
+    await savePlaceStates(database.db, [
+      { placeId: 'W1', state, streamVersion: state.version, served: true },
+    ]);
+    expect(await indexed('W1')).toBeNull();
+
+    expect(await sweepLaggingPlaces(deps)).toBe(1);
+    expect((await indexed('W1'))?.source).toEqual(toSearchDocument(state, { siteOrigin: SITE }));
+    expect((await indexed('W1'))?.version).toBe(state.version);
+    expect(await sweepLaggingPlaces(deps)).toBe(0);
+  });
+});

@@ -1,0 +1,67 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { SearchDocument, Tombstone } from '@directory/domain';
+
+/** One place's index copy at a stream version. Tombstones keep their version, so a stale write can't resurrect. */
+export type Projection = { placeId: string; version: number; source: SearchDocument | Tombstone };
+
+export type ProjectionResult = { written: number; stale: number };
+
+export class ProjectionError extends Error {
+  readonly failures: ReadonlyArray<{ placeId: string; status: number; reason: string }>;
+  constructor(failures: ReadonlyArray<{ placeId: string; status: number; reason: string }>) {
+    const sample = failures
+      .slice(0, 3)
+      .map((failure) => `${failure.placeId}: ${failure.status} ${failure.reason}`)
+      .join('; ');
+    super(`${failures.length} projection(s) not acknowledged by Elasticsearch (${sample})`);
+    this.name = 'ProjectionError';
+    this.failures = failures;
+  }
+}
+
+/**
+ * Writes projections with the bulk helper and `version_type: external`, checking every item: a 409
+ * version conflict means the index already holds a newer (or the same) version, which is success; any
+ * other item failure fails the whole call, so the caller's job is retried and nothing is marked
+ * projected that is not in the index.
+ */
+export async function writeProjections(
+  client: Client,
+  index: string,
+  projections: ReadonlyArray<Projection>,
+  options: { refresh?: boolean } = {},
+): Promise<ProjectionResult> {
+  if (projections.length === 0) return { written: 0, stale: 0 };
+  let stale = 0;
+  const failures: Array<{ placeId: string; status: number; reason: string }> = [];
+  const stats = await client.helpers.bulk<Projection>({
+    datasource: [...projections],
+    onDocument: (projection) => [
+      {
+        index: {
+          _index: index,
+          _id: projection.placeId,
+          version: projection.version,
+          version_type: 'external',
+        },
+      },
+      projection.source,
+    ],
+    onDrop: (dropped) => {
+      if (dropped.status === 409) stale += 1;
+      else
+        failures.push({
+          placeId: dropped.document.placeId,
+          status: dropped.status,
+          reason: dropped.error?.type ?? 'unknown',
+        });
+    },
+    flushBytes: 5_000_000,
+    concurrency: 1,
+    retries: 3,
+    wait: 500,
+    refreshOnCompletion: options.refresh ?? false,
+  });
+  if (failures.length > 0) throw new ProjectionError(failures);
+  return { written: stats.successful, stale };
+}

@@ -1,0 +1,45 @@
+// `npm run worker`: consume the ingest queue and keep the index in line with the store.
+import { pino } from 'pino';
+import { loadConfig } from '@directory/config';
+import { createDatabase } from '@directory/database';
+import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
+import { startIngestWorker } from './ingest.worker.js';
+
+const config = loadConfig();
+const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
+const db = createDatabase(config.DATABASE_URL);
+const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
+await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX);
+
+const running = startIngestWorker(
+  { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
+  {
+    queue: { connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX },
+    concurrency: config.WORKER_CONCURRENCY,
+    sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    logger,
+  },
+);
+logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'finishing in-flight batches, then stopping');
+  await running.close();
+  await db.destroy();
+  await client.close();
+  logger.info('worker stopped');
+}
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'unclean shutdown');
+        process.exit(1);
+      },
+    );
+  });
+}
