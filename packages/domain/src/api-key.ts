@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * API key secrets: `dk_live_` + 43 base62 characters of body + 6 base62 characters of checksum
+ * (57 characters in all), e.g. `dk_live_0Xb…Q3kZ7a`.
+ *
+ * - Body: 32 random bytes (256 bits) as one big-endian number in base62, left-padded with '0' to 43
+ *   characters (62^43 > 2^256), so every key has the same length.
+ * - Checksum: CRC-32 (IEEE) of the body's ASCII text in base62, left-padded to 6 characters
+ *   (62^6 > 2^32). It is not a security measure: it lets the API reject typos and truncated or
+ *   made-up keys without a database lookup, and lets leak scanners confirm a hit offline. A CRC-32
+ *   catches every single-character change (any error burst shorter than 32 bits).
+ * - The fixed prefix and length make leaked keys easy to find (`API_KEY_PATTERN`); the `_` separators
+ *   keep a double-click selecting the whole key.
+ * Only the SHA-256 hex of the whole secret is stored; `prefix` (first 12 characters) is shown in the
+ * console so a user can tell keys apart.
+ */
+export const API_KEY_PREFIX = 'dk_live_';
+export const API_KEY_RANDOM_BYTES = 32;
+export const API_KEY_BODY_LENGTH = 43;
+export const API_KEY_CHECKSUM_LENGTH = 6;
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + API_KEY_BODY_LENGTH + API_KEY_CHECKSUM_LENGTH;
+export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
+
+/**
+ * For secret scanners and log redaction: matches a key anywhere in a text. Deliberately not global
+ * (a shared /g regex keeps `lastIndex` between calls); use `new RegExp(API_KEY_PATTERN.source, 'g')`.
+ */
+export const API_KEY_PATTERN = /\bdk_live_[0-9A-Za-z]{49}\b/;
+
+export type GeneratedApiKey = {
+  /** The full secret: shown once, never stored. */
+  secret: string;
+  /** The leading characters shown in the console, e.g. `dk_live_0Xb4`. */
+  prefix: string;
+  /** SHA-256 hex of the secret: the only form that is stored. */
+  hash: string;
+};
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const WELL_FORMED = /^dk_live_[0-9A-Za-z]{49}$/;
+
+/** Randomness comes in as an argument (the caller passes `crypto.randomBytes(API_KEY_RANDOM_BYTES)`). */
+export function generateApiKey(randomBytes: Uint8Array): GeneratedApiKey {
+  if (randomBytes.length !== API_KEY_RANDOM_BYTES) {
+    throw new Error(`generateApiKey needs exactly ${API_KEY_RANDOM_BYTES} random bytes`);
+  }
+  let value = 0n;
+  for (const byte of randomBytes) value = (value << 8n) | BigInt(byte);
+  const body = toBase62(value, API_KEY_BODY_LENGTH);
+  const secret = API_KEY_PREFIX + body + checksumOf(body);
+  return { secret, prefix: apiKeyDisplayPrefix(secret), hash: hashApiKey(secret) };
+}
+
+/** Prefix, charset, length and checksum: a cheap check before any database lookup. */
+export function isWellFormedApiKey(secret: string): boolean {
+  // The type says string, but this guards untrusted input at the edge: be defensive.
+  if (typeof secret !== 'string' || secret.length !== API_KEY_LENGTH || !WELL_FORMED.test(secret)) {
+    return false;
+  }
+  const body = secret.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + API_KEY_BODY_LENGTH);
+  return secret.slice(API_KEY_PREFIX.length + API_KEY_BODY_LENGTH) === checksumOf(body);
+}
+
+/** SHA-256 hex of the full secret, as stored and looked up. */
+export function hashApiKey(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** The leading characters of a secret that may be displayed and stored beside the hash. */
+export function apiKeyDisplayPrefix(secret: string): string {
+  return secret.slice(0, API_KEY_DISPLAY_PREFIX_LENGTH);
+}
+
+function checksumOf(body: string): string {
+  return toBase62(BigInt(crc32(body)), API_KEY_CHECKSUM_LENGTH);
+}
+
+function toBase62(value: bigint, width: number): string {
+  let digits = '';
+  let rest = value;
+  while (rest > 0n) {
+    digits = BASE62.charAt(Number(rest % 62n)) + digits;
+    rest /= 62n;
+  }
+  if (digits.length > width) throw new Error(`value does not fit in ${width} base62 digits`);
+  return digits.padStart(width, '0');
+}
+
+const CRC32_TABLE = buildCrc32Table();
+
+function buildCrc32Table(): Uint32Array {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n += 1) {
+    let c = n;
+    for (let bit = 0; bit < 8; bit += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+}
+
+/** CRC-32 (IEEE 802.3, as zlib) of an ASCII string; the body is base62, so one byte per character. */
+function crc32(ascii: string): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < ascii.length; i += 1) {
+    crc = (CRC32_TABLE[(crc ^ ascii.charCodeAt(i)) & 0xff] ?? 0) ^ (crc >>> 8);
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+
+/** Every dataset code the API accepts for `country`. */
+export const COUNTRY_CODES = ['de', 'es', 'fr', 'gb', 'it', 'mx', 'pt'] as const;
+export type CountryCode = (typeof COUNTRY_CODES)[number];
+
+/** Dataset codes with live data; the others are accepted and return empty pages. */
+export const LIVE_COUNTRY_CODES = ['de', 'es', 'it', 'pt'] as const satisfies ReadonlyArray<CountryCode>;
+
+/** Lowercase URL slug shared by city and profile slugs (and the API's `city` parameter). */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const PLACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+export const EVENT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
+
+// "24:00" is allowed so a range can end at midnight.
+export const TIME_OF_DAY_PATTERN = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
+
+export const phoneTypeSchema = z.enum(['mobile', 'landline', 'other']);
+export type PhoneType = z.infer<typeof phoneTypeSchema>;
+
+export const countryCodeSchema = z.enum(COUNTRY_CODES);
+export const slugSchema = z.string().regex(SLUG_PATTERN, 'Expected a lowercase slug like "bad-homburg"');
+const observedTimeRangeSchema = z.looseObject({
+  open: z.string().regex(TIME_OF_DAY_PATTERN, 'Expected HH:MM'),
+  close: z.string().regex(TIME_OF_DAY_PATTERN, 'Expected HH:MM'),
+});
+
+// Crawled data is loose on purpose: crawlers add fields over time and an unknown field must not turn
+// a whole crawl into a dead letter. Nothing here is public until `toDoctor` picks it field by field.
+const observedAddressSchema = z.looseObject({
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'Expected a two-letter uppercase country code')
+    .nullable(),
+});
+
+export const observedSchema = z.looseObject({
+  name: z.string().nullable(),
+  legalName: z.string().nullable(),
+  address: observedAddressSchema,
+  location: z
+    .looseObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+    .nullable(),
+  phone: z.string().nullable(),
+  phoneType: phoneTypeSchema.nullable(),
+  additionalPhones: z.array(z.looseObject({ number: z.string(), type: phoneTypeSchema.nullable() })).max(50),
+  email: z.string().nullable(),
+  website: z.string().nullable(),
+  googleMapsUrl: z.string().nullable(),
+  primaryType: z.string().nullable(),
+  specialties: z.array(z.string()).max(200),
+  rating: z.number().min(0).max(5).nullable(),
+  reviewCount: z.number().int().min(0).nullable(),
+  whatsappEligible: z.boolean(),
+  workingHours: z.record(z.string(), z.array(observedTimeRangeSchema)).nullable(),
+});
+export type Observed = z.infer<typeof observedSchema>;
+
+/** Internal crawl bookkeeping: stored with the event, never indexed, never served. */
+export const crawlMetadataSchema = z.looseObject({
+  sourceUrl: z.string(),
+  crawlId: z.string(),
+  httpStatus: z.number().int(),
+  fetchedAt: z.iso.datetime({ offset: true }),
+  durationMs: z.number().min(0),
+  contentHash: z.string(),
+});
+export type CrawlMetadata = z.infer<typeof crawlMetadataSchema>;
+
+export const publicationSchema = z.strictObject({
+  country: countryCodeSchema,
+  citySlug: slugSchema,
+  profileSlug: slugSchema,
+});
+export type Publication = z.infer<typeof publicationSchema>;
+
+const reasonSchema = z.strictObject({ reason: z.string().min(1) });
+const emptyPayloadSchema = z.strictObject({});
+
+function eventSchema<Type extends string, Payload extends z.ZodType>(type: Type, payload: Payload) {
+  // Unknown envelope keys are stripped (not stored); payloads decide their own strictness.
+  return z.object({
+    eventId: z.string().regex(EVENT_ID_PATTERN, 'Expected 1-200 characters of A-Z a-z 0-9 . _ : -'),
+    placeId: z.string().regex(PLACE_ID_PATTERN, 'Expected 1-128 characters of A-Z a-z 0-9 _ -'),
+    type: z.literal(type),
+    occurredAt: z.iso.datetime({ offset: true }),
+    schemaVersion: z.literal(1),
+    payload,
+  });
+}
+
+export const placeEventSchema = z.discriminatedUnion('type', [
+  eventSchema('place.crawled', z.looseObject({ observed: observedSchema, crawl: crawlMetadataSchema })),
+  eventSchema('place.published', publicationSchema),
+  eventSchema('place.unpublished', emptyPayloadSchema),
+  eventSchema('place.suppressed', reasonSchema),
+  eventSchema('place.unsuppressed', reasonSchema),
+  eventSchema('place.closed', emptyPayloadSchema),
+  eventSchema('place.reopened', emptyPayloadSchema),
+  eventSchema('place.verified', emptyPayloadSchema),
+  eventSchema('place.unverified', emptyPayloadSchema),
+]);
+export type PlaceEvent = z.infer<typeof placeEventSchema>;
+export type PlaceEventType = PlaceEvent['type'];
+
+export const PLACE_EVENT_TYPES = [
+  'place.crawled',
+  'place.published',
+  'place.unpublished',
+  'place.suppressed',
+  'place.unsuppressed',
+  'place.closed',
+  'place.reopened',
+  'place.verified',
+  'place.unverified',
+] as const satisfies ReadonlyArray<PlaceEventType>;
+
+// Compile-time guard: the list above must name every event type in the schema.
+type MissingEventTypes = Exclude<PlaceEventType, (typeof PLACE_EVENT_TYPES)[number]>;
+const _allEventTypesListed: [MissingEventTypes] extends [never] ? true : MissingEventTypes = true;
+
+export type ParsePlaceEventResult = { ok: true; event: PlaceEvent } | { ok: false; reason: string };
+
+const MAX_REPORTED_ISSUES = 10;
+
+/** Validates one raw event; the reason is meant for dead letters a person will read. */
+export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
+  const result = placeEventSchema.safeParse(raw);
+  if (result.success) return { ok: true, event: result.data };
+  return { ok: false, reason: describeIssues(result.error.issues) };
+}
+
+export function describeIssues(issues: ReadonlyArray<z.core.$ZodIssue>): string {
+  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return `${path === '' ? '(root)' : path}: ${issue.message}`;
+  });
+  const more = issues.length - MAX_REPORTED_ISSUES;
+  if (more > 0) lines.push(`… and ${more} more`);
+  return lines.join('; ');
+}

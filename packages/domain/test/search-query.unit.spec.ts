@@ -1,0 +1,190 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { COUNTRY_CODES } from '../src/events.js';
+import { decodeCursor } from '../src/cursor.js';
+import type { SearchFilters } from '../src/search-params.js';
+import {
+  buildGetByProfileQuery,
+  buildSearchRequest,
+  toDoctorPage,
+  type SearchHit,
+} from '../src/search-query.js';
+import { foldText } from '../src/text.js';
+
+const SECRET = 'test-cursor-secret-0123456789abcdef';
+const SERVED = { term: { served: true } };
+
+const filtersArbitrary: fc.Arbitrary<SearchFilters> = fc.record(
+  {
+    country: fc.constantFrom(...COUNTRY_CODES),
+    city: fc.stringMatching(/^[a-z0-9]{1,8}(?:-[a-z0-9]{1,8})?$/),
+    q: fc.string({ maxLength: 100 }),
+    whatsapp: fc.boolean(),
+    verified: fc.boolean(),
+  },
+  { requiredKeys: ['country'] },
+);
+
+describe('buildSearchRequest', () => {
+  it('filters on served and country only, when no other filter is given', () => {
+    expect(buildSearchRequest({ country: 'de' }, 25)).toEqual({
+      size: 26,
+      query: { bool: { filter: [SERVED, { term: { country: 'de' } }] } },
+      sort: [{ sortName: 'asc' }, { placeId: 'asc' }],
+      _source: ['doctor', 'sortName', 'placeId'],
+      track_total_hits: false,
+    });
+  });
+
+  it('maps every filter to its document field', () => {
+    const body = buildSearchRequest(
+      { country: 'es', city: 'san-sebastian', whatsapp: false, verified: true, q: 'Clínica DENTAL' },
+      10,
+      ['clinica dental', 'p-9'],
+    );
+    expect(body.size).toBe(11);
+    expect(body.query.bool.filter).toEqual([
+      SERVED,
+      { term: { country: 'es' } },
+      { term: { citySlug: 'san-sebastian' } },
+      { term: { whatsappEligible: false } },
+      { term: { verified: true } },
+    ]);
+    expect(body.query.bool.must).toEqual([
+      { match_bool_prefix: { searchText: { query: 'clinica dental', operator: 'and' } } },
+    ]);
+    expect(body.search_after).toEqual(['clinica dental', 'p-9']);
+  });
+
+  it('always excludes tombstones and never interprets q as query syntax', () => {
+    const syntax = fc.constantFrom(
+      '*',
+      '"',
+      'OR',
+      'AND',
+      'NOT',
+      'field:value',
+      'name:*',
+      '(',
+      ')',
+      '~2',
+      '^3',
+      '\\',
+      '/re/',
+      '-',
+      '+',
+      '&&',
+      '||',
+      '{',
+      '}',
+      '[',
+      ']',
+      '?',
+      '!',
+    );
+    const qArbitrary = fc.oneof(
+      fc.string({ maxLength: 100 }),
+      fc
+        .array(fc.oneof(syntax, fc.string({ maxLength: 10 })), { maxLength: 12 })
+        .map((parts) => parts.join(' ')),
+    );
+    fc.assert(
+      fc.property(filtersArbitrary, qArbitrary, fc.integer({ min: 1, max: 100 }), (filters, q, limit) => {
+        const body = buildSearchRequest({ ...filters, q }, limit);
+        const json = JSON.stringify(body);
+        expect(json).not.toMatch(/query_string|simple_query_string/);
+        expect(body.query.bool.filter[0]).toEqual(SERVED);
+        expect(body.query.bool.must).toEqual([
+          { match_bool_prefix: { searchText: { query: foldText(q), operator: 'and' } } },
+        ]);
+        // Nothing else can carry q: the bool holds only term filters and the one text clause.
+        expect(Object.keys(body.query.bool).sort()).toEqual(['filter', 'must']);
+        expect(body.query.bool.filter.every((clause) => Object.keys(clause).join() === 'term')).toBe(true);
+      }),
+    );
+  });
+
+  it('has no text clause without q', () => {
+    fc.assert(
+      fc.property(filtersArbitrary, (filters) => {
+        const { q: _q, ...withoutQ } = filters;
+        expect(buildSearchRequest(withoutQ, 5).query.bool.must).toBeUndefined();
+      }),
+    );
+  });
+
+  it('refuses a page size that validation should have stopped', () => {
+    expect(() => buildSearchRequest({ country: 'de' }, 0)).toThrow();
+    expect(() => buildSearchRequest({ country: 'de' }, 2.5)).toThrow();
+  });
+});
+
+describe('buildGetByProfileQuery', () => {
+  it('looks up one served record by country, city and profile slug', () => {
+    expect(buildGetByProfileQuery({ country: 'it', citySlug: 'roma', profileSlug: 'studio-rossi' })).toEqual({
+      size: 1,
+      query: {
+        bool: {
+          filter: [
+            SERVED,
+            { term: { country: 'it' } },
+            { term: { citySlug: 'roma' } },
+            { term: { profileSlug: 'studio-rossi' } },
+          ],
+        },
+      },
+      sort: [{ placeId: 'asc' }],
+      _source: ['doctor'],
+      track_total_hits: false,
+    });
+  });
+});
+
+describe('toDoctorPage', () => {
+  type FakeDoctor = { id: string };
+  const hits = (count: number): Array<SearchHit<FakeDoctor>> =>
+    Array.from({ length: count }, (_, index) => ({
+      _source: { doctor: { id: `p${index}` }, sortName: `name ${index}`, placeId: `p${index}` },
+    }));
+  const filters: SearchFilters = { country: 'pt', q: 'dentista' };
+
+  it('has no next page when fewer than limit + 1 hits came back', () => {
+    for (const count of [0, 1, 3]) {
+      expect(toDoctorPage(hits(count), 3, filters, SECRET)).toEqual({
+        doctors: hits(count).map((hit) => hit._source?.doctor),
+        page: { count, hasMore: false, nextCursor: null },
+      });
+    }
+  });
+
+  it('drops the extra hit and points the cursor after the last record returned', () => {
+    const page = toDoctorPage(hits(4), 3, filters, SECRET);
+    expect(page.doctors).toEqual([{ id: 'p0' }, { id: 'p1' }, { id: 'p2' }]);
+    expect(page.page.count).toBe(3);
+    expect(page.page.hasMore).toBe(true);
+    expect(page.page.nextCursor).toEqual(expect.any(String));
+    expect(decodeCursor(page.page.nextCursor ?? '', filters, SECRET)).toEqual({
+      ok: true,
+      value: ['name 2', 'p2'],
+    });
+    // The cursor is bound to the filters of the page.
+    expect(decodeCursor(page.page.nextCursor ?? '', { country: 'pt' }, SECRET).ok).toBe(false);
+  });
+
+  it('holds for any hit count and limit', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100 }), fc.nat({ max: 101 }), (limit, available) => {
+        const count = Math.min(available, limit + 1);
+        const page = toDoctorPage(hits(count), limit, filters, SECRET);
+        expect(page.page.count).toBe(Math.min(count, limit));
+        expect(page.doctors).toHaveLength(page.page.count);
+        expect(page.page.hasMore).toBe(count > limit);
+        expect(page.page.nextCursor === null).toBe(count <= limit);
+      }),
+    );
+  });
+
+  it('treats a hit without _source as a broken invariant', () => {
+    expect(() => toDoctorPage([{}], 5, filters, SECRET)).toThrow(/_source/);
+  });
+});
