@@ -19,6 +19,15 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript helpers (CI scripts) are linted without type information.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { console: 'readonly', process: 'readonly' },
+    },
+  },
+  {
     // The pure core must not reach for I/O: no drivers, no node: I/O modules, no ambient clock or env.
     files: ['packages/domain/src/**/*.ts'],
     rules: {

@@ -5,6 +5,10 @@ export {
   findLaggingPlaces,
   getPlaces,
   countPlaces,
+  streamPlaces,
+  replacePlaceStates,
+  databaseNow,
+  countPlacesUpdatedSince,
   type PlaceRow,
 } from './places.repository.js';
 export {

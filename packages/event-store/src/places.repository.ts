@@ -96,3 +96,73 @@ function toPlaceRow(row: {
     served: row.served,
   };
 }
+
+/**
+ * Pages through places in place-id order (keyset pagination: memory stays flat at any table size).
+ * `updatedSince` narrows to rows written at or after that time (reindex catch-up).
+ */
+export async function* streamPlaces(
+  db: Database,
+  options: { servedOnly?: boolean; updatedSince?: Date; pageSize?: number } = {},
+): AsyncGenerator<PlaceRow[]> {
+  let after = '';
+  for (;;) {
+    let query = db
+      .selectFrom('places')
+      .select(['place_id', 'state', 'stream_version', 'served'])
+      .where('place_id', '>', after)
+      .orderBy('place_id')
+      .limit(options.pageSize ?? 2_000);
+    if (options.servedOnly) query = query.where('served', '=', true);
+    if (options.updatedSince) query = query.where('updated_at', '>=', options.updatedSince);
+    const rows = await query.execute();
+    if (rows.length === 0) return;
+    yield rows.map(toPlaceRow);
+    after = rows[rows.length - 1]?.place_id ?? after;
+  }
+}
+
+/**
+ * Replay writes: overwrite states refolded with a changed fold even at the same version, but never
+ * replace a row a worker has meanwhile moved to a newer version.
+ */
+export async function replacePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('places')
+    .values(
+      rows.map((row) => ({
+        place_id: row.placeId,
+        state: JSON.stringify(row.state),
+        stream_version: row.streamVersion,
+        served: row.served,
+        updated_at: sql<Date>`now()`,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .column('place_id')
+        .doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          stream_version: eb.ref('excluded.stream_version'),
+          served: eb.ref('excluded.served'),
+          updated_at: eb.ref('excluded.updated_at'),
+        }))
+        .where('places.stream_version', '<=', (eb) => eb.ref('excluded.stream_version')),
+    )
+    .execute();
+}
+
+export async function databaseNow(db: Database): Promise<Date> {
+  const row = await sql<{ now: Date }>`select now() as now`.execute(db);
+  return row.rows[0]?.now ?? new Date();
+}
+
+export async function countPlacesUpdatedSince(db: Database, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('places')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('updated_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}

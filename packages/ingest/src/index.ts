@@ -11,3 +11,12 @@ export { ingestBatch } from './ingest.service.js';
 export { refoldAndProject, sweepLaggingPlaces, type ProjectorDependencies } from './projector.service.js';
 export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
 export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
+export {
+  reindex,
+  leftoverIndices,
+  ReindexVerificationError,
+  type ReindexOptions,
+  type ReindexProgress,
+  type ReindexSummary,
+} from './reindex.service.js';
+export { redriveDeadLetters, type RedriveResult } from './redrive.service.js';

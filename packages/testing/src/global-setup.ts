@@ -1,43 +1,64 @@
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '@directory/config';
 import { createDatabase, migrateToLatest } from '@directory/database';
-import { TEMPLATE_DATABASE, TEST_DATABASE_PREFIX } from './names.js';
+import { markRun, runIdOf, templateDatabaseName, TEST_DATABASE_PREFIX } from './names.js';
+import { REPOSITORY_ROOT } from './processes.js';
 
-const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-/**
- * Runs once per `vitest run`: brings the real services up (reusing running ones) and builds a migrated
- * template database that each spec file clones into a database of its own.
- */
-export default async function globalSetup(): Promise<void> {
-  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: repositoryRoot, stdio: 'inherit' });
-
-  const config = loadConfig();
-  const adminUrl = withDatabase(config.DATABASE_URL, 'postgres');
-  const admin = new pg.Client({ connectionString: adminUrl });
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: withDatabase(loadConfig().DATABASE_URL, 'postgres') });
   await admin.connect();
   try {
-    // Leftovers of an interrupted earlier run.
-    const stale = await admin.query<{ datname: string }>(
-      'select datname from pg_database where datname like $1 or datname = $2',
-      [`${TEST_DATABASE_PREFIX}%`, TEMPLATE_DATABASE],
-    );
-    for (const row of stale.rows) await admin.query(`drop database if exists "${row.datname}" with (force)`);
-    await admin.query(`create database "${TEMPLATE_DATABASE}"`);
+    return await work(admin);
   } finally {
     await admin.end();
   }
+}
 
-  const template = createDatabase(withDatabase(config.DATABASE_URL, TEMPLATE_DATABASE), {
-    maxConnections: 1,
+/**
+ * Runs once per `vitest run`: brings the real services up (reusing running ones) and builds a migrated
+ * template database of this run's own that each spec file clones into a database of its own.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
+  const runId = String(process.pid);
+  markRun(runId);
+  const template = templateDatabaseName(runId);
+
+  await withAdmin(async (admin) => {
+    // Leftovers of runs that died without cleaning up.
+    const existing = await admin.query<{ datname: string }>(
+      'select datname from pg_database where datname like $1',
+      [`${TEST_DATABASE_PREFIX}%`],
+    );
+    for (const row of existing.rows) {
+      const owner = runIdOf(row.datname);
+      if (owner === null || !isAlive(Number(owner))) {
+        await admin.query(`drop database if exists "${row.datname}" with (force)`);
+      }
+    }
+    await admin.query(`create database "${template}"`);
   });
+
+  const templateDb = createDatabase(withDatabase(loadConfig().DATABASE_URL, template), { maxConnections: 1 });
   try {
-    await migrateToLatest(template);
+    await migrateToLatest(templateDb);
   } finally {
-    await template.destroy();
+    await templateDb.destroy();
   }
+
+  return async () => {
+    await withAdmin((admin) => admin.query(`drop database if exists "${template}" with (force)`));
+  };
 }
 
 export function withDatabase(connectionString: string, database: string): string {

@@ -2,3 +2,4 @@ export { uniqueName } from './names.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
 export { createTestRedis, type TestRedis } from './test-redis.js';
 export { createTestSearch, type TestSearch } from './test-search.js';
+export { startProcess, eventually, REPOSITORY_ROOT, type RunningProcess } from './processes.js';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { loadConfig } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import { withDatabase } from './global-setup.js';
-import { TEMPLATE_DATABASE, TEST_DATABASE_PREFIX, uniqueName } from './names.js';
+import { currentRunId, templateDatabaseName, testDatabaseName } from './names.js';
 
 export type TestDatabase = { url: string; db: Database; drop: () => Promise<void> };
 
@@ -18,8 +18,11 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 
 /** A migrated database of the spec file's own, cloned from the template built by the global setup. */
 export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const name = `${TEST_DATABASE_PREFIX}${uniqueName(label)}`;
-  await withAdmin((admin) => admin.query(`create database "${name}" template "${TEMPLATE_DATABASE}"`));
+  const runId = currentRunId();
+  const name = testDatabaseName(runId, label);
+  await withAdmin((admin) =>
+    admin.query(`create database "${name}" template "${templateDatabaseName(runId)}"`),
+  );
   const url = withDatabase(loadConfig().DATABASE_URL, name);
   const db = createDatabase(url, { maxConnections: 5 });
   return {
@@ -34,7 +37,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
 
 /** An empty database (no migrations), for migration tests. */
 export async function createEmptyDatabase(label: string): Promise<TestDatabase> {
-  const name = `${TEST_DATABASE_PREFIX}${uniqueName(label)}`;
+  const name = testDatabaseName(currentRunId(), label);
   await withAdmin((admin) => admin.query(`create database "${name}"`));
   const url = withDatabase(loadConfig().DATABASE_URL, name);
   const db = createDatabase(url, { maxConnections: 2 });

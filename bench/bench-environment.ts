@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '@directory/config';
+import { createDatabase, migrateToLatest, type Database } from '@directory/database';
+import { createSearchClient, type SearchClient } from '@directory/search-index';
+
+/**
+ * A throw-away database, Redis prefix and index alias for one benchmark run, removed afterwards, so a
+ * benchmark never touches the demo or development data.
+ */
+export type BenchEnvironment = {
+  config: Config;
+  db: Database;
+  databaseUrl: string;
+  client: SearchClient;
+  alias: string;
+  redisPrefix: string;
+  cleanup: () => Promise<void>;
+};
+
+export async function createBenchEnvironment(name: string): Promise<BenchEnvironment> {
+  const config = loadConfig();
+  const suffix = randomBytes(4).toString('hex');
+  const databaseName = `bench_${name}_${suffix}`;
+  const adminUrl = new URL(config.DATABASE_URL);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  await admin.query(`create database "${databaseName}"`);
+  await admin.end();
+  const databaseUrl = new URL(config.DATABASE_URL);
+  databaseUrl.pathname = `/${databaseName}`;
+  const db = createDatabase(databaseUrl.toString(), { maxConnections: 10 });
+  await migrateToLatest(db);
+  const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
+  const alias = `bench_${name}_${suffix}`;
+  return {
+    config,
+    db,
+    databaseUrl: databaseUrl.toString(),
+    client,
+    alias,
+    redisPrefix: `bench-${name}-${suffix}`,
+    cleanup: async () => {
+      await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
+      await client.close();
+      await db.destroy();
+      const again = new pg.Client({ connectionString: adminUrl.toString() });
+      await again.connect();
+      await again.query(`drop database if exists "${databaseName}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+export function percentile(sortedValues: ReadonlyArray<number>, fraction: number): number {
+  if (sortedValues.length === 0) return 0;
+  const index = Math.min(sortedValues.length - 1, Math.ceil(fraction * sortedValues.length) - 1);
+  return sortedValues[Math.max(0, index)] ?? 0;
+}
+
+export function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}

@@ -1,0 +1,117 @@
+// `npm run bench:ingest [-- --count N --seed S]`: end-to-end events/s through queue → store → index,
+// against the raw Elasticsearch bulk rate of the same documents with the same mapping, in the same run.
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { QueueEvents } from 'bullmq';
+import { pino } from 'pino';
+import { foldPlace, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
+import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
+import { generateEvents } from '@directory/sample-data';
+import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
+import { startIngestWorker } from '../services/worker/src/ingest.worker.js';
+import { createBenchEnvironment, log } from './bench-environment.js';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '50000' }, seed: { type: 'string', default: '1' } },
+});
+const count = Number(values.count);
+const seed = Number(values.seed);
+if (!Number.isInteger(count) || count <= 0) throw new Error('--count must be a positive integer');
+
+const environment = await createBenchEnvironment('ingest');
+const { config, client } = environment;
+try {
+  log(`generating ${count} events (seed ${seed})`);
+  const lines: string[] = [];
+  for (const event of generateEvents({ count, seed })) lines.push(JSON.stringify(event));
+
+  // ---- ours: NDJSON → producer → BullMQ → worker (store, fold, project) ----
+  await ensureDoctorsIndex(client, environment.alias);
+  const connection = { url: config.REDIS_URL };
+  const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
+  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
+  await queueEvents.waitUntilReady();
+  const worker = startIngestWorker(
+    { db: environment.db, search: { client, alias: environment.alias }, siteOrigin: config.SITE_ORIGIN },
+    {
+      queue: { connection, prefix: environment.redisPrefix },
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDurationMs: config.WORKER_LOCK_DURATION_MS,
+      sweepIntervalMs: 60_000,
+      logger: pino({ level: 'warn' }),
+    },
+  );
+  const oursStarted = performance.now();
+  const produced = await produceFromNdjson({
+    queue,
+    input: Readable.from(lines.map((line) => `${line}\n`)),
+    sourceName: 'bench',
+    batchSize: config.INGEST_BATCH_SIZE,
+  });
+  const outcome = await waitForJobs(queue, queueEvents, produced.jobIds, { timeoutMs: 30 * 60_000 });
+  const oursSeconds = (performance.now() - oursStarted) / 1000;
+  if (outcome.failed.length > 0 || outcome.timedOut)
+    throw new Error(`ingest failed: ${JSON.stringify(outcome.failed[0])}`);
+  await worker.close();
+  await queueEvents.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  const ours = count / oursSeconds;
+  log(`ours: ${count} events in ${oursSeconds.toFixed(2)} s = ${ours.toFixed(0)} events/s`);
+
+  // ---- raw: the same documents, one index operation per event, straight into a fresh index ----
+  const streams = new Map<string, PlaceEvent[]>();
+  const perEventPlace: string[] = [];
+  for (const line of lines) {
+    const parsed = parsePlaceEvent(JSON.parse(line));
+    if (!parsed.ok) continue;
+    perEventPlace.push(parsed.event.placeId);
+    streams.set(parsed.event.placeId, [...(streams.get(parsed.event.placeId) ?? []), parsed.event]);
+  }
+  const documents = new Map<string, unknown>();
+  for (const [placeId, events] of streams) {
+    const state = foldPlace(
+      placeId,
+      events.map((event, index) => ({ ...event, position: index + 1 })),
+    );
+    documents.set(placeId, toSearchDocument(state, { siteOrigin: config.SITE_ORIGIN }));
+  }
+  const rawIndex = `${environment.alias}__raw`;
+  await createDoctorsIndex(client, rawIndex);
+  const batches: string[][] = [];
+  for (let start = 0; start < perEventPlace.length; start += config.INGEST_BATCH_SIZE) {
+    batches.push(perEventPlace.slice(start, start + config.INGEST_BATCH_SIZE));
+  }
+  const rawStarted = performance.now();
+  let next = 0;
+  // Same parallelism as the worker: WORKER_CONCURRENCY bulk requests in flight.
+  await Promise.all(
+    Array.from({ length: config.WORKER_CONCURRENCY }, async () => {
+      for (let batch = batches[next++]; batch; batch = batches[next++]) {
+        const operations = batch.flatMap((placeId) => [
+          { index: { _index: rawIndex, _id: placeId } },
+          documents.get(placeId),
+        ]);
+        const response = await client.bulk({ operations });
+        if (response.errors) throw new Error('raw bulk had item errors');
+      }
+    }),
+  );
+  const rawSeconds = (performance.now() - rawStarted) / 1000;
+  const raw = perEventPlace.length / rawSeconds;
+  log(
+    `raw:  ${perEventPlace.length} events in ${rawSeconds.toFixed(2)} s = ${raw.toFixed(0)} events/s (bulk of the same documents)`,
+  );
+
+  console.log(
+    JSON.stringify({
+      bench: 'ingest',
+      ours: Math.round(ours),
+      raw: Math.round(raw),
+      unit: 'events/s',
+      ratio: Number((ours / raw).toFixed(3)),
+    }),
+  );
+} finally {
+  await environment.cleanup();
+}

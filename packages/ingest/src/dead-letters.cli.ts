@@ -1,0 +1,88 @@
+// `npm run dead-letters -- list | show ID | redrive [ID…|--all]`: see why events were rejected, re-drive them.
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from '@directory/config';
+import { createDatabase } from '@directory/database';
+import { createSearchClient } from '@directory/search-index';
+import { getDeadLetters, listDeadLetters } from '@directory/event-store';
+import { redriveDeadLetters } from './redrive.service.js';
+
+function id(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a dead letter id');
+  return parsed;
+}
+
+const config = loadConfig();
+const db = createDatabase(config.DATABASE_URL, { maxConnections: 2 });
+const program = new Command().name('dead-letters').description('Inspect and re-drive rejected events.');
+
+program
+  .command('list')
+  .description('pending dead letters (oldest first)')
+  .option('--all', 'include re-driven ones')
+  .option('--limit <n>', 'at most this many', (value) => id(value), 100)
+  .action(async (options: { all?: boolean; limit: number }) => {
+    const letters = await listDeadLetters(db, { includeRedriven: options.all, limit: options.limit });
+    for (const letter of letters) {
+      console.log(
+        [
+          letter.id,
+          letter.receivedAt.toISOString(),
+          letter.redrivenAt ? 'redriven' : 'pending',
+          letter.eventId ?? '-',
+          letter.source,
+          letter.reason.replace(/\s+/g, ' ').slice(0, 120),
+        ].join('\t'),
+      );
+    }
+    if (letters.length === 0) process.stderr.write('no dead letters\n');
+  });
+
+program
+  .command('show')
+  .argument('<id>', 'dead letter id', id)
+  .description('the reason and the raw payload of one dead letter')
+  .action(async (letterId: number) => {
+    const [letter] = await getDeadLetters(db, [letterId]);
+    if (!letter) {
+      process.stderr.write(`no dead letter ${letterId}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(JSON.stringify(letter, null, 2));
+  });
+
+program
+  .command('redrive')
+  .argument('[ids...]', 'dead letter ids')
+  .option('--all', 're-drive every pending dead letter')
+  .description('validate again (after a fix) and ingest what is now valid; idempotent')
+  .action(async (ids: string[], options: { all?: boolean }) => {
+    if (!options.all && ids.length === 0) throw new InvalidArgumentError('give dead letter ids or --all');
+    const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
+    try {
+      const result = await redriveDeadLetters(
+        { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
+        options.all ? 'all' : ids.map(id),
+      );
+      for (const failure of result.stillInvalid) {
+        process.stderr.write(`dead letter ${failure.id}: still invalid (${failure.reason})\n`);
+      }
+      process.stderr.write(
+        `re-driven ${result.redriven} (${result.stored} stored, ${result.duplicates} already stored), ` +
+          `${result.stillInvalid.length} still invalid\n`,
+      );
+      if (result.stillInvalid.length > 0) process.exitCode = 1;
+    } finally {
+      await client.close();
+    }
+  });
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  process.stderr.write(`dead-letters: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await db.destroy();
+}

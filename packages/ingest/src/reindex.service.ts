@@ -1,0 +1,249 @@
+import type { Database } from '@directory/database';
+import { foldPlace, isServed, toSearchDocument } from '@directory/domain';
+import {
+  allPlaceIds,
+  countPlaces,
+  countPlacesUpdatedSince,
+  databaseNow,
+  getPlaces,
+  readStreams,
+  replacePlaceStates,
+  streamPlaces,
+  type PlaceRow,
+} from '@directory/event-store';
+import {
+  concreteIndexName,
+  createDoctorsIndex,
+  indicesBehindAlias,
+  writeProjections,
+  type SearchClient,
+} from '@directory/search-index';
+
+export type ReindexOptions = {
+  db: Database;
+  client: SearchClient;
+  alias: string;
+  siteOrigin: string;
+  /** Refold every stream from the event store first (the fold or the allowlist changed). */
+  replay?: boolean;
+  keepOld?: boolean;
+  dryRun?: boolean;
+  /** Rows written this long before a phase began are caught up again (clock skew, in-flight workers). */
+  catchUpMarginMs?: number;
+  sampleSize?: number;
+  onProgress?: (event: ReindexProgress) => void;
+  now?: () => Date;
+};
+
+export type ReindexProgress =
+  | { phase: 'replay'; done: number }
+  | { phase: 'load'; done: number; total: number }
+  | { phase: 'catch-up'; done: number }
+  | { phase: 'verify' | 'swap' | 'cleanup'; detail: string };
+
+export type ReindexSummary = {
+  newIndex: string;
+  previousIndices: string[];
+  loaded: number;
+  caughtUp: number;
+  servedCount: number;
+  indexedCount: number;
+  replayed: number;
+  removedIndices: string[];
+  dryRun: boolean;
+};
+
+export class ReindexVerificationError extends Error {
+  override name = 'ReindexVerificationError';
+}
+
+const BULK_PAGE = 2_000;
+
+/**
+ * Zero-downtime rebuild: a fresh `<alias>__<timestamp>` index is loaded from the places table while
+ * readers and the worker keep using the alias; changes made meanwhile are caught up, the result is
+ * verified, and only then does the alias move, in one atomic request. Writes carry external versions,
+ * so catching up the same place twice, or racing the worker, can never put an older record in place.
+ * Any failure before the swap deletes the new index and leaves the alias where it was.
+ */
+export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
+  const { db, client, alias } = options;
+  const margin = options.catchUpMarginMs ?? 30_000;
+  const now = options.now ?? (() => new Date());
+  const progress = options.onProgress ?? (() => undefined);
+  const previousIndices = await indicesBehindAlias(client, alias);
+  const newIndex = concreteIndexName(alias, now());
+  const summary: ReindexSummary = {
+    newIndex,
+    previousIndices,
+    loaded: 0,
+    caughtUp: 0,
+    servedCount: 0,
+    indexedCount: 0,
+    replayed: 0,
+    removedIndices: [],
+    dryRun: options.dryRun ?? false,
+  };
+  if (options.dryRun) {
+    summary.servedCount = (await countPlaces(db)).served;
+    return summary;
+  }
+
+  if (options.replay) summary.replayed = await replayAllStreams(options, progress);
+
+  const loadStartedAt = await databaseNow(db);
+  const served = (await countPlaces(db)).served;
+  // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
+  await createDoctorsIndex(client, newIndex, { refresh_interval: '-1', number_of_replicas: 0 });
+  try {
+    for await (const rows of streamPlaces(db, { servedOnly: true, pageSize: BULK_PAGE })) {
+      await project(options, newIndex, rows);
+      summary.loaded += rows.length;
+      progress({ phase: 'load', done: summary.loaded, total: served });
+    }
+    let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
+    /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
+    const catchUp = async (): Promise<Date> => {
+      const startedAt = await databaseNow(db);
+      for await (const rows of streamPlaces(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE })) {
+        await project(options, newIndex, rows);
+        summary.caughtUp += rows.length;
+        progress({ phase: 'catch-up', done: summary.caughtUp });
+      }
+      catchUpFrom = new Date(startedAt.getTime() - margin);
+      return catchUpFrom;
+    };
+
+    await client.indices.putSettings({ index: newIndex, settings: { refresh_interval: '1s' } });
+    await verify(options, newIndex, summary, catchUp, progress);
+
+    progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
+    await client.indices.updateAliases({
+      actions: [
+        ...previousIndices.map((index) => ({ remove: { index, alias } })),
+        { add: { index: newIndex, alias } },
+      ],
+    });
+  } catch (error) {
+    await client.indices.delete({ index: newIndex }, { ignore: [404] });
+    throw error;
+  }
+  // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
+  await catchUpAfterSwap(options, newIndex, summary, loadStartedAt, margin);
+  if (!options.keepOld) {
+    for (const index of previousIndices) {
+      progress({ phase: 'cleanup', detail: `deleting ${index}` });
+      await client.indices.delete({ index }, { ignore: [404] });
+      summary.removedIndices.push(index);
+    }
+  }
+  return summary;
+}
+
+async function project(options: ReindexOptions, index: string, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+  await writeProjections(
+    options.client,
+    index,
+    rows.map((row) => ({
+      placeId: row.placeId,
+      version: row.streamVersion,
+      source: toSearchDocument(row.state, { siteOrigin: options.siteOrigin }),
+    })),
+  );
+}
+
+async function catchUpAfterSwap(
+  options: ReindexOptions,
+  index: string,
+  summary: ReindexSummary,
+  loadStartedAt: Date,
+  margin: number,
+): Promise<void> {
+  const since = new Date(loadStartedAt.getTime() - margin);
+  for await (const rows of streamPlaces(options.db, { updatedSince: since, pageSize: BULK_PAGE })) {
+    await project(options, index, rows);
+    summary.caughtUp += rows.length;
+  }
+}
+
+/**
+ * Counts must agree (served rows = served documents) and a sample of documents must equal the
+ * projection of the stored state. Ingestion keeps running, so the counts may differ by at most the rows
+ * written since the last catch-up began (those are caught up again after the swap); a larger gap is
+ * caught up and re-checked a few times before it counts as a failure.
+ */
+async function verify(
+  options: ReindexOptions,
+  index: string,
+  summary: ReindexSummary,
+  catchUp: () => Promise<Date>,
+  progress: (event: ReindexProgress) => void,
+): Promise<void> {
+  const { client, db } = options;
+  let lastCatchUpFrom = await catchUp();
+  for (let attempt = 1; ; attempt++) {
+    await client.indices.refresh({ index });
+    summary.servedCount = (await countPlaces(db)).served;
+    const counted = await client.count({ index, query: { term: { served: true } } });
+    summary.indexedCount = counted.count;
+    const changedSince = await countPlacesUpdatedSince(db, lastCatchUpFrom);
+    progress({
+      phase: 'verify',
+      detail: `served ${summary.servedCount}, indexed ${summary.indexedCount}, changed meanwhile ${changedSince}`,
+    });
+    if (Math.abs(summary.indexedCount - summary.servedCount) <= changedSince) break;
+    if (attempt >= 5) {
+      throw new ReindexVerificationError(
+        `count mismatch: ${summary.servedCount} served places, ${summary.indexedCount} documents in ${index}`,
+      );
+    }
+    lastCatchUpFrom = await catchUp();
+  }
+  await verifySample(options, index);
+}
+
+async function verifySample(options: ReindexOptions, index: string): Promise<void> {
+  const sample = await options.client.search<Record<string, unknown>>({
+    index,
+    size: options.sampleSize ?? 50,
+    query: { function_score: { query: { term: { served: true } }, functions: [{ random_score: {} }] } },
+    version: true,
+  });
+  const ids = sample.hits.hits.map((hit) => hit._id ?? '');
+  const rows = new Map((await getPlaces(options.db, ids)).map((row) => [row.placeId, row]));
+  for (const hit of sample.hits.hits) {
+    const row = rows.get(hit._id ?? '');
+    // A row that moved on since it was indexed is the worker's to project; only equal versions must match.
+    if (!row || row.streamVersion !== hit._version) continue;
+    const expected = toSearchDocument(row.state, { siteOrigin: options.siteOrigin });
+    if (JSON.stringify(expected) !== JSON.stringify(hit._source)) {
+      throw new ReindexVerificationError(`document ${row.placeId} in ${index} differs from its stored state`);
+    }
+  }
+}
+
+async function replayAllStreams(
+  options: ReindexOptions,
+  progress: (event: ReindexProgress) => void,
+): Promise<number> {
+  let replayed = 0;
+  for await (const placeIds of allPlaceIds(options.db, 1_000)) {
+    const streams = await readStreams(options.db, placeIds);
+    const rows: PlaceRow[] = [];
+    for (const [placeId, events] of streams) {
+      const state = foldPlace(placeId, events);
+      rows.push({ placeId, state, streamVersion: state.version, served: isServed(state) });
+    }
+    await replacePlaceStates(options.db, rows);
+    replayed += rows.length;
+    progress({ phase: 'replay', done: replayed });
+  }
+  return replayed;
+}
+
+/** Indices named `<alias>__*` that the alias does not point at: leftovers of interrupted runs. */
+export async function leftoverIndices(client: SearchClient, alias: string): Promise<string[]> {
+  const live = new Set(await indicesBehindAlias(client, alias));
+  const response = await client.cat.indices({ index: `${alias}__*`, format: 'json', h: 'index' });
+  return response.map((row) => row.index ?? '').filter((index) => index !== '' && !live.has(index));
+}

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildSearchRequest,
+  decodeCursor,
+  foldPlace,
+  toDoctorPage,
+  toSearchDocument,
+  type SearchFilters,
+  type SearchHit,
+} from '@directory/domain';
+import { readStreams } from '@directory/event-store';
+import {
+  concreteIndexName,
+  createDoctorsIndex,
+  ensureDoctorsIndex,
+  indicesBehindAlias,
+} from '@directory/search-index';
+import { createTestDatabase, createTestSearch, type TestDatabase } from '@directory/testing';
+import { ingestBatch } from '../src/ingest.service.js';
+import type { ProjectorDependencies } from '../src/projector.service.js';
+import { leftoverIndices, reindex, type ReindexSummary } from '../src/reindex.service.js';
+import { crawled, lifecycle, published } from './events.fixture.js';
+
+const SITE = 'https://www.doctor-directory.example';
+const SECRET = 'reindex-test-cursor-secret-0123456789';
+
+function placeEvents(placeId: string, day: number) {
+  const at = (hour: number) =>
+    `2026-05-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
+  return [crawled(placeId, 1, at(8), { name: `Praxis ${placeId}` }), published(placeId, at(9))];
+}
+
+describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
+  let database: TestDatabase;
+  const search = createTestSearch('reindex');
+  const alias = `${search.prefix}_doctors`;
+  let deps: ProjectorDependencies;
+  let counter = 0;
+
+  async function ingestPlaces(count: number) {
+    const items = [];
+    for (let i = 0; i < count; i++) {
+      counter += 1;
+      items.push(...placeEvents(`R${String(counter).padStart(5, '0')}`, 1 + (counter % 28)));
+    }
+    await ingestBatch(
+      deps,
+      items.map((raw) => ({ raw, source: 'test' })),
+    );
+  }
+
+  async function searchPage(filters: SearchFilters, limit: number, cursor?: string) {
+    const after = cursor ? decodeCursor(cursor, filters, SECRET) : undefined;
+    if (after && !after.ok) throw new Error(after.reason);
+    const response = await search.client.search({
+      index: alias,
+      ...buildSearchRequest(filters, limit, after?.value),
+    });
+    return toDoctorPage(response.hits.hits as SearchHit[], limit, filters, SECRET);
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase('reindex');
+    await ensureDoctorsIndex(search.client, alias);
+    deps = { db: database.db, search: { client: search.client, alias }, siteOrigin: SITE };
+    await ingestPlaces(300);
+    // One place that is not served: it must not be counted or loaded as a document.
+    await ingestBatch(deps, [
+      { raw: lifecycle('R00001', 'place.closed', '2026-06-01T00:00:00Z'), source: 'test' },
+    ]);
+    await search.client.indices.refresh({ index: alias });
+  });
+  afterAll(async () => {
+    await search.cleanup();
+    await database.drop();
+  });
+
+  it('keeps serving searches and taking ingestion while it runs, and ends equal to a replay of the store', async () => {
+    const [before] = await indicesBehindAlias(search.client, alias);
+    const filters: SearchFilters = { country: 'de' };
+    // A cursor issued before the swap must still page correctly after it.
+    const firstPage = await searchPage(filters, 10);
+    expect(firstPage.page.nextCursor).not.toBeNull();
+
+    let searching = true;
+    let searches = 0;
+    const searchErrors: unknown[] = [];
+    const searchLoop = (async () => {
+      while (searching) {
+        try {
+          const page = await searchPage(filters, 25);
+          if (page.doctors.length === 0) searchErrors.push(new Error('empty page during reindex'));
+          searches += 1;
+        } catch (error) {
+          searchErrors.push(error);
+        }
+        if (searchErrors.length > 0) break;
+      }
+    })();
+    let ingesting = true;
+    const ingestLoop = (async () => {
+      while (ingesting) await ingestPlaces(5);
+    })();
+
+    let summary: ReindexSummary | undefined;
+    try {
+      summary = await reindex({
+        db: database.db,
+        client: search.client,
+        alias,
+        siteOrigin: SITE,
+        catchUpMarginMs: 1_000,
+      });
+      // Keep ingesting a little after the swap: those writes must land in the new index through the alias.
+      await ingestPlaces(5);
+    } finally {
+      ingesting = false;
+      await ingestLoop;
+      searching = false;
+      await searchLoop;
+    }
+
+    expect(searchErrors).toEqual([]);
+    expect(searches).toBeGreaterThan(0);
+    if (!summary) throw new Error('reindex did not finish');
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([summary.newIndex]);
+    expect(summary.newIndex).not.toBe(before);
+    expect(summary.removedIndices).toEqual([before]);
+    expect(summary.loaded).toBeGreaterThan(0);
+
+    // The new index equals a replay of the store: every served place, byte for byte, nothing else.
+    await search.client.indices.refresh({ index: alias });
+    const places = await database.db.selectFrom('places').select(['place_id', 'served']).execute();
+    const streams = await readStreams(
+      database.db,
+      places.map((place) => place.place_id),
+    );
+    const served = places.filter((place) => place.served);
+    const indexed = await search.client.search<Record<string, unknown>>({
+      index: alias,
+      size: 10_000,
+      query: { term: { served: true } },
+    });
+    expect(indexed.hits.hits).toHaveLength(served.length);
+    for (const hit of indexed.hits.hits) {
+      const state = foldPlace(hit._id ?? '', streams.get(hit._id ?? '') ?? []);
+      expect(hit._source).toEqual(toSearchDocument(state, { siteOrigin: SITE }));
+    }
+    expect(indexed.hits.hits.some((hit) => hit._id === 'R00001')).toBe(false);
+
+    const secondPage = await searchPage(filters, 10, firstPage.page.nextCursor ?? undefined);
+    expect(secondPage.doctors).toHaveLength(10);
+    const firstIds = new Set(firstPage.doctors.map((doctor) => doctor.id));
+    for (const doctor of secondPage.doctors) expect(firstIds.has(doctor.id)).toBe(false);
+  });
+
+  it('replays every stream when asked', async () => {
+    const summary = await reindex({
+      db: database.db,
+      client: search.client,
+      alias,
+      siteOrigin: SITE,
+      replay: true,
+    });
+    const places = await database.db.selectFrom('places').select('place_id').execute();
+    expect(summary.replayed).toBe(places.length);
+    expect(summary.indexedCount).toBe(summary.servedCount);
+  });
+
+  it('leaves the alias and the old index untouched when Elasticsearch refuses the new index', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    const at = new Date('2030-01-01T00:00:00Z');
+    // The name the run will pick is already taken: index creation fails.
+    await createDoctorsIndex(search.client, concreteIndexName(alias, at));
+    await expect(
+      reindex({ db: database.db, client: search.client, alias, siteOrigin: SITE, now: () => at }),
+    ).rejects.toThrow(/resource_already_exists/);
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([live]);
+    const stillThere = await search.client.count({ index: live ?? '' });
+    expect(stillThere.count).toBeGreaterThan(0);
+    expect(await leftoverIndices(search.client, alias)).toEqual([concreteIndexName(alias, at)]);
+  });
+});

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export type RunningProcess = {
+  child: ChildProcess;
+  output: () => string;
+  waitForOutput: (pattern: RegExp, timeoutMs?: number) => Promise<void>;
+  exited: Promise<number | null>;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+};
+
+/** Starts one of the project's entry points the way a user would (`tsx <file>`), capturing its output. */
+export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: REPOSITORY_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    waitForOutput: async (pattern, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (child.exitCode !== null)
+          throw new Error(`${entry} exited (${child.exitCode}) before ${pattern}:\n${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${pattern} from ${entry}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Polls until `check` returns true (or throws after the timeout with the last value described). */
+export async function eventually(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
