@@ -3,12 +3,11 @@
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
-import { pino } from 'pino';
 import { foldPlace, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
-import { startIngestWorker } from '../services/worker/src/ingest.worker.js';
+import { startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 
 const { values } = parseArgs({
@@ -31,16 +30,14 @@ try {
   const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
   const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
   await queueEvents.waitUntilReady();
-  const worker = startIngestWorker(
-    { db: environment.db, search: { client, alias: environment.alias }, siteOrigin: config.SITE_ORIGIN },
-    {
-      queue: { connection, prefix: environment.redisPrefix },
-      concurrency: config.WORKER_CONCURRENCY,
-      lockDurationMs: config.WORKER_LOCK_DURATION_MS,
-      sweepIntervalMs: 60_000,
-      logger: pino({ level: 'warn' }),
-    },
-  );
+  // The worker runs as its own process, as in production; this process is the producer.
+  const worker = startProcess('services/worker/src/main.ts', [], {
+    DATABASE_URL: environment.databaseUrl,
+    REDIS_PREFIX: environment.redisPrefix,
+    ELASTICSEARCH_INDEX: environment.alias,
+    LOG_LEVEL: 'info',
+  });
+  await worker.waitForOutput(/worker started/);
   const oursStarted = performance.now();
   const produced = await produceFromNdjson({
     queue,
@@ -52,7 +49,7 @@ try {
   const oursSeconds = (performance.now() - oursStarted) / 1000;
   if (outcome.failed.length > 0 || outcome.timedOut)
     throw new Error(`ingest failed: ${JSON.stringify(outcome.failed[0])}`);
-  await worker.close();
+  await worker.stop('SIGTERM');
   await queueEvents.close();
   await queue.obliterate({ force: true });
   await queue.close();

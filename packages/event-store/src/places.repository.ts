@@ -9,30 +9,29 @@ export type PlaceRow = { placeId: string; state: PlaceState; streamVersion: numb
  * the one that saw more of the stream (higher version) wins, whatever order their writes land in.
  */
 export async function savePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+  await upsertPlaces(db, rows, 'newer');
+}
+
+type UpsertWhen = 'newer' | 'same-or-newer';
+
+async function upsertPlaces(db: Database, rows: ReadonlyArray<PlaceRow>, when: UpsertWhen): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insertInto('places')
-    .values(
-      rows.map((row) => ({
-        place_id: row.placeId,
-        state: JSON.stringify(row.state),
-        stream_version: row.streamVersion,
-        served: row.served,
-        updated_at: sql<Date>`now()`,
-      })),
-    )
-    .onConflict((conflict) =>
-      conflict
-        .column('place_id')
-        .doUpdateSet((eb) => ({
-          state: eb.ref('excluded.state'),
-          stream_version: eb.ref('excluded.stream_version'),
-          served: eb.ref('excluded.served'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('places.stream_version', '<', (eb) => eb.ref('excluded.stream_version')),
-    )
-    .execute();
+  const sorted = byPlaceId(rows);
+  const condition =
+    when === 'newer'
+      ? sql`places.stream_version < excluded.stream_version`
+      : sql`places.stream_version <= excluded.stream_version`;
+  await sql`
+    insert into places (place_id, state, stream_version, served, updated_at)
+    select place_id, state, stream_version, served, now() from unnest(
+      ${sql.val(sorted.map((row) => row.placeId))}::text[],
+      ${sql.val(sorted.map((row) => JSON.stringify(row.state)))}::json[],
+      ${sql.val(sorted.map((row) => row.streamVersion))}::bigint[],
+      ${sql.val(sorted.map((row) => row.served))}::boolean[]) as v(place_id, state, stream_version, served)
+    on conflict (place_id) do update set
+      state = excluded.state, stream_version = excluded.stream_version,
+      served = excluded.served, updated_at = excluded.updated_at
+    where ${condition}`.execute(db);
 }
 
 /** Records that the index holds at least `version` for each place (never moves backwards). */
@@ -41,11 +40,24 @@ export async function markProjected(
   projected: ReadonlyArray<{ placeId: string; version: number }>,
 ): Promise<void> {
   if (projected.length === 0) return;
+  const sorted = byPlaceId(projected);
+  // Rows are locked in place-id order (the subquery), like every other multi-row write here.
   await sql`
     update places set projected_version = greatest(places.projected_version, v.version)
-    from unnest(${sql.val(projected.map((item) => item.placeId))}::text[],
-                ${sql.val(projected.map((item) => item.version))}::bigint[]) as v(place_id, version)
-    where places.place_id = v.place_id`.execute(db);
+    from unnest(${sql.val(sorted.map((item) => item.placeId))}::text[],
+                ${sql.val(sorted.map((item) => item.version))}::bigint[]) as v(place_id, version)
+    where places.place_id = v.place_id
+      and places.place_id in (
+        select place_id from places where place_id = any(${sql.val(sorted.map((item) => item.placeId))}::text[])
+        order by place_id for update)`.execute(db);
+}
+
+/**
+ * Concurrent batches touch overlapping places; writing rows in one global order (place id) means two
+ * transactions never wait on each other's locks in opposite orders, so they cannot deadlock.
+ */
+function byPlaceId<T extends { placeId: string }>(rows: ReadonlyArray<T>): T[] {
+  return [...rows].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
 }
 
 /** Places whose index copy lags their stream: the sweeper's work list. */
@@ -127,30 +139,7 @@ export async function* streamPlaces(
  * replace a row a worker has meanwhile moved to a newer version.
  */
 export async function replacePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('places')
-    .values(
-      rows.map((row) => ({
-        place_id: row.placeId,
-        state: JSON.stringify(row.state),
-        stream_version: row.streamVersion,
-        served: row.served,
-        updated_at: sql<Date>`now()`,
-      })),
-    )
-    .onConflict((conflict) =>
-      conflict
-        .column('place_id')
-        .doUpdateSet((eb) => ({
-          state: eb.ref('excluded.state'),
-          stream_version: eb.ref('excluded.stream_version'),
-          served: eb.ref('excluded.served'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('places.stream_version', '<=', (eb) => eb.ref('excluded.stream_version')),
-    )
-    .execute();
+  await upsertPlaces(db, rows, 'same-or-newer');
 }
 
 export async function databaseNow(db: Database): Promise<Date> {

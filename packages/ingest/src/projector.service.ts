@@ -2,7 +2,6 @@ import type { Database } from '@directory/database';
 import { foldPlace, isServed, toSearchDocument, type PlaceState } from '@directory/domain';
 import {
   findLaggingPlaces,
-  getPlaces,
   markProjected,
   readStreams,
   savePlaceStates,
@@ -36,18 +35,17 @@ export async function refoldAndProject(
     rows.push({ placeId, state, streamVersion: state.version, served: isServed(state) });
   }
   await savePlaceStates(deps.db, rows);
-  // Project what the table now holds: if a concurrent worker saved a newer state, that is the one to write.
-  const current = await getPlaces(deps.db, [...streams.keys()]);
+  // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
   await writeProjections(
     deps.search.client,
     deps.search.alias,
-    current.map((row) => projectionOf(row.state, deps.siteOrigin)),
+    rows.map((row) => projectionOf(row.state, deps.siteOrigin)),
   );
   await markProjected(
     deps.db,
-    current.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
+    rows.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
   );
-  return current.length;
+  return rows.length;
 }
 
 /**

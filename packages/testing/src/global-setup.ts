@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { loadConfig } from '@directory/config';
 import { createDatabase, migrateToLatest } from '@directory/database';
-import { markRun, runIdOf, templateDatabaseName, TEST_DATABASE_PREFIX } from './names.js';
+import { isMarkedRun, markRun, runIdOf, templateDatabaseName, TEST_DATABASE_PREFIX } from './names.js';
 import { REPOSITORY_ROOT } from './processes.js';
 
 function isAlive(pid: number): boolean {
@@ -29,8 +29,10 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
  * template database of this run's own that each spec file clones into a database of its own.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
   const runId = String(process.pid);
+  // Each project that needs servers lists this setup; within one run the first call does the work.
+  if (isMarkedRun(runId)) return () => Promise.resolve();
+  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
   markRun(runId);
   const template = templateDatabaseName(runId);
 

@@ -23,6 +23,10 @@ export function currentRunId(): string {
   return run;
 }
 
+export function isMarkedRun(runId: string): boolean {
+  return process.env[RUN_VARIABLE] === runId;
+}
+
 export function markRun(runId: string): void {
   process.env[RUN_VARIABLE] = runId;
 }

@@ -13,6 +13,7 @@ import {
 export type IngestWorkerOptions = {
   queue: QueueConnection;
   concurrency: number;
+  lockDurationMs: number;
   sweepIntervalMs: number;
   logger: Logger;
 };
@@ -32,7 +33,13 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
       logger.debug({ jobId: job.id, ...result }, 'batch ingested');
       return result;
     },
-    { ...options.queue, concurrency: options.concurrency },
+    {
+      ...options.queue,
+      concurrency: options.concurrency,
+      // A crashed worker's job becomes available again once its lock lapses (stalled-job check).
+      lockDuration: options.lockDurationMs,
+      stalledInterval: options.lockDurationMs,
+    },
   );
   worker.on('failed', (job, error) => {
     logger.warn(

@@ -16,6 +16,7 @@ const running = startIngestWorker(
   {
     queue: { connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX },
     concurrency: config.WORKER_CONCURRENCY,
+    lockDurationMs: config.WORKER_LOCK_DURATION_MS,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
     logger,
   },

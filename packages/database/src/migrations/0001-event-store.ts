@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('type', 'text', (column) => column.notNull())
     .addColumn('occurred_at', 'timestamptz', (column) => column.notNull())
     .addColumn('schema_version', 'integer', (column) => column.notNull())
-    .addColumn('payload', 'jsonb', (column) => column.notNull())
+    // json, not jsonb: payloads are written once and read back whole, never queried inside, and json
+    // skips the binary conversion on the hot append path.
+    .addColumn('payload', 'json', (column) => column.notNull())
     .addColumn('recorded_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema
@@ -22,7 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('places')
     .addColumn('place_id', 'text', (column) => column.primaryKey())
-    .addColumn('state', 'jsonb', (column) => column.notNull())
+    .addColumn('state', 'json', (column) => column.notNull())
     .addColumn('stream_version', 'bigint', (column) => column.notNull())
     .addColumn('projected_version', 'bigint', (column) => column.notNull().defaultTo(0))
     .addColumn('served', 'boolean', (column) => column.notNull())
