@@ -15,10 +15,11 @@ export type EventsTable = {
 
 export type PlacesTable = {
   place_id: string;
-  state: JSONColumnType<Record<string, unknown>>;
-  stream_version: number;
+  state: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
+  stream_version: Generated<number>;
+  state_version: Generated<number>;
   projected_version: Generated<number>;
-  served: boolean;
+  served: Generated<boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 };
 
@@ -52,10 +53,19 @@ export type ApiKeysTable = {
   last_used_at: ColumnType<Date, never, Date | string> | null;
 };
 
+export type ConsoleSessionsTable = {
+  /** SHA-256 hex of the session token (the token itself lives only in the browser's cookie). */
+  id: string;
+  account_id: string;
+  created_at: ColumnType<Date, never, never>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+};
+
 export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
   dead_letters: DeadLettersTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  console_sessions: ConsoleSessionsTable;
 };

@@ -6,7 +6,12 @@ export type StoredPlaceEvent = PlaceEvent & { position: number };
 
 export type PlaceState = {
   placeId: string;
-  /** Highest store position applied; 0 if none. Used as the external version in the search index. */
+  /**
+   * Stream version: how many distinct events were folded (0 if none); the external version in the index.
+   * Not the highest store position: positions are handed out at insert but become visible in commit
+   * order, so a fold that missed a still-uncommitted event can carry the highest position. The count of
+   * committed events a fold saw only grows, so a higher version always means a more complete fold.
+   */
   version: number;
   observed: Observed | null;
   /** `occurredAt` of the crawl `observed` came from. */
@@ -33,13 +38,9 @@ export function initialPlaceState(placeId: string): PlaceState {
   };
 }
 
-/**
- * Applies one event. Pure. A stored event also raises `version` to its position, so folding by hand
- * gives the same version as `foldPlace`.
- */
-export function evolve(state: PlaceState, event: PlaceEvent | StoredPlaceEvent): PlaceState {
-  const version = 'position' in event ? Math.max(state.version, event.position) : state.version;
-  const next = { ...state, version };
+/** Applies one (deduplicated) event. Pure. Each applied event advances the stream version by one. */
+export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
+  const next = { ...state, version: state.version + 1 };
   switch (event.type) {
     case 'place.crawled':
       // A crawl is a full snapshot: it replaces what we knew, it does not merge.
@@ -80,19 +81,16 @@ export function evolve(state: PlaceState, event: PlaceEvent | StoredPlaceEvent):
  */
 export function foldPlace(placeId: string, events: ReadonlyArray<StoredPlaceEvent>): PlaceState {
   const byEventId = new Map<string, StoredPlaceEvent>();
-  let version = 0;
   for (const event of events) {
     if (event.placeId !== placeId) {
       throw new Error(`Event ${event.eventId} belongs to place ${event.placeId}, not ${placeId}`);
     }
-    version = Math.max(version, event.position);
     const seen = byEventId.get(event.eventId);
     // The store keeps the first copy of an eventId, so the lowest position wins whatever the input order.
     if (seen === undefined || event.position < seen.position) byEventId.set(event.eventId, event);
   }
   const ordered = [...byEventId.values()].sort(compareEvents);
-  const state = ordered.reduce<PlaceState>(evolve, initialPlaceState(placeId));
-  return { ...state, version };
+  return ordered.reduce<PlaceState>(evolve, initialPlaceState(placeId));
 }
 
 /** Served means visible in search and on single fetch. */

@@ -40,13 +40,22 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
         payload: event.payload,
       })),
     );
+    // Appending and bumping each place's stream version happen in one statement: a place whose events
+    // were stored is visibly behind until a fold catches up, even if the job that stored them is lost.
     const inserted = await sql<{ event_id: string; place_id: string; position: number }>`
-      insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
-      select event_id, place_id, type, occurred_at, schema_version, payload
-      from json_to_recordset(${rowsJson}::json) as x(
-        event_id text, place_id text, type text, occurred_at timestamptz, schema_version int, payload json)
-      on conflict (event_id) do nothing
-      returning event_id, place_id, position`.execute(db);
+      with inserted as (
+        insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
+        select event_id, place_id, type, occurred_at, schema_version, payload
+        from json_to_recordset(${rowsJson}::json) as x(
+          event_id text, place_id text, type text, occurred_at timestamptz, schema_version int, payload json)
+        on conflict (event_id) do nothing
+        returning event_id, place_id, position
+      ), bumped as (
+        insert into places (place_id, stream_version)
+        select place_id, count(*) from inserted group by place_id order by place_id
+        on conflict (place_id) do update set stream_version = places.stream_version + excluded.stream_version
+      )
+      select event_id, place_id, position from inserted`.execute(db);
     for (const row of inserted.rows) {
       stored.push({ eventId: row.event_id, placeId: row.place_id, position: row.position });
     }

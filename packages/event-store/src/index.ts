@@ -2,7 +2,7 @@ export { appendEvents, readStreams, allPlaceIds, type AppendResult } from './eve
 export {
   savePlaceStates,
   markProjected,
-  findLaggingPlaces,
+  findLaggingPlaceIds,
   getPlaces,
   countPlaces,
   streamPlaces,

@@ -2,34 +2,45 @@ import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceState } from '@directory/domain';
 
-export type PlaceRow = { placeId: string; state: PlaceState; streamVersion: number; served: boolean };
+/** A folded place: its state, the stream version it was folded at, and whether it is served. */
+export type PlaceRow = { placeId: string; state: PlaceState; stateVersion: number; served: boolean };
 
 /**
  * Saves folded states. A row only moves forward: when two workers refold the same place concurrently,
  * the one that saw more of the stream (higher version) wins, whatever order their writes land in.
  */
 export async function savePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
-  await upsertPlaces(db, rows, 'newer');
+  await upsertStates(db, rows, 'newer');
 }
 
-type UpsertWhen = 'newer' | 'same-or-newer';
+/**
+ * Replay writes: overwrite states refolded with a changed fold even at the same version, but never
+ * replace a row a worker has meanwhile moved to a newer version.
+ */
+export async function replacePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+  await upsertStates(db, rows, 'same-or-newer');
+}
 
-async function upsertPlaces(db: Database, rows: ReadonlyArray<PlaceRow>, when: UpsertWhen): Promise<void> {
+async function upsertStates(
+  db: Database,
+  rows: ReadonlyArray<PlaceRow>,
+  when: 'newer' | 'same-or-newer',
+): Promise<void> {
   if (rows.length === 0) return;
   const sorted = byPlaceId(rows);
   const condition =
     when === 'newer'
-      ? sql`places.stream_version < excluded.stream_version`
-      : sql`places.stream_version <= excluded.stream_version`;
+      ? sql`places.state_version < excluded.state_version`
+      : sql`places.state_version <= excluded.state_version`;
   await sql`
-    insert into places (place_id, state, stream_version, served, updated_at)
-    select place_id, state, stream_version, served, now() from unnest(
+    insert into places (place_id, state, state_version, stream_version, served, updated_at)
+    select place_id, state, state_version, state_version, served, now() from unnest(
       ${sql.val(sorted.map((row) => row.placeId))}::text[],
       ${sql.val(sorted.map((row) => JSON.stringify(row.state)))}::json[],
-      ${sql.val(sorted.map((row) => row.streamVersion))}::bigint[],
-      ${sql.val(sorted.map((row) => row.served))}::boolean[]) as v(place_id, state, stream_version, served)
+      ${sql.val(sorted.map((row) => row.stateVersion))}::bigint[],
+      ${sql.val(sorted.map((row) => row.served))}::boolean[]) as v(place_id, state, state_version, served)
     on conflict (place_id) do update set
-      state = excluded.state, stream_version = excluded.stream_version,
+      state = excluded.state, state_version = excluded.state_version,
       served = excluded.served, updated_at = excluded.updated_at
     where ${condition}`.execute(db);
 }
@@ -53,31 +64,27 @@ export async function markProjected(
 }
 
 /**
- * Concurrent batches touch overlapping places; writing rows in one global order (place id) means two
- * transactions never wait on each other's locks in opposite orders, so they cannot deadlock.
+ * Places whose index copy lags their stored stream (a lost job, a crash between store and index): the
+ * sweeper refolds them from their events.
  */
-function byPlaceId<T extends { placeId: string }>(rows: ReadonlyArray<T>): T[] {
-  return [...rows].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
-}
-
-/** Places whose index copy lags their stream: the sweeper's work list. */
-export async function findLaggingPlaces(db: Database, limit: number): Promise<PlaceRow[]> {
+export async function findLaggingPlaceIds(db: Database, limit: number): Promise<string[]> {
   const rows = await db
     .selectFrom('places')
-    .select(['place_id', 'state', 'stream_version', 'served'])
+    .select('place_id')
     .where('projected_version', '<', (eb) => eb.ref('stream_version'))
     .orderBy('place_id')
     .limit(limit)
     .execute();
-  return rows.map(toPlaceRow);
+  return rows.map((row) => row.place_id);
 }
 
 export async function getPlaces(db: Database, placeIds: ReadonlyArray<string>): Promise<PlaceRow[]> {
   if (placeIds.length === 0) return [];
   const rows = await db
     .selectFrom('places')
-    .select(['place_id', 'state', 'stream_version', 'served'])
+    .select(['place_id', 'state', 'state_version', 'served'])
     .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
+    .where('state', 'is not', null)
     .execute();
   return rows.map(toPlaceRow);
 }
@@ -94,24 +101,18 @@ export async function countPlaces(db: Database): Promise<{ total: number; served
   return row;
 }
 
-function toPlaceRow(row: {
-  place_id: string;
-  state: Record<string, unknown>;
-  stream_version: number;
-  served: boolean;
-}): PlaceRow {
-  return {
-    placeId: row.place_id,
-    // The state column is only ever written from a folded PlaceState.
-    state: row.state as unknown as PlaceState,
-    streamVersion: row.stream_version,
-    served: row.served,
-  };
+export async function countPlacesUpdatedSince(db: Database, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('places')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('updated_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return row.count;
 }
 
 /**
- * Pages through places in place-id order (keyset pagination: memory stays flat at any table size).
- * `updatedSince` narrows to rows written at or after that time (reindex catch-up).
+ * Pages through folded places in place-id order (keyset pagination: memory stays flat at any table
+ * size). `updatedSince` narrows to rows written at or after that time (reindex catch-up).
  */
 export async function* streamPlaces(
   db: Database,
@@ -121,8 +122,9 @@ export async function* streamPlaces(
   for (;;) {
     let query = db
       .selectFrom('places')
-      .select(['place_id', 'state', 'stream_version', 'served'])
+      .select(['place_id', 'state', 'state_version', 'served'])
       .where('place_id', '>', after)
+      .where('state', 'is not', null)
       .orderBy('place_id')
       .limit(options.pageSize ?? 2_000);
     if (options.servedOnly) query = query.where('served', '=', true);
@@ -134,24 +136,30 @@ export async function* streamPlaces(
   }
 }
 
-/**
- * Replay writes: overwrite states refolded with a changed fold even at the same version, but never
- * replace a row a worker has meanwhile moved to a newer version.
- */
-export async function replacePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
-  await upsertPlaces(db, rows, 'same-or-newer');
-}
-
 export async function databaseNow(db: Database): Promise<Date> {
   const row = await sql<{ now: Date }>`select now() as now`.execute(db);
   return row.rows[0]?.now ?? new Date();
 }
 
-export async function countPlacesUpdatedSince(db: Database, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom('places')
-    .select(sql<number>`count(*)::int`.as('count'))
-    .where('updated_at', '>=', since)
-    .executeTakeFirstOrThrow();
-  return row.count;
+/**
+ * Concurrent batches touch overlapping places; writing rows in one global order (place id) means two
+ * transactions never wait on each other's locks in opposite orders, so they cannot deadlock.
+ */
+function byPlaceId<T extends { placeId: string }>(rows: ReadonlyArray<T>): T[] {
+  return [...rows].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
+}
+
+function toPlaceRow(row: {
+  place_id: string;
+  state: Record<string, unknown> | null;
+  state_version: number;
+  served: boolean;
+}): PlaceRow {
+  return {
+    placeId: row.place_id,
+    // Only folded rows are selected (state is not null), and state is only written from a PlaceState.
+    state: row.state as unknown as PlaceState,
+    stateVersion: row.state_version,
+    served: row.served,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Database } from '@directory/database';
 import { foldPlace, isServed, toSearchDocument, type PlaceState } from '@directory/domain';
 import {
-  findLaggingPlaces,
+  findLaggingPlaceIds,
   markProjected,
   readStreams,
   savePlaceStates,
@@ -32,7 +32,7 @@ export async function refoldAndProject(
   const rows: PlaceRow[] = [];
   for (const [placeId, events] of streams) {
     const state = foldPlace(placeId, events);
-    rows.push({ placeId, state, streamVersion: state.version, served: isServed(state) });
+    rows.push({ placeId, state, stateVersion: state.version, served: isServed(state) });
   }
   await savePlaceStates(deps.db, rows);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
@@ -43,30 +43,21 @@ export async function refoldAndProject(
   );
   await markProjected(
     deps.db,
-    rows.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
+    rows.map((row) => ({ placeId: row.placeId, version: row.stateVersion })),
   );
   return rows.length;
 }
 
 /**
- * Brings the index back in line with the store: re-projects places whose projected version lags their
- * stream version (a lost job, a crash between store and index). Returns how many it projected.
+ * Brings the index back in line with the store: refolds and re-projects places whose projected version
+ * lags their stored stream (a lost job, a crash between store and index). Returns how many it projected.
  */
 export async function sweepLaggingPlaces(deps: ProjectorDependencies, batchSize = 1_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const lagging = await findLaggingPlaces(deps.db, batchSize);
+    const lagging = await findLaggingPlaceIds(deps.db, batchSize);
     if (lagging.length === 0) return total;
-    await writeProjections(
-      deps.search.client,
-      deps.search.alias,
-      lagging.map((row) => projectionOf(row.state, deps.siteOrigin)),
-    );
-    await markProjected(
-      deps.db,
-      lagging.map((row) => ({ placeId: row.placeId, version: row.streamVersion })),
-    );
-    total += lagging.length;
+    total += await refoldAndProject(deps, lagging);
     if (lagging.length < batchSize) return total;
   }
 }

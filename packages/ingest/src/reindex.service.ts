@@ -146,7 +146,7 @@ async function project(options: ReindexOptions, index: string, rows: ReadonlyArr
     index,
     rows.map((row) => ({
       placeId: row.placeId,
-      version: row.streamVersion,
+      version: row.stateVersion,
       source: toSearchDocument(row.state, { siteOrigin: options.siteOrigin }),
     })),
   );
@@ -214,7 +214,7 @@ async function verifySample(options: ReindexOptions, index: string): Promise<voi
   for (const hit of sample.hits.hits) {
     const row = rows.get(hit._id ?? '');
     // A row that moved on since it was indexed is the worker's to project; only equal versions must match.
-    if (!row || row.streamVersion !== hit._version) continue;
+    if (!row || row.stateVersion !== hit._version) continue;
     const expected = toSearchDocument(row.state, { siteOrigin: options.siteOrigin });
     if (JSON.stringify(expected) !== JSON.stringify(hit._source)) {
       throw new ReindexVerificationError(`document ${row.placeId} in ${index} differs from its stored state`);
@@ -232,7 +232,7 @@ async function replayAllStreams(
     const rows: PlaceRow[] = [];
     for (const [placeId, events] of streams) {
       const state = foldPlace(placeId, events);
-      rows.push({ placeId, state, streamVersion: state.version, served: isServed(state) });
+      rows.push({ placeId, state, stateVersion: state.version, served: isServed(state) });
     }
     await replacePlaceStates(options.db, rows);
     replayed += rows.length;

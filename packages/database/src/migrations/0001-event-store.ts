@@ -24,13 +24,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('places')
     .addColumn('place_id', 'text', (column) => column.primaryKey())
-    .addColumn('state', 'json', (column) => column.notNull())
-    .addColumn('stream_version', 'bigint', (column) => column.notNull())
+    // null until the first fold: the append creates the row, so a lost job is still visible as lag.
+    .addColumn('state', 'json')
+    // Events stored for the place, bumped in the same statement as the append.
+    .addColumn('stream_version', 'bigint', (column) => column.notNull().defaultTo(0))
+    // The stream version `state` was folded at, and the highest one the index is known to hold.
+    .addColumn('state_version', 'bigint', (column) => column.notNull().defaultTo(0))
     .addColumn('projected_version', 'bigint', (column) => column.notNull().defaultTo(0))
-    .addColumn('served', 'boolean', (column) => column.notNull())
+    .addColumn('served', 'boolean', (column) => column.notNull().defaultTo(false))
     .addColumn('updated_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
     .execute();
-  // The sweeper's work list: places whose index copy lags the store.
+  // The sweeper's work list: places whose index copy lags the stored stream.
   await db.schema
     .createIndex('places_projection_lag')
     .on('places')
