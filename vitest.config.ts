@@ -11,7 +11,11 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/test/**/*.unit.spec.ts', 'services/*/test/**/*.unit.spec.ts', 'test/**/*.unit.spec.ts'],
+          include: [
+            'packages/*/test/**/*.unit.spec.ts',
+            'services/*/test/**/*.unit.spec.ts',
+            'test/**/*.unit.spec.ts',
+          ],
         },
       },
       {

@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 
 const DEVELOPMENT_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
+const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
@@ -46,12 +47,25 @@ const environmentSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     RATE_LIMIT_MAX: positiveInt.default(120),
     RATE_LIMIT_WINDOW_S: positiveInt.default(60),
-    INGEST_BATCH_SIZE: positiveInt.max(5_000).default(500),
+    INGEST_BATCH_SIZE: positiveInt.max(5_000).default(1_000),
     WORKER_CONCURRENCY: positiveInt.max(64).default(4),
+    // How long a job stays locked to a worker that stopped answering (crashed) before another takes it.
+    WORKER_LOCK_DURATION_MS: positiveInt.min(1_000).default(30_000),
     SWEEP_INTERVAL_MS: positiveInt.default(5_000),
+    // Console: HMAC key for CSRF tokens; sessions live this long (absolute); sign-in failures per
+    // email and address allowed in a window before 429; trust X-Forwarded-* (Secure cookies behind TLS).
+    CONSOLE_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_CONSOLE_SECRET),
+    CONSOLE_SESSION_TTL_S: positiveInt.default(43_200),
+    CONSOLE_LOGIN_MAX_FAILURES: positiveInt.default(5),
+    CONSOLE_LOGIN_WINDOW_S: positiveInt.default(900),
+    CONSOLE_TRUST_PROXY: z.stringbool().default(false),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
     path: ['CURSOR_SECRET'],
+    message: 'must be set to a private value in production',
+  })
+  .refine((env) => env.NODE_ENV !== 'production' || env.CONSOLE_SECRET !== DEVELOPMENT_CONSOLE_SECRET, {
+    path: ['CONSOLE_SECRET'],
     message: 'must be set to a private value in production',
   });
 

@@ -36,8 +36,19 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).not.toContain('secret-password');
   });
 
-  it('refuses the development cursor secret in production', () => {
+  it('refuses the development cursor and console secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET/);
-    expect(loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40) }).NODE_ENV).toBe('production');
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CONSOLE_SECRET/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40), CONSOLE_SECRET: 'y'.repeat(40) })
+        .NODE_ENV,
+    ).toBe('production');
+  });
+
+  it('reads the console settings', () => {
+    const config = loadConfig({ CONSOLE_TRUST_PROXY: 'true', CONSOLE_LOGIN_MAX_FAILURES: '3' });
+    expect(config.CONSOLE_TRUST_PROXY).toBe(true);
+    expect(config.CONSOLE_LOGIN_MAX_FAILURES).toBe(3);
+    expect(loadConfig({}).CONSOLE_TRUST_PROXY).toBe(false);
   });
 });

@@ -1,0 +1,337 @@
+// `npm run bench:api [-- --records N --requests N --concurrency C]`: search (mixed filters, pages 1..N
+// via cursors) and get-by-id through the full API over HTTP, against the identical Elasticsearch
+// requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { createServer } from 'node:net';
+import {
+  buildSearchRequest,
+  initialPlaceState,
+  toSearchDocument,
+  type PlaceState,
+  type SearchFilters,
+} from '@directory/domain';
+import { createApiKey, ensureAccount } from '@directory/keys';
+import { citiesOf } from '@directory/sample-data';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import { startProcess } from '@directory/testing';
+import { createBenchEnvironment, log, percentile } from './bench-environment.js';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    requests: { type: 'string', default: '4000' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
+const records = Number(values.records);
+const requestsPerPhase = Number(values.requests);
+const concurrency = Number(values.concurrency);
+
+const LIVE = ['de', 'es', 'it', 'pt'] as const;
+type Live = (typeof LIVE)[number];
+const ISO: Record<Live, string> = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT' };
+const PREFIXES: Record<Live, string[]> = {
+  de: ['Praxis Dr.', 'Zahnarztpraxis', 'Hausarztpraxis', 'MVZ', 'Kinderarztpraxis'],
+  es: ['Clínica', 'Consultorio Dr.', 'Centro Médico', 'Clínica Dental'],
+  it: ['Studio Medico', 'Poliambulatorio', 'Studio Dentistico', 'Dott.'],
+  pt: ['Clínica', 'Consultório Dr.', 'Centro de Saúde', 'Clínica Dentária'],
+};
+const SURNAMES = [
+  'Müller',
+  'Schmidt',
+  'García',
+  'Fernández',
+  'Rossi',
+  'Bianchi',
+  'Silva',
+  'Santos',
+  'Weber',
+  'López',
+  'Ricci',
+  'Costa',
+  'Becker',
+  'Martín',
+  'Romano',
+  'Pereira',
+  'Wagner',
+  'Sánchez',
+  'Colombo',
+  'Oliveira',
+];
+const SPECIALTIES = [
+  'Allgemeinmedizin',
+  'Cardiología',
+  'Pediatria',
+  'Dermatologia',
+  'Orthopädie',
+  'Ginecología',
+  'Oftalmologia',
+  'Odontologia',
+];
+const PHONES: Record<Live, string> = {
+  de: '+49 1512 3456789',
+  es: '+34 612 345 678',
+  it: '+39 312 345 6789',
+  pt: '+351 912 345 678',
+};
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = prng(42);
+const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
+const citiesByCountry: Record<Live, ReturnType<typeof citiesOf>['cities']> = {
+  de: citiesOf('DE').cities.slice(0, 40),
+  es: citiesOf('ES').cities.slice(0, 40),
+  it: citiesOf('IT').cities.slice(0, 40),
+  pt: citiesOf('PT').cities.slice(0, 40),
+};
+
+function servedPlace(index: number): PlaceState {
+  const country = LIVE[index % LIVE.length] as Live;
+  const city = pick(citiesByCountry[country]);
+  const name = `${pick(PREFIXES[country])} ${pick(SURNAMES)}`;
+  const mobile = random() < 0.5;
+  return {
+    ...initialPlaceState(`bench-${index.toString(36)}`),
+    version: 1,
+    observedAt: '2026-01-01T00:00:00Z',
+    published: true,
+    verified: random() < 0.3,
+    publication: { country, citySlug: city.slug, profileSlug: `${index.toString(36)}-practice` },
+    observed: {
+      name,
+      legalName: null,
+      address: { street: null, city: city.name, state: null, postalCode: null, country: ISO[country] },
+      location: { latitude: city.latitude, longitude: city.longitude },
+      phone: mobile ? PHONES[country] : null,
+      phoneType: mobile ? 'mobile' : null,
+      additionalPhones: [],
+      email: null,
+      website: null,
+      googleMapsUrl: null,
+      primaryType: 'Doctor',
+      specialties: [pick(SPECIALTIES), pick(SPECIALTIES)],
+      rating: Math.round(random() * 50) / 10,
+      reviewCount: Math.floor(random() * 300),
+      whatsappEligible: mobile,
+      workingHours: null,
+    },
+  };
+}
+
+type Task =
+  { kind: 'search'; filters: SearchFilters; limit: number; pages: number } | { kind: 'get'; id: string };
+
+function workload(count: number): Task[] {
+  const tasks: Task[] = [];
+  let requests = 0;
+  while (requests < count) {
+    if (random() < 0.3) {
+      tasks.push({ kind: 'get', id: `bench-${Math.floor(random() * records).toString(36)}` });
+      requests += 1;
+      continue;
+    }
+    const country = pick(LIVE);
+    const filters: SearchFilters = { country };
+    if (random() < 0.5) filters.city = pick(citiesByCountry[country].slice(0, 10)).slug;
+    if (random() < 0.25) filters.whatsapp = random() < 0.5;
+    if (random() < 0.25) filters.verified = random() < 0.5;
+    if (random() < 0.25) filters.q = pick(SURNAMES).slice(0, 4);
+    const pages = 1 + Math.floor(random() * 5);
+    tasks.push({ kind: 'search', filters, limit: pick([10, 25, 50]), pages });
+    requests += pages;
+  }
+  return tasks;
+}
+
+type Client = {
+  search: (filters: SearchFilters, limit: number, after: unknown) => Promise<unknown>;
+  get: (id: string) => Promise<boolean>;
+};
+
+async function runPhase(client: Client, tasks: Task[]): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await work();
+    latencies.push(performance.now() - started);
+    return result;
+  };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++] as Task;
+        if (task.kind === 'get') {
+          await timed(() => client.get(task.id));
+          continue;
+        }
+        let after: unknown = undefined;
+        for (let page = 0; page < task.pages; page += 1) {
+          after = await timed(() => client.search(task.filters, task.limit, after));
+          if (after === null) break;
+        }
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+async function json(response: Response): Promise<unknown> {
+  if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+  return response.json();
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const environment = await createBenchEnvironment('api');
+try {
+  const { client, alias, config } = environment;
+  await ensureDoctorsIndex(client, alias);
+  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '-1' } });
+  log(`indexing ${records} served records into ${alias}`);
+  const indexStarted = performance.now();
+  for (let start = 0; start < records; start += 5_000) {
+    const operations = [];
+    for (let index = start; index < Math.min(records, start + 5_000); index += 1) {
+      const document = toSearchDocument(servedPlace(index), { siteOrigin: config.SITE_ORIGIN });
+      operations.push(
+        { index: { _index: alias, _id: document.placeId, version: 1, version_type: 'external' as const } },
+        document,
+      );
+    }
+    const response = await client.bulk({ operations });
+    if (response.errors) throw new Error('bulk indexing failed');
+  }
+  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '1s' } });
+  await client.indices.refresh({ index: alias });
+  await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
+  log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
+
+  const account = await ensureAccount(environment.db, 'bench@example.com');
+  const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
+  // The API runs as its own process, as in production (logs at info included); this one is the client.
+  const port = await freePort();
+  const api = startProcess('services/api/src/server.ts', [], {
+    DATABASE_URL: environment.databaseUrl,
+    REDIS_PREFIX: environment.redisPrefix,
+    ELASTICSEARCH_INDEX: alias,
+    HOST: '127.0.0.1',
+    API_PORT: String(port),
+    RATE_LIMIT_MAX: '1000000000',
+    LOG_LEVEL: 'info',
+  });
+  await api.waitForOutput(/Server listening/);
+  const apiBase = `http://127.0.0.1:${port}/api/v1`;
+  const headers = { 'x-api-key': secret };
+
+  const ours: Client = {
+    search: async (filters, limit, after) => {
+      const query = new URLSearchParams({
+        ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])),
+        limit: String(limit),
+      });
+      if (typeof after === 'string') query.set('cursor', after);
+      const body = (await json(await fetch(`${apiBase}/doctors?${query.toString()}`, { headers }))) as {
+        page: { nextCursor: string | null };
+      };
+      return body.page.nextCursor;
+    },
+    get: async (id) => {
+      const response = await fetch(`${apiBase}/doctors/${encodeURIComponent(id)}`, { headers });
+      await response.arrayBuffer();
+      if (response.status !== 200 && response.status !== 404) throw new Error(`HTTP ${response.status}`);
+      return response.status === 200;
+    },
+  };
+  // The identical requests the directory sends, straight to Elasticsearch.
+  const searchUrl = `${config.ELASTICSEARCH_URL}/${alias}/_search`;
+  const post = (body: unknown) =>
+    fetch(searchUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const raw: Client = {
+    search: async (filters, limit, after) => {
+      const body = buildSearchRequest(filters, limit, after as [string, string] | undefined);
+      const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: [string, string] }> } };
+      const hits = result.hits.hits;
+      return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;
+    },
+    get: async (id) => {
+      const result = (await json(
+        await post({
+          size: 1,
+          query: { bool: { filter: [{ ids: { values: [id] } }, { term: { served: true } }] } },
+          _source: ['doctor'],
+          track_total_hits: false,
+        }),
+      )) as { hits: { hits: unknown[] } };
+      return result.hits.hits.length > 0;
+    },
+  };
+
+  const tasks = workload(requestsPerPhase);
+  log(`warming up`);
+  await runPhase(raw, workload(500));
+  await runPhase(ours, workload(500));
+  const results = { ours: [] as number[], raw: [] as number[] };
+  let oursSeconds = 0;
+  let rawSeconds = 0;
+  // Alternate phases so drift in the machine's load affects both sides alike.
+  for (let round = 0; round < 2; round += 1) {
+    const rawRun = await runPhase(raw, tasks);
+    const oursRun = await runPhase(ours, tasks);
+    results.raw.push(...rawRun.latencies);
+    results.ours.push(...oursRun.latencies);
+    rawSeconds += rawRun.seconds;
+    oursSeconds += oursRun.seconds;
+  }
+  await api.stop('SIGTERM');
+
+  const summarize = (latencies: number[], seconds: number) => {
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return {
+      rps: latencies.length / seconds,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      count: latencies.length,
+    };
+  };
+  const o = summarize(results.ours, oursSeconds);
+  const r = summarize(results.raw, rawSeconds);
+  log(`records ${records}, concurrency ${concurrency}, ${o.count} requests per side (search pages + gets)`);
+  log(`ours: ${o.rps.toFixed(0)} req/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms`);
+  log(`raw:  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+  const round2 = (value: number) => Math.round(value * 100) / 100;
+  console.log(
+    JSON.stringify({
+      bench: 'api',
+      ours: round2(o.rps),
+      raw: round2(r.rps),
+      unit: 'req/s',
+      ratio: round2(o.rps / r.rps),
+      p99_ours_ms: round2(o.p99),
+      p99_raw_ms: round2(r.p99),
+    }),
+  );
+} finally {
+  await environment.cleanup();
+}

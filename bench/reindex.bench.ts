@@ -1,0 +1,127 @@
+// `npm run bench:reindex [-- --places N]`: time to reindex N served places from PostgreSQL (the real
+// `npm run reindex` process, with its peak RSS) against a raw bulk load of the same pre-serialized
+// documents into a fresh index with the same mapping, in the same run.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { foldPlace, isServed, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
+import { savePlaceStates, streamPlaces, type PlaceRow } from '@directory/event-store';
+import { generateEvents } from '@directory/sample-data';
+import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
+import { startProcess } from '@directory/testing';
+import { createBenchEnvironment, log } from './bench-environment.js';
+
+const { values } = parseArgs({ options: { places: { type: 'string', default: '1000000' } } });
+const target = Number(values.places);
+if (!Number.isInteger(target) || target <= 0) throw new Error('--places must be a positive integer');
+
+const environment = await createBenchEnvironment('reindex');
+const { db, client, config } = environment;
+const workDir = await mkdtemp(join(tmpdir(), 'bench-reindex-'));
+try {
+  // ---- data: distinct realistic served places from the generator, cloned in SQL up to the target ----
+  const streams = new Map<string, PlaceEvent[]>();
+  for (const raw of generateEvents({ count: 60_000, seed: 3 })) {
+    const parsed = parsePlaceEvent(raw);
+    if (parsed.ok)
+      streams.set(parsed.event.placeId, [...(streams.get(parsed.event.placeId) ?? []), parsed.event]);
+  }
+  const base: PlaceRow[] = [];
+  for (const [placeId, events] of streams) {
+    const state = foldPlace(
+      placeId,
+      events.map((event, index) => ({ ...event, position: index + 1 })),
+    );
+    if (isServed(state)) base.push({ placeId, state, stateVersion: state.version, served: true });
+  }
+  for (let start = 0; start < base.length; start += 2_000)
+    await savePlaceStates(db, base.slice(start, start + 2_000));
+  const copies = Math.ceil(target / base.length) - 1;
+  log(`seeding ${target} served places (${base.length} distinct, cloned ${copies}×) …`);
+  for (let copy = 1; copy <= copies; copy++) {
+    await sql`
+      insert into places (place_id, state, stream_version, state_version, served)
+      select place_id || '_' || ${copy}::text,
+             jsonb_set(jsonb_set(state::jsonb, '{placeId}', to_jsonb(place_id || '_' || ${copy}::text)),
+                       '{publication,profileSlug}',
+                       to_jsonb((state::jsonb #>> '{publication,profileSlug}') || '-' || ${copy}::text))::json,
+             stream_version, state_version, served
+      from places where place_id not like '%\\_%' escape '\\'
+      limit ${Math.min(base.length, target - copy * base.length)}`.execute(db);
+  }
+  await sql`update places set projected_version = 0`.execute(db);
+  const served = Number(
+    (await sql<{ count: string }>`select count(*) as count from places where served`.execute(db)).rows[0]
+      ?.count,
+  );
+  log(`${served} served places in PostgreSQL`);
+  await ensureDoctorsIndex(client, environment.alias);
+
+  // ---- ours: the operator command, as a process of its own ----
+  const oursStarted = performance.now();
+  const reindex = startProcess('packages/ingest/src/reindex.cli.ts', [], {
+    DATABASE_URL: environment.databaseUrl,
+    ELASTICSEARCH_INDEX: environment.alias,
+  });
+  const exitCode = await reindex.exited;
+  const oursSeconds = (performance.now() - oursStarted) / 1000;
+  if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
+  const peakRssMb = Number(/peak RSS (\d+) MB/.exec(reindex.output())?.[1]);
+  const ours = served / oursSeconds;
+  log(
+    `ours: ${served} docs in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} docs/s, peak RSS ${peakRssMb} MB`,
+  );
+
+  // ---- raw: the same documents, serialized beforehand (untimed), bulk-loaded into a fresh index ----
+  const bulkFile = join(workDir, 'bulk.ndjson');
+  const out = createWriteStream(bulkFile);
+  for await (const rows of streamPlaces(db, { servedOnly: true, pageSize: 2_000 })) {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += `{"index":{"_id":${JSON.stringify(row.placeId)}}}\n${JSON.stringify(toSearchDocument(row.state, { siteOrigin: config.SITE_ORIGIN }))}\n`;
+    }
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  const rawIndex = `${environment.alias}__raw`;
+  await createDoctorsIndex(client, rawIndex, { refresh_interval: '-1', number_of_replicas: 0 });
+  const rawStarted = performance.now();
+  let lines: string[] = [];
+  const send = async () => {
+    const response = await client.bulk({
+      index: rawIndex,
+      operations: lines.map((line) => JSON.parse(line) as object),
+    });
+    if (response.errors) throw new Error('raw bulk had item errors');
+    lines = [];
+  };
+  for await (const line of createInterface({ input: createReadStream(bulkFile) })) {
+    lines.push(line);
+    if (lines.length === 4_000) await send();
+  }
+  if (lines.length) await send();
+  await client.indices.refresh({ index: rawIndex });
+  const rawSeconds = (performance.now() - rawStarted) / 1000;
+  const raw = served / rawSeconds;
+  log(`raw:  ${served} docs in ${rawSeconds.toFixed(1)} s = ${raw.toFixed(0)} docs/s`);
+
+  console.log(
+    JSON.stringify({
+      bench: 'reindex',
+      ours: Math.round(ours),
+      raw: Math.round(raw),
+      unit: 'docs/s',
+      ratio: Number((ours / raw).toFixed(3)),
+      peak_rss_mb: peakRssMb,
+    }),
+  );
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+  await environment.cleanup();
+}

@@ -1,0 +1,10 @@
+export {
+  DOCTOR_ID_REASON,
+  InvalidCursorError,
+  MAX_DOCTOR_ID_LENGTH,
+  SearchUnavailableError,
+  createDirectory,
+  type Directory,
+  type DirectoryOptions,
+  type GetDoctorResult,
+} from './directory.service.js';

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Database } from '@directory/database';
+import { parseSearchParams } from '@directory/domain';
+import { findActiveKeyBySecret, type ActiveApiKey } from '@directory/keys';
+import { ProblemError, UNAUTHORIZED_DETAIL } from './problem.js';
+
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    /** Set by the auth hook on every /api/v1 request that reaches a handler. */
+    apiKey: ActiveApiKey | null;
+  }
+}
+
+/**
+ * Authentication for the /api/v1 scope (SPEC §5). The secret comes from `X-API-Key` (canonical) or
+ * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
+ * which it was); a malformed one is refused before any database access. Every request is checked
+ * against the database, never a cache, so a revocation is effective on the next request everywhere.
+ */
+export function registerAuth(scope: FastifyInstance, options: { db: Database }): void {
+  scope.decorateRequest('apiKey', null);
+  scope.addHook('onRequest', async (request) => {
+    rejectKeyInQuery(request);
+    const secret = secretFrom(request);
+    const key = secret === null ? null : await findActiveKeyBySecret(options.db, secret);
+    if (key === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+    request.apiKey = key;
+  });
+}
+
+/** The authenticated key; only for code behind the auth hook. */
+export function requireApiKey(request: FastifyRequest): ActiveApiKey {
+  if (request.apiKey === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+  return request.apiKey;
+}
+
+function secretFrom(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (header !== undefined) return typeof header === 'string' ? header.trim() : null;
+  const authorization = request.headers.authorization;
+  if (authorization === undefined) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  return match?.[1] ?? null;
+}
+
+/**
+ * A key in the URL has already leaked (proxies, browser history, logs): refuse it whatever else the
+ * request holds, before authentication, and never echo or log the value. The rule for which names count
+ * as a key is the domain's (shared with search validation).
+ */
+function rejectKeyInQuery(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown>;
+  if (Object.keys(query).length === 0) return;
+  const result = parseSearchParams(query);
+  if (result.ok || !result.keyInQuery) return;
+  const errors = result.errors
+    .filter((error) => error.code === 'key_in_query')
+    .map(({ parameter, reason }) => ({ parameter, reason }));
+  throw new ProblemError(
+    'keyInQuery',
+    'API keys must never be sent in the URL or query string: send the key in the X-API-Key header (or Authorization: Bearer). Treat the key you sent as leaked and replace it.',
+    errors,
+  );
+}

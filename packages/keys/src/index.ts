@@ -1,0 +1,16 @@
+export {
+  MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  MAX_KEY_NAME_LENGTH,
+  AccountNotFoundError,
+  ApiKeyLimitError,
+  InvalidKeyNameError,
+  createApiKey,
+  ensureAccount,
+  findAccountByEmail,
+  findActiveKeyBySecret,
+  listApiKeys,
+  revokeApiKey,
+  type ActiveApiKey,
+  type ApiKeyRecord,
+  type CreatedApiKey,
+} from './api-key.repository.js';

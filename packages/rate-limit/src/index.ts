@@ -1,0 +1,7 @@
+export {
+  RateLimitExceededError,
+  isRedisUnavailableError,
+  rateLimitRedisNamespace,
+  registerRateLimit,
+  type RateLimitOptions,
+} from './rate-limit.plugin.js';

@@ -1,0 +1,21 @@
+import { problemSchema } from '@directory/http-kit';
+
+export type ErrorStatus = 400 | 401 | 404 | 429 | 503;
+
+/** Response descriptions for the OpenAPI document, by status. */
+export const RESPONSE_DESCRIPTIONS: Record<string, string> = {
+  200: 'Success',
+  304: 'Not modified: the record still has the ETag sent in If-None-Match',
+  400: 'A query or path parameter is invalid; every bad parameter is named in `errors`',
+  401: 'The API key is missing, malformed, unknown or revoked. Do not retry with the same key.',
+  404: 'No current published record has this id (unknown, suppressed, closed or no longer published)',
+  429: "The key's request window is exhausted; wait `Retry-After` seconds before retrying",
+  503: 'Temporarily unavailable (search cluster or rate-limit store); retry later',
+};
+
+/** Problem response schemas for a route: the serializer and the OpenAPI document both use them. */
+export function errorResponses(statuses: ErrorStatus[]): Record<number, typeof problemSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, problemSchema]));
+}
+
+export const API_KEY_SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { Bearer: [] }];

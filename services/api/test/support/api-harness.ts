@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { createDirectory } from '@directory/directory';
+import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import {
+  createTestDatabase,
+  createTestRedis,
+  createTestSearch,
+  type TestDatabase,
+  type TestRedis,
+  type TestSearch,
+} from '@directory/testing';
+import { buildApp, type AppOptions } from '../../src/app.js';
+import { SITE_ORIGIN, indexPlaces } from './places.js';
+import type { PlaceState } from '@directory/domain';
+import { createOpenApiValidator } from './openapi-validator.js';
+
+export const CURSOR_SECRET = 'test-cursor-secret-0123456789-abcdefghij';
+
+export type ApiHarness = {
+  database: TestDatabase;
+  redis: TestRedis;
+  search: TestSearch;
+  alias: string;
+  /** Builds another app instance over the same database, Redis prefix and alias (a second "process"). */
+  newApp: (options?: HarnessAppOptions) => Promise<FastifyInstance>;
+  index: (states: PlaceState[]) => Promise<void>;
+  createKey: (email?: string, name?: string) => Promise<{ id: string; secret: string }>;
+  revokeKey: (id: string) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type HarnessAppOptions = AppOptions & {
+  rateLimit?: { max: number; windowSeconds: number };
+  /** Override the search client's node (e.g. a closed port). */
+  elasticsearchUrl?: string;
+  /** Override the Redis URL (e.g. a closed port). */
+  redisUrl?: string;
+};
+
+/** Real PostgreSQL, Redis and Elasticsearch, isolated per spec file (own database, prefix, alias). */
+export async function createApiHarness(label: string): Promise<ApiHarness> {
+  const database = await createTestDatabase(label);
+  const redis = createTestRedis(label);
+  const search = createTestSearch(label);
+  const alias = `${search.prefix}_doctors`;
+  await ensureDoctorsIndex(search.client, alias);
+  const apps: FastifyInstance[] = [];
+  const extraConnections: Redis[] = [];
+
+  return {
+    database,
+    redis,
+    search,
+    alias,
+    newApp: async (options = {}) => {
+      // Each app gets its own Redis connection, like a separate process would.
+      const connection = new Redis(options.redisUrl ?? redis.url, { maxRetriesPerRequest: 1 });
+      connection.on('error', () => undefined); // connection errors surface as failed commands
+      extraConnections.push(connection);
+      const { Client } = await import('@elastic/elasticsearch');
+      const client =
+        options.elasticsearchUrl === undefined
+          ? search.client
+          : new Client({ node: options.elasticsearchUrl, requestTimeout: 1_000, maxRetries: 0 });
+      const app = await buildApp(
+        {
+          db: database.db,
+          redis: connection,
+          redisPrefix: redis.prefix,
+          directory: createDirectory({ client, alias, siteOrigin: SITE_ORIGIN, cursorSecret: CURSOR_SECRET }),
+          rateLimit: options.rateLimit ?? { max: 10_000, windowSeconds: 60 },
+        },
+        {
+          logLevel: options.logLevel ?? false,
+          ...(options.logStream ? { logStream: options.logStream } : {}),
+        },
+      );
+      apps.push(app);
+      return app;
+    },
+    index: (states) => indexPlaces(search.client, alias, states),
+    createKey: async (email = 'owner@example.com', name = 'test key') => {
+      const account = await ensureAccount(database.db, email);
+      const { key, secret } = await createApiKey(database.db, { accountId: account.id, name });
+      return { id: key.id, secret };
+    },
+    revokeKey: async (id) => {
+      await revokeApiKey(database.db, id);
+    },
+    close: async () => {
+      await Promise.all(apps.map((app) => app.close()));
+      for (const connection of extraConnections) connection.disconnect();
+      await redis.cleanup();
+      await search.cleanup();
+      await database.drop();
+    },
+  };
+}
+
+export type InjectOptions = { url: string; headers?: Record<string, string> };
+export type Caller = (options: InjectOptions) => Promise<import('fastify').LightMyRequestResponse>;
+
+const DOCUMENTED_ROUTES: Array<[RegExp, string]> = [
+  [/^\/api\/v1\/key(?:\?|$)/, '/api/v1/key'],
+  [/^\/api\/v1\/doctors(?:\?|$)/, '/api/v1/doctors'],
+  [/^\/api\/v1\/doctors\/[^/?]*(?:\?|$)/, '/api/v1/doctors/{doctorId}'],
+];
+
+/**
+ * GET through app.inject(), checking every response of a documented route against the served
+ * OpenAPI document (status, content type and body schema).
+ */
+export async function createCaller(app: FastifyInstance): Promise<Caller> {
+  const validator = await createOpenApiValidator(app);
+  return async ({ url, headers }) => {
+    const response = await app.inject({ method: 'GET', url, ...(headers ? { headers } : {}) });
+    const route = DOCUMENTED_ROUTES.find(([pattern]) => pattern.test(url));
+    if (route !== undefined) validator.check(route[1], 'GET', response);
+    return response;
+  };
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { Database } from '@directory/database';
+import { findAccountCredentials, insertAccount } from './account.repository.js';
+import type { LoginThrottle } from './login-throttle.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  hashPassword,
+  verifyAgainstDummy,
+  verifyPassword,
+} from './password.js';
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter your email address.')
+  .max(254, 'That email address is too long.')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address like name@example.com.');
+
+const newPasswordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
+  .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`);
+
+export type FieldErrors = Partial<Record<'email' | 'password', string>>;
+
+export type SignUpResult =
+  | { kind: 'created'; accountId: string; email: string }
+  | { kind: 'invalid'; errors: FieldErrors }
+  | { kind: 'emailTaken' };
+
+/**
+ * Creates an account. An email that already has an account is refused, including accounts the
+ * operator CLI created (password '!'): without proof that the visitor owns the address, letting a
+ * sign-up "claim" one would hand its keys to whoever typed the email first.
+ */
+export async function signUp(
+  db: Database,
+  input: { email: string; password: string },
+): Promise<SignUpResult> {
+  const email = emailSchema.safeParse(input.email);
+  const password = newPasswordSchema.safeParse(input.password);
+  if (!email.success || !password.success) {
+    const errors: FieldErrors = {};
+    if (!email.success) errors.email = email.error.issues[0]?.message ?? 'Invalid email.';
+    if (!password.success) errors.password = password.error.issues[0]?.message ?? 'Invalid password.';
+    return { kind: 'invalid', errors };
+  }
+  const created = await insertAccount(db, {
+    email: email.data,
+    passwordHash: await hashPassword(password.data),
+  });
+  return created === null
+    ? { kind: 'emailTaken' }
+    : { kind: 'created', accountId: created.id, email: email.data };
+}
+
+export type SignInResult =
+  | { kind: 'signedIn'; accountId: string }
+  | { kind: 'rejected' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Checks a password. Throttled pairs are refused before any check (even with the right password, so
+ * the throttle is no oracle); unknown emails cost as much time as known ones.
+ */
+export async function signIn(
+  db: Database,
+  throttle: LoginThrottle,
+  input: { email: string; password: string; ip: string },
+): Promise<SignInResult> {
+  const email = input.email.trim();
+  const blocked = await throttle.blockedFor(email, input.ip);
+  if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
+
+  const account = email === '' ? null : await findAccountCredentials(db, email);
+  const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
+  const valid =
+    account === null
+      ? (await verifyAgainstDummy(password), false)
+      : await verifyPassword(password, account.passwordHash);
+  if (account === null || !valid) {
+    await throttle.recordFailure(email, input.ip);
+    return { kind: 'rejected' };
+  }
+  await throttle.reset(email, input.ip);
+  return { kind: 'signedIn', accountId: account.id };
+}

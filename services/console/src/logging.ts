@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyServerOptions } from 'fastify';
+
+type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+
+/**
+ * pino options: requests are logged as id, method and path only (no headers, so no cookies; no bodies,
+ * so no passwords or CSRF tokens). The redact paths are a second line of defence for anything that
+ * logs a request or reply object in full.
+ */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        'body.password',
+        'body._csrf',
+        '*.password',
+        '*.secret',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req: (request: { method: string; url: string; id: string }) => ({
+        id: request.id,
+        method: request.method,
+        url: request.url.split('?')[0],
+      }),
+    },
+  };
+}
+
+export const requestIdOptions = {
+  genReqId: () => randomUUID(),
+  requestIdHeader: false,
+} satisfies Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader'>;

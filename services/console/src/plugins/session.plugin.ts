@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '@directory/database';
+import {
+  createSession,
+  deleteSession,
+  findSession,
+  type ConsoleSession,
+} from '../sessions/session.repository.js';
+
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    /** The signed-in account's session, loaded from the cookie on every request; null when signed out. */
+    session: ConsoleSession | null;
+  }
+}
+
+export const SESSION_COOKIE = 'console_session';
+
+/**
+ * Cookie attributes shared by every console cookie: not readable by scripts, not sent on cross-site
+ * subrequests or POSTs (Lax), Secure whenever the request came over TLS (directly, or via a trusted
+ * proxy's X-Forwarded-Proto when CONSOLE_TRUST_PROXY is on).
+ */
+export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
+}
+
+export type SessionControl = {
+  start: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void>;
+  end: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+};
+
+export function registerSessions(
+  app: FastifyInstance,
+  options: { db: Database; ttlSeconds: number },
+): SessionControl {
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/assets/')) return; // static files need no database round trip
+    const token = request.cookies[SESSION_COOKIE];
+    request.session = token === undefined ? null : await findSession(options.db, token);
+  });
+
+  return {
+    start: async (request, reply, accountId) => {
+      // A fresh token at every sign-in (no session fixation); any earlier session of this browser ends.
+      if (request.session !== null) await deleteSession(options.db, request.session.id);
+      const { token } = await createSession(options.db, { accountId, ttlSeconds: options.ttlSeconds });
+      reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, options.ttlSeconds));
+    },
+    end: async (request, reply) => {
+      if (request.session !== null) await deleteSession(options.db, request.session.id);
+      request.session = null;
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+    },
+  };
+}

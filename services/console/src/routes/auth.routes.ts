@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '@directory/database';
+import { signIn, signUp } from '../accounts/account.service.js';
+import type { LoginThrottle } from '../accounts/login-throttle.js';
+import { assertNever } from '@directory/domain';
+import { signInPage, signUpPage } from '../pages/auth.pages.js';
+import type { CsrfControl } from '../plugins/csrf.plugin.js';
+import type { SessionControl } from '../plugins/session.plugin.js';
+import { formFields, pageContext, sendPage } from './render.js';
+
+export type AuthRoutesOptions = {
+  db: Database;
+  sessions: SessionControl;
+  csrf: CsrfControl;
+  throttle: LoginThrottle;
+};
+
+export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, done: () => void): void {
+  const { db, sessions, csrf, throttle } = options;
+
+  app.get('/', async (request, reply) => reply.redirect(request.session ? '/keys' : '/sign-in', 303));
+
+  app.get('/sign-in', async (request, reply) => {
+    if (request.session) return reply.redirect('/keys', 303);
+    return sendPage(reply, signInPage({ context: pageContext(request, reply, csrf) }));
+  });
+
+  app.post('/sign-in', async (request, reply) => {
+    const form = formFields(request.body, ['email', 'password']);
+    const result = await signIn(db, throttle, { ...form, ip: request.ip });
+    switch (result.kind) {
+      case 'signedIn':
+        await sessions.start(request, reply, result.accountId);
+        request.log.info({ accountId: result.accountId }, 'signed in');
+        return reply.redirect('/keys', 303);
+      case 'rejected':
+        return sendPage(
+          reply,
+          signInPage({
+            context: pageContext(request, reply, csrf),
+            email: form.email,
+            alert: 'Email or password is incorrect.',
+          }),
+          401,
+        );
+      case 'throttled': {
+        request.log.warn('sign-in throttled');
+        const minutes = Math.ceil(result.retryAfterSeconds / 60);
+        reply.header('retry-after', String(result.retryAfterSeconds));
+        return sendPage(
+          reply,
+          signInPage({
+            context: pageContext(request, reply, csrf),
+            email: form.email,
+            alert: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          }),
+          429,
+        );
+      }
+      default:
+        return assertNever(result);
+    }
+  });
+
+  app.get('/sign-up', async (request, reply) => {
+    if (request.session) return reply.redirect('/keys', 303);
+    return sendPage(reply, signUpPage({ context: pageContext(request, reply, csrf) }));
+  });
+
+  app.post('/sign-up', async (request, reply) => {
+    const form = formFields(request.body, ['email', 'password']);
+    const result = await signUp(db, form);
+    switch (result.kind) {
+      case 'created':
+        await sessions.start(request, reply, result.accountId);
+        request.log.info({ accountId: result.accountId }, 'account created');
+        return reply.redirect('/keys', 303);
+      case 'invalid':
+        return sendPage(
+          reply,
+          signUpPage({
+            context: pageContext(request, reply, csrf),
+            email: form.email,
+            errors: result.errors,
+          }),
+          400,
+        );
+      case 'emailTaken':
+        return sendPage(
+          reply,
+          signUpPage({
+            context: pageContext(request, reply, csrf),
+            email: form.email,
+            alert: 'An account with this email already exists. Sign in instead.',
+          }),
+          409,
+        );
+      default:
+        return assertNever(result);
+    }
+  });
+
+  app.post('/sign-out', async (request, reply) => {
+    await sessions.end(request, reply);
+    return reply.redirect('/sign-in', 303);
+  });
+  done();
+}

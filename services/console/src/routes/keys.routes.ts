@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '@directory/database';
+import { assertNever } from '@directory/domain';
+import {
+  MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  createKeyForAccount,
+  findKeyOfAccount,
+  listKeysOfAccount,
+  revokeKeyOfAccount,
+} from '../keys/console-keys.service.js';
+import { errorPage } from '../pages/layout.js';
+import { keysPage, revokeConfirmPage, type Notice } from '../pages/keys.pages.js';
+import type { CsrfControl } from '../plugins/csrf.plugin.js';
+import type { ConsoleSession } from '../sessions/session.repository.js';
+import { formFields, pageContext, sendPage } from './render.js';
+
+export type KeysRoutesOptions = { db: Database; csrf: CsrfControl };
+
+type KeyParams = { Params: { keyId: string } };
+
+function session(request: FastifyRequest): ConsoleSession {
+  if (request.session === null) throw new Error('keys routes run behind the session check');
+  return request.session;
+}
+
+/** The key pages; every route needs a signed-in session (else: to the sign-in page). */
+export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, done: () => void): void {
+  const { db, csrf } = options;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.session === null) return reply.redirect('/sign-in', 303);
+  });
+
+  async function renderKeys(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: {
+      status?: number;
+      notice?: Notice;
+      created?: { name: string; secret: string };
+      nameValue?: string;
+    } = {},
+  ): Promise<FastifyReply> {
+    const keys = await listKeysOfAccount(db, session(request).accountId);
+    // Pages answering a POST tell the browser to show /keys, so a reload never re-posts the form.
+    const context = pageContext(
+      request,
+      reply,
+      csrf,
+      request.method === 'POST' ? { replaceUrl: '/keys' } : {},
+    );
+    const page = keysPage({ context, keys, maxActiveKeys: MAX_ACTIVE_KEYS_PER_ACCOUNT, ...extra });
+    return sendPage(reply, page, extra.status ?? 200);
+  }
+
+  app.get('/keys', async (request, reply) => renderKeys(request, reply));
+
+  app.post('/keys', async (request, reply) => {
+    const { name } = formFields(request.body, ['name']);
+    const result = await createKeyForAccount(db, session(request).accountId, name);
+    switch (result.kind) {
+      case 'created':
+        request.log.info({ keyId: result.key.id }, 'key created');
+        // The secret goes into this response only: it is not stored, flashed or logged anywhere.
+        return renderKeys(request, reply, {
+          created: { name: result.key.name, secret: result.secret },
+          notice: { tone: 'success', message: `Key “${result.key.name}” created.` },
+        });
+      case 'limitReached':
+        return renderKeys(request, reply, {
+          status: 409,
+          nameValue: name,
+          notice: {
+            tone: 'error',
+            message: `You already have ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys, which is the limit. Revoke one first, then create the new key.`,
+          },
+        });
+      case 'invalidName':
+        return renderKeys(request, reply, {
+          status: 400,
+          nameValue: name,
+          notice: { tone: 'error', message: 'Give the key a name of 1 to 100 characters.' },
+        });
+      default:
+        return assertNever(result);
+    }
+  });
+
+  app.get<KeyParams>('/keys/:keyId/revoke', async (request, reply) => {
+    const key = await findKeyOfAccount(db, session(request).accountId, request.params.keyId);
+    if (key === null || key.revokedAt !== null) return reply.redirect('/keys', 303);
+    return sendPage(reply, revokeConfirmPage({ context: pageContext(request, reply, csrf), key }));
+  });
+
+  app.post<KeyParams>('/keys/:keyId/revoke', async (request, reply) => {
+    const result = await revokeKeyOfAccount(db, session(request).accountId, request.params.keyId);
+    switch (result.kind) {
+      case 'revoked':
+        request.log.info({ keyId: result.key.id }, 'key revoked');
+        return renderKeys(request, reply, {
+          notice: {
+            tone: 'success',
+            message: `Key “${result.key.name}” revoked. Requests with it are refused from now on.`,
+          },
+        });
+      case 'notFound':
+        return sendPage(
+          reply,
+          errorPage({
+            title: 'Key not found',
+            message: 'There is no such key in your account.',
+            context: pageContext(request, reply, csrf),
+          }),
+          404,
+        );
+      default:
+        return assertNever(result);
+    }
+  });
+  done();
+}

@@ -1,0 +1,28 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SafeHtml } from '../pages/html.js';
+import type { PageContext } from '../pages/layout.js';
+import type { CsrfControl } from '../plugins/csrf.plugin.js';
+
+export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(page.value);
+}
+
+export function pageContext(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  csrf: CsrfControl,
+  extra: Pick<PageContext, 'replaceUrl'> = {},
+): PageContext {
+  return { csrfToken: csrf.tokenFor(request, reply), signedInAs: request.session?.email ?? null, ...extra };
+}
+
+/** Form fields as strings (absent or repeated fields become ''), whatever the client sent. */
+export function formFields<Name extends string>(body: unknown, names: readonly Name[]): Record<Name, string> {
+  const source = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const fields = {} as Record<Name, string>;
+  for (const name of names) {
+    const value = source[name];
+    fields[name] = typeof value === 'string' ? value : '';
+  }
+  return fields;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from '../src/accounts/password.js';
+import { html, rawTrusted } from '../src/pages/html.js';
+
+describe('password hashing', () => {
+  it('salts every hash, carries its parameters and verifies only the right password', async () => {
+    const first = await hashPassword('a long passphrase');
+    const second = await hashPassword('a long passphrase');
+    expect(first).not.toBe(second);
+    expect(first.split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
+    expect(await verifyPassword('a long passphrase', first)).toBe(true);
+    expect(await verifyPassword('a long passphrasE', first)).toBe(false);
+  });
+
+  it('never verifies against unusable or foreign hashes', async () => {
+    for (const stored of ['!', '', 'scrypt$x$8$1$abc$def', 'sha256$abc', 'scrypt$16384$8$1$$']) {
+      expect(await verifyPassword('!', stored)).toBe(false);
+    }
+  });
+});
+
+describe('html template', () => {
+  it('escapes every interpolation, in text and attributes', () => {
+    const name = `"><script>alert('x')</script>&`;
+    const out = html`<p title="${name}">${name}</p>`.value;
+    expect(out).toBe(
+      '<p title="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</p>',
+    );
+  });
+
+  it('keeps nested templates and trusted constants, drops empty values', () => {
+    const items = ['a<b', 'c'];
+    expect(
+      html`<ul>
+          ${items.map((item) => html`<li>${item}</li>`)}
+        </ul>
+        ${null}${false}${rawTrusted('<hr>')}`.value.replace(/>\s+</g, '><'),
+    ).toBe('<ul><li>a&lt;b</li><li>c</li></ul><hr>');
+  });
+});

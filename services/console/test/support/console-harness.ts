@@ -1,0 +1,126 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildConsoleApp, type ConsoleDependencies } from '../../src/app.js';
+import { createTestDatabase, createTestRedis, type TestDatabase, type TestRedis } from '@directory/testing';
+
+export const PASSWORD = 'correct horse battery';
+
+export type ConsoleHarness = {
+  app: FastifyInstance;
+  database: TestDatabase;
+  redis: TestRedis;
+  logs: string[];
+  close: () => Promise<void>;
+};
+
+/** A console app on a database and Redis prefix of the spec's own; logs are captured for inspection. */
+export async function startConsole(
+  label: string,
+  overrides: Partial<ConsoleDependencies> = {},
+): Promise<ConsoleHarness> {
+  const database = await createTestDatabase(label);
+  const redis = createTestRedis(label);
+  const logs: string[] = [];
+  const app = await buildConsoleApp(
+    {
+      db: database.db,
+      redis: redis.redis,
+      redisPrefix: redis.prefix,
+      secret: 'test-console-secret-of-at-least-32-chars',
+      sessionTtlSeconds: 3600,
+      login: { maxFailures: 3, windowSeconds: 60 },
+      trustProxy: true,
+      ...overrides,
+    },
+    { logLevel: 'info', logStream: { write: (line) => void logs.push(line) } },
+  );
+  return {
+    app,
+    database,
+    redis,
+    logs,
+    close: async () => {
+      await app.close();
+      await redis.cleanup();
+      await database.drop();
+    },
+  };
+}
+
+/** A minimal browser: a cookie jar, and form posts that carry the CSRF token of the last page seen. */
+export class TestBrowser {
+  readonly cookies = new Map<string, string>();
+  lastHtml = '';
+
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  async get(url: string): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({ method: 'GET', url, headers: this.requestHeaders() });
+    return this.remember(response);
+  }
+
+  /**
+   * Posts a form. The CSRF token comes from `tokenFrom` (fetched first) or the last page seen, unless
+   * `csrf` is 'none' (no token) or an explicit token.
+   */
+  async post(
+    url: string,
+    fields: Record<string, string>,
+    options: { csrf?: 'page' | 'none' | { token: string }; tokenFrom?: string } = {},
+  ): Promise<LightMyRequestResponse> {
+    const body = new URLSearchParams(fields);
+    const csrf = options.csrf ?? 'page';
+    if (typeof csrf === 'object') body.set('_csrf', csrf.token);
+    else if (csrf === 'page') {
+      if (options.tokenFrom !== undefined) await this.get(options.tokenFrom);
+      body.set('_csrf', csrfTokenIn(this.lastHtml));
+    }
+    const response = await this.app.inject({
+      method: 'POST',
+      url,
+      headers: { ...this.requestHeaders(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body.toString(),
+    });
+    return this.remember(response);
+  }
+
+  private requestHeaders(): Record<string, string> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    return cookie === '' ? { ...this.headers } : { ...this.headers, cookie };
+  }
+
+  private remember(response: LightMyRequestResponse): LightMyRequestResponse {
+    for (const cookie of response.cookies as Array<{
+      name: string;
+      value: string;
+      maxAge?: number;
+      expires?: Date;
+    }>) {
+      const expired =
+        cookie.value === '' ||
+        cookie.maxAge === 0 ||
+        (cookie.expires !== undefined && cookie.expires < new Date());
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    if ((response.headers['content-type'] ?? '').toString().startsWith('text/html'))
+      this.lastHtml = response.body;
+    return response;
+  }
+}
+
+export function csrfTokenIn(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match?.[1]) throw new Error('no CSRF token on the page');
+  return match[1];
+}
+
+export async function signUp(
+  browser: TestBrowser,
+  email: string,
+  password = PASSWORD,
+): Promise<LightMyRequestResponse> {
+  return browser.post('/sign-up', { email, password }, { tokenFrom: '/sign-up' });
+}

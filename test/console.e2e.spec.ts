@@ -1,0 +1,210 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
+import { API_KEY_PATTERN } from '@directory/domain';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import {
+  REPOSITORY_ROOT,
+  createTestDatabase,
+  createTestRedis,
+  createTestSearch,
+  startProcess,
+  type RunningProcess,
+  type TestDatabase,
+} from '@directory/testing';
+
+// Debian's chromium package (installed by .ci/run); headless, no sandbox (root in CI), no network chatter.
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PASSWORD = 'e2e password 1234';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+describe('key console in a real browser, against the real API', () => {
+  let database: TestDatabase;
+  const redis = createTestRedis('console-e2e');
+  const search = createTestSearch('console-e2e');
+  const processes: RunningProcess[] = [];
+  let browser: Browser;
+  let consoleUrl: string;
+  let apiUrl: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('console-e2e');
+    const alias = `${search.prefix}_doctors`;
+    await ensureDoctorsIndex(search.client, alias);
+    const [apiPort, consolePort] = [await freePort(), await freePort()];
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: loadConfig().REDIS_URL,
+      REDIS_PREFIX: redis.prefix,
+      ELASTICSEARCH_INDEX: alias,
+      HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      CONSOLE_PORT: String(consolePort),
+      LOG_LEVEL: 'info',
+    };
+    const api = startProcess('services/api/src/server.ts', [], env);
+    const consoleProcess = startProcess('services/console/src/server.ts', [], env);
+    processes.push(api, consoleProcess);
+    await Promise.all([
+      api.waitForOutput(/Server listening at/),
+      consoleProcess.waitForOutput(/Server listening at/),
+    ]);
+    apiUrl = `http://127.0.0.1:${apiPort}`;
+    consoleUrl = `http://127.0.0.1:${consolePort}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(processes.map((process) => process.stop('SIGTERM')));
+    await redis.cleanup();
+    await search.cleanup();
+    await database?.drop();
+  });
+
+  async function keyStatus(secret: string): Promise<{ status: number; name?: string }> {
+    const response = await fetch(`${apiUrl}/api/v1/key`, { headers: { 'x-api-key': secret } });
+    const body = (await response.json()) as { key?: { name: string } };
+    return { status: response.status, name: body.key?.name };
+  }
+
+  async function createKey(page: Page, name: string): Promise<void> {
+    await page.getByLabel('Key name').fill(name);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForLoadState('domcontentloaded');
+  }
+
+  it('signs up, creates five working keys, refuses a sixth, never shows a secret twice, revokes', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    // No session: /keys sends the visitor to sign in.
+    await page.goto(`${consoleUrl}/keys`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+
+    await page.goto(`${consoleUrl}/sign-up`);
+    await page.getByLabel('Email').fill('e2e@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(`${consoleUrl}/keys`);
+
+    const secrets = new Map<string, string>();
+    for (let index = 1; index <= 5; index += 1) {
+      const name = `key ${index}`;
+      await createKey(page, name);
+      const secret = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+      expect(secret).toMatch(new RegExp(`^${API_KEY_PATTERN.source}$`));
+      await expect(page.getByText("this secret won't be shown again").isVisible()).resolves.toBe(true);
+      expect(await page.getByRole('row').filter({ hasText: name }).count()).toBe(1);
+      // Works against the API at once.
+      expect(await keyStatus(secret)).toEqual({ status: 200, name });
+      secrets.set(name, secret);
+    }
+
+    await createKey(page, 'key 6');
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain(
+      '5 active keys, which is the limit. Revoke one first',
+    );
+    expect(await page.getByTestId('new-secret').count()).toBe(0);
+
+    // Reload (and a fresh GET): prefixes, never a secret.
+    for (const load of [() => page.reload(), () => page.goto(`${consoleUrl}/keys`)]) {
+      await load();
+      const html = await page.content();
+      expect(html).not.toMatch(new RegExp(API_KEY_PATTERN.source));
+      for (const secret of secrets.values()) {
+        expect(html).not.toContain(secret);
+        expect(html).toContain(secret.slice(0, 12));
+      }
+      expect(await page.getByTestId('new-secret').count()).toBe(0);
+    }
+
+    await mkdir(join(REPOSITORY_ROOT, 'test-results'), { recursive: true });
+
+    // Revoke "key 2" through the confirmation page.
+    await page.getByRole('row').filter({ hasText: 'key 2' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.waitForLoadState('domcontentloaded');
+    expect(await page.getByRole('row').filter({ hasText: 'key 2' }).textContent()).toContain('Revoked');
+    expect(await keyStatus(secrets.get('key 2') ?? '')).toEqual({ status: 401, name: undefined });
+    for (const name of ['key 1', 'key 3', 'key 4', 'key 5']) {
+      expect(await keyStatus(secrets.get(name) ?? '')).toEqual({ status: 200, name });
+    }
+
+    // A slot is free again; reloading the page that showed the new secret must not post again.
+    await createKey(page, 'key 6');
+    await page.setViewportSize({ width: 1200, height: 1100 });
+    await page.screenshot({
+      path: join(REPOSITORY_ROOT, 'test-results/console-keys-new-secret.png'),
+      fullPage: true,
+    });
+    const newSecret = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(await keyStatus(newSecret)).toEqual({ status: 200, name: 'key 6' });
+    await page.reload();
+    expect(await page.getByTestId('new-secret').count()).toBe(0);
+    expect(await page.content()).not.toContain(newSecret);
+    const rows = await database.db.selectFrom('api_keys').select('id').execute();
+    expect(rows).toHaveLength(6);
+    await page.screenshot({ path: join(REPOSITORY_ROOT, 'test-results/console-keys.png'), fullPage: true });
+
+    // A form post without the CSRF token is refused, even with the session cookie.
+    const forged = await context.request.post(`${consoleUrl}/keys`, {
+      form: { name: 'forged' },
+      maxRedirects: 0,
+    });
+    expect(forged.status()).toBe(403);
+    expect(await database.db.selectFrom('api_keys').select('id').execute()).toHaveLength(6);
+
+    // Sign out: the session is gone.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${consoleUrl}/sign-in`);
+    await page.goto(`${consoleUrl}/keys`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+  });
+
+  it('signs back in with the password; a wrong password is refused', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/sign-in`);
+    await page.getByLabel('Email').fill('e2e@example.com');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Email or password is incorrect.');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${consoleUrl}/keys`);
+    expect(await page.getByRole('row').filter({ hasText: 'key 1' }).count()).toBe(1);
+    await context.close();
+  });
+
+  it('the console closes gracefully on SIGTERM', async () => {
+    const consoleProcess = processes[1];
+    expect(await consoleProcess?.stop('SIGTERM')).toBe(0);
+    expect(consoleProcess?.output()).toMatch(/"msg":"closing"/);
+  });
+});
