@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import type { estypes } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
-import { foldPlace, isServed, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
-import { savePlaceStates, streamPlaces, type PlaceRow } from '@directory/event-store';
+import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
+import { savePlaceStates, streamProjections, type PlaceRow } from '@directory/event-store';
+import { foldToRow } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { startProcess } from '@directory/testing';
@@ -33,28 +35,34 @@ try {
   }
   const base: PlaceRow[] = [];
   for (const [placeId, events] of streams) {
-    const state = foldPlace(
-      placeId,
-      events.map((event, index) => ({ ...event, position: index + 1 })),
-    );
-    if (isServed(state)) base.push({ placeId, state, stateVersion: state.version, served: true });
+    const stored = events.map((event, index) => ({ ...event, position: index + 1 }));
+    const row = foldToRow(placeId, stored, config.SITE_ORIGIN);
+    if (row.document.served) base.push(row);
   }
   for (let start = 0; start < base.length; start += 2_000)
     await savePlaceStates(db, base.slice(start, start + 2_000));
   const copies = Math.ceil(target / base.length) - 1;
   log(`seeding ${target} served places (${base.length} distinct, cloned ${copies}×) …`);
   for (let copy = 1; copy <= copies; copy++) {
+    // A clone gets a new id and profile slug in both its state and its stored document.
+    const suffix = `-c${copy}`;
     await sql`
-      insert into places (place_id, state, stream_version, state_version, served)
-      select place_id || '_' || ${copy}::text,
-             jsonb_set(jsonb_set(state::jsonb, '{placeId}', to_jsonb(place_id || '_' || ${copy}::text)),
-                       '{publication,profileSlug}',
-                       to_jsonb((state::jsonb #>> '{publication,profileSlug}') || '-' || ${copy}::text))::json,
+      insert into places (place_id, state, document, stream_version, state_version, served)
+      select place_id || ${suffix},
+             jsonb_set(jsonb_set(state::jsonb, '{placeId}', to_jsonb(place_id || ${suffix})),
+               '{publication,profileSlug}', to_jsonb((state::jsonb #>> '{publication,profileSlug}') || ${suffix}))::json,
+             jsonb_set(jsonb_set(jsonb_set(jsonb_set(document::jsonb,
+               '{placeId}', to_jsonb(place_id || ${suffix})),
+               '{doctor,id}', to_jsonb(place_id || ${suffix})),
+               '{profileSlug}', to_jsonb((document::jsonb #>> '{profileSlug}') || ${suffix})),
+               '{doctor,profileUrl}', to_jsonb((document::jsonb #>> '{doctor,profileUrl}') || ${suffix}))::json,
              stream_version, state_version, served
-      from places where place_id not like '%\\_%' escape '\\'
+      from places where place_id not like '%-c%'
+      order by place_id
       limit ${Math.min(base.length, target - copy * base.length)}`.execute(db);
   }
-  await sql`update places set projected_version = 0`.execute(db);
+  // As in production, the rows were written long before the reindex (not inside its catch-up margin).
+  await sql`update places set projected_version = 0, updated_at = now() - interval '1 hour'`.execute(db);
   const served = Number(
     (await sql<{ count: string }>`select count(*) as count from places where served`.execute(db)).rows[0]
       ?.count,
@@ -67,6 +75,8 @@ try {
   const reindex = startProcess('packages/ingest/src/reindex.cli.ts', [], {
     DATABASE_URL: environment.databaseUrl,
     ELASTICSEARCH_INDEX: environment.alias,
+    // The heap cap of the `npm run reindex` script (package.json): it keeps the process' RSS flat.
+    NODE_OPTIONS: '--max-old-space-size=192',
   });
   const exitCode = await reindex.exited;
   const oursSeconds = (performance.now() - oursStarted) / 1000;
@@ -80,10 +90,10 @@ try {
   // ---- raw: the same documents, serialized beforehand (untimed), bulk-loaded into a fresh index ----
   const bulkFile = join(workDir, 'bulk.ndjson');
   const out = createWriteStream(bulkFile);
-  for await (const rows of streamPlaces(db, { servedOnly: true, pageSize: 2_000 })) {
+  for await (const page of streamProjections(db, { servedOnly: true, pageSize: 2_000 })) {
     let chunk = '';
-    for (const row of rows) {
-      chunk += `{"index":{"_id":${JSON.stringify(row.placeId)}}}\n${JSON.stringify(toSearchDocument(row.state, { siteOrigin: config.SITE_ORIGIN }))}\n`;
+    for (const projection of page) {
+      chunk += `{"index":{"_id":${JSON.stringify(projection.placeId)}}}\n${projection.documentJson}\n`;
     }
     if (!out.write(chunk)) await once(out, 'drain');
   }
@@ -92,11 +102,13 @@ try {
   const rawIndex = `${environment.alias}__raw`;
   await createDoctorsIndex(client, rawIndex, { refresh_interval: '-1', number_of_replicas: 0 });
   const rawStarted = performance.now();
+  // Same page size as the reindex (2,000 documents = 4,000 lines), one request at a time.
   let lines: string[] = [];
   const send = async () => {
-    const response = await client.bulk({
-      index: rawIndex,
-      operations: lines.map((line) => JSON.parse(line) as object),
+    const response = await client.transport.request<estypes.BulkResponse>({
+      method: 'POST',
+      path: `/${rawIndex}/_bulk`,
+      bulkBody: `${lines.join('\n')}\n`,
     });
     if (response.errors) throw new Error('raw bulk had item errors');
     lines = [];

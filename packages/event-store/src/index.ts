@@ -5,11 +5,12 @@ export {
   findLaggingPlaceIds,
   getPlaces,
   countPlaces,
-  streamPlaces,
+  streamProjections,
   replacePlaceStates,
   databaseNow,
   countPlacesUpdatedSince,
   type PlaceRow,
+  type StoredProjection,
 } from './places.repository.js';
 export {
   recordDeadLetters,

@@ -1,9 +1,17 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import type { PlaceState } from '@directory/domain';
+import type { PlaceState, SearchDocument, Tombstone } from '@directory/domain';
 
-/** A folded place: its state, the stream version it was folded at, and whether it is served. */
-export type PlaceRow = { placeId: string; state: PlaceState; stateVersion: number; served: boolean };
+/** A folded place: its state, the stream version it was folded at, and its index document. */
+export type PlaceRow = {
+  placeId: string;
+  state: PlaceState;
+  stateVersion: number;
+  document: SearchDocument | Tombstone;
+};
+
+/** A stored index document as text, ready to be sent to the index as it is. */
+export type StoredProjection = { placeId: string; version: number; documentJson: string };
 
 /**
  * Saves folded states. A row only moves forward: when two workers refold the same place concurrently,
@@ -33,14 +41,16 @@ async function upsertStates(
       ? sql`places.state_version < excluded.state_version`
       : sql`places.state_version <= excluded.state_version`;
   await sql`
-    insert into places (place_id, state, state_version, stream_version, served, updated_at)
-    select place_id, state, state_version, state_version, served, now() from unnest(
+    insert into places (place_id, state, document, state_version, stream_version, served, updated_at)
+    select place_id, state, document, state_version, state_version, served, now() from unnest(
       ${sql.val(sorted.map((row) => row.placeId))}::text[],
       ${sql.val(sorted.map((row) => JSON.stringify(row.state)))}::json[],
+      ${sql.val(sorted.map((row) => JSON.stringify(row.document)))}::json[],
       ${sql.val(sorted.map((row) => row.stateVersion))}::bigint[],
-      ${sql.val(sorted.map((row) => row.served))}::boolean[]) as v(place_id, state, state_version, served)
+      ${sql.val(sorted.map((row) => row.document.served))}::boolean[])
+      as v(place_id, state, document, state_version, served)
     on conflict (place_id) do update set
-      state = excluded.state, state_version = excluded.state_version,
+      state = excluded.state, document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = excluded.updated_at
     where ${condition}`.execute(db);
 }
@@ -82,7 +92,7 @@ export async function getPlaces(db: Database, placeIds: ReadonlyArray<string>): 
   if (placeIds.length === 0) return [];
   const rows = await db
     .selectFrom('places')
-    .select(['place_id', 'state', 'state_version', 'served'])
+    .select(['place_id', 'state', 'state_version', 'document'])
     .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
     .where('state', 'is not', null)
     .execute();
@@ -111,27 +121,31 @@ export async function countPlacesUpdatedSince(db: Database, since: Date): Promis
 }
 
 /**
- * Pages through folded places in place-id order (keyset pagination: memory stays flat at any table
- * size). `updatedSince` narrows to rows written at or after that time (reindex catch-up).
+ * Pages through stored index documents in place-id order, as text (keyset pagination: memory stays
+ * flat at any table size). `updatedSince` narrows to rows written at or after that time (catch-up).
  */
-export async function* streamPlaces(
+export async function* streamProjections(
   db: Database,
   options: { servedOnly?: boolean; updatedSince?: Date; pageSize?: number } = {},
-): AsyncGenerator<PlaceRow[]> {
+): AsyncGenerator<StoredProjection[]> {
   let after = '';
   for (;;) {
     let query = db
       .selectFrom('places')
-      .select(['place_id', 'state', 'state_version', 'served'])
+      .select(['place_id', 'state_version', sql<string>`document::text`.as('document_json')])
       .where('place_id', '>', after)
-      .where('state', 'is not', null)
+      .where('document', 'is not', null)
       .orderBy('place_id')
       .limit(options.pageSize ?? 2_000);
     if (options.servedOnly) query = query.where('served', '=', true);
     if (options.updatedSince) query = query.where('updated_at', '>=', options.updatedSince);
     const rows = await query.execute();
     if (rows.length === 0) return;
-    yield rows.map(toPlaceRow);
+    yield rows.map((row) => ({
+      placeId: row.place_id,
+      version: row.state_version,
+      documentJson: row.document_json,
+    }));
     after = rows[rows.length - 1]?.place_id ?? after;
   }
 }
@@ -153,13 +167,13 @@ function toPlaceRow(row: {
   place_id: string;
   state: Record<string, unknown> | null;
   state_version: number;
-  served: boolean;
+  document: Record<string, unknown> | null;
 }): PlaceRow {
   return {
     placeId: row.place_id,
-    // Only folded rows are selected (state is not null), and state is only written from a PlaceState.
+    // Only folded rows are selected (state is not null); both columns are only written from a fold.
     state: row.state as unknown as PlaceState,
     stateVersion: row.state_version,
-    served: row.served,
+    document: row.document as unknown as SearchDocument | Tombstone,
   };
 }

@@ -8,7 +8,12 @@ export {
   type QueueConnection,
 } from './queue.js';
 export { ingestBatch } from './ingest.service.js';
-export { refoldAndProject, sweepLaggingPlaces, type ProjectorDependencies } from './projector.service.js';
+export {
+  foldToRow,
+  refoldAndProject,
+  sweepLaggingPlaces,
+  type ProjectorDependencies,
+} from './projector.service.js';
 export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
 export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
 export {

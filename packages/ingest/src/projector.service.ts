@@ -1,5 +1,5 @@
 import type { Database } from '@directory/database';
-import { foldPlace, isServed, toSearchDocument, type PlaceState } from '@directory/domain';
+import { foldPlace, toSearchDocument, type StoredPlaceEvent } from '@directory/domain';
 import {
   findLaggingPlaceIds,
   markProjected,
@@ -15,8 +15,18 @@ export type ProjectorDependencies = {
   siteOrigin: string;
 };
 
-function projectionOf(state: PlaceState, siteOrigin: string): Projection {
-  return { placeId: state.placeId, version: state.version, source: toSearchDocument(state, { siteOrigin }) };
+/** Folds one stream into the row the store keeps: state, version and index document. */
+export function foldToRow(
+  placeId: string,
+  events: ReadonlyArray<StoredPlaceEvent>,
+  siteOrigin: string,
+): PlaceRow {
+  const state = foldPlace(placeId, events);
+  return { placeId, state, stateVersion: state.version, document: toSearchDocument(state, { siteOrigin }) };
+}
+
+function projectionOf(row: PlaceRow): Projection {
+  return { placeId: row.placeId, version: row.stateVersion, source: row.document };
 }
 
 /**
@@ -29,18 +39,10 @@ export async function refoldAndProject(
 ): Promise<number> {
   if (placeIds.length === 0) return 0;
   const streams = await readStreams(deps.db, placeIds);
-  const rows: PlaceRow[] = [];
-  for (const [placeId, events] of streams) {
-    const state = foldPlace(placeId, events);
-    rows.push({ placeId, state, stateVersion: state.version, served: isServed(state) });
-  }
+  const rows = [...streams].map(([placeId, events]) => foldToRow(placeId, events, deps.siteOrigin));
   await savePlaceStates(deps.db, rows);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
-  await writeProjections(
-    deps.search.client,
-    deps.search.alias,
-    rows.map((row) => projectionOf(row.state, deps.siteOrigin)),
-  );
+  await writeProjections(deps.search.client, deps.search.alias, rows.map(projectionOf));
   await markProjected(
     deps.db,
     rows.map((row) => ({ placeId: row.placeId, version: row.stateVersion })),

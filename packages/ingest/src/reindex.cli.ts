@@ -100,7 +100,8 @@ try {
         (summary.replayed ? `, ${summary.replayed} streams replayed` : '') +
         (summary.removedIndices.length
           ? `; deleted ${summary.removedIndices.join(', ')}`
-          : '; previous index kept'),
+          : '; previous index kept') +
+        `; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`,
     );
   }
 } catch (error) {

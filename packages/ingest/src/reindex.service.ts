@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '@directory/database';
-import { foldPlace, isServed, toSearchDocument } from '@directory/domain';
+import { toSearchDocument } from '@directory/domain';
 import {
   allPlaceIds,
   countPlaces,
@@ -8,16 +9,17 @@ import {
   getPlaces,
   readStreams,
   replacePlaceStates,
-  streamPlaces,
-  type PlaceRow,
+  streamProjections,
+  type StoredProjection,
 } from '@directory/event-store';
 import {
   concreteIndexName,
   createDoctorsIndex,
   indicesBehindAlias,
-  writeProjections,
+  writeSerializedProjections,
   type SearchClient,
 } from '@directory/search-index';
+import { foldToRow } from './projector.service.js';
 
 export type ReindexOptions = {
   db: Database;
@@ -96,20 +98,24 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
   await createDoctorsIndex(client, newIndex, { refresh_interval: '-1', number_of_replicas: 0 });
   try {
-    for await (const rows of streamPlaces(db, { servedOnly: true, pageSize: BULK_PAGE })) {
-      await project(options, newIndex, rows);
-      summary.loaded += rows.length;
-      progress({ phase: 'load', done: summary.loaded, total: served });
-    }
+    await copyProjections(
+      streamProjections(db, { servedOnly: true, pageSize: BULK_PAGE }),
+      client,
+      newIndex,
+      (count) => {
+        summary.loaded += count;
+        progress({ phase: 'load', done: summary.loaded, total: served });
+      },
+    );
     let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
     /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
     const catchUp = async (): Promise<Date> => {
       const startedAt = await databaseNow(db);
-      for await (const rows of streamPlaces(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE })) {
-        await project(options, newIndex, rows);
-        summary.caughtUp += rows.length;
+      const changed = streamProjections(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE });
+      await copyProjections(changed, client, newIndex, (count) => {
+        summary.caughtUp += count;
         progress({ phase: 'catch-up', done: summary.caughtUp });
-      }
+      });
       catchUpFrom = new Date(startedAt.getTime() - margin);
       return catchUpFrom;
     };
@@ -140,16 +146,25 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   return summary;
 }
 
-async function project(options: ReindexOptions, index: string, rows: ReadonlyArray<PlaceRow>): Promise<void> {
-  await writeProjections(
-    options.client,
-    index,
-    rows.map((row) => ({
-      placeId: row.placeId,
-      version: row.stateVersion,
-      source: toSearchDocument(row.state, { siteOrigin: options.siteOrigin }),
-    })),
-  );
+/**
+ * Copies stored documents into the index, reading the next page from PostgreSQL while the current one
+ * is being indexed, so the database and Elasticsearch work at the same time. One page in flight each
+ * way: memory stays bounded whatever the table size.
+ */
+async function copyProjections(
+  pages: AsyncGenerator<StoredProjection[]>,
+  client: SearchClient,
+  index: string,
+  onCopied: (count: number) => void,
+): Promise<void> {
+  let next = pages.next();
+  for (;;) {
+    const page = await next;
+    if (page.done) return;
+    next = pages.next();
+    await writeSerializedProjections(client, index, page.value);
+    onCopied(page.value.length);
+  }
 }
 
 async function catchUpAfterSwap(
@@ -160,10 +175,12 @@ async function catchUpAfterSwap(
   margin: number,
 ): Promise<void> {
   const since = new Date(loadStartedAt.getTime() - margin);
-  for await (const rows of streamPlaces(options.db, { updatedSince: since, pageSize: BULK_PAGE })) {
-    await project(options, index, rows);
-    summary.caughtUp += rows.length;
-  }
+  await copyProjections(
+    streamProjections(options.db, { updatedSince: since, pageSize: BULK_PAGE }),
+    options.client,
+    index,
+    (count) => (summary.caughtUp += count),
+  );
 }
 
 /**
@@ -215,9 +232,13 @@ async function verifySample(options: ReindexOptions, index: string): Promise<voi
     const row = rows.get(hit._id ?? '');
     // A row that moved on since it was indexed is the worker's to project; only equal versions must match.
     if (!row || row.stateVersion !== hit._version) continue;
+    // Recomputed with the code running now: a stored document from an older allowlist or fold fails here.
     const expected = toSearchDocument(row.state, { siteOrigin: options.siteOrigin });
-    if (JSON.stringify(expected) !== JSON.stringify(hit._source)) {
-      throw new ReindexVerificationError(`document ${row.placeId} in ${index} differs from its stored state`);
+    if (!isDeepStrictEqual(expected, hit._source)) {
+      throw new ReindexVerificationError(
+        `document ${row.placeId} in ${index} differs from the projection of its stored state ` +
+          '(did the fold or the allowlist change? run with --replay)',
+      );
     }
   }
 }
@@ -229,11 +250,7 @@ async function replayAllStreams(
   let replayed = 0;
   for await (const placeIds of allPlaceIds(options.db, 1_000)) {
     const streams = await readStreams(options.db, placeIds);
-    const rows: PlaceRow[] = [];
-    for (const [placeId, events] of streams) {
-      const state = foldPlace(placeId, events);
-      rows.push({ placeId, state, stateVersion: state.version, served: isServed(state) });
-    }
+    const rows = [...streams].map(([placeId, events]) => foldToRow(placeId, events, options.siteOrigin));
     await replacePlaceStates(options.db, rows);
     replayed += rows.length;
     progress({ phase: 'replay', done: replayed });

@@ -26,6 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('place_id', 'text', (column) => column.primaryKey())
     // null until the first fold: the append creates the row, so a lost job is still visible as lag.
     .addColumn('state', 'json')
+    // The index document of `state` (toSearchDocument), so a reindex is a straight copy of stored text.
+    .addColumn('document', 'json')
     // Events stored for the place, bumped in the same statement as the append.
     .addColumn('stream_version', 'bigint', (column) => column.notNull().defaultTo(0))
     // The stream version `state` was folded at, and the highest one the index is known to hold.
