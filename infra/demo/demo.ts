@@ -1,0 +1,185 @@
+// `npm run demo`: the whole platform on this machine, seeded with realistic sample data.
+// Services up → migrate → generate events → worker → ingest through the real queue (progress bar) →
+// a demo API key → API, MCP server and console. Ctrl-C stops everything this command started.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@directory/config';
+import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
+import {
+  MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  createApiKey,
+  ensureAccount,
+  listApiKeys,
+  revokeApiKey,
+} from '@directory/keys';
+import { generateEvents } from '@directory/sample-data';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '20000' },
+    seed: { type: 'string', default: '42' },
+  },
+});
+const count = Number(values.count);
+const seed = Number(values.seed);
+if (!Number.isInteger(count) || count <= 0 || !Number.isInteger(seed)) {
+  console.error('demo: --count must be a positive integer and --seed an integer');
+  process.exit(2);
+}
+
+const config = loadConfig();
+const say = (line: string) => process.stderr.write(`[demo] ${line}\n`);
+const children: Array<{ name: string; child: ChildProcess }> = [];
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    say('stopping everything the demo started …');
+    await Promise.all(
+      children.map(async ({ child }) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await once(child, 'exit');
+        clearTimeout(timer);
+      }),
+    );
+    if (startedServices)
+      execFileSync('bash', ['infra/local/services.sh', 'down'], { cwd: root, stdio: 'inherit' });
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+
+/** Starts one of our processes; resolves once its output matches `ready` (or rejects if it exits first). */
+function start(name: string, entry: string, ready: RegExp, inheritOutput = false): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe'],
+  });
+  children.push({ name, child });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    if (inheritOutput) {
+      resolve(child);
+      return;
+    }
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (ready.test(output)) resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      if (!stopping)
+        reject(new Error(`${name} exited with ${code} before it was ready:\n${output.slice(-2_000)}`));
+    });
+  });
+}
+
+let startedServices = false;
+try {
+  say('making PostgreSQL, Redis and Elasticsearch reachable …');
+  // If any of them was down, `up` starts it, and Ctrl-C will stop what it started (services.sh down).
+  const status = spawnSync('bash', ['infra/local/services.sh', 'status'], { cwd: root, encoding: 'utf8' });
+  startedServices = /: down/.test(status.stderr);
+  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: root, stdio: 'inherit' });
+
+  say('migrating the database …');
+  await ensureDatabaseExists(config.DATABASE_URL);
+  const db = createDatabase(config.DATABASE_URL, { maxConnections: 2 });
+  await migrateToLatest(db);
+
+  const dataDir = join(root, '.cache');
+  await mkdir(dataDir, { recursive: true });
+  const file = join(dataDir, `demo-events-${count}-${seed}.ndjson`);
+  if (!existsSync(file)) {
+    say(`generating ${count} sample events (seed ${seed}) → ${file}`);
+    const out = createWriteStream(file);
+    for (const event of generateEvents({ count, seed })) {
+      if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+  }
+
+  say('starting the ingest worker …');
+  await start('worker', 'services/worker/src/main.ts', /worker started/);
+
+  say('ingesting the sample events through the queue …');
+  const ingest = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/ingest/src/ingest.cli.ts', file, '--wait'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const [ingestCode] = (await once(ingest, 'exit')) as [number | null];
+  if (ingestCode !== 0) throw new Error(`ingest exited with ${ingestCode}`);
+
+  // One demo key per run; the oldest demo key is revoked when the account is at its limit.
+  const account = await ensureAccount(db, 'demo@doctor-directory.example');
+  const active = (await listApiKeys(db, account.id)).filter((key) => key.revokedAt === null);
+  if (active.length >= MAX_ACTIVE_KEYS_PER_ACCOUNT) {
+    const oldest = active[active.length - 1];
+    if (oldest) await revokeApiKey(db, oldest.id);
+  }
+  const { secret } = await createApiKey(db, {
+    accountId: account.id,
+    name: `demo ${new Date().toISOString()}`,
+  });
+  await db.destroy();
+
+  say('starting the API, the MCP server and the console …');
+  const servers: Array<[string, string]> = [
+    ['api', 'services/api/src/server.ts'],
+    ['mcp', 'services/mcp/src/server.ts'],
+    ['console', 'services/console/src/server.ts'],
+  ];
+  await Promise.all(
+    servers
+      .filter(([, entry]) => existsSync(join(root, entry)))
+      .map(([name, entry]) => start(name, entry, /Server listening at/)),
+  );
+
+  const api = `http://${config.HOST}:${config.API_PORT}`;
+  const lines = [
+    '',
+    'The doctor directory is running.',
+    '',
+    `  API            ${api}/api/v1   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
+    existsSync(join(root, 'services/mcp/src/server.ts'))
+      ? `  MCP server     http://${config.HOST}:${config.MCP_PORT}/mcp   (Authorization: Bearer <key>)`
+      : '',
+    `  Key console    http://${config.HOST}:${config.CONSOLE_PORT}/`,
+    '',
+    `  Demo API key   ${secret}`,
+    '',
+    'Try:',
+    `  curl -s -H "X-API-Key: ${secret}" ${api}/api/v1/key`,
+    `  curl -s -H "X-API-Key: ${secret}" "${api}/api/v1/doctors?country=de&limit=3"`,
+    `  curl -s -H "X-API-Key: ${secret}" "${api}/api/v1/doctors?country=es&q=dent&whatsapp=true&limit=2"`,
+    `  curl -s -H "Authorization: Bearer ${secret}" "${api}/api/v1/doctors?country=it&verified=true&limit=1"`,
+    '',
+    'Ctrl-C stops the worker, the API, the MCP server and the console.',
+    '',
+  ];
+  // The key goes to the terminal only (it is a demo key of a demo account); never to a log file.
+  process.stdout.write(
+    lines.filter((line, index, all) => line !== '' || all[index - 1] !== '').join('\n') + '\n',
+  );
+  await new Promise(() => undefined);
+} catch (error) {
+  say(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  await stopAll(1);
+}
