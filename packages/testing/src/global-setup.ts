@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import pg from 'pg';
 import { loadConfig } from '@directory/config';
 import { createDatabase, migrateToLatest } from '@directory/database';
 import { isMarkedRun, markRun, runIdOf, templateDatabaseName, TEST_DATABASE_PREFIX } from './names.js';
 import { REPOSITORY_ROOT } from './processes.js';
+import { withAdmin, withDatabase } from './admin.js';
 
 function isAlive(pid: number): boolean {
   try {
@@ -11,16 +11,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: withDatabase(loadConfig().DATABASE_URL, 'postgres') });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
   }
 }
 
@@ -61,10 +51,4 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     await withAdmin((admin) => admin.query(`drop database if exists "${template}" with (force)`));
   };
-}
-
-export function withDatabase(connectionString: string, database: string): string {
-  const url = new URL(connectionString);
-  url.pathname = `/${database}`;
-  return url.toString();
 }

@@ -1,0 +1,89 @@
+import type { Client } from '@elastic/elasticsearch';
+import { initialPlaceState, toSearchDocument, type Observed, type PlaceState } from '@directory/domain';
+
+export const SITE_ORIGIN = 'https://www.doctor-directory.example';
+
+type PlaceInput = {
+  id: string;
+  name: string | null;
+  country?: 'de' | 'es' | 'it' | 'pt' | 'fr' | 'gb' | 'mx';
+  citySlug?: string;
+  profileSlug?: string;
+  city?: string | null;
+  legalName?: string | null;
+  primaryType?: string | null;
+  specialties?: string[];
+  phone?: string | null;
+  phoneType?: 'mobile' | 'landline' | 'other' | null;
+  whatsappEligible?: boolean;
+  verified?: boolean;
+  /** Publication flags (default: served). */
+  published?: boolean;
+  suppressed?: boolean;
+  closed?: boolean;
+  version?: number;
+};
+
+const ADDRESS_COUNTRY = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT', fr: 'FR', gb: 'GB', mx: 'MX' } as const;
+
+/** A PlaceState as the fold would produce it, built directly (the fold itself is the domain's concern). */
+export function placeState(input: PlaceInput): PlaceState {
+  const country = input.country ?? 'de';
+  const observed: Observed = {
+    name: input.name,
+    legalName: input.legalName ?? null,
+    address: {
+      street: 'Hauptstraße 1',
+      city: input.city === undefined ? 'Berlin' : input.city,
+      state: null,
+      postalCode: '10115',
+      country: ADDRESS_COUNTRY[country],
+    },
+    location: { latitude: 52.52, longitude: 13.405 },
+    phone: input.phone === undefined ? null : input.phone,
+    phoneType: input.phoneType ?? null,
+    additionalPhones: [],
+    email: 'praxis@example.com',
+    website: 'https://praxis.example.com/',
+    googleMapsUrl: null,
+    primaryType: input.primaryType ?? 'Arztpraxis',
+    specialties: input.specialties ?? [],
+    rating: 4.5,
+    reviewCount: 12,
+    whatsappEligible: input.whatsappEligible ?? false,
+    workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
+    // Internal crawl fields a crawler might add: the allowlist must drop them.
+    crawlerNote: 'internal',
+  };
+  return {
+    ...initialPlaceState(input.id),
+    version: input.version ?? 1,
+    observed,
+    observedAt: '2026-01-01T00:00:00Z',
+    publication: {
+      country,
+      citySlug: input.citySlug ?? 'berlin',
+      profileSlug: input.profileSlug ?? input.id.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+    },
+    published: input.published ?? true,
+    suppressedReason: input.suppressed ? 'owner request' : null,
+    closed: input.closed ?? false,
+    verified: input.verified ?? false,
+  };
+}
+
+/** Indexes the documents the projection would write (served docs and tombstones), externally versioned. */
+export async function indexPlaces(client: Client, alias: string, states: PlaceState[]): Promise<void> {
+  if (states.length === 0) return;
+  const operations = states.flatMap((state) => [
+    {
+      index: { _index: alias, _id: state.placeId, version: state.version, version_type: 'external' as const },
+    },
+    toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
+  ]);
+  const response = await client.bulk({ operations, refresh: true });
+  if (response.errors) {
+    const failed = response.items.find((item) => item.index?.error);
+    throw new Error(`bulk indexing failed: ${JSON.stringify(failed?.index?.error)}`);
+  }
+}
