@@ -16,6 +16,20 @@ const urlWithProtocols = (protocols: string[]) =>
     message: `must use ${protocols.join(' or ')}`,
   });
 
+/** A comma-separated list (blank items ignored), every item checked; the default is the empty list. */
+const commaSeparated = (isValid: (item: string) => boolean, message: string) =>
+  z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    )
+    .refine((items) => items.every(isValid), { message })
+    .transform((items): readonly string[] => Object.freeze(items));
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -43,6 +57,17 @@ const environmentSchema = z
     CURSOR_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_CURSOR_SECRET),
     API_PORT: port.default(3000),
     MCP_PORT: port.default(3001),
+    // MCP transport hardening (DNS rebinding): browser origins allowed to call /mcp (none by default;
+    // requests without Origin are non-browser clients and allowed) and extra Host values besides
+    // 127.0.0.1:<MCP_PORT> and localhost:<MCP_PORT> (e.g. the public host behind a proxy).
+    MCP_ALLOWED_ORIGINS: commaSeparated(
+      (item) => URL.canParse(item) && new URL(item).origin === item,
+      'must be a comma-separated list of origins such as https://app.example.com (scheme, host, optional port; no path or trailing slash)',
+    ),
+    MCP_ALLOWED_HOSTS: commaSeparated(
+      (item) => /^[a-z0-9.-]+(?::\d{1,5})?$|^\[[0-9a-f:.]+\](?::\d{1,5})?$/.test(item),
+      'must be a comma-separated list of host[:port] values such as mcp.example.com or mcp.example.com:8443, lowercase',
+    ),
     CONSOLE_PORT: port.default(3002),
     HOST: z.string().min(1).default('127.0.0.1'),
     RATE_LIMIT_MAX: positiveInt.default(120),

@@ -51,4 +51,18 @@ describe('loadConfig', () => {
     expect(config.CONSOLE_LOGIN_MAX_FAILURES).toBe(3);
     expect(loadConfig({}).CONSOLE_TRUST_PROXY).toBe(false);
   });
+  it('reads the MCP origin and host allowlists as comma-separated lists (empty by default)', () => {
+    expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([]);
+    expect(loadConfig({}).MCP_ALLOWED_HOSTS).toEqual([]);
+    const config = loadConfig({
+      MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      MCP_ALLOWED_HOSTS: 'mcp.example.com,mcp.example.com:8443',
+    });
+    expect(config.MCP_ALLOWED_ORIGINS).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(config.MCP_ALLOWED_HOSTS).toEqual(['mcp.example.com', 'mcp.example.com:8443']);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example.com/' })).toThrow(
+      /MCP_ALLOWED_ORIGINS/,
+    );
+    expect(() => loadConfig({ MCP_ALLOWED_HOSTS: 'https://mcp.example.com' })).toThrow(/MCP_ALLOWED_HOSTS/);
+  });
 });

@@ -13,3 +13,4 @@ export * from './api-key.js';
 export * from './search-params.js';
 export * from './cursor.js';
 export * from './search-query.js';
+export * from './doctor-page.js';

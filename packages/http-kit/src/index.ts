@@ -13,3 +13,4 @@ export {
   type Problem,
   type ProblemKind,
 } from './problem.js';
+export { baseServerOptions, installRequestLogging, type LogOptions } from './server-options.js';

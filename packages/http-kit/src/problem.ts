@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * RFC 9457 problem details: the one error body of the API, for every 4xx and 5xx. `type` is a
- * relative URI reference (resolved against the API's origin) documented in docs/api.md; `errors`
- * names each bad parameter and why (empty when the problem is not about a parameter). Details never
- * carry stack traces, internal messages or a value the client sent.
+ * RFC 9457 problem details: the one error body of the API and the MCP server, for every 4xx and 5xx.
+ * `type` is a relative URI reference (resolved against the server's origin) documented in docs/api.md
+ * and docs/mcp.md; `errors` names each bad parameter and why (empty when the problem is not about a
+ * parameter). Details never carry stack traces, internal messages or a value the client sent.
  */
 export const parameterErrorSchema = z.strictObject({
   parameter: z.string().meta({ description: 'The query or path parameter (or header) at fault' }),
@@ -26,8 +26,15 @@ export type ParameterError = z.infer<typeof parameterErrorSchema>;
 export const PROBLEM_TYPES = {
   invalidParameter: { type: '/problems/invalid-parameter', title: 'Invalid request parameter', status: 400 },
   keyInQuery: { type: '/problems/key-in-query', title: 'API key sent in the URL', status: 400 },
+  unsupportedProtocolVersion: {
+    type: '/problems/unsupported-protocol-version',
+    title: 'Unsupported MCP protocol version',
+    status: 400,
+  },
   unauthorized: { type: '/problems/unauthorized', title: 'Missing or invalid API key', status: 401 },
+  forbiddenOrigin: { type: '/problems/forbidden-origin', title: 'Origin or host not allowed', status: 403 },
   notFound: { type: '/problems/not-found', title: 'Not found', status: 404 },
+  methodNotAllowed: { type: '/problems/method-not-allowed', title: 'Method not allowed', status: 405 },
   rateLimited: { type: '/problems/rate-limited', title: 'Too many requests', status: 429 },
   unavailable: { type: '/problems/unavailable', title: 'Service temporarily unavailable', status: 503 },
   internal: { type: '/problems/internal', title: 'Internal server error', status: 500 },

@@ -1,17 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import type { Directory } from '@directory/directory';
 import { registerRateLimit } from '@directory/rate-limit';
 import {
-  genericProblem,
+  baseServerOptions,
   installErrorHandling,
-  loggerOptions,
+  installRequestLogging,
   registerAuth,
-  requestIdOptions,
   requireApiKey,
-  sendProblem,
+  type LogOptions,
 } from '@directory/http-kit';
 import { serializerCompiler } from './serializer.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
@@ -28,48 +27,23 @@ export type AppDependencies = {
   rateLimit: { max: number; windowSeconds: number };
 };
 
-export type AppOptions = {
-  /** pino level, or false for no logs. */
-  logLevel?: string | false;
-  /** Where logs go (tests capture them); stdout by default. */
-  logStream?: { write: (line: string) => void };
-};
+export type AppOptions = LogOptions;
 
 // Long enough for a URL-encoded 2048-character profile URL (every character may take 3 bytes encoded).
 const MAX_PARAM_LENGTH = 8192;
 
 /** Builds the API (not listening): external plugins → app plugins → routes, as in fastify/demo. */
 export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
-  const level = options.logLevel ?? 'info';
-  const logger: FastifyServerOptions['logger'] =
-    level === false
-      ? false
-      : { ...loggerOptions(level), ...(options.logStream ? { stream: options.logStream } : {}) };
   const app = Fastify({
-    logger,
-    ...requestIdOptions,
+    ...baseServerOptions(options),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // One access-log line per request (below) instead of Fastify's two.
-    disableRequestLogging: true,
-    // Router errors (an undecodable URL) bypass the error handler: answer them with a problem too.
-    frameworkErrors: (error, request, reply) => {
-      request.log.info({ code: error.code }, 'request rejected by the router');
-      void sendProblem(reply, genericProblem(error.statusCode ?? 400));
-    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  installErrorHandling(app, { notFoundDetail: 'There is no such resource; see /openapi.json for the routes.' });
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('x-request-id', request.id);
-    return payload;
+  installErrorHandling(app, {
+    notFoundDetail: 'There is no such resource; see /openapi.json for the routes.',
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-      'request completed',
-    );
-  });
+  installRequestLogging(app);
 
   await registerOpenApi(app);
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
-import { testDataset } from './support/dataset.js';
+import { testDataset } from '@directory/testing';
 import { expectProblem } from './support/problem.js';
 
 // More runs locally with FUZZ_RUNS=5000.

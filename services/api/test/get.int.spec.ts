@@ -9,8 +9,7 @@ import {
   type ApiHarness,
   type Caller,
 } from './support/api-harness.js';
-import { HIDDEN_IDS, testDataset } from './support/dataset.js';
-import { SITE_ORIGIN, placeState } from './support/places.js';
+import { HIDDEN_IDS, SITE_ORIGIN, placeState, testDataset } from '@directory/testing';
 import { expectProblem } from './support/problem.js';
 
 const PROFILE_PATH = 'de/berlin/praxis-dr-mueller';

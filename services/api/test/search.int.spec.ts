@@ -7,7 +7,7 @@ import {
   type ApiHarness,
   type Caller,
 } from './support/api-harness.js';
-import { SORTED_DOCTOR_KEYS, testDataset } from './support/dataset.js';
+import { SORTED_DOCTOR_KEYS, testDataset } from '@directory/testing';
 import { expectProblem } from './support/problem.js';
 
 type Page = { doctors: Doctor[]; page: { count: number; hasMore: boolean; nextCursor: string | null } };

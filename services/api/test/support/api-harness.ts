@@ -4,15 +4,16 @@ import { createDirectory } from '@directory/directory';
 import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
+  SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
   createTestSearch,
+  indexPlaces,
   type TestDatabase,
   type TestRedis,
   type TestSearch,
 } from '@directory/testing';
 import { buildApp, type AppOptions } from '../../src/app.js';
-import { SITE_ORIGIN, indexPlaces } from './places.js';
 import type { PlaceState } from '@directory/domain';
 import { createOpenApiValidator } from './openapi-validator.js';
 

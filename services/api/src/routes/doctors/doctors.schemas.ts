@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doctorSchema, searchParamsSchema } from '@directory/domain';
+import { LIMIT_MAX, doctorSchema, pageInfoSchema, searchParamsSchema } from '@directory/domain';
 import { MAX_DOCTOR_ID_LENGTH } from '@directory/directory';
 
 // The domain's allowlisted record, registered once under a component name for the OpenAPI document.
@@ -7,15 +7,8 @@ export const doctorComponent = doctorSchema.meta({ ...doctorSchema.meta(), id: '
 
 export const doctorPageSchema = z
   .strictObject({
-    doctors: z.array(doctorComponent).max(100),
-    page: z.strictObject({
-      count: z.number().int().min(0).max(100).meta({ description: 'Records in this page' }),
-      hasMore: z.boolean().meta({ description: 'Whether more pages follow' }),
-      nextCursor: z.string().max(2048).nullable().meta({
-        description:
-          'Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page',
-      }),
-    }),
+    doctors: z.array(doctorComponent).max(LIMIT_MAX),
+    page: pageInfoSchema,
   })
   .meta({ id: 'DoctorPage', description: 'One page of search results, in (folded name, id) order' });
 

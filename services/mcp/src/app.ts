@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Database } from '@directory/database';
+import type { Directory } from '@directory/directory';
+import {
+  baseServerOptions,
+  installErrorHandling,
+  installRequestLogging,
+  registerAuth,
+  requireApiKey,
+  type LogOptions,
+} from '@directory/http-kit';
+import { registerRateLimit } from '@directory/rate-limit';
+import { mcpRoute, unsupportedMethodsRoute } from './mcp.routes.js';
+import { registerTransportGuard } from './transport-guard.plugin.js';
+
+/** Everything the MCP server talks to, built by the caller (server.ts, or a test with its own deps). */
+export type McpAppDependencies = {
+  db: Database;
+  redis: Redis;
+  /** Redis key prefix of the rate-limit counters: the API's, so a key has one quota on both. */
+  redisPrefix: string;
+  directory: Directory;
+  rateLimit: { max: number; windowSeconds: number };
+  allowedOrigins: readonly string[];
+  allowedHosts: readonly string[];
+};
+
+export type McpAppOptions = LogOptions;
+
+/**
+ * Builds the MCP server (not listening): the HTTP API's auth, rate limit, errors and logging, then the
+ * Streamable HTTP endpoint. Order per request: Host/Origin → key (401) → quota (429) → MCP.
+ */
+export async function buildMcpApp(
+  deps: McpAppDependencies,
+  options: McpAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify(baseServerOptions(options));
+  // JSON-RPC only: any other media type is a 415 problem before the SDK sees it.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app, { notFoundDetail: 'There is no such resource; the MCP endpoint is POST /mcp.' });
+  installRequestLogging(app);
+  registerTransportGuard(app, { allowedOrigins: deps.allowedOrigins, allowedHosts: deps.allowedHosts });
+
+  await app.register(unsupportedMethodsRoute);
+  await app.register(async (scope) => {
+    registerAuth(scope, { db: deps.db });
+    await registerRateLimit(scope, {
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      max: deps.rateLimit.max,
+      windowSeconds: deps.rateLimit.windowSeconds,
+      keyOf: (request) => requireApiKey(request).id,
+    });
+    await scope.register(mcpRoute, { directory: deps.directory });
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Directory } from '@directory/directory';
+import { ProblemError } from '@directory/http-kit';
+import { CORS_PREFLIGHT_HEADERS, rejectUnsupportedProtocolVersion } from './transport-guard.plugin.js';
+import { createToolServer } from './tools/tool-server.js';
+
+export const MCP_PATH = '/mcp';
+
+// JSON-RPC messages of two small tools: 64 KiB leaves room for a batch of calls with 2048-character
+// cursors and URLs, and bounds what an authenticated client can make us parse.
+export const MAX_BODY_BYTES = 64 * 1024;
+
+// The only request headers the SDK transport reads. Nothing else is passed on, so the client's key
+// (Authorization / X-API-Key) never reaches the SDK or anything behind it.
+const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'] as const;
+
+/** POST /mcp: one Streamable HTTP exchange, stateless (a fresh server and transport per request). */
+export function mcpRoute(app: FastifyInstance, options: { directory: Directory }, done: () => void): void {
+  app.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES }, async (request, reply) => {
+    rejectUnsupportedProtocolVersion(request);
+    const server = createToolServer(options.directory, request.log);
+    // JSON responses rather than SSE: the tools answer at once, and the reply then goes through
+    // Fastify like any other (rate-limit headers, request id, access log).
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(toWebRequest(request), { parsedBody: request.body });
+      const body = await response.text();
+      reply.code(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      return reply.send(body === '' ? undefined : body);
+    } finally {
+      await server.close();
+    }
+  });
+  done();
+}
+
+/**
+ * GET (server-sent event stream) and DELETE (session end) need sessions; this server has none.
+ * OPTIONS answers CORS preflights (the Origin was checked by the transport guard).
+ */
+export function unsupportedMethodsRoute(app: FastifyInstance, _options: unknown, done: () => void): void {
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: MCP_PATH,
+    handler: async (_request, reply) => {
+      reply.header('allow', 'POST');
+      throw new ProblemError(
+        'methodNotAllowed',
+        'This MCP server is stateless: send JSON-RPC messages with POST; there is no event stream or session.',
+      );
+    },
+  });
+  app.options(MCP_PATH, async (_request, reply) =>
+    reply.code(204).header('allow', 'POST').headers(CORS_PREFLIGHT_HEADERS).send(),
+  );
+  done();
+}
+
+export function toWebRequest(request: Pick<FastifyRequest, 'headers' | 'method'>): Request {
+  const headers = new Headers();
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  // The body is already parsed (and size-limited) by Fastify; the transport gets it as parsedBody.
+  return new Request(`http://mcp.local${MCP_PATH}`, { method: request.method, headers });
+}

@@ -1,0 +1,63 @@
+import type { Doctor, DoctorPage } from '@directory/domain';
+
+// Short text renderings for clients that only show text content; the full records are in
+// structuredContent.
+
+export function renderPage(page: DoctorPage): string {
+  if (page.doctors.length === 0) return 'No doctors match these filters.';
+  const lines = page.doctors.map((doctor, index) => `${index + 1}. ${summaryLine(doctor)}`);
+  const paging = page.page.hasMore
+    ? `More results: call search_doctors again with the same filters and cursor "${page.page.nextCursor}".`
+    : 'This is the last page.';
+  return [`${page.page.count} doctors:`, ...lines, paging].join('\n');
+}
+
+export function renderDoctor(doctor: Doctor): string {
+  const address = [
+    doctor.address.street,
+    [doctor.address.postalCode, doctor.address.city].filter(isPresent).join(' '),
+    doctor.address.country,
+  ]
+    .filter((part) => isPresent(part) && part !== '')
+    .join(', ');
+  const fields: Array<[string, string | null]> = [
+    ['Name', doctor.name],
+    ['Legal name', doctor.legalName],
+    ['Category', [doctor.primaryType, ...doctor.specialties].filter(isPresent).join(', ') || null],
+    ['Address', address || null],
+    [
+      'Phone',
+      doctor.phone === null ? null : `${doctor.phone}${doctor.phoneType ? ` (${doctor.phoneType})` : ''}`,
+    ],
+    [
+      'WhatsApp-eligible',
+      `${doctor.whatsappEligible ? 'yes' : 'no'} (technical reachability signal only, not consent to be contacted)`,
+    ],
+    ['Email', doctor.email],
+    ['Website', doctor.website],
+    ['Rating', doctor.rating === null ? null : `${doctor.rating} (${doctor.reviewCount ?? 0} reviews)`],
+    ['Verified', doctor.verified ? 'yes' : 'no'],
+    ['Profile', doctor.profileUrl],
+    ['Id', doctor.id],
+  ];
+  return fields
+    .filter((field): field is [string, string] => field[1] !== null)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join('\n');
+}
+
+function summaryLine(doctor: Doctor): string {
+  return [
+    doctor.name ?? doctor.legalName ?? '(no published name)',
+    doctor.primaryType,
+    doctor.address.city,
+    doctor.verified ? 'verified' : null,
+    `id ${doctor.id}`,
+  ]
+    .filter(isPresent)
+    .join(' · ');
+}
+
+function isPresent<T>(value: T | null): value is T {
+  return value !== null;
+}

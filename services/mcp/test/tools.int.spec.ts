@@ -1,0 +1,227 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNTRY_CODES, type Doctor, type DoctorPage } from '@directory/domain';
+import { HIDDEN_IDS, SITE_ORIGIN } from '@directory/testing';
+import { createMcpHarness, type McpHarness } from './support/mcp-harness.js';
+
+type ApiProblem = { errors: Array<{ parameter: string; reason: string }> };
+
+describe('MCP tools search_doctors and get_doctor (same query code as the API)', () => {
+  let harness: McpHarness;
+  let client: Client;
+  let api: FastifyInstance;
+  let secret: string;
+
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const apiGet = async (url: string) => api.inject({ url, headers: { authorization: `Bearer ${secret}` } });
+  const textOf = (result: CallToolResult) =>
+    result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+  beforeAll(async () => {
+    harness = await createMcpHarness('mcp-tools');
+    ({ secret } = await harness.createKey());
+    client = await harness.connect(await harness.startMcp(), secret);
+    api = await harness.api();
+  });
+  afterAll(() => harness.close());
+
+  it('lists exactly the two tools, read-only, with input and output schemas and the disclaimers', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_doctor', 'search_doctors']);
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: true,
+        openWorldHint: false,
+        idempotentHint: true,
+      });
+      expect(tool.description).toMatch(/not consent/i);
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+    }
+    const search = tools.find((tool) => tool.name === 'search_doctors');
+    expect(search?.description).toMatch(/cursor/);
+    expect(search?.inputSchema.required).toEqual(['country']);
+    expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual([
+      'city',
+      'country',
+      'cursor',
+      'limit',
+      'q',
+      'verified',
+      'whatsapp',
+    ]);
+    expect((search?.inputSchema.properties?.country as { enum?: string[] }).enum).toEqual([...COUNTRY_CODES]);
+    expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual(['doctors', 'page']);
+    const get = tools.find((tool) => tool.name === 'get_doctor');
+    expect(get?.inputSchema.required).toEqual(['doctorId']);
+    expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor']);
+  });
+
+  it('pages through a whole country with cursors: every served record exactly once, in order', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const result = await call('search_doctors', { country: 'DE', limit: 7, ...(cursor ? { cursor } : {}) });
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      const page = result.structuredContent as DoctorPage;
+      expect(page.page.count).toBe(page.doctors.length);
+      seen.push(...page.doctors.map((doctor) => doctor.id));
+      cursor = page.page.nextCursor ?? undefined;
+      expect(page.page.hasMore).toBe(cursor !== undefined);
+      if (cursor !== undefined) expect(textOf(result)).toContain(cursor);
+      pages += 1;
+    } while (cursor !== undefined && pages < 50);
+    expect(seen).toHaveLength(harness.servedGermanIds.length);
+    expect(new Set(seen)).toEqual(new Set(harness.servedGermanIds));
+    for (const hidden of HIDDEN_IDS) expect(seen).not.toContain(hidden);
+    expect(pages).toBe(Math.ceil(harness.servedGermanIds.length / 7));
+  });
+
+  it('returns exactly what GET /api/v1/doctors returns for the same parameters (first and next pages)', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ country: 'de' }, 'country=de'],
+      [
+        { country: 'de', city: 'berlin', whatsapp: true, limit: 5 },
+        'country=de&city=berlin&whatsapp=true&limit=5',
+      ],
+      [{ country: 'de', q: 'müller', verified: true }, 'country=de&q=m%C3%BCller&verified=true'],
+      [{ country: 'es', q: 'dental' }, 'country=es&q=dental'],
+      [{ country: 'fr' }, 'country=fr'],
+    ];
+    for (const [args, query] of cases) {
+      const tool = await call('search_doctors', args);
+      const http = await apiGet(`/api/v1/doctors?${query}`);
+      expect(http.statusCode).toBe(200);
+      expect(tool.structuredContent).toEqual(http.json());
+    }
+    const first = (await call('search_doctors', { country: 'de', limit: 10 }))
+      .structuredContent as DoctorPage;
+    const cursor = first.page.nextCursor ?? '';
+    const toolNext = await call('search_doctors', { country: 'de', limit: 10, cursor });
+    const httpNext = await apiGet(`/api/v1/doctors?country=de&limit=10&cursor=${encodeURIComponent(cursor)}`);
+    expect(toolNext.structuredContent).toEqual(httpNext.json());
+    // A cursor from one transport works on the other: one query service, one secret.
+    const httpFirst = (await apiGet('/api/v1/doctors?country=de&limit=10')).json<DoctorPage>();
+    expect(httpFirst.page.nextCursor).toBe(cursor);
+  });
+
+  it('fetches a record by id and by translated profile URLs, identical to GET /api/v1/doctors/{id}', async () => {
+    const byId = await call('get_doctor', { doctorId: 'de-mueller' });
+    expect(byId.isError ?? false).toBe(false);
+    const doctor = (byId.structuredContent as { doctor: Doctor }).doctor;
+    expect(doctor.id).toBe('de-mueller');
+    expect(textOf(byId)).toContain('Praxis Dr. Müller');
+    expect(textOf(byId)).toMatch(/not consent/);
+    expect(byId.structuredContent).toEqual((await apiGet('/api/v1/doctors/de-mueller')).json());
+
+    for (const path of [
+      '/de/aerzte/de/berlin/praxis-dr-mueller',
+      '/es/medicos/de/berlin/praxis-dr-mueller',
+      '/en/doctors/de/berlin/praxis-dr-mueller',
+    ]) {
+      const url = `${SITE_ORIGIN}${path}`;
+      const byUrl = await call('get_doctor', { doctorId: url });
+      expect(byUrl.isError ?? false, textOf(byUrl)).toBe(false);
+      expect(byUrl.structuredContent).toEqual({ doctor });
+      expect(byUrl.structuredContent).toEqual(
+        (await apiGet(`/api/v1/doctors/${encodeURIComponent(url)}`)).json(),
+      );
+    }
+  });
+
+  it('answers bad search arguments with tool errors carrying the API reasons', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ country: 'xx' }, 'country=xx'],
+      [{}, ''],
+      [{ country: 'de', city: 'Berlin', limit: 500 }, 'country=de&city=Berlin&limit=500'],
+      [{ country: 'de', cursor: 'not-a-cursor' }, 'country=de&cursor=not-a-cursor'],
+      [{ country: 'de', colour: 'blue' }, 'country=de&colour=blue'],
+    ];
+    for (const [args, query] of cases) {
+      const result = await call('search_doctors', args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect(result.structuredContent).toBeUndefined();
+      const http = await apiGet(`/api/v1/doctors?${query}`);
+      expect(http.statusCode).toBe(400);
+      for (const { parameter, reason } of http.json<ApiProblem>().errors) {
+        expect(textOf(result)).toContain(`- ${parameter}: ${reason}`);
+      }
+    }
+    // A cursor issued for other filters is refused with the API's reason too.
+    const page = (await call('search_doctors', { country: 'de', limit: 2 })).structuredContent as DoctorPage;
+    const foreign = await call('search_doctors', {
+      country: 'de',
+      limit: 2,
+      verified: true,
+      cursor: page.page.nextCursor,
+    });
+    expect(foreign.isError).toBe(true);
+    const http = await apiGet(
+      `/api/v1/doctors?country=de&limit=2&verified=true&cursor=${encodeURIComponent(page.page.nextCursor ?? '')}`,
+    );
+    const [cursorError] = http.json<ApiProblem>().errors;
+    expect(textOf(foreign)).toContain(`- cursor: ${cursorError?.reason}`);
+  });
+
+  it('treats null as an absent argument (AI clients often send null for optional ones)', async () => {
+    const result = await call('search_doctors', {
+      country: 'it',
+      city: null,
+      q: null,
+      limit: null,
+      cursor: null,
+    });
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(result.structuredContent).toEqual((await apiGet('/api/v1/doctors?country=it')).json());
+  });
+
+  it('answers bad or unknown doctor ids with tool errors (foreign host never fetched)', async () => {
+    const invalid = [
+      'https://evil.example/de/aerzte/de/berlin/praxis-dr-mueller',
+      `${SITE_ORIGIN}/de/aerzte/de/berlin/praxis-dr-mueller?x=1`,
+      'not an id!',
+    ];
+    for (const doctorId of invalid) {
+      const result = await call('get_doctor', { doctorId });
+      expect(result.isError, doctorId).toBe(true);
+      const http = await apiGet(`/api/v1/doctors/${encodeURIComponent(doctorId)}`);
+      expect(http.statusCode).toBe(400);
+      const [error] = http.json<ApiProblem>().errors;
+      expect(textOf(result)).toContain(`- doctorId: ${error?.reason}`);
+    }
+    for (const doctorId of [
+      'de-unknown',
+      ...HIDDEN_IDS,
+      `${SITE_ORIGIN}/de/aerzte/de/berlin/praxis-geschlossen`,
+    ]) {
+      const result = await call('get_doctor', { doctorId });
+      expect(result.isError, doctorId).toBe(true);
+      expect(textOf(result)).toMatch(/no current published record/i);
+      expect((await apiGet(`/api/v1/doctors/${encodeURIComponent(doctorId)}`)).statusCode).toBe(404);
+    }
+    const missing = await call('get_doctor', { id: 'de-mueller' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('- id: is not a known parameter');
+    expect(textOf(missing)).toContain('- doctorId: is required');
+    expect(textOf(await call('get_doctor', { doctorId: 42 }))).toContain('- doctorId: must be a string');
+  });
+
+  it('reports an Elasticsearch outage as a tool error, without internals', async () => {
+    const down = await harness.connect(
+      await harness.startMcp({ elasticsearchUrl: 'http://127.0.0.1:9' }),
+      secret,
+    );
+    for (const [name, args] of [
+      ['search_doctors', { country: 'de' }],
+      ['get_doctor', { doctorId: 'de-mueller' }],
+    ] as const) {
+      const result = (await down.callTool({ name, arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('Search is temporarily unavailable; retry later.');
+    }
+  });
+});
