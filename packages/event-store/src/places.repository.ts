@@ -40,15 +40,22 @@ async function upsertStates(
     when === 'newer'
       ? sql`places.state_version < excluded.state_version`
       : sql`places.state_version <= excluded.state_version`;
+  // One JSON parameter unpacked by PostgreSQL (as in appends): no per-element array escaping.
+  const rowsJson = JSON.stringify(
+    sorted.map((row) => ({
+      place_id: row.placeId,
+      state: row.state,
+      document: row.document,
+      state_version: row.stateVersion,
+      served: row.document.served,
+    })),
+  );
   await sql`
     insert into places (place_id, state, document, state_version, stream_version, served, updated_at)
-    select place_id, state, document, state_version, state_version, served, now() from unnest(
-      ${sql.val(sorted.map((row) => row.placeId))}::text[],
-      ${sql.val(sorted.map((row) => JSON.stringify(row.state)))}::json[],
-      ${sql.val(sorted.map((row) => JSON.stringify(row.document)))}::json[],
-      ${sql.val(sorted.map((row) => row.stateVersion))}::bigint[],
-      ${sql.val(sorted.map((row) => row.document.served))}::boolean[])
-      as v(place_id, state, document, state_version, served)
+    select place_id, state, document, state_version, state_version, served, now()
+    from json_to_recordset(${rowsJson}::json)
+      as v(place_id text, state json, document json, state_version bigint, served boolean)
+    order by place_id
     on conflict (place_id) do update set
       state = excluded.state, document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = excluded.updated_at
