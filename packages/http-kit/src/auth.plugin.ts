@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import { parseSearchParams } from '@directory/domain';
 import { findActiveKeyBySecret, type ActiveApiKey } from '@directory/keys';
+import { registerRateLimit } from '@directory/rate-limit';
 import { ProblemError, UNAUTHORIZED_DETAIL } from './problem.js';
 
 declare module 'fastify' {
@@ -27,6 +29,32 @@ export function registerAuth(scope: FastifyInstance, options: { db: Database }):
     const key = secret === null ? null : await findActiveKeyBySecret(options.db, secret);
     if (key === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
     request.apiKey = key;
+  });
+}
+
+export type KeyedAccessOptions = {
+  db: Database;
+  redis: Redis;
+  /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
+  redisPrefix: string;
+  rateLimit: { max: number; windowSeconds: number };
+};
+
+/**
+ * The API's and the MCP server's guard for a scope: key authentication (401), then the key's quota
+ * (429). The quota is counted per key id, so it must come after authentication.
+ */
+export async function registerKeyedAccess(
+  scope: FastifyInstance,
+  options: KeyedAccessOptions,
+): Promise<void> {
+  registerAuth(scope, { db: options.db });
+  await registerRateLimit(scope, {
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    max: options.rateLimit.max,
+    windowSeconds: options.rateLimit.windowSeconds,
+    keyOf: (request) => requireApiKey(request).id,
   });
 }
 

@@ -1,6 +1,7 @@
-export { registerAuth, requireApiKey } from './auth.plugin.js';
+export { registerAuth, registerKeyedAccess, requireApiKey, type KeyedAccessOptions } from './auth.plugin.js';
+export { openSearchStores, openStores, type SearchStores, type Stores } from './backends.js';
 export { installErrorHandling, sendProblem, PROBLEM_CONTENT_TYPE } from './error-handler.js';
-export { loggerOptions, requestIdOptions, sanitizeUrl } from './logging.js';
+export { loggerOptions, requestIdOptions, sanitizeUrl, type LoggerOptions } from './logging.js';
 export {
   PROBLEM_TYPES,
   ProblemError,
@@ -13,4 +14,5 @@ export {
   type Problem,
   type ProblemKind,
 } from './problem.js';
-export { baseServerOptions, installRequestLogging, type LogOptions } from './server-options.js';
+export { baseServerOptions, buildLogger, installRequestLogging, type LogOptions } from './server-options.js';
+export { serveUntilSignal, type ServeOptions } from './serve.js';

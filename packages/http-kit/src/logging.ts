@@ -43,7 +43,7 @@ function safeDecode(text: string): string {
   }
 }
 
-type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+export type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
 
 /** pino options: request ids, secrets redacted, sanitized URLs, no request headers logged at all. */
 export function loggerOptions(level: string): LoggerOptions {

@@ -1,6 +1,6 @@
 import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { sendProblem } from './error-handler.js';
-import { loggerOptions, requestIdOptions } from './logging.js';
+import { loggerOptions, requestIdOptions, type LoggerOptions } from './logging.js';
 import { genericProblem } from './problem.js';
 
 export type LogOptions = {
@@ -15,13 +15,8 @@ export type LogOptions = {
  * one access-log line per request (installRequestLogging) and problem bodies for router errors.
  */
 export function baseServerOptions(options: LogOptions): FastifyServerOptions {
-  const level = options.logLevel ?? 'info';
-  const logger: FastifyServerOptions['logger'] =
-    level === false
-      ? false
-      : { ...loggerOptions(level), ...(options.logStream ? { stream: options.logStream } : {}) };
   return {
-    logger,
+    logger: buildLogger(options),
     ...requestIdOptions,
     // One access-log line per request (installRequestLogging) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -31,6 +26,19 @@ export function baseServerOptions(options: LogOptions): FastifyServerOptions {
       void sendProblem(reply, genericProblem(error.statusCode ?? 400));
     },
   };
+}
+
+/**
+ * The Fastify `logger` option for a level and stream; `policy` chooses what is redacted and how requests
+ * look (the console passes its own, stricter one).
+ */
+export function buildLogger(
+  options: LogOptions,
+  policy: (level: string) => LoggerOptions = loggerOptions,
+): FastifyServerOptions['logger'] {
+  const level = options.logLevel ?? 'info';
+  if (level === false) return false;
+  return { ...policy(level), ...(options.logStream ? { stream: options.logStream } : {}) };
 }
 
 /** Echoes the request id in X-Request-Id and logs one sanitized line per completed request. */

@@ -1,15 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { Redis } from 'ioredis';
-import type { Database } from '@directory/database';
 import type { Directory } from '@directory/directory';
-import { registerRateLimit } from '@directory/rate-limit';
 import {
   baseServerOptions,
   installErrorHandling,
   installRequestLogging,
-  registerAuth,
-  requireApiKey,
+  registerKeyedAccess,
+  type KeyedAccessOptions,
   type LogOptions,
 } from '@directory/http-kit';
 import { serializerCompiler } from './serializer.js';
@@ -17,15 +14,11 @@ import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { doctorRoutes } from './routes/doctors/doctors.routes.js';
 import { keyRoutes } from './routes/key/key.routes.js';
 
-/** Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias). */
-export type AppDependencies = {
-  db: Database;
-  redis: Redis;
-  /** Redis key prefix for the rate-limit counters (config REDIS_PREFIX). */
-  redisPrefix: string;
-  directory: Directory;
-  rateLimit: { max: number; windowSeconds: number };
-};
+/**
+ * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
+ * the keyed-access stores (redisPrefix is config REDIS_PREFIX) and the directory.
+ */
+export type AppDependencies = KeyedAccessOptions & { directory: Directory };
 
 export type AppOptions = LogOptions;
 
@@ -49,14 +42,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
 
   await app.register(
     async (v1) => {
-      registerAuth(v1, { db: deps.db });
-      await registerRateLimit(v1, {
-        redis: deps.redis,
-        prefix: deps.redisPrefix,
-        max: deps.rateLimit.max,
-        windowSeconds: deps.rateLimit.windowSeconds,
-        keyOf: (request) => requireApiKey(request).id,
-      });
+      await registerKeyedAccess(v1, deps);
       await v1.register(keyRoutes);
       await v1.register(doctorRoutes, { directory: deps.directory });
     },

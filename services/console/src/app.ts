@@ -1,10 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
+import { buildLogger, requestIdOptions, type LogOptions } from '@directory/http-kit';
 import { createLoginThrottle } from './accounts/login-throttle.js';
-import { loggerOptions, requestIdOptions } from './logging.js';
+import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
 import { errorPage } from './pages/layout.js';
 import { registerCsrf } from './plugins/csrf.plugin.js';
@@ -28,22 +29,19 @@ export type ConsoleDependencies = {
   trustProxy: boolean;
 };
 
-export type ConsoleOptions = {
-  logLevel?: string | false;
-  logStream?: { write: (line: string) => void };
-};
+export type ConsoleOptions = LogOptions;
 
 /** Builds the console (not listening): external plugins → app plugins → routes, as in fastify/demo. */
 export async function buildConsoleApp(
   deps: ConsoleDependencies,
   options: ConsoleOptions = {},
 ): Promise<FastifyInstance> {
-  const level = options.logLevel ?? 'info';
-  const logger: FastifyServerOptions['logger'] =
-    level === false
-      ? false
-      : { ...loggerOptions(level), ...(options.logStream ? { stream: options.logStream } : {}) };
-  const app = Fastify({ logger, ...requestIdOptions, trustProxy: deps.trustProxy, bodyLimit: 16 * 1024 });
+  const app = Fastify({
+    logger: buildLogger(options, loggerOptions),
+    ...requestIdOptions,
+    trustProxy: deps.trustProxy,
+    bodyLimit: 16 * 1024,
+  });
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

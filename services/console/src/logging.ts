@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyServerOptions } from 'fastify';
-
-type LoggerOptions = Exclude<FastifyServerOptions['logger'], boolean | undefined>;
+import type { LoggerOptions } from '@directory/http-kit';
 
 /**
- * pino options: requests are logged as id, method and path only (no headers, so no cookies; no bodies,
+ * pino options, stricter than http-kit's (which keeps sanitized query strings and redacts only API-key
+ * headers): requests are logged as id, method and path only (no headers, so no cookies; no bodies,
  * so no passwords or CSRF tokens). The redact paths are a second line of defence for anything that
  * logs a request or reply object in full.
  */
@@ -33,8 +31,3 @@ export function loggerOptions(level: string): LoggerOptions {
     },
   };
 }
-
-export const requestIdOptions = {
-  genReqId: () => randomUUID(),
-  requestIdHeader: false,
-} satisfies Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader'>;

@@ -1,12 +1,10 @@
 // `npm run console`: the key console. Config, logger, listen, graceful close; the app is in app.ts.
-import { Redis } from 'ioredis';
 import { loadConfig } from '@directory/config';
-import { createDatabase } from '@directory/database';
+import { openStores, serveUntilSignal } from '@directory/http-kit';
 import { buildConsoleApp } from './app.js';
 
 const config = loadConfig();
-const db = createDatabase(config.DATABASE_URL);
-const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+const { db, redis, close } = openStores(config, { autoPipelining: false });
 
 const app = await buildConsoleApp(
   {
@@ -21,21 +19,5 @@ const app = await buildConsoleApp(
   { logLevel: config.LOG_LEVEL },
 );
 
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'closing');
-  try {
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await Promise.allSettled([db.destroy(), redis.quit()]);
-  } finally {
-    process.exit(0);
-  }
-}
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => void shutdown(signal));
-}
-
-await app.listen({ host: config.HOST, port: config.CONSOLE_PORT });
+await serveUntilSignal(app, { host: config.HOST, port: config.CONSOLE_PORT, onClose: close });
 app.log.info(`console at http://${config.HOST}:${config.CONSOLE_PORT}/`);

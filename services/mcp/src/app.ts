@@ -1,27 +1,22 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import type { Database } from '@directory/database';
 import type { Directory } from '@directory/directory';
 import {
   baseServerOptions,
   installErrorHandling,
   installRequestLogging,
-  registerAuth,
-  requireApiKey,
+  registerKeyedAccess,
+  type KeyedAccessOptions,
   type LogOptions,
 } from '@directory/http-kit';
-import { registerRateLimit } from '@directory/rate-limit';
 import { mcpRoute, unsupportedMethodsRoute } from './mcp.routes.js';
 import { registerTransportGuard } from './transport-guard.plugin.js';
 
-/** Everything the MCP server talks to, built by the caller (server.ts, or a test with its own deps). */
-export type McpAppDependencies = {
-  db: Database;
-  redis: Redis;
-  /** Redis key prefix of the rate-limit counters: the API's, so a key has one quota on both. */
-  redisPrefix: string;
+/**
+ * Everything the MCP server talks to, built by the caller (server.ts, or a test with its own deps).
+ * redisPrefix is the API's, so a key has one quota on both.
+ */
+export type McpAppDependencies = KeyedAccessOptions & {
   directory: Directory;
-  rateLimit: { max: number; windowSeconds: number };
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
 };
@@ -45,14 +40,7 @@ export async function buildMcpApp(
 
   await app.register(unsupportedMethodsRoute);
   await app.register(async (scope) => {
-    registerAuth(scope, { db: deps.db });
-    await registerRateLimit(scope, {
-      redis: deps.redis,
-      prefix: deps.redisPrefix,
-      max: deps.rateLimit.max,
-      windowSeconds: deps.rateLimit.windowSeconds,
-      keyOf: (request) => requireApiKey(request).id,
-    });
+    await registerKeyedAccess(scope, deps);
     await scope.register(mcpRoute, { directory: deps.directory });
   });
 
