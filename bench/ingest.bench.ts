@@ -3,11 +3,10 @@
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
-import { foldPlace, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess } from '@directory/testing';
+import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 
 const { values } = parseArgs({
@@ -57,22 +56,9 @@ try {
   log(`ours: ${count} events in ${oursSeconds.toFixed(2)} s = ${ours.toFixed(0)} events/s`);
 
   // ---- raw: the same documents, one index operation per event, straight into a fresh index ----
-  const streams = new Map<string, PlaceEvent[]>();
-  const perEventPlace: string[] = [];
-  for (const line of lines) {
-    const parsed = parsePlaceEvent(JSON.parse(line));
-    if (!parsed.ok) continue;
-    perEventPlace.push(parsed.event.placeId);
-    streams.set(parsed.event.placeId, [...(streams.get(parsed.event.placeId) ?? []), parsed.event]);
-  }
-  const documents = new Map<string, unknown>();
-  for (const [placeId, events] of streams) {
-    const state = foldPlace(
-      placeId,
-      events.map((event, index) => ({ ...event, position: index + 1 })),
-    );
-    documents.set(placeId, toSearchDocument(state, { siteOrigin: config.SITE_ORIGIN }));
-  }
+  const expected = projectRawEvents(lines, config.SITE_ORIGIN);
+  const perEventPlace = expected.validEvents.map((event) => event.placeId);
+  const documents = new Map([...expected.rows].map(([placeId, row]) => [placeId, row.document]));
   const rawIndex = `${environment.alias}__raw`;
   await createDoctorsIndex(client, rawIndex);
   const batches: string[][] = [];

@@ -10,12 +10,10 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
-import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
 import { savePlaceStates, streamProjections, type PlaceRow } from '@directory/event-store';
-import { foldToRow } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess } from '@directory/testing';
+import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 
 const { values } = parseArgs({ options: { places: { type: 'string', default: '1000000' } } });
@@ -27,18 +25,8 @@ const { db, client, config } = environment;
 const workDir = await mkdtemp(join(tmpdir(), 'bench-reindex-'));
 try {
   // ---- data: distinct realistic served places from the generator, cloned in SQL up to the target ----
-  const streams = new Map<string, PlaceEvent[]>();
-  for (const raw of generateEvents({ count: 60_000, seed: 3 })) {
-    const parsed = parsePlaceEvent(raw);
-    if (parsed.ok)
-      streams.set(parsed.event.placeId, [...(streams.get(parsed.event.placeId) ?? []), parsed.event]);
-  }
-  const base: PlaceRow[] = [];
-  for (const [placeId, events] of streams) {
-    const stored = events.map((event, index) => ({ ...event, position: index + 1 }));
-    const row = foldToRow(placeId, stored, config.SITE_ORIGIN);
-    if (row.document.served) base.push(row);
-  }
+  const expected = projectRawEvents(generateEvents({ count: 60_000, seed: 3 }), config.SITE_ORIGIN);
+  const base: PlaceRow[] = [...expected.rows.values()].filter((row) => row.document.served);
   for (let start = 0; start < base.length; start += 2_000)
     await savePlaceStates(db, base.slice(start, start + 2_000));
   const copies = Math.ceil(target / base.length) - 1;

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
-import { foldPlace, parsePlaceEvent, toSearchDocument, type PlaceEvent } from '@directory/domain';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   createTestDatabase,
   createTestRedis,
   createTestSearch,
   eventually,
+  projectRawEvents,
   startProcess,
   type RunningProcess,
   type TestDatabase,
@@ -20,35 +20,10 @@ const SITE = 'https://www.doctor-directory.example';
 
 /** What the index must hold, computed from the NDJSON file alone (independently of the store). */
 function expectedFromFile(path: string) {
-  const streams = new Map<string, PlaceEvent[]>();
-  const eventIds = new Set<string>();
-  let invalid = 0;
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    let parsed;
-    try {
-      parsed = parsePlaceEvent(JSON.parse(line));
-    } catch {
-      invalid += 1;
-      continue;
-    }
-    if (!parsed.ok) {
-      invalid += 1;
-      continue;
-    }
-    eventIds.add(parsed.event.eventId);
-    streams.set(parsed.event.placeId, [...(streams.get(parsed.event.placeId) ?? []), parsed.event]);
-  }
+  const expected = projectRawEvents(readFileSync(path, 'utf8').split('\n'), SITE);
   const served = new Map<string, unknown>();
-  for (const [placeId, events] of streams) {
-    const state = foldPlace(
-      placeId,
-      events.map((event, index) => ({ ...event, position: index + 1 })),
-    );
-    const document = toSearchDocument(state, { siteOrigin: SITE });
-    if (document.served) served.set(placeId, document);
-  }
-  return { uniqueEvents: eventIds.size, invalid, places: streams.size, served };
+  for (const [placeId, row] of expected.rows) if (row.document.served) served.set(placeId, row.document);
+  return { uniqueEvents: expected.uniqueEvents, invalid: expected.invalid, served };
 }
 
 describe('ingestion end to end: NDJSON → queue → worker → store → index', () => {
