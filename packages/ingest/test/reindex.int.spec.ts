@@ -15,7 +15,7 @@ import {
   ensureDoctorsIndex,
   indicesBehindAlias,
 } from '@directory/search-index';
-import { createTestDatabase, createTestSearch, type TestDatabase } from '@directory/testing';
+import { createTestDatabase, createTestSearch, startProcess, type TestDatabase } from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import type { ProjectorDependencies } from '../src/projector.service.js';
 import { leftoverIndices, reindex, type ReindexSummary } from '../src/reindex.service.js';
@@ -179,5 +179,23 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     const stillThere = await search.client.count({ index: live ?? '' });
     expect(stillThere.count).toBeGreaterThan(0);
     expect(await leftoverIndices(search.client, alias)).toEqual([concreteIndexName(alias, at)]);
+  });
+
+  it('runs as the operator command: --dry-run changes nothing, a real run swaps and deletes the old index', async () => {
+    const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias, SITE_ORIGIN: SITE };
+    const [before] = await indicesBehindAlias(search.client, alias);
+
+    const dryRun = startProcess('packages/ingest/src/reindex.cli.ts', ['--dry-run'], env);
+    expect(await dryRun.exited, dryRun.output()).toBe(0);
+    expect(dryRun.output()).toMatch(/dry run: would build \S+ with \d+ served places/);
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([before]);
+
+    const run = startProcess('packages/ingest/src/reindex.cli.ts', [], env);
+    expect(await run.exited, run.output()).toBe(0);
+    expect(run.output()).toMatch(/leftover indices of interrupted runs: .*2030/);
+    expect(run.output()).toMatch(/done in .* served documents verified; deleted .*; peak RSS \d+ MB/);
+    const [after] = await indicesBehindAlias(search.client, alias);
+    expect(after).not.toBe(before);
+    expect(await leftoverIndices(search.client, alias)).toEqual([]);
   });
 });
