@@ -32,13 +32,11 @@ try {
   const copies = Math.ceil(target / base.length) - 1;
   log(`seeding ${target} served places (${base.length} distinct, cloned ${copies}×) …`);
   for (let copy = 1; copy <= copies; copy++) {
-    // A clone gets a new id and profile slug in both its state and its stored document.
+    // A clone gets a new id and profile slug in its stored document.
     const suffix = `-c${copy}`;
     await sql`
-      insert into places (place_id, state, document, stream_version, state_version, served)
+      insert into places (place_id, document, stream_version, state_version, served)
       select place_id || ${suffix},
-             jsonb_set(jsonb_set(state::jsonb, '{placeId}', to_jsonb(place_id || ${suffix})),
-               '{publication,profileSlug}', to_jsonb((state::jsonb #>> '{publication,profileSlug}') || ${suffix}))::json,
              jsonb_set(jsonb_set(jsonb_set(jsonb_set(document::jsonb,
                '{placeId}', to_jsonb(place_id || ${suffix})),
                '{doctor,id}', to_jsonb(place_id || ${suffix})),

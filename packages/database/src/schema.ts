@@ -15,7 +15,6 @@ export type EventsTable = {
 
 export type PlacesTable = {
   place_id: string;
-  state: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
   document: JSONColumnType<Record<string, unknown> | null, string | null, string | null>;
   stream_version: Generated<number>;
   state_version: Generated<number>;

@@ -3,7 +3,6 @@ export {
   savePlaceStates,
   markProjected,
   findLaggingPlaceIds,
-  getPlaces,
   countPlaces,
   streamProjections,
   replacePlaceStates,

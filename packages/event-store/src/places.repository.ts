@@ -1,11 +1,10 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import type { PlaceState, SearchDocument, Tombstone } from '@directory/domain';
+import type { SearchDocument, Tombstone } from '@directory/domain';
 
-/** A folded place: its state, the stream version it was folded at, and its index document. */
+/** A folded place as stored: the stream version it was folded at and its index document. */
 export type PlaceRow = {
   placeId: string;
-  state: PlaceState;
   stateVersion: number;
   document: SearchDocument | Tombstone;
 };
@@ -44,20 +43,19 @@ async function upsertStates(
   const rowsJson = JSON.stringify(
     sorted.map((row) => ({
       place_id: row.placeId,
-      state: row.state,
       document: row.document,
       state_version: row.stateVersion,
       served: row.document.served,
     })),
   );
   await sql`
-    insert into places (place_id, state, document, state_version, stream_version, served, updated_at)
-    select place_id, state, document, state_version, state_version, served, now()
+    insert into places (place_id, document, state_version, stream_version, served, updated_at)
+    select place_id, document, state_version, state_version, served, now()
     from json_to_recordset(${rowsJson}::json)
-      as v(place_id text, state json, document json, state_version bigint, served boolean)
+      as v(place_id text, document json, state_version bigint, served boolean)
     order by place_id
     on conflict (place_id) do update set
-      state = excluded.state, document = excluded.document, state_version = excluded.state_version,
+      document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = excluded.updated_at
     where ${condition}`.execute(db);
 }
@@ -93,17 +91,6 @@ export async function findLaggingPlaceIds(db: Database, limit: number): Promise<
     .limit(limit)
     .execute();
   return rows.map((row) => row.place_id);
-}
-
-export async function getPlaces(db: Database, placeIds: ReadonlyArray<string>): Promise<PlaceRow[]> {
-  if (placeIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('places')
-    .select(['place_id', 'state', 'state_version', 'document'])
-    .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
-    .where('state', 'is not', null)
-    .execute();
-  return rows.map(toPlaceRow);
 }
 
 export async function countPlaces(db: Database): Promise<{ total: number; served: number; lagging: number }> {
@@ -168,19 +155,4 @@ export async function databaseNow(db: Database): Promise<Date> {
  */
 function byPlaceId<T extends { placeId: string }>(rows: ReadonlyArray<T>): T[] {
   return [...rows].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
-}
-
-function toPlaceRow(row: {
-  place_id: string;
-  state: Record<string, unknown> | null;
-  state_version: number;
-  document: Record<string, unknown> | null;
-}): PlaceRow {
-  return {
-    placeId: row.place_id,
-    // Only folded rows are selected (state is not null); both columns are only written from a fold.
-    state: row.state as unknown as PlaceState,
-    stateVersion: row.state_version,
-    document: row.document as unknown as SearchDocument | Tombstone,
-  };
 }

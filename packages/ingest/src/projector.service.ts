@@ -22,7 +22,7 @@ export function foldToRow(
   siteOrigin: string,
 ): PlaceRow {
   const state = foldPlace(placeId, events);
-  return { placeId, state, stateVersion: state.version, document: toSearchDocument(state, { siteOrigin }) };
+  return { placeId, stateVersion: state.version, document: toSearchDocument(state, { siteOrigin }) };
 }
 
 function projectionOf(row: PlaceRow): Projection {

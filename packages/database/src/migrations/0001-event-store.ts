@@ -24,13 +24,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('places')
     .addColumn('place_id', 'text', (column) => column.primaryKey())
-    // null until the first fold: the append creates the row, so a lost job is still visible as lag.
-    .addColumn('state', 'json')
-    // The index document of `state` (toSearchDocument), so a reindex is a straight copy of stored text.
+    // The index document of the folded state (toSearchDocument), so a reindex is a straight copy of
+    // stored text. Null until the first fold: the append creates the row, so a lost job shows as lag.
+    // The state itself is not stored: it is a pure fold of the stream, refolded whenever needed.
     .addColumn('document', 'json')
     // Events stored for the place, bumped in the same statement as the append.
     .addColumn('stream_version', 'bigint', (column) => column.notNull().defaultTo(0))
-    // The stream version `state` was folded at, and the highest one the index is known to hold.
+    // The stream version `document` was folded at, and the highest one the index is known to hold.
     .addColumn('state_version', 'bigint', (column) => column.notNull().defaultTo(0))
     .addColumn('projected_version', 'bigint', (column) => column.notNull().defaultTo(0))
     .addColumn('served', 'boolean', (column) => column.notNull().defaultTo(false))
