@@ -29,7 +29,16 @@ async function createDatabaseFor(
     db,
     drop: async () => {
       await db.destroy();
-      await withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`));
+      await withAdmin(async (admin) => {
+        // The pool's sockets may still be closing; forcing them shut would surface in the test process
+        // as an uncaught 'terminating connection' error. Wait (briefly) until they are gone.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          const open = await admin.query('select 1 from pg_stat_activity where datname = $1', [name]);
+          if (open.rowCount === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await admin.query(`drop database if exists "${name}" with (force)`);
+      });
     },
   };
 }
