@@ -13,7 +13,10 @@ try {
   process.exit(1);
 }
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + staticFailures;
+// Unhandled errors fail a vitest run even when every test passed: count that as one failure.
+const unhandled = report.success === false && (report.numFailedTests ?? 0) === 0 ? 1 : 0;
+if (unhandled) console.log('vitest reported unhandled errors during the run (see above)');
+const failed = (report.numFailedTests ?? 0) + staticFailures + unhandled;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 if (passed + failed === 0) {
   console.log('the test run executed no test');
