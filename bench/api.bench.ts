@@ -1,9 +1,7 @@
 // `npm run bench:api [-- --records N --requests N --concurrency C]`: search (mixed filters, pages 1..N
 // via cursors) and get-by-id through the full API over HTTP, against the identical Elasticsearch
 // requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createServer } from 'node:net';
 import {
   buildSearchRequest,
   initialPlaceState,
@@ -14,7 +12,7 @@ import {
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess } from '@directory/testing';
+import { startProcess, freePort } from '@directory/testing';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
 
 const { values } = parseArgs({
@@ -190,14 +188,6 @@ async function runPhase(client: Client, tasks: Task[]): Promise<{ latencies: num
 async function json(response: Response): Promise<unknown> {
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return response.json();
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const environment = await createBenchEnvironment('api');

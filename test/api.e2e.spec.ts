@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '@directory/domain';
@@ -14,18 +13,10 @@ import {
   type TestDatabase,
   type TestRedis,
   type TestSearch,
+  freePort,
 } from '@directory/testing';
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 // Two API processes and the operator CLI, started as a user would: keys, limits and revocation are
 // shared through PostgreSQL and Redis, never through process memory.

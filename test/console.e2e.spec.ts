@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   startProcess,
   type RunningProcess,
   type TestDatabase,
+  freePort,
 } from '@directory/testing';
 
 // Debian's chromium package (installed by .ci/run); headless, no sandbox (root in CI), no network chatter.
@@ -28,19 +28,6 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const PASSWORD = 'e2e password 1234';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 describe('key console in a real browser, against the real API', () => {
   let database: TestDatabase;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,16 +16,8 @@ import {
   type TestDatabase,
   type TestRedis,
   type TestSearch,
+  freePort,
 } from '@directory/testing';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 // `npm run mcp` as a user starts it, driven by the SDK's own client over HTTP.
 describe('npm run mcp', () => {
