@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
 import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
@@ -33,7 +33,7 @@ if (!Number.isInteger(count) || count <= 0 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const say = (line: string) => process.stderr.write(`[demo] ${line}\n`);
 const children: Array<{ name: string; child: ChildProcess }> = [];
 let stopping = false;

@@ -124,3 +124,17 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   }
   return Object.freeze(result.data);
 }
+
+/**
+ * For process entry points: the configuration, or a clear message naming every bad variable and exit
+ * code 2 (no stack trace: the operator needs the variable, not our source line).
+ */
+export function loadConfigOrExit(environment: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(environment);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}

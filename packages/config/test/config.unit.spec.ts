@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -64,5 +65,18 @@ describe('loadConfig', () => {
       /MCP_ALLOWED_ORIGINS/,
     );
     expect(() => loadConfig({ MCP_ALLOWED_HOSTS: 'https://mcp.example.com' })).toThrow(/MCP_ALLOWED_HOSTS/);
+  });
+});
+
+describe('loadConfigOrExit', () => {
+  it('prints every bad variable without a stack trace and exits with code 2', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('@directory/config').then((m) => m.loadConfigOrExit())"],
+      { env: { ...process.env, API_PORT: 'abc', RATE_LIMIT_MAX: '-1' }, encoding: 'utf8' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Invalid environment:\n {2}API_PORT: .*\n {2}RATE_LIMIT_MAX: /);
+    expect(result.stderr).not.toMatch(/at .*config\.ts/);
   });
 });

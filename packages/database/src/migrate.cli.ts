@@ -1,9 +1,9 @@
 // `npm run migrate`: create the database if needed and apply pending migrations (idempotent).
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, ensureDatabaseExists } from './connection.js';
 import { migrateToLatest } from './migrator.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const created = await ensureDatabaseExists(config.DATABASE_URL);
 if (created) console.error('[migrate] created database');
 const db = createDatabase(config.DATABASE_URL, { maxConnections: 1 });

@@ -1,6 +1,6 @@
 // `npm run dead-letters -- list | show ID | redrive [ID…|--all]`: see why events were rejected, re-drive them.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import { getDeadLetters, listDeadLetters } from '@directory/event-store';
@@ -12,7 +12,7 @@ function id(value: string): number {
   return parsed;
 }
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const db = createDatabase(config.DATABASE_URL, { maxConnections: 2 });
 const program = new Command().name('dead-letters').description('Inspect and re-drive rejected events.');
 

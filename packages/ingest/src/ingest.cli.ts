@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
 import { createIngestQueue, INGEST_QUEUE_NAME, type IngestJobResult } from './queue.js';
 import { waitForJobs } from './wait-for-jobs.js';
@@ -30,7 +30,7 @@ program.parse();
 const file = program.args[0] ?? '-';
 const options = program.opts<{ wait?: boolean; batchSize?: number; timeout: number }>();
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 if (file !== '-') {

@@ -1,7 +1,7 @@
 // `npm run reindex [-- --replay] [--keep-old] [--dry-run]`: rebuild the search index with no downtime.
 import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import { leftoverIndices, reindex, type ReindexProgress } from './reindex.service.js';
@@ -16,7 +16,7 @@ const program = new Command()
 program.parse();
 const options = program.opts<{ replay?: boolean; keepOld?: boolean; dryRun?: boolean }>();
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const db = createDatabase(config.DATABASE_URL);
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });

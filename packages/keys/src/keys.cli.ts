@@ -2,7 +2,7 @@
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
 import { Command, CommanderError } from 'commander';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import {
   AccountNotFoundError,
@@ -20,7 +20,7 @@ const say = (line: string): void => {
 };
 
 async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfig().DATABASE_URL, { maxConnections: 1 });
+  const db = createDatabase(loadConfigOrExit().DATABASE_URL, { maxConnections: 1 });
   try {
     return await work(db);
   } finally {

@@ -1,10 +1,10 @@
 // `npm run api`: the public HTTP API. Config, logger, listen, graceful close; the app is in app.ts.
 import pino from 'pino';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { openSearchStores, serveUntilSignal } from '@directory/http-kit';
 import { buildApp } from './app.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const { db, redis, directory, close } = openSearchStores(config);
 
 // Asynchronous log writes: lines written while a write is in flight are coalesced into one syscall.

@@ -1,9 +1,9 @@
 // `npm run console`: the key console. Config, logger, listen, graceful close; the app is in app.ts.
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { openStores, serveUntilSignal } from '@directory/http-kit';
 import { buildConsoleApp } from './app.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const { db, redis, close } = openStores(config, { autoPipelining: false });
 
 const app = await buildConsoleApp(

@@ -1,11 +1,11 @@
 // `npm run mcp`: the MCP tool server. Config, logger, listen, graceful close; the app is in app.ts.
 import pino from 'pino';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { openSearchStores, serveUntilSignal } from '@directory/http-kit';
 import { buildMcpApp } from './app.js';
 import { MCP_PATH } from './mcp.routes.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const { db, redis, directory, close } = openSearchStores(config);
 const logDestination = pino.destination({ dest: 1, sync: false });
 

@@ -1,11 +1,11 @@
 // `npm run worker`: consume the ingest queue and keep the index in line with the store.
 import { pino } from 'pino';
-import { loadConfig } from '@directory/config';
+import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
 const db = createDatabase(config.DATABASE_URL);
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
