@@ -10,11 +10,18 @@ import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '50000' }, seed: { type: 'string', default: '1' } },
+  options: {
+    count: { type: 'string', default: '50000' },
+    seed: { type: 'string', default: '1' },
+    workers: { type: 'string', default: '1' },
+  },
 });
 const count = Number(values.count);
 const seed = Number(values.seed);
+const workerCount = Number(values.workers);
 if (!Number.isInteger(count) || count <= 0) throw new Error('--count must be a positive integer');
+if (!Number.isInteger(workerCount) || workerCount <= 0)
+  throw new Error('--workers must be a positive integer');
 
 const environment = await createBenchEnvironment('ingest');
 const { config, client } = environment;
@@ -29,14 +36,17 @@ try {
   const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
   const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
   await queueEvents.waitUntilReady();
-  // The worker runs as its own process, as in production; this process is the producer.
-  const worker = startProcess('services/worker/src/main.ts', [], {
-    DATABASE_URL: environment.databaseUrl,
-    REDIS_PREFIX: environment.redisPrefix,
-    ELASTICSEARCH_INDEX: environment.alias,
-    LOG_LEVEL: 'info',
-  });
-  await worker.waitForOutput(/worker started/);
+  // Workers run as processes of their own (`npm run worker`, --workers of them), as in production;
+  // this process is the producer.
+  const workers = Array.from({ length: workerCount }, () =>
+    startProcess('services/worker/src/main.ts', [], {
+      DATABASE_URL: environment.databaseUrl,
+      REDIS_PREFIX: environment.redisPrefix,
+      ELASTICSEARCH_INDEX: environment.alias,
+      LOG_LEVEL: 'info',
+    }),
+  );
+  await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));
   const oursStarted = performance.now();
   const produced = await produceFromNdjson({
     queue,
@@ -48,7 +58,7 @@ try {
   const oursSeconds = (performance.now() - oursStarted) / 1000;
   if (outcome.failed.length > 0 || outcome.timedOut)
     throw new Error(`ingest failed: ${JSON.stringify(outcome.failed[0])}`);
-  await worker.stop('SIGTERM');
+  await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
   await queueEvents.close();
   await queue.obliterate({ force: true });
   await queue.close();
