@@ -89,15 +89,6 @@ export async function markRedriven(db: Database, ids: ReadonlyArray<number>): Pr
     .execute();
 }
 
-export async function countDeadLetters(db: Database): Promise<number> {
-  const row = await db
-    .selectFrom('dead_letters')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('redriven_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 function toDeadLetter(row: {
   id: number;
   event_id: string | null;

@@ -3,7 +3,7 @@ export {
   savePlaceStates,
   markProjected,
   findLaggingPlaceIds,
-  countPlaces,
+  countServedPlaces,
   streamProjections,
   replacePlaceStates,
   databaseNow,
@@ -16,7 +16,6 @@ export {
   listDeadLetters,
   getDeadLetters,
   markRedriven,
-  countDeadLetters,
   type DeadLetter,
   type DeadLetterInput,
 } from './dead-letters.repository.js';

@@ -80,29 +80,32 @@ export async function markProjected(
 
 /**
  * Places whose index copy lags their stored stream (a lost job, a crash between store and index): the
- * sweeper refolds them from their events.
+ * sweeper refolds them from their events. `among` narrows the search to the given places.
  */
-export async function findLaggingPlaceIds(db: Database, limit: number): Promise<string[]> {
-  const rows = await db
+export async function findLaggingPlaceIds(
+  db: Database,
+  options: { limit: number; among?: ReadonlyArray<string> },
+): Promise<string[]> {
+  let query = db
     .selectFrom('places')
     .select('place_id')
     .where('projected_version', '<', (eb) => eb.ref('stream_version'))
     .orderBy('place_id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.place_id);
+    .limit(options.limit);
+  if (options.among) {
+    if (options.among.length === 0) return [];
+    query = query.where('place_id', '=', sql<string>`any(${sql.val([...options.among])}::text[])`);
+  }
+  return (await query.execute()).map((row) => row.place_id);
 }
 
-export async function countPlaces(db: Database): Promise<{ total: number; served: number; lagging: number }> {
+export async function countServedPlaces(db: Database): Promise<number> {
   const row = await db
     .selectFrom('places')
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`count(*) filter (where served)::int`.as('served'),
-      sql<number>`count(*) filter (where projected_version < stream_version)::int`.as('lagging'),
-    ])
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('served', '=', true)
     .executeTakeFirstOrThrow();
-  return row;
+  return row.count;
 }
 
 export async function countPlacesUpdatedSince(db: Database, since: Date): Promise<number> {

@@ -1,12 +1,18 @@
 import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
-import { appendEvents, recordDeadLetters, type DeadLetterInput } from '@directory/event-store';
+import {
+  appendEvents,
+  findLaggingPlaceIds,
+  recordDeadLetters,
+  type DeadLetterInput,
+} from '@directory/event-store';
 import { refoldAndProject, type ProjectorDependencies } from './projector.service.js';
 import type { IngestItem, IngestJobResult } from './queue.js';
 
 /**
  * One batch through the pipeline: validate each event (invalid → dead letter, the rest proceeds), append
- * the valid ones, refold every place the batch touched and project them. Places of duplicates are
- * refolded too: a retry after a crash between append and projection must still finish the projection.
+ * the valid ones, refold the places that got new events and project them. A place whose events were all
+ * duplicates is refolded only if it lags its stored stream (a retry after a crash between append and
+ * projection); a file sent twice costs no refolds.
  */
 export async function ingestBatch(
   deps: ProjectorDependencies,
@@ -24,8 +30,13 @@ export async function ingestBatch(
     else rejected.push({ raw: item.raw, reason: parsed.reason, source: item.source });
   }
   const appended = await appendEvents(deps.db, valid);
-  const touched = [...new Set(valid.map((event) => event.placeId))];
-  const projected = await refoldAndProject(deps, touched);
+  const changed = new Set(appended.stored.map((event) => event.placeId));
+  const onlyDuplicates = [...new Set(valid.map((event) => event.placeId))].filter((id) => !changed.has(id));
+  const unfinished = await findLaggingPlaceIds(deps.db, {
+    limit: onlyDuplicates.length,
+    among: onlyDuplicates,
+  });
+  const projected = await refoldAndProject(deps, [...changed, ...unfinished]);
   // Idempotent (fingerprinted), so a retry after a late failure records nothing twice.
   await recordDeadLetters(deps.db, rejected);
   return {

@@ -57,7 +57,7 @@ export async function refoldAndProject(
 export async function sweepLaggingPlaces(deps: ProjectorDependencies, batchSize = 1_000): Promise<number> {
   let total = 0;
   for (;;) {
-    const lagging = await findLaggingPlaceIds(deps.db, batchSize);
+    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize });
     if (lagging.length === 0) return total;
     total += await refoldAndProject(deps, lagging);
     if (lagging.length < batchSize) return total;

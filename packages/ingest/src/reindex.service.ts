@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '@directory/database';
 import {
   allPlaceIds,
-  countPlaces,
+  countServedPlaces,
   countPlacesUpdatedSince,
   databaseNow,
   readStreams,
@@ -85,14 +85,14 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     dryRun: options.dryRun ?? false,
   };
   if (options.dryRun) {
-    summary.servedCount = (await countPlaces(db)).served;
+    summary.servedCount = await countServedPlaces(db);
     return summary;
   }
 
   if (options.replay) summary.replayed = await replayAllStreams(options, progress);
 
   const loadStartedAt = await databaseNow(db);
-  const served = (await countPlaces(db)).served;
+  const served = await countServedPlaces(db);
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
   await createDoctorsIndex(client, newIndex, { refresh_interval: '-1', number_of_replicas: 0 });
   try {
@@ -198,7 +198,7 @@ async function verify(
   let lastCatchUpFrom = await catchUp();
   for (let attempt = 1; ; attempt++) {
     await client.indices.refresh({ index });
-    summary.servedCount = (await countPlaces(db)).served;
+    summary.servedCount = await countServedPlaces(db);
     const counted = await client.count({ index, query: { term: { served: true } } });
     summary.indexedCount = counted.count;
     const changedSince = await countPlacesUpdatedSince(db, lastCatchUpFrom);

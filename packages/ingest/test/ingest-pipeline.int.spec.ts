@@ -73,6 +73,7 @@ describe('ingest pipeline on the real store and index', () => {
     const again = await ingestBatch(deps, items);
     expect(again.stored).toBe(0);
     expect(again.duplicates).toBe(7);
+    expect(again.projected).toBe(0); // nothing lags: a re-sent batch costs no refolds
     expect(await database.db.selectFrom('events').select('event_id').execute()).toHaveLength(6);
     expect(await database.db.selectFrom('dead_letters').select('id').execute()).toHaveLength(2);
   });
@@ -111,6 +112,21 @@ describe('ingest pipeline on the real store and index', () => {
     expect(result).toEqual({ written: 0, stale: 1 });
     expect((await indexed('S1'))?.source).toEqual({ served: false, placeId: 'S1' });
     expect((await indexed('S1'))?.version).toBe(closedState.version);
+  });
+
+  it('finishes the projection when a batch is retried after a crash between append and projection', async () => {
+    const items = [crawled('K1', 1, '2026-05-01T10:00:00Z'), published('K1', '2026-05-01T11:00:00Z')];
+    // The first attempt stored the events and died before folding or projecting.
+    await appendEvents(
+      database.db,
+      items.map((raw) => placeEventSchema.parse(raw)),
+    );
+    const retry = await ingestBatch(
+      deps,
+      items.map((raw) => ({ raw, source: 't' })),
+    );
+    expect(retry).toMatchObject({ stored: 0, duplicates: 2, projected: 1 });
+    expect((await indexed('K1'))?.source).toEqual(toSearchDocument(await replay('K1'), { siteOrigin: SITE }));
   });
 
   it('sweeps places whose events were stored but never folded or projected (a lost job)', async () => {
