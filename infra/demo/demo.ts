@@ -146,11 +146,7 @@ try {
     ['mcp', 'services/mcp/src/server.ts'],
     ['console', 'services/console/src/server.ts'],
   ];
-  await Promise.all(
-    servers
-      .filter(([, entry]) => existsSync(join(root, entry)))
-      .map(([name, entry]) => start(name, entry, /Server listening at/)),
-  );
+  await Promise.all(servers.map(([name, entry]) => start(name, entry, /Server listening at/)));
 
   const api = `http://${config.HOST}:${config.API_PORT}`;
   const lines = [
@@ -158,9 +154,7 @@ try {
     'The doctor directory is running.',
     '',
     `  API            ${api}/api/v1   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
-    existsSync(join(root, 'services/mcp/src/server.ts'))
-      ? `  MCP server     http://${config.HOST}:${config.MCP_PORT}/mcp   (Authorization: Bearer <key>)`
-      : '',
+    `  MCP server     http://${config.HOST}:${config.MCP_PORT}/mcp   (Authorization: Bearer <key>)`,
     `  Key console    http://${config.HOST}:${config.CONSOLE_PORT}/`,
     '',
     `  Demo API key   ${secret}`,
@@ -175,9 +169,7 @@ try {
     '',
   ];
   // The key goes to the terminal only (it is a demo key of a demo account); never to a log file.
-  process.stdout.write(
-    lines.filter((line, index, all) => line !== '' || all[index - 1] !== '').join('\n') + '\n',
-  );
+  process.stdout.write(`${lines.join('\n')}\n`);
   await new Promise(() => undefined);
 } catch (error) {
   say(`failed: ${error instanceof Error ? error.message : String(error)}`);
