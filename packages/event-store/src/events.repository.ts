@@ -7,6 +7,11 @@ export type AppendResult = {
   stored: Array<{ eventId: string; placeId: string; position: number }>;
   /** Event ids already in the store (or repeated within the batch): stored once, reported as such. */
   duplicates: string[];
+  /**
+   * Places whose whole stream is what this call stored (new places, typically), with that stream as
+   * `readStreams` would return it: folding them needs no read-back.
+   */
+  completeStreams: Map<string, StoredPlaceEvent[]>;
 };
 
 // Bounded statement size for very large batches.
@@ -26,6 +31,8 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
     a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0,
   );
   const stored: AppendResult['stored'] = [];
+  // Each place's stream length right after this call's last insert touching it.
+  const streamVersions = new Map<string, number>();
   for (let start = 0; start < sorted.length; start += ROWS_PER_INSERT) {
     const chunk = sorted.slice(start, start + ROWS_PER_INSERT);
     // The whole chunk travels as one JSON parameter that PostgreSQL unpacks natively: one value to bind
@@ -42,7 +49,12 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
     );
     // Appending and bumping each place's stream version happen in one statement: a place whose events
     // were stored is visibly behind until a fold catches up, even if the job that stored them is lost.
-    const inserted = await sql<{ event_id: string; place_id: string; position: number }>`
+    const inserted = await sql<{
+      event_id: string;
+      place_id: string;
+      position: number;
+      stream_version: number;
+    }>`
       with inserted as (
         insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
         select event_id, place_id, type, occurred_at, schema_version, payload
@@ -54,15 +66,50 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
         insert into places (place_id, stream_version)
         select place_id, count(*) from inserted group by place_id order by place_id
         on conflict (place_id) do update set stream_version = places.stream_version + excluded.stream_version
+        returning place_id, stream_version
       )
-      select event_id, place_id, position from inserted`.execute(db);
+      select event_id, place_id, position, stream_version from inserted join bumped using (place_id)`.execute(
+      db,
+    );
     for (const row of inserted.rows) {
       stored.push({ eventId: row.event_id, placeId: row.place_id, position: row.position });
+      streamVersions.set(row.place_id, Number(row.stream_version));
     }
   }
   const storedIds = new Set(stored.map((event) => event.eventId));
   for (const eventId of unique.keys()) if (!storedIds.has(eventId)) duplicates.push(eventId);
-  return { stored, duplicates };
+  return { stored, duplicates, completeStreams: completeStreamsOf(stored, unique, streamVersions) };
+}
+
+/**
+ * A place's stream is complete in hand when its stream version (bumped under the place's row lock, in
+ * the statement that inserted) equals the number of events this call stored for it: no other event of
+ * the place exists, committed or not.
+ */
+function completeStreamsOf(
+  stored: AppendResult['stored'],
+  events: ReadonlyMap<string, PlaceEvent>,
+  streamVersions: ReadonlyMap<string, number>,
+): Map<string, StoredPlaceEvent[]> {
+  const streams = new Map<string, StoredPlaceEvent[]>();
+  for (const { eventId, placeId, position } of stored) {
+    const event = events.get(eventId);
+    if (event === undefined) continue;
+    const storedEvent = toStoredEvent({ ...event, position });
+    const stream = streams.get(placeId);
+    if (stream) stream.push(storedEvent);
+    else streams.set(placeId, [storedEvent]);
+  }
+  for (const [placeId, stream] of streams) {
+    if (streamVersions.get(placeId) !== stream.length) streams.delete(placeId);
+    else stream.sort((a, b) => a.position - b.position);
+  }
+  return streams;
+}
+
+/** An event exactly as the store hands it back: `occurredAt` as the timestamptz reads (UTC, ms). */
+function toStoredEvent(event: StoredPlaceEvent): StoredPlaceEvent {
+  return { ...event, occurredAt: new Date(event.occurredAt).toISOString() };
 }
 
 /** Every stored event of the given places, grouped by place, in store order. */

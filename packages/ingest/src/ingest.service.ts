@@ -36,7 +36,7 @@ export async function ingestBatch(
     limit: onlyDuplicates.length,
     among: onlyDuplicates,
   });
-  const projected = await refoldAndProject(deps, [...changed, ...unfinished]);
+  const projected = await refoldAndProject(deps, [...changed, ...unfinished], appended.completeStreams);
   // Idempotent (fingerprinted), so a retry after a late failure records nothing twice.
   await recordDeadLetters(deps.db, rejected);
   return {

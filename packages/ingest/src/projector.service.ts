@@ -32,14 +32,24 @@ function projectionOf(row: PlaceRow): Projection {
 /**
  * Refolds the given places from their full streams, saves the states and writes them to the index. Safe
  * to run twice or concurrently: states only move forward and the index keeps the highest version.
+ * `streamsInHand` are whole streams the caller already holds (see `AppendResult.completeStreams`); only
+ * the other places' streams are read back.
  */
 export async function refoldAndProject(
   deps: ProjectorDependencies,
   placeIds: ReadonlyArray<string>,
+  streamsInHand: ReadonlyMap<string, ReadonlyArray<StoredPlaceEvent>> = new Map(),
 ): Promise<number> {
   if (placeIds.length === 0) return 0;
-  const streams = await readStreams(deps.db, placeIds);
-  const rows = [...streams].map(([placeId, events]) => foldToRow(placeId, events, deps.siteOrigin));
+  const readBack = await readStreams(
+    deps.db,
+    placeIds.filter((placeId) => !streamsInHand.has(placeId)),
+  );
+  const streams = [...placeIds].flatMap((placeId) => {
+    const events = streamsInHand.get(placeId) ?? readBack.get(placeId);
+    return events === undefined ? [] : [[placeId, events] as const];
+  });
+  const rows = streams.map(([placeId, events]) => foldToRow(placeId, events, deps.siteOrigin));
   await savePlaceStates(deps.db, rows);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
   await writeProjections(deps.search.client, deps.search.alias, rows.map(projectionOf));

@@ -129,6 +129,28 @@ describe('ingest pipeline on the real store and index', () => {
     expect((await indexed('K1'))?.source).toEqual(toSearchDocument(await replay('K1'), { siteOrigin: SITE }));
   });
 
+  it('hands back a stream without reading it only when the append stored all of it', async () => {
+    const parse = (raw: unknown) => placeEventSchema.parse(raw);
+    const first = await appendEvents(database.db, [
+      // An offset timestamp: the store reads it back in UTC, and the stream in hand must match that.
+      parse(crawled('H1', 1, '2026-06-01T12:00:00+02:00')),
+      parse(published('H1', '2026-06-01T11:00:00Z')),
+      parse(crawled('H2', 1, '2026-06-01T10:00:00Z')),
+    ]);
+    const stored = await readStreams(database.db, ['H1', 'H2']);
+    expect(first.completeStreams).toEqual(stored);
+
+    // H1 gets one more event: the store holds three, the call stored one, so H1 is not complete.
+    const second = await appendEvents(database.db, [
+      parse(lifecycle('H1', 'place.verified', '2026-06-02T10:00:00Z')),
+      parse(crawled('H2', 1, '2026-06-01T10:00:00Z')), // a duplicate: stores nothing
+      parse(crawled('H3', 1, '2026-06-01T10:00:00Z')),
+    ]);
+    expect([...second.completeStreams.keys()]).toEqual(['H3']);
+    // Appended, never projected: the sweeper owns them now (and the next test expects a clean slate).
+    expect(await sweepLaggingPlaces(deps)).toBe(3);
+  });
+
   it('sweeps places whose events were stored but never folded or projected (a lost job)', async () => {
     // The job died right after the append: events stored, nothing folded, nothing in the index.
     const events = [crawled('W1', 1, '2026-04-01T10:00:00Z'), published('W1', '2026-04-01T11:00:00Z')].map(
