@@ -9,6 +9,8 @@ import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index'
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 
+const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
+
 const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '50000' },
@@ -44,6 +46,8 @@ try {
       REDIS_PREFIX: environment.redisPrefix,
       ELASTICSEARCH_INDEX: environment.alias,
       LOG_LEVEL: 'info',
+      // The young-generation size `npm run worker` runs with (see package.json).
+      NODE_OPTIONS: WORKER_NODE_OPTIONS,
     }),
   );
   await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));

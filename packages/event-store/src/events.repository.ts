@@ -95,7 +95,7 @@ function completeStreamsOf(
   for (const { eventId, placeId, position } of stored) {
     const event = events.get(eventId);
     if (event === undefined) continue;
-    const storedEvent = toStoredEvent({ ...event, position });
+    const storedEvent: StoredPlaceEvent = { ...event, occurredAt: storedInstant(event.occurredAt), position };
     const stream = streams.get(placeId);
     if (stream) stream.push(storedEvent);
     else streams.set(placeId, [storedEvent]);
@@ -107,9 +107,11 @@ function completeStreamsOf(
   return streams;
 }
 
-/** An event exactly as the store hands it back: `occurredAt` as the timestamptz reads (UTC, ms). */
-function toStoredEvent(event: StoredPlaceEvent): StoredPlaceEvent {
-  return { ...event, occurredAt: new Date(event.occurredAt).toISOString() };
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** An instant as a timestamptz column reads back (UTC, milliseconds); most arrive in that form already. */
+function storedInstant(occurredAt: string): string {
+  return CANONICAL_INSTANT.test(occurredAt) ? occurredAt : new Date(occurredAt).toISOString();
 }
 
 /** Every stored event of the given places, grouped by place, in store order. */

@@ -25,8 +25,9 @@ export type ProduceOptions = {
   onProgress?: (summary: ProduceSummary) => void;
 };
 
-// Jobs are added in groups with addBulk: one Redis round trip per group instead of one per batch.
-const BATCHES_PER_ADD = 20;
+// Jobs are added in small groups with addBulk: fewer Redis round trips, while the first jobs still reach
+// the workers early (a group of 20 kept them idle until 20,000 events were validated).
+const BATCHES_PER_ADD = 2;
 
 /**
  * Streams NDJSON into the ingest queue in batches. Every line is validated here so the data team sees
