@@ -8,6 +8,7 @@ import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
+import { describeCpu, snapshotCpu } from './cpu-usage.js';
 
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
 
@@ -51,6 +52,8 @@ try {
     }),
   );
   await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));
+  const workerPids = workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid]));
+  const oursCpu = snapshotCpu(workerPids);
   const oursStarted = performance.now();
   const produced = await produceFromNdjson({
     queue,
@@ -60,6 +63,7 @@ try {
   });
   const outcome = await waitForJobs(queue, queueEvents, produced.jobIds, { timeoutMs: 30 * 60_000 });
   const oursSeconds = (performance.now() - oursStarted) / 1000;
+  const oursCpuAfter = snapshotCpu(workerPids);
   if (outcome.failed.length > 0 || outcome.timedOut)
     throw new Error(`ingest failed: ${JSON.stringify(outcome.failed[0])}`);
   await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
@@ -68,6 +72,7 @@ try {
   await queue.close();
   const ours = count / oursSeconds;
   log(`ours: ${count} events in ${oursSeconds.toFixed(2)} s = ${ours.toFixed(0)} events/s`);
+  if (oursCpu && oursCpuAfter) log(`      ${describeCpu(oursCpu, oursCpuAfter, oursSeconds)}`);
 
   // ---- raw: the same documents, one index operation per event, straight into a fresh index ----
   const expected = projectRawEvents(lines, config.SITE_ORIGIN);
@@ -79,6 +84,7 @@ try {
   for (let start = 0; start < perEventPlace.length; start += config.INGEST_BATCH_SIZE) {
     batches.push(perEventPlace.slice(start, start + config.INGEST_BATCH_SIZE));
   }
+  const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
   let next = 0;
   // Same parallelism as the worker: WORKER_CONCURRENCY bulk requests in flight.
@@ -95,10 +101,12 @@ try {
     }),
   );
   const rawSeconds = (performance.now() - rawStarted) / 1000;
+  const rawCpuAfter = snapshotCpu([]);
   const raw = perEventPlace.length / rawSeconds;
   log(
     `raw:  ${perEventPlace.length} events in ${rawSeconds.toFixed(2)} s = ${raw.toFixed(0)} events/s (bulk of the same documents)`,
   );
+  if (rawCpu && rawCpuAfter) log(`      ${describeCpu(rawCpu, rawCpuAfter, rawSeconds)}`);
 
   console.log(
     JSON.stringify({
