@@ -45,7 +45,7 @@ export async function refoldAndProject(
     deps.db,
     placeIds.filter((placeId) => !streamsInHand.has(placeId)),
   );
-  const streams = [...placeIds].flatMap((placeId) => {
+  const streams = placeIds.flatMap((placeId) => {
     const events = streamsInHand.get(placeId) ?? readBack.get(placeId);
     return events === undefined ? [] : [[placeId, events] as const];
   });
