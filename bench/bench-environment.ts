@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { loadConfig, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
+import { withAdmin, withDatabase } from '@directory/testing';
 
 /**
  * A throw-away database, Redis prefix and index alias for one benchmark run, removed afterwards, so a
@@ -22,22 +22,16 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   const config = loadConfig();
   const suffix = randomBytes(4).toString('hex');
   const databaseName = `bench_${name}_${suffix}`;
-  const adminUrl = new URL(config.DATABASE_URL);
-  adminUrl.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl.toString() });
-  await admin.connect();
-  await admin.query(`create database "${databaseName}"`);
-  await admin.end();
-  const databaseUrl = new URL(config.DATABASE_URL);
-  databaseUrl.pathname = `/${databaseName}`;
-  const db = createDatabase(databaseUrl.toString(), { maxConnections: 10 });
+  await withAdmin((admin) => admin.query(`create database "${databaseName}"`));
+  const databaseUrl = withDatabase(config.DATABASE_URL, databaseName);
+  const db = createDatabase(databaseUrl, { maxConnections: 10 });
   await migrateToLatest(db);
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
   const alias = `bench_${name}_${suffix}`;
   return {
     config,
     db,
-    databaseUrl: databaseUrl.toString(),
+    databaseUrl,
     client,
     alias,
     redisPrefix: `bench-${name}-${suffix}`,
@@ -45,10 +39,7 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
       await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
       await client.close();
       await db.destroy();
-      const again = new pg.Client({ connectionString: adminUrl.toString() });
-      await again.connect();
-      await again.query(`drop database if exists "${databaseName}" with (force)`);
-      await again.end();
+      await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
     },
   };
 }

@@ -73,9 +73,15 @@ function start(name: string, entry: string, ready: RegExp, inheritOutput = false
       resolve(child);
       return;
     }
+    let isReady = false;
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(child);
+      // Only the tail is kept (the error message shows it): services log every request for as long as
+      // the demo runs.
+      output = (output + chunk.toString()).slice(-4_000);
+      if (!isReady && ready.test(output)) {
+        isReady = true;
+        resolve(child);
+      }
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

@@ -39,7 +39,11 @@ export async function redriveDeadLetters(
     deps.db,
     valid.map((item) => item.event),
   );
-  await refoldAndProject(deps, [...new Set(valid.map((item) => item.event.placeId))]);
+  await refoldAndProject(
+    deps,
+    [...new Set(valid.map((item) => item.event.placeId))],
+    appended.completeStreams,
+  );
   await markRedriven(
     deps.db,
     valid.map((item) => item.id),

@@ -10,11 +10,13 @@ export async function createDoctorsIndex(
   client: Client,
   index: string,
   settings: Record<string, unknown> = {},
+  aliases: Record<string, Record<string, never>> = {},
 ): Promise<void> {
   await client.indices.create({
     index,
     settings: { ...DOCTORS_SETTINGS, ...settings },
     mappings: DOCTORS_MAPPING,
+    aliases,
   });
 }
 
@@ -36,12 +38,7 @@ export async function ensureDoctorsIndex(client: Client, alias: string): Promise
   if (current[0]) return current[0];
   const index = `${alias}__initial`;
   try {
-    await client.indices.create({
-      index,
-      settings: DOCTORS_SETTINGS,
-      mappings: DOCTORS_MAPPING,
-      aliases: { [alias]: {} },
-    });
+    await createDoctorsIndex(client, index, {}, { [alias]: {} });
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }

@@ -1,3 +1,4 @@
+export { withAdmin, withDatabase } from './admin.js';
 export { uniqueName } from './names.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
 export { createTestRedis, type TestRedis } from './test-redis.js';

@@ -49,6 +49,11 @@ const getDoctorInputSchema = z.object({
 
 const getDoctorOutputSchema = z.strictObject({ doctor: doctorSchema });
 
+// Built once: a server (and so the tool registration) is created per request, and turning the zod
+// schemas into JSON Schema is the costly part of it.
+const SEARCH_INPUT = advertisedInputSchema(searchToolInputSchema);
+const GET_INPUT = advertisedInputSchema(getDoctorInputSchema);
+
 /**
  * A fresh MCP server holding the two read-only tools over the one query service (the same
  * `Directory` as the HTTP API). Stateless: the transport layer builds one per HTTP request.
@@ -63,7 +68,7 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
     {
       title: 'Search doctors',
       description: SEARCH_DESCRIPTION,
-      inputSchema: advertisedInputSchema(searchToolInputSchema),
+      inputSchema: SEARCH_INPUT,
       outputSchema: doctorPageSchema,
       annotations: { title: 'Search doctors', ...READ_ONLY },
     },
@@ -84,7 +89,7 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
     {
       title: 'Get doctor',
       description: GET_DESCRIPTION,
-      inputSchema: advertisedInputSchema(getDoctorInputSchema),
+      inputSchema: GET_INPUT,
       outputSchema: getDoctorOutputSchema,
       annotations: { title: 'Get doctor', ...READ_ONLY },
     },
