@@ -210,7 +210,7 @@ function parseWith(
   for (const name of Object.keys(raw)) {
     if (isKeyLikeName(name)) {
       keyInQuery = true;
-      errors.push({ parameter: safeName(name), reason: KEY_IN_QUERY_REASON, code: 'key_in_query' });
+      errors.push(keyInQueryError(name));
       continue;
     }
     if (!isKnownParameter(name)) {
@@ -264,6 +264,18 @@ function parseWith(
 
 function isKnownParameter(name: string): name is KnownParameter {
   return (KNOWN_PARAMETERS as readonly string[]).includes(name);
+}
+
+/**
+ * The `key_in_query` errors alone, for parameter names that look like an API key: what a request hook
+ * needs to refuse a leaked key before authentication, without validating the rest of the query.
+ */
+export function keyInQueryErrors(raw: Record<string, unknown>): ParameterError[] {
+  return Object.keys(raw).filter(isKeyLikeName).map(keyInQueryError);
+}
+
+function keyInQueryError(name: string): ParameterError {
+  return { parameter: safeName(name), reason: KEY_IN_QUERY_REASON, code: 'key_in_query' };
 }
 
 const KEY_LIKE_NAMES = new Set(['apikey', 'xapikey', 'key', 'accesstoken', 'token', 'authorization']);

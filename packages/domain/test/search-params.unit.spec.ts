@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   filtersOf,
   KEY_IN_QUERY_REASON,
+  keyInQueryErrors,
   parseSearchParams,
   parseSearchToolInput,
   type SearchParamsResult,
@@ -192,6 +193,14 @@ describe('parseSearchParams: keys in the query string', () => {
     expect(result.errors).toEqual([{ parameter: name, reason: KEY_IN_QUERY_REASON, code: 'key_in_query' }]);
     expect(JSON.stringify(result)).not.toContain(secret);
     expect(JSON.stringify(result)).not.toContain('0123456789abcdef');
+  });
+
+  it('keyInQueryErrors reports exactly the key_in_query errors of a full parse, and nothing else', () => {
+    const query = { api_key: secret, country: 'zz', colour: 'red', Token: 'x' };
+    const full = errorsOf(parseSearchParams(query)).filter((error) => error.code === 'key_in_query');
+    expect(keyInQueryErrors(query)).toEqual(full);
+    expect(full).toHaveLength(2);
+    expect(keyInQueryErrors({ country: 'zz', colour: 'red' })).toEqual([]);
   });
 
   it('flags a key even when repeated, and still reports the other errors', () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
-import { parseSearchParams } from '@directory/domain';
+import { keyInQueryErrors } from '@directory/domain';
 import { findActiveKeyBySecret, type ActiveApiKey } from '@directory/keys';
 import { registerRateLimit } from '@directory/rate-limit';
 import { ProblemError, UNAUTHORIZED_DETAIL } from './problem.js';
@@ -79,13 +79,11 @@ function secretFrom(request: FastifyRequest): string | null {
  * as a key is the domain's (shared with search validation).
  */
 function rejectKeyInQuery(request: FastifyRequest): void {
-  const query = request.query as Record<string, unknown>;
-  if (Object.keys(query).length === 0) return;
-  const result = parseSearchParams(query);
-  if (result.ok || !result.keyInQuery) return;
-  const errors = result.errors
-    .filter((error) => error.code === 'key_in_query')
-    .map(({ parameter, reason }) => ({ parameter, reason }));
+  const errors = keyInQueryErrors(request.query as Record<string, unknown>).map(({ parameter, reason }) => ({
+    parameter,
+    reason,
+  }));
+  if (errors.length === 0) return;
   throw new ProblemError(
     'keyInQuery',
     'API keys must never be sent in the URL or query string: send the key in the X-API-Key header (or Authorization: Bearer). Treat the key you sent as leaked and replace it.',
