@@ -20,6 +20,7 @@ const e164Schema = z
   .meta({ description: 'Phone number in E.164 format', examples: ['+493012345678'] });
 const nullableText = (description: string) => z.string().nullable().meta({ description });
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
+const emailSchema = z.email();
 const timeSchema = z.string().regex(TIME_OF_DAY_PATTERN);
 
 export const addressSchema = z
@@ -68,7 +69,7 @@ export const doctorSchema = z
     additionalPhones: z.array(phoneRecordSchema).max(MAX_ADDITIONAL_PHONES).meta({
       description: 'Further numbers, normalized to E.164, without duplicates or the primary number',
     }),
-    email: z.email().nullable().meta({ description: 'Published practice email' }),
+    email: emailSchema.nullable().meta({ description: 'Published practice email' }),
     website: httpUrlSchema.nullable().meta({ description: 'Website; a validated public HTTP(S) URL' }),
     googleMapsUrl: httpUrlSchema
       .nullable()
@@ -232,8 +233,6 @@ function publicAdditionalPhones(
   }
   return records;
 }
-
-const emailSchema = z.email();
 
 function publicEmail(value: string | null): string | null {
   // The same check as the published schema, so a served email always validates.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
+import { API_KEY_PREFIX } from '@directory/domain';
 
-const SECRET_IN_TEXT = /dk_live_[0-9A-Za-z]*/g;
+const SECRET_IN_TEXT = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]*`, 'g');
 const KEY_LIKE_NAME = /key|token|auth|secret|password/i;
 const REDACTED = '[redacted]';
 
@@ -32,7 +33,7 @@ export function sanitizeUrl(url: string): string {
 }
 
 function containsSecret(raw: string): boolean {
-  return safeDecode(raw).toLowerCase().includes('dk_live_');
+  return safeDecode(raw).toLowerCase().includes(API_KEY_PREFIX);
 }
 
 function safeDecode(text: string): string {

@@ -3,6 +3,7 @@ import {
   ApiKeyLimitError,
   InvalidKeyNameError,
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  MAX_KEY_NAME_LENGTH,
   createApiKey,
   listApiKeys,
   revokeApiKey,
@@ -14,7 +15,7 @@ import {
  * everything here is scoped to the signed-in account, and the store's typed errors become results the
  * pages can show.
  */
-export { MAX_ACTIVE_KEYS_PER_ACCOUNT };
+export { MAX_ACTIVE_KEYS_PER_ACCOUNT, MAX_KEY_NAME_LENGTH };
 
 export type CreateKeyResult =
   { kind: 'created'; key: ApiKeyRecord; secret: string } | { kind: 'limitReached' } | { kind: 'invalidName' };

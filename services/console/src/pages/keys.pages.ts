@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '@directory/keys';
+import { MAX_KEY_NAME_LENGTH, type ApiKeyRecord } from '@directory/keys';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, type PageContext } from './layout.js';
 
@@ -119,7 +119,7 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
               id="name"
               name="name"
               type="text"
-              maxlength="100"
+              maxlength="${MAX_KEY_NAME_LENGTH}"
               required
               autocomplete="off"
               placeholder="e.g. production backend"

@@ -3,6 +3,7 @@ import type { Database } from '@directory/database';
 import { assertNever } from '@directory/domain';
 import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  MAX_KEY_NAME_LENGTH,
   createKeyForAccount,
   findKeyOfAccount,
   listKeysOfAccount,
@@ -79,7 +80,10 @@ export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, don
         return renderKeys(request, reply, {
           status: 400,
           nameValue: name,
-          notice: { tone: 'error', message: 'Give the key a name of 1 to 100 characters.' },
+          notice: {
+            tone: 'error',
+            message: `Give the key a name of 1 to ${MAX_KEY_NAME_LENGTH} characters.`,
+          },
         });
       default:
         return assertNever(result);
