@@ -93,6 +93,18 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
 
   const loadStartedAt = await databaseNow(db);
   const served = await countServedPlaces(db);
+  let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
+  /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
+  const catchUp = async (): Promise<Date> => {
+    const startedAt = await databaseNow(db);
+    const changed = streamProjections(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE });
+    await copyProjections(changed, client, newIndex, (count) => {
+      summary.caughtUp += count;
+      progress({ phase: 'catch-up', done: summary.caughtUp });
+    });
+    catchUpFrom = new Date(startedAt.getTime() - margin);
+    return catchUpFrom;
+  };
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
   await createDoctorsIndex(client, newIndex, { refresh_interval: '-1', number_of_replicas: 0 });
   try {
@@ -105,18 +117,6 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
         progress({ phase: 'load', done: summary.loaded, total: served });
       },
     );
-    let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
-    /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
-    const catchUp = async (): Promise<Date> => {
-      const startedAt = await databaseNow(db);
-      const changed = streamProjections(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE });
-      await copyProjections(changed, client, newIndex, (count) => {
-        summary.caughtUp += count;
-        progress({ phase: 'catch-up', done: summary.caughtUp });
-      });
-      catchUpFrom = new Date(startedAt.getTime() - margin);
-      return catchUpFrom;
-    };
 
     await client.indices.putSettings({ index: newIndex, settings: { refresh_interval: '1s' } });
     await verify(options, newIndex, summary, catchUp, progress);
@@ -133,7 +133,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     throw error;
   }
   // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
-  await catchUpAfterSwap(options, newIndex, summary, loadStartedAt, margin);
+  await catchUp();
   if (!options.keepOld) {
     for (const index of previousIndices) {
       progress({ phase: 'cleanup', detail: `deleting ${index}` });
@@ -163,22 +163,6 @@ async function copyProjections(
     await writeSerializedProjections(client, index, page.value);
     onCopied(page.value.length);
   }
-}
-
-async function catchUpAfterSwap(
-  options: ReindexOptions,
-  index: string,
-  summary: ReindexSummary,
-  loadStartedAt: Date,
-  margin: number,
-): Promise<void> {
-  const since = new Date(loadStartedAt.getTime() - margin);
-  await copyProjections(
-    streamProjections(options.db, { updatedSince: since, pageSize: BULK_PAGE }),
-    options.client,
-    index,
-    (count) => (summary.caughtUp += count),
-  );
 }
 
 /**
