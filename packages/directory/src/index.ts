@@ -1,5 +1,4 @@
 export {
-  DOCTOR_ID_REASON,
   InvalidCursorError,
   MAX_DOCTOR_ID_LENGTH,
   SearchUnavailableError,

@@ -21,7 +21,7 @@ declare module 'fastify' {
  * which it was); a malformed one is refused before any database access. Every request is checked
  * against the database, never a cache, so a revocation is effective on the next request everywhere.
  */
-export function registerAuth(scope: FastifyInstance, options: { db: Database }): void {
+function registerAuth(scope: FastifyInstance, options: { db: Database }): void {
   scope.decorateRequest('apiKey', null);
   scope.addHook('onRequest', async (request) => {
     rejectKeyInQuery(request);

@@ -1,6 +1,5 @@
 export {
   INGEST_QUEUE_NAME,
-  INGEST_JOB_OPTIONS,
   createIngestQueue,
   type IngestItem,
   type IngestJobData,
@@ -19,7 +18,6 @@ export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
 export {
   reindex,
   leftoverIndices,
-  ReindexVerificationError,
   type ReindexOptions,
   type ReindexProgress,
   type ReindexSummary,

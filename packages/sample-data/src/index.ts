@@ -8,5 +8,5 @@ export {
 } from './generate-events.js';
 export type { RawEvent } from './event-builders.js';
 export { INVALID_KINDS, type InvalidKind } from './invalid-events.js';
-export { slugify, foldToAscii } from './slug.js';
+export { slugify } from './slug.js';
 export { citiesOf } from './cities.js';
