@@ -1,5 +1,5 @@
 export { registerKeyedAccess, requireApiKey, type KeyedAccessOptions } from './auth.plugin.js';
-export { openSearchStores, openStores, type SearchStores, type Stores } from './backends.js';
+export { openStores, type Stores } from './backends.js';
 export { installErrorHandling } from './error-handler.js';
 export { loggerOptions, requestIdOptions, type LoggerOptions } from './logging.js';
 export {
@@ -11,3 +11,4 @@ export {
 } from './problem.js';
 export { baseServerOptions, buildLogger, installRequestLogging, type LogOptions } from './server-options.js';
 export { serveUntilSignal, type ServeOptions } from './serve.js';
+export { runSearchService, type SearchServiceDependencies } from './search-service.js';
