@@ -122,14 +122,33 @@ export async function listApiKeys(db: Database, accountId?: string): Promise<Api
   return (await query.execute()).map(toRecord);
 }
 
-/** Revokes a key (idempotent: a second revoke keeps the first time). Null when there is no such key. */
-export async function revokeApiKey(db: Database, id: string): Promise<ApiKeyRecord | null> {
-  const row = await db
+/** One key by id, or null; with `accountId`, only if that account holds it (another's key is unknown). */
+export async function findApiKey(
+  db: Database,
+  id: string,
+  scope: { accountId?: string } = {},
+): Promise<ApiKeyRecord | null> {
+  let query = db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id);
+  if (scope.accountId !== undefined) query = query.where('account_id', '=', scope.accountId);
+  const row = await query.executeTakeFirst();
+  return row === undefined ? null : toRecord(row);
+}
+
+/**
+ * Revokes a key (idempotent: a second revoke keeps the first time). Null when there is no such key, or,
+ * with `accountId`, when that account does not hold it.
+ */
+export async function revokeApiKey(
+  db: Database,
+  id: string,
+  scope: { accountId?: string } = {},
+): Promise<ApiKeyRecord | null> {
+  let query = db
     .updateTable('api_keys')
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-    .where('id', '=', id)
-    .returning(KEY_COLUMNS)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  if (scope.accountId !== undefined) query = query.where('account_id', '=', scope.accountId);
+  const row = await query.returning(KEY_COLUMNS).executeTakeFirst();
   return row === undefined ? null : toRecord(row);
 }
 

@@ -8,6 +8,7 @@ export {
   ensureAccount,
   findAccountByEmail,
   findActiveKeyBySecret,
+  findApiKey,
   listApiKeys,
   revokeApiKey,
   type ActiveApiKey,

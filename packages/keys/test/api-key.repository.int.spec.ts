@@ -8,6 +8,7 @@ import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   createApiKey,
   ensureAccount,
+  findApiKey,
   findActiveKeyBySecret,
   listApiKeys,
   revokeApiKey,
@@ -96,6 +97,22 @@ describe('API key store on the local PostgreSQL', () => {
     }
     const active = (await listApiKeys(test.db, account.id)).filter((key) => key.revokedAt === null);
     expect(active).toHaveLength(MAX_ACTIVE_KEYS_PER_ACCOUNT);
+  });
+
+  it("finds and revokes a key within an account scope only: another account's key is unknown to it", async () => {
+    const owner = await ensureAccount(test.db, 'owner@example.com');
+    const other = await ensureAccount(test.db, 'other@example.com');
+    const { key } = await createApiKey(test.db, { accountId: owner.id, name: 'scoped' });
+
+    expect(await findApiKey(test.db, key.id, { accountId: other.id })).toBeNull();
+    expect(await revokeApiKey(test.db, key.id, { accountId: other.id })).toBeNull();
+    expect((await findApiKey(test.db, key.id))?.revokedAt).toBeNull();
+
+    const revoked = await revokeApiKey(test.db, key.id, { accountId: owner.id });
+    expect(revoked?.revokedAt).toBeInstanceOf(Date);
+    expect((await findApiKey(test.db, key.id, { accountId: owner.id }))?.revokedAt).toEqual(
+      revoked?.revokedAt,
+    );
   });
 
   it('refuses keys for a missing account', async () => {

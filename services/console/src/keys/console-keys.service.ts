@@ -5,6 +5,7 @@ import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   MAX_KEY_NAME_LENGTH,
   createApiKey,
+  findApiKey,
   listApiKeys,
   revokeApiKey,
   type ApiKeyRecord,
@@ -40,14 +41,12 @@ export function listKeysOfAccount(db: Database, accountId: string): Promise<ApiK
 }
 
 /** One of the account's own keys, or null (another account's key id is treated as unknown). */
-export async function findKeyOfAccount(
+export function findKeyOfAccount(
   db: Database,
   accountId: string,
   keyId: string,
 ): Promise<ApiKeyRecord | null> {
-  // packages/keys has no lookup by id; an account holds few keys, so its list is cheap.
-  const keys = await listApiKeys(db, accountId);
-  return keys.find((key) => key.id === keyId) ?? null;
+  return findApiKey(db, keyId, { accountId });
 }
 
 export type RevokeKeyResult = { kind: 'revoked'; key: ApiKeyRecord } | { kind: 'notFound' };
@@ -57,9 +56,6 @@ export async function revokeKeyOfAccount(
   accountId: string,
   keyId: string,
 ): Promise<RevokeKeyResult> {
-  // Ownership first: revokeApiKey itself takes any id (it serves the operator CLI too).
-  const owned = await findKeyOfAccount(db, accountId, keyId);
-  if (owned === null) return { kind: 'notFound' };
-  const revoked = await revokeApiKey(db, owned.id);
+  const revoked = await revokeApiKey(db, keyId, { accountId });
   return revoked === null ? { kind: 'notFound' } : { kind: 'revoked', key: revoked };
 }
