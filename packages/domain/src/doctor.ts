@@ -9,7 +9,7 @@ import {
 import { normalizePhone, phoneRegionFor } from './phone-number.js';
 import type { PlaceState } from './place-state.js';
 import { buildProfileUrl } from './profile-url.js';
-import { isPublicHttpUrl } from './public-url.js';
+import { parsePublicHttpUrl } from './public-url.js';
 
 export const MAX_ADDITIONAL_PHONES = 20;
 export const MAX_SPECIALTIES = 50;
@@ -243,7 +243,7 @@ function publicEmail(value: string | null): string | null {
 function publicUrl(value: string | null): string | null {
   const url = cleanText(value);
   // Publish the parsed form: it is a well-formed URI even when the crawled text was sloppy.
-  return url !== null && isPublicHttpUrl(url) ? new URL(url).href : null;
+  return url === null ? null : (parsePublicHttpUrl(url)?.href ?? null);
 }
 
 function publicSpecialties(specialties: ReadonlyArray<string>): string[] {

@@ -1,4 +1,5 @@
 import { COUNTRY_CODES, SLUG_PATTERN, type CountryCode } from './events.js';
+import { fail, type Result } from './result.js';
 
 /** Page language → that language's word for the directory section of the website. */
 export const PAGE_LANGUAGES = {
@@ -17,7 +18,7 @@ export const MAX_PROFILE_URL_LENGTH = 2048;
 /** What identifies a profile, whatever the page language. */
 export type ProfileRef = { country: CountryCode; citySlug: string; profileSlug: string };
 export type ParsedProfileUrl = ProfileRef & { lang: PageLanguage };
-export type ParseProfileUrlResult = { ok: true; value: ParsedProfileUrl } | { ok: false; reason: string };
+export type ParseProfileUrlResult = Result<ParsedProfileUrl>;
 
 const SEGMENT_NAMES = ['language', 'section', 'country', 'city slug', 'profile slug'] as const;
 
@@ -42,7 +43,6 @@ export function buildProfileUrl(siteOrigin: string, ref: ProfileRef, lang: PageL
  */
 export function parseProfileUrl(input: string, siteOrigin: string): ParseProfileUrlResult {
   const site = parseSiteOrigin(siteOrigin);
-  const fail = (reason: string): ParseProfileUrlResult => ({ ok: false, reason });
 
   if (input.length > MAX_PROFILE_URL_LENGTH) {
     return fail(`profile URL is longer than ${MAX_PROFILE_URL_LENGTH} characters`);
@@ -76,7 +76,6 @@ export function parseProfileUrl(input: string, siteOrigin: string): ParseProfile
 }
 
 function parseProfilePath(rawPath: string): ParseProfileUrlResult {
-  const fail = (reason: string): ParseProfileUrlResult => ({ ok: false, reason });
   if (/%(?:2f|5c)/i.test(rawPath)) return fail('profile path must not contain encoded slashes');
   if (/%2e/i.test(rawPath)) return fail('profile path must not contain encoded dots');
   if (rawPath.includes('%')) return fail('profile path must not contain percent-encoded characters');
@@ -104,8 +103,8 @@ function parseProfilePath(rawPath: string): ParseProfileUrlResult {
   if (section !== PAGE_LANGUAGES[lang])
     return fail(`section must be "${PAGE_LANGUAGES[lang]}" for language ${lang}`);
   if (!isCountryCode(country)) return fail(`unknown country; expected one of ${COUNTRY_CODES.join(', ')}`);
-  if (!SLUG_PATTERN.test(citySlug)) return fail('city slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$');
-  if (!SLUG_PATTERN.test(profileSlug)) return fail('profile slug must match ^[a-z0-9]+(?:-[a-z0-9]+)*$');
+  if (!SLUG_PATTERN.test(citySlug)) return fail(`city slug must match ${SLUG_PATTERN.source}`);
+  if (!SLUG_PATTERN.test(profileSlug)) return fail(`profile slug must match ${SLUG_PATTERN.source}`);
   return { ok: true, value: { lang, country, citySlug, profileSlug } };
 }
 

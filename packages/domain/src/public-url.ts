@@ -4,18 +4,22 @@ const MAX_PUBLIC_URL_LENGTH = 2048;
 const PRIVATE_HOST_SUFFIXES = ['.localhost', '.local', '.internal'];
 
 /**
- * Whether a crawled URL may be published as a link: http(s), no credentials, and a public DNS name or a
- * public IP address. Hostnames are checked after WHATWG parsing, which already turns `0x7f.1`,
- * `2130706433` and `%31%32%37.0.0.1` into `127.0.0.1`, so odd spellings cannot sneak past.
+ * The parsed URL when a crawled URL may be published as a link, else null: http(s), no credentials, and
+ * a public DNS name or a public IP address. Hostnames are checked after WHATWG parsing, which already
+ * turns `0x7f.1`, `2130706433` and `%31%32%37.0.0.1` into `127.0.0.1`, so odd spellings cannot sneak past.
  */
-export function isPublicHttpUrl(url: string): boolean {
-  if (url.length > MAX_PUBLIC_URL_LENGTH) return false;
+export function parsePublicHttpUrl(url: string): URL | null {
+  if (url.length > MAX_PUBLIC_URL_LENGTH) return null;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false;
+    return null;
   }
+  return isPublicHttpLocation(parsed) ? parsed : null;
+}
+
+function isPublicHttpLocation(parsed: URL): boolean {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
   if (parsed.username !== '' || parsed.password !== '') return false;
 

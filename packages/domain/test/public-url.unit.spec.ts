@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePhone, phoneRegionFor } from '../src/phone-number.js';
-import { isPublicHttpUrl } from '../src/public-url.js';
+import { parsePublicHttpUrl } from '../src/public-url.js';
 
-describe('isPublicHttpUrl', () => {
+describe('parsePublicHttpUrl', () => {
   it.each([
     'https://example.com',
     'http://praxis-mueller.de/kontakt?lang=de#map',
@@ -14,7 +14,7 @@ describe('isPublicHttpUrl', () => {
     'https://172.32.0.1/',
     'https://exämple.de/',
   ])('accepts %s', (url) => {
-    expect(isPublicHttpUrl(url)).toBe(true);
+    expect(parsePublicHttpUrl(url)).toBeInstanceOf(URL);
   });
 
   it.each([
@@ -53,7 +53,7 @@ describe('isPublicHttpUrl', () => {
     ['IPv4-mapped loopback', 'http://[::ffff:127.0.0.1]/'],
     ['over 2048 characters', `https://example.com/${'a'.repeat(2048)}`],
   ])('rejects %s', (_name, url) => {
-    expect(isPublicHttpUrl(url)).toBe(false);
+    expect(parsePublicHttpUrl(url)).toBeNull();
   });
 });
 
