@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  COUNTRY_CODE_PATTERN,
   PLACE_ID_PATTERN,
   TIME_OF_DAY_PATTERN,
   phoneTypeSchema,
@@ -31,7 +32,7 @@ export const addressSchema = z
     postalCode: nullableText('Postal code'),
     country: z
       .string()
-      .regex(/^[A-Z]{2}$/)
+      .regex(COUNTRY_CODE_PATTERN)
       .nullable()
       .meta({ description: 'ISO 3166-1 alpha-2 country code of the address, uppercase', examples: ['DE'] }),
   })
@@ -132,14 +133,17 @@ export const LOCATION_KEYS = ['latitude', 'longitude'] as const satisfies Readon
 >;
 export const PHONE_RECORD_KEYS = ['number', 'type'] as const satisfies ReadonlyArray<keyof PhoneRecord>;
 
-type Missing<T, List extends ReadonlyArray<unknown>> = [Exclude<keyof T, List[number]>] extends [never]
+/** True when `List` names every key of `T`: a compile-time check that a spelled-out key list is complete. */
+export type ListsEveryKey<T, List extends ReadonlyArray<unknown>> = [Exclude<keyof T, List[number]>] extends [
+  never,
+]
   ? true
   : false;
 const _keyListsComplete: [
-  Missing<Doctor, typeof DOCTOR_KEYS>,
-  Missing<Doctor['address'], typeof ADDRESS_KEYS>,
-  Missing<NonNullable<Doctor['location']>, typeof LOCATION_KEYS>,
-  Missing<PhoneRecord, typeof PHONE_RECORD_KEYS>,
+  ListsEveryKey<Doctor, typeof DOCTOR_KEYS>,
+  ListsEveryKey<Doctor['address'], typeof ADDRESS_KEYS>,
+  ListsEveryKey<NonNullable<Doctor['location']>, typeof LOCATION_KEYS>,
+  ListsEveryKey<PhoneRecord, typeof PHONE_RECORD_KEYS>,
 ] = [true, true, true, true];
 
 export type ToDoctorOptions = { siteOrigin: string };

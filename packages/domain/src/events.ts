@@ -10,6 +10,9 @@ export const LIVE_COUNTRY_CODES = ['de', 'es', 'it', 'pt'] as const satisfies Re
 /** Lowercase URL slug shared by city and profile slugs (and the API's `city` parameter). */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** An ISO 3166-1 alpha-2 country code as crawled and served in addresses (uppercase, unlike dataset codes). */
+export const COUNTRY_CODE_PATTERN = /^[A-Z]{2}$/;
+
 export const PLACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 export const EVENT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 
@@ -33,10 +36,7 @@ const observedAddressSchema = z.looseObject({
   city: z.string().nullable(),
   state: z.string().nullable(),
   postalCode: z.string().nullable(),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'Expected a two-letter uppercase country code')
-    .nullable(),
+  country: z.string().regex(COUNTRY_CODE_PATTERN, 'Expected a two-letter uppercase country code').nullable(),
 });
 
 export const observedSchema = z.looseObject({

@@ -1,4 +1,4 @@
-import { toDoctor, type Doctor, type ToDoctorOptions } from './doctor.js';
+import { toDoctor, type Doctor, type ListsEveryKey, type ToDoctorOptions } from './doctor.js';
 import type { CountryCode } from './events.js';
 import { isServed, type PlaceState } from './place-state.js';
 import { foldText } from './text.js';
@@ -39,12 +39,9 @@ export const SEARCH_DOCUMENT_KEYS = [
 ] as const satisfies ReadonlyArray<keyof SearchDocument>;
 export const TOMBSTONE_KEYS = ['served', 'placeId'] as const satisfies ReadonlyArray<keyof Tombstone>;
 
-type Missing<T, List extends ReadonlyArray<unknown>> = [Exclude<keyof T, List[number]>] extends [never]
-  ? true
-  : false;
 const _keyListsComplete: [
-  Missing<SearchDocument, typeof SEARCH_DOCUMENT_KEYS>,
-  Missing<Tombstone, typeof TOMBSTONE_KEYS>,
+  ListsEveryKey<SearchDocument, typeof SEARCH_DOCUMENT_KEYS>,
+  ListsEveryKey<Tombstone, typeof TOMBSTONE_KEYS>,
 ] = [true, true];
 
 export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): SearchDocument | Tombstone {

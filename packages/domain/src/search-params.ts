@@ -32,15 +32,7 @@ export type SearchFilters = {
   verified?: boolean;
 };
 
-export type SearchParams = {
-  country: CountryCode;
-  city?: string;
-  q?: string;
-  whatsapp?: boolean;
-  verified?: boolean;
-  limit: number;
-  cursor?: string;
-};
+export type SearchParams = SearchFilters & { limit: number; cursor?: string };
 
 export type ParameterErrorCode =
   'key_in_query' | 'unknown_parameter' | 'repeated_parameter' | 'missing_parameter' | 'invalid_value';
