@@ -10,6 +10,8 @@ const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
+// Redis key prefixes and index names share Elasticsearch's stricter rules for index names.
+const lowercaseName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _');
 
 const urlWithProtocols = (protocols: string[]) =>
   z.url().refine((value) => protocols.includes(new URL(value).protocol), {
@@ -38,15 +40,9 @@ const environmentSchema = z
       'postgres://postgres@127.0.0.1:5432/doctor_directory',
     ),
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
-    REDIS_PREFIX: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _')
-      .default('directory'),
+    REDIS_PREFIX: lowercaseName.default('directory'),
     ELASTICSEARCH_URL: urlWithProtocols(['http:', 'https:']).default('http://127.0.0.1:9200'),
-    ELASTICSEARCH_INDEX: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _')
-      .default('doctors'),
+    ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(3_000),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
       .refine((value) => new URL(value).pathname === '/' && !value.endsWith('/'), {

@@ -1,12 +1,11 @@
 import type { SamplePlace } from './place.js';
-import type { Prng } from './prng.js';
+import { BASE32, type Prng } from './prng.js';
 
 /** An event as producers send it: plain JSON, not yet validated (it may be deliberately broken). */
 export type RawEvent = { [key: string]: unknown };
 
 export type EventHeader = { eventId: string; placeId: string; occurredAt: string };
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const SUPPRESSION_REASONS = [
   'Practitioner requested removal',
   'Duplicate listing',

@@ -1,8 +1,9 @@
 import type { Faker } from '@faker-js/faker';
+import type { Publication } from '@directory/domain';
 import type { SampleCity } from './cities.js';
 import type { CountryLocale } from './locales.js';
 import { samplePhone, type SamplePhone } from './phones.js';
-import type { Prng } from './prng.js';
+import { BASE32, type Prng } from './prng.js';
 import { slugify } from './slug.js';
 import { sampleWorkingHours, type WorkingHours } from './working-hours.js';
 
@@ -31,8 +32,6 @@ export type ObservedFields = {
   workingHours: WorkingHours | null;
 };
 
-export type Publication = { country: string; citySlug: string; profileSlug: string };
-
 /** Everything the generator remembers about one place while its events are being emitted. */
 export type SamplePlace = {
   placeId: string;
@@ -44,7 +43,6 @@ export type SamplePlace = {
   publication: Publication;
 };
 
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 const SHORT_SUFFIX = 'abcdefghijkmnpqrstuvwxyz23456789';
 
 export function createPlace(locale: CountryLocale, city: SampleCity, faker: Faker, prng: Prng): SamplePlace {

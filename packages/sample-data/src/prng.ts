@@ -1,3 +1,6 @@
+/** Lowercase RFC 4648 base32 letters, for generated ids. */
+export const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
 /** A small seeded PRNG (sfc32) so every choice the generator makes is reproducible from the seed. */
 export type Prng = {
   /** Uniform in [0, 1). */
