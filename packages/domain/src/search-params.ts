@@ -207,7 +207,7 @@ function parseWith(
     }
     if (!isKnownParameter(name)) {
       errors.push({
-        parameter: safeName(name),
+        parameter: safeParameterName(name),
         reason: `is not a known parameter (known: ${KNOWN_PARAMETERS.join(', ')}; names are case-sensitive)`,
         code: 'unknown_parameter',
       });
@@ -267,7 +267,7 @@ export function keyInQueryErrors(raw: Record<string, unknown>): ParameterError[]
 }
 
 function keyInQueryError(name: string): ParameterError {
-  return { parameter: safeName(name), reason: KEY_IN_QUERY_REASON, code: 'key_in_query' };
+  return { parameter: safeParameterName(name), reason: KEY_IN_QUERY_REASON, code: 'key_in_query' };
 }
 
 const KEY_LIKE_NAMES = new Set(['apikey', 'xapikey', 'key', 'accesstoken', 'token', 'authorization']);
@@ -277,8 +277,8 @@ function isKeyLikeName(name: string): boolean {
   return KEY_LIKE_NAMES.has(lower.replace(/[-_\s]/g, '')) || lower.includes(API_KEY_PREFIX);
 }
 
-// Names are echoed in error bodies and logs: never a secret pasted as a name, never an unbounded string.
-function safeName(name: string): string {
+/** A parameter name as it may be echoed in error bodies and logs: never a secret pasted as a name, never an unbounded string. */
+export function safeParameterName(name: string): string {
   if (name.toLowerCase().includes(API_KEY_PREFIX)) return '[redacted]';
   const codePoints = [...name];
   return codePoints.length > 64 ? `${codePoints.slice(0, 64).join('')}…` : name;

@@ -1,4 +1,5 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { safeParameterName } from '@directory/domain';
 import { ProblemError } from '@directory/http-kit';
 
 /**
@@ -15,11 +16,6 @@ export function rejectQueryParameters(request: FastifyRequest): void {
   throw new ProblemError(
     'invalidParameter',
     'This operation takes no query parameters.',
-    names.map((name) => ({ parameter: shortName(name), reason: 'is not a known parameter' })),
+    names.map((name) => ({ parameter: safeParameterName(name), reason: 'is not a known parameter' })),
   );
-}
-
-function shortName(name: string): string {
-  const codePoints = [...name];
-  return codePoints.length > 64 ? `${codePoints.slice(0, 64).join('')}…` : name;
 }

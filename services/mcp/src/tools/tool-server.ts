@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { MAX_DOCTOR_ID_LENGTH, type Directory } from '@directory/directory';
 import {
-  API_KEY_PREFIX,
+  safeParameterName,
   doctorPageSchema,
   doctorSchema,
   parseSearchToolInput,
@@ -130,12 +130,7 @@ function parseDoctorIdArgument(args: ToolArguments): DoctorIdArgument {
   const errors = Object.keys(args)
     .filter((name) => name !== 'doctorId')
     .map((name) => ({
-      // Names are echoed back: never a secret pasted as a name, never an unbounded string.
-      parameter: name.toLowerCase().includes(API_KEY_PREFIX)
-        ? '[redacted]'
-        : name.length > 64
-          ? `${name.slice(0, 64)}…`
-          : name,
+      parameter: safeParameterName(name),
       reason: 'is not a known parameter (known: doctorId; names are case-sensitive)',
     }));
   const doctorId = args.doctorId;
