@@ -49,10 +49,12 @@ export async function waitForJobs(
   try {
     await queueEvents.waitUntilReady();
     // Listening now: whatever finishes from here on is heard. Catch up on jobs that finished before.
-    for (const jobId of [...waiting]) {
-      const settlement = await finishedSettlement(queue, jobId);
-      if (settlement) settle(jobId, settlement);
-    }
+    await Promise.all(
+      [...waiting].map(async (jobId) => {
+        const settlement = await finishedSettlement(queue, jobId);
+        if (settlement) settle(jobId, settlement);
+      }),
+    );
     if (waiting.size === 0) return outcome;
     const timedOut = new Promise<void>((resolve) => {
       timer = setTimeout(() => {

@@ -29,7 +29,6 @@ export async function writeProjections(
   client: Client,
   index: string,
   projections: ReadonlyArray<Projection>,
-  options: { refresh?: boolean } = {},
 ): Promise<ProjectionResult> {
   if (projections.length === 0) return { written: 0, stale: 0 };
   let stale = 0;
@@ -60,7 +59,6 @@ export async function writeProjections(
     concurrency: 1,
     retries: 3,
     wait: 500,
-    refreshOnCompletion: options.refresh ?? false,
   });
   if (failures.length > 0) throw new ProjectionError(failures);
   return { written: stats.successful, stale };
