@@ -40,6 +40,27 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        // Fault injection (issue "Nothing lost"): each scenario starts private server instances on free
+        // ports for anything it stops, kills or pauses; the shared servers are never disturbed.
+        test: {
+          name: 'faults',
+          include: ['test/faults/**/*.fault.spec.ts'],
+          globalSetup: ['packages/testing/src/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        // Fuzz and abuse (issue "Abuse resistance"): bounded in count and time, loopback only.
+        test: {
+          name: 'security',
+          include: ['test/security/**/*.security.spec.ts'],
+          globalSetup: ['packages/testing/src/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
