@@ -2,12 +2,14 @@ import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationRes
 import * as eventStore from './migrations/0001-event-store.js';
 import * as accountsAndKeys from './migrations/0002-accounts-and-keys.js';
 import * as consoleSessions from './migrations/0003-console-sessions.js';
+import * as faultRecords from './migrations/0004-fault-records.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
   '0001-event-store': eventStore,
   '0002-accounts-and-keys': accountsAndKeys,
   '0003-console-sessions': consoleSessions,
+  '0004-fault-records': faultRecords,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

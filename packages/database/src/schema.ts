@@ -29,10 +29,23 @@ export type DeadLettersTable = {
   event_id: string | null;
   place_id: string | null;
   reason: string;
-  raw: JSONColumnType<Record<string, unknown> | unknown[]>;
+  /** JSON text of what the producer sent (text, not jsonb: any escape, `\u0000` included, is storable). */
+  raw: string;
   source: string;
   received_at: ColumnType<Date, never, never>;
   redriven_at: ColumnType<Date, never, Date | string> | null;
+};
+
+export type ProjectionFailuresTable = {
+  place_id: string;
+  /** The stream version whose document was refused; new events (a higher version) are tried again. */
+  state_version: number;
+  status: number;
+  error_type: string;
+  reason: string;
+  attempts: Generated<number>;
+  first_failed_at: ColumnType<Date, never, never>;
+  last_failed_at: ColumnType<Date, never, Date | string>;
 };
 
 export type AccountsTable = {
@@ -65,6 +78,7 @@ export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
   dead_letters: DeadLettersTable;
+  projection_failures: ProjectionFailuresTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   console_sessions: ConsoleSessionsTable;

@@ -19,19 +19,22 @@ export type DeadLetter = {
   redrivenAt: Date | null;
 };
 
+/** PostgreSQL text cannot hold NUL; the exact bytes live on in `raw`, where JSON escapes them. */
+function storableText(value: string): string {
+  return value.replaceAll('\u0000', '\uFFFD');
+}
+
 function stringField(raw: unknown, field: string): string | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const value = (raw as Record<string, unknown>)[field];
-  return typeof value === 'string' ? value.slice(0, 200) : null;
+  return typeof value === 'string' ? storableText(value.slice(0, 200)) : null;
 }
 
-/** jsonb needs an object or array at the top; anything else (a bad line's text, a number) is wrapped. */
-function storableRaw(raw: unknown): Record<string, unknown> | unknown[] {
-  if (Array.isArray(raw)) return raw as unknown[];
-  if (typeof raw === 'object' && raw !== null) return raw as Record<string, unknown>;
-  return { value: raw };
-}
-
+/**
+ * Records rejected input. The raw payload is kept as JSON text, so anything a producer can send is
+ * storable (a line that is not JSON is kept as a string). Idempotent: fingerprinted by source, reason
+ * and payload. Pass a transaction to record letters atomically with the append of their batch.
+ */
 export async function recordDeadLetters(
   db: Database,
   letters: ReadonlyArray<DeadLetterInput>,
@@ -46,9 +49,9 @@ export async function recordDeadLetters(
           .digest('hex'),
         event_id: stringField(letter.raw, 'eventId'),
         place_id: stringField(letter.raw, 'placeId'),
-        reason: letter.reason,
-        raw: JSON.stringify(storableRaw(letter.raw)),
-        source: letter.source,
+        reason: storableText(letter.reason),
+        raw: JSON.stringify(letter.raw) ?? 'null',
+        source: storableText(letter.source),
       })),
     )
     .onConflict((conflict) => conflict.column('fingerprint').doNothing())
@@ -94,7 +97,7 @@ function toDeadLetter(row: {
   event_id: string | null;
   place_id: string | null;
   reason: string;
-  raw: unknown;
+  raw: string;
   source: string;
   received_at: Date;
   redriven_at: Date | null;
@@ -104,7 +107,7 @@ function toDeadLetter(row: {
     eventId: row.event_id,
     placeId: row.place_id,
     reason: row.reason,
-    raw: row.raw,
+    raw: JSON.parse(row.raw) as unknown,
     source: row.source,
     receivedAt: row.received_at,
     redrivenAt: row.redriven_at,

@@ -59,6 +59,18 @@ describe('dead letters: inspect and re-drive', () => {
     expect(await redriveDeadLetters(deps, redrivenIds)).toMatchObject({ redriven: 0, stored: 0 });
   });
 
+  it('stores any payload a producer sends, \\u0000 and lone surrogates included, exactly as sent', async () => {
+    const nul = { eventId: 'nul\u0000id', placeId: 'D3', name: 'a\u0000b' };
+    const text = 'not json \u0000 \ud800';
+    await recordDeadLetters(database.db, [
+      { raw: nul, reason: 'bad\u0000reason', source: 'file:4' },
+      { raw: text, reason: 'not valid JSON', source: 'file:5' },
+    ]);
+    const letters = await listDeadLetters(database.db, { includeRedriven: true });
+    expect(letters.find((letter) => letter.source === 'file:4')?.raw).toEqual(nul);
+    expect(letters.find((letter) => letter.source === 'file:5')?.raw).toBe(text);
+  });
+
   it('lists and shows dead letters from the operator command', async () => {
     const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias };
     const list = startProcess('packages/ingest/src/dead-letters.cli.ts', ['list'], env);

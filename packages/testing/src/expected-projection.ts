@@ -8,6 +8,8 @@ export type ExpectedProjection = {
   uniqueEvents: number;
   /** Lines that are not JSON or fail validation. */
   invalid: number;
+  /** Those lines themselves, in input order (what dead letters must hold). */
+  invalidInputs: unknown[];
   /** Each place folded from the input alone, as the store would hold it. */
   rows: Map<string, PlaceRow>;
 };
@@ -20,18 +22,18 @@ export function projectRawEvents(inputs: Iterable<unknown>, siteOrigin: string):
   const streams = new Map<string, PlaceEvent[]>();
   const validEvents: PlaceEvent[] = [];
   const eventIds = new Set<string>();
-  let invalid = 0;
+  const invalidInputs: unknown[] = [];
   for (const input of inputs) {
     if (typeof input === 'string' && input.trim() === '') continue;
     let parsed;
     try {
       parsed = parsePlaceEvent(typeof input === 'string' ? JSON.parse(input) : input);
     } catch {
-      invalid += 1;
+      invalidInputs.push(input);
       continue;
     }
     if (!parsed.ok) {
-      invalid += 1;
+      invalidInputs.push(input);
       continue;
     }
     validEvents.push(parsed.event);
@@ -45,5 +47,5 @@ export function projectRawEvents(inputs: Iterable<unknown>, siteOrigin: string):
     const stored = events.map((event, index) => ({ ...event, position: index + 1 }));
     rows.set(placeId, foldToRow(placeId, stored, siteOrigin));
   }
-  return { validEvents, uniqueEvents: eventIds.size, invalid, rows };
+  return { validEvents, uniqueEvents: eventIds.size, invalid: invalidInputs.length, invalidInputs, rows };
 }
