@@ -19,11 +19,33 @@ export const EVENT_ID_PATTERN = /^[A-Za-z0-9._:-]{1,200}$/;
 // "24:00" is allowed so a range can end at midnight.
 export const TIME_OF_DAY_PATTERN = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
+/**
+ * The longest text each event field may carry, in characters. Far above any real value, and far below
+ * what breaks the index: a keyword term over 32,766 bytes (the folded name, a slug) makes Elasticsearch
+ * refuse the whole document. A longer value is bad data: the event becomes a dead letter with the reason.
+ */
+export const TEXT_LIMITS = {
+  name: 1_000,
+  addressLine: 500,
+  postalCode: 32,
+  phone: 64,
+  email: 320,
+  url: 2_048,
+  label: 200,
+  slug: 200,
+  reason: 1_000,
+} as const;
+
+const boundedText = (max: number) => z.string().max(max, `Expected at most ${max} characters`);
+
 export const phoneTypeSchema = z.enum(['mobile', 'landline', 'other']);
 export type PhoneType = z.infer<typeof phoneTypeSchema>;
 
 export const countryCodeSchema = z.enum(COUNTRY_CODES);
-export const slugSchema = z.string().regex(SLUG_PATTERN, 'Expected a lowercase slug like "bad-homburg"');
+export const slugSchema = boundedText(TEXT_LIMITS.slug).regex(
+  SLUG_PATTERN,
+  'Expected a lowercase slug like "bad-homburg"',
+);
 const observedTimeRangeSchema = z.looseObject({
   open: z.string().regex(TIME_OF_DAY_PATTERN, 'Expected HH:MM'),
   close: z.string().regex(TIME_OF_DAY_PATTERN, 'Expected HH:MM'),
@@ -32,43 +54,45 @@ const observedTimeRangeSchema = z.looseObject({
 // Crawled data is loose on purpose: crawlers add fields over time and an unknown field must not turn
 // a whole crawl into a dead letter. Nothing here is public until `toDoctor` picks it field by field.
 const observedAddressSchema = z.looseObject({
-  street: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  postalCode: z.string().nullable(),
+  street: boundedText(TEXT_LIMITS.addressLine).nullable(),
+  city: boundedText(TEXT_LIMITS.addressLine).nullable(),
+  state: boundedText(TEXT_LIMITS.addressLine).nullable(),
+  postalCode: boundedText(TEXT_LIMITS.postalCode).nullable(),
   country: z.string().regex(COUNTRY_CODE_PATTERN, 'Expected a two-letter uppercase country code').nullable(),
 });
 
 export const observedSchema = z.looseObject({
-  name: z.string().nullable(),
-  legalName: z.string().nullable(),
+  name: boundedText(TEXT_LIMITS.name).nullable(),
+  legalName: boundedText(TEXT_LIMITS.name).nullable(),
   address: observedAddressSchema,
   location: z
     .looseObject({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
     .nullable(),
-  phone: z.string().nullable(),
+  phone: boundedText(TEXT_LIMITS.phone).nullable(),
   phoneType: phoneTypeSchema.nullable(),
-  additionalPhones: z.array(z.looseObject({ number: z.string(), type: phoneTypeSchema.nullable() })).max(50),
-  email: z.string().nullable(),
-  website: z.string().nullable(),
-  googleMapsUrl: z.string().nullable(),
-  primaryType: z.string().nullable(),
-  specialties: z.array(z.string()).max(200),
+  additionalPhones: z
+    .array(z.looseObject({ number: boundedText(TEXT_LIMITS.phone), type: phoneTypeSchema.nullable() }))
+    .max(50),
+  email: boundedText(TEXT_LIMITS.email).nullable(),
+  website: boundedText(TEXT_LIMITS.url).nullable(),
+  googleMapsUrl: boundedText(TEXT_LIMITS.url).nullable(),
+  primaryType: boundedText(TEXT_LIMITS.label).nullable(),
+  specialties: z.array(boundedText(TEXT_LIMITS.label)).max(200),
   rating: z.number().min(0).max(5).nullable(),
   reviewCount: z.number().int().min(0).nullable(),
   whatsappEligible: z.boolean(),
-  workingHours: z.record(z.string(), z.array(observedTimeRangeSchema)).nullable(),
+  workingHours: z.record(boundedText(TEXT_LIMITS.label), z.array(observedTimeRangeSchema).max(48)).nullable(),
 });
 export type Observed = z.infer<typeof observedSchema>;
 
 /** Internal crawl bookkeeping: stored with the event, never indexed, never served. */
 export const crawlMetadataSchema = z.looseObject({
-  sourceUrl: z.string(),
-  crawlId: z.string(),
+  sourceUrl: boundedText(TEXT_LIMITS.url),
+  crawlId: boundedText(TEXT_LIMITS.label),
   httpStatus: z.number().int(),
   fetchedAt: z.iso.datetime({ offset: true }),
   durationMs: z.number().min(0),
-  contentHash: z.string(),
+  contentHash: boundedText(TEXT_LIMITS.label),
 });
 export type CrawlMetadata = z.infer<typeof crawlMetadataSchema>;
 
@@ -79,7 +103,7 @@ export const publicationSchema = z.strictObject({
 });
 export type Publication = z.infer<typeof publicationSchema>;
 
-const reasonSchema = z.strictObject({ reason: z.string().min(1) });
+const reasonSchema = z.strictObject({ reason: boundedText(TEXT_LIMITS.reason).min(1) });
 const emptyPayloadSchema = z.strictObject({});
 
 function eventSchema<Type extends string, Payload extends z.ZodType>(type: Type, payload: Payload) {
@@ -127,6 +151,7 @@ const _allEventTypesListed: [MissingEventTypes] extends [never] ? true : Missing
 export type ParsePlaceEventResult = { ok: true; event: PlaceEvent } | { ok: false; reason: string };
 
 const MAX_REPORTED_ISSUES = 10;
+const MAX_PATH_SEGMENT = 40;
 
 /** Validates one raw event; the reason is meant for dead letters a person will read. */
 export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
@@ -137,7 +162,13 @@ export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
 
 export function describeIssues(issues: ReadonlyArray<z.core.$ZodIssue>): string {
   const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
-    const path = issue.path.map(String).join('.');
+    // A path segment can be data (a record key); a long one is cut so the reason stays readable.
+    const path = issue.path
+      .map((segment) => {
+        const text = String(segment);
+        return text.length > MAX_PATH_SEGMENT ? `${text.slice(0, MAX_PATH_SEGMENT)}…` : text;
+      })
+      .join('.');
     return `${path === '' ? '(root)' : path}: ${issue.message}`;
   });
   const more = issues.length - MAX_REPORTED_ISSUES;

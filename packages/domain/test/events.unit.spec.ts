@@ -3,9 +3,11 @@ import {
   COUNTRY_CODES,
   LIVE_COUNTRY_CODES,
   PLACE_EVENT_TYPES,
+  TEXT_LIMITS,
   parsePlaceEvent,
   placeEventSchema,
 } from '../src/events.js';
+import type { Observed } from '../src/events.js';
 import { crawlMetadata, observed } from './fixtures.js';
 
 const envelope = {
@@ -177,6 +179,131 @@ describe('parsePlaceEvent', () => {
     ['a non-object', 42, '(root):'],
   ])('rejects %s', (_name, raw, expectedPath) => {
     expect(reasonFor(raw)).toContain(expectedPath);
+  });
+
+  describe('every text field has a maximum (a longer value is bad data, never an index poison)', () => {
+    const text = (length: number) => 'x'.repeat(length);
+    const slug = (length: number) => 'a'.repeat(length);
+    const withObserved = (fields: Partial<Observed>) => ({
+      ...crawled,
+      payload: { ...crawled.payload, observed: observed(fields) },
+    });
+    const withAddress = (fields: Partial<Observed['address']>) =>
+      withObserved({ address: { ...observed().address, ...fields } });
+    const withCrawl = (fields: Record<string, string>) => ({
+      ...crawled,
+      payload: { ...crawled.payload, crawl: { ...crawlMetadata(), ...fields } },
+    });
+    const publishedWith = (fields: Record<string, string>) => ({
+      ...envelope,
+      type: 'place.published',
+      payload: { country: 'de', citySlug: 'berlin', profileSlug: 'x', ...fields },
+    });
+    const cases: Array<[string, number, (length: number) => unknown, string]> = [
+      ['name', TEXT_LIMITS.name, (n) => withObserved({ name: text(n) }), 'payload.observed.name'],
+      [
+        'legalName',
+        TEXT_LIMITS.name,
+        (n) => withObserved({ legalName: text(n) }),
+        'payload.observed.legalName',
+      ],
+      [
+        'street',
+        TEXT_LIMITS.addressLine,
+        (n) => withAddress({ street: text(n) }),
+        'payload.observed.address.street',
+      ],
+      [
+        'city',
+        TEXT_LIMITS.addressLine,
+        (n) => withAddress({ city: text(n) }),
+        'payload.observed.address.city',
+      ],
+      [
+        'state',
+        TEXT_LIMITS.addressLine,
+        (n) => withAddress({ state: text(n) }),
+        'payload.observed.address.state',
+      ],
+      [
+        'postalCode',
+        TEXT_LIMITS.postalCode,
+        (n) => withAddress({ postalCode: text(n) }),
+        'payload.observed.address.postalCode',
+      ],
+      ['phone', TEXT_LIMITS.phone, (n) => withObserved({ phone: text(n) }), 'payload.observed.phone'],
+      [
+        'an additional phone',
+        TEXT_LIMITS.phone,
+        (n) => withObserved({ additionalPhones: [{ number: text(n), type: null }] }),
+        'payload.observed.additionalPhones.0.number',
+      ],
+      ['email', TEXT_LIMITS.email, (n) => withObserved({ email: text(n) }), 'payload.observed.email'],
+      ['website', TEXT_LIMITS.url, (n) => withObserved({ website: text(n) }), 'payload.observed.website'],
+      [
+        'googleMapsUrl',
+        TEXT_LIMITS.url,
+        (n) => withObserved({ googleMapsUrl: text(n) }),
+        'payload.observed.googleMapsUrl',
+      ],
+      [
+        'primaryType',
+        TEXT_LIMITS.label,
+        (n) => withObserved({ primaryType: text(n) }),
+        'payload.observed.primaryType',
+      ],
+      [
+        'a specialty',
+        TEXT_LIMITS.label,
+        (n) => withObserved({ specialties: [text(n)] }),
+        'payload.observed.specialties.0',
+      ],
+      [
+        'a working-hours day',
+        TEXT_LIMITS.label,
+        (n) => withObserved({ workingHours: { [text(n)]: [] } }),
+        'payload.observed.workingHours',
+      ],
+      ['sourceUrl', TEXT_LIMITS.url, (n) => withCrawl({ sourceUrl: text(n) }), 'payload.crawl.sourceUrl'],
+      ['crawlId', TEXT_LIMITS.label, (n) => withCrawl({ crawlId: text(n) }), 'payload.crawl.crawlId'],
+      [
+        'contentHash',
+        TEXT_LIMITS.label,
+        (n) => withCrawl({ contentHash: text(n) }),
+        'payload.crawl.contentHash',
+      ],
+      ['citySlug', TEXT_LIMITS.slug, (n) => publishedWith({ citySlug: slug(n) }), 'payload.citySlug'],
+      [
+        'profileSlug',
+        TEXT_LIMITS.slug,
+        (n) => publishedWith({ profileSlug: slug(n) }),
+        'payload.profileSlug',
+      ],
+      [
+        'a suppression reason',
+        TEXT_LIMITS.reason,
+        (n) => ({ ...envelope, type: 'place.suppressed', payload: { reason: text(n) } }),
+        'payload.reason',
+      ],
+    ];
+
+    it.each(cases)(
+      '%s: accepts %i characters, rejects one more with the path and the limit',
+      (_field, max, build, path) => {
+        expect(parsePlaceEvent(build(max)).ok).toBe(true);
+        const reason = reasonFor(build(max + 1));
+        expect(reason).toContain(path);
+        // zod reports a too-long record key as an invalid key; the key in the path is cut short.
+        if (path.endsWith('workingHours')) expect(reason).toMatch(/x{40}…: Invalid key/);
+        else expect(reason).toContain(`at most ${max} characters`);
+      },
+    );
+
+    it('keeps every keyword term the index derives far below its 32,766-byte limit', () => {
+      // Four UTF-8 bytes per character at worst; folding can triple a character (e.g. a ligature).
+      expect(TEXT_LIMITS.name * 4 * 3).toBeLessThan(32_766);
+      expect(TEXT_LIMITS.slug * 4).toBeLessThan(32_766);
+    });
   });
 
   it('lists at most ten issues and says how many more there were', () => {
