@@ -80,6 +80,13 @@ const environmentSchema = z
     CONSOLE_LOGIN_MAX_FAILURES: positiveInt.default(5),
     CONSOLE_LOGIN_WINDOW_S: positiveInt.default(900),
     CONSOLE_TRUST_PROXY: z.stringbool().default(false),
+    // Faults (poison records, long outages, failed jobs): a batch that meets an infrastructure error is
+    // retried without end, after a delay doubling from INGEST_RETRY_DELAY_MS up to INGEST_RETRY_MAX_DELAY_MS;
+    // a job whose worker died on it (stalled) more than WORKER_MAX_STALLED_COUNT times is failed, listed by
+    // `npm run jobs -- failed` and retried with `npm run jobs -- retry`.
+    INGEST_RETRY_DELAY_MS: positiveInt.default(1_000),
+    INGEST_RETRY_MAX_DELAY_MS: positiveInt.default(60_000),
+    WORKER_MAX_STALLED_COUNT: positiveInt.default(10),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
     path: ['CURSOR_SECRET'],

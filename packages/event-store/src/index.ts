@@ -19,3 +19,12 @@ export {
   type DeadLetter,
   type DeadLetterInput,
 } from './dead-letters.repository.js';
+export {
+  recordProjectionFailures,
+  clearProjectionFailures,
+  releaseProjectionFailures,
+  listProjectionFailures,
+  countProjectionFailures,
+  type ProjectionFailure,
+  type ProjectionFailureInput,
+} from './projection-failures.repository.js';

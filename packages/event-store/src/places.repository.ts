@@ -80,18 +80,33 @@ export async function markProjected(
 
 /**
  * Places whose index copy lags their stored stream (a lost job, a crash between store and index): the
- * sweeper refolds them from their events. `among` narrows the search to the given places.
+ * sweeper refolds them from their events. A place whose document the index refused at its current
+ * stream version (a projection failure) is skipped until new events arrive or an operator releases it.
+ * `among` narrows the search to the given places; `after` pages on in place-id order, so a sweep walks
+ * the whole list once instead of retrying its first page.
  */
 export async function findLaggingPlaceIds(
   db: Database,
-  options: { limit: number; among?: ReadonlyArray<string> },
+  options: { limit: number; among?: ReadonlyArray<string>; after?: string },
 ): Promise<string[]> {
   let query = db
     .selectFrom('places')
     .select('place_id')
     .where('projected_version', '<', (eb) => eb.ref('stream_version'))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('projection_failures')
+            .select('projection_failures.place_id')
+            .whereRef('projection_failures.place_id', '=', 'places.place_id')
+            .whereRef('projection_failures.state_version', '>=', 'places.stream_version'),
+        ),
+      ),
+    )
     .orderBy('place_id')
     .limit(options.limit);
+  if (options.after !== undefined) query = query.where('place_id', '>', options.after);
   if (options.among) {
     if (options.among.length === 0) return [];
     query = query.where('place_id', '=', sql<string>`any(${sql.val([...options.among])}::text[])`);

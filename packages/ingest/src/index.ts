@@ -1,5 +1,7 @@
 export {
   INGEST_QUEUE_NAME,
+  INGEST_BACKOFF_TYPE,
+  cappedBackoffDelay,
   createIngestQueue,
   type IngestItem,
   type IngestJobData,
@@ -11,6 +13,8 @@ export {
   foldToRow,
   refoldAndProject,
   sweepLaggingPlaces,
+  type ProjectOutcome,
+  type SweepOutcome,
   type ProjectorDependencies,
 } from './projector.service.js';
 export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';

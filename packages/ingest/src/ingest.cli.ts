@@ -105,13 +105,17 @@ if (queueEvents) {
       duplicates: sum.duplicates + result.duplicates,
       deadLettered: sum.deadLettered + result.deadLettered,
       projected: sum.projected + result.projected,
+      projectionFailures: sum.projectionFailures + result.projectionFailures,
     }),
-    { received: 0, stored: 0, duplicates: 0, deadLettered: 0, projected: 0 },
+    { received: 0, stored: 0, duplicates: 0, deadLettered: 0, projected: 0, projectionFailures: 0 },
   );
   const seconds = (Date.now() - started) / 1000;
   log(
     `done in ${seconds.toFixed(1)} s: ${totals.stored} stored, ${totals.duplicates} duplicates, ` +
       `${totals.deadLettered} dead-lettered, ${totals.projected} place projections` +
+      (totals.projectionFailures
+        ? `, ${totals.projectionFailures} refused by the index (npm run dead-letters -- projections)`
+        : '') +
       (outcome.failed.length ? `, ${outcome.failed.length} jobs FAILED` : '') +
       (outcome.timedOut ? `, timed out waiting for ${outcome.pending} jobs` : ''),
   );

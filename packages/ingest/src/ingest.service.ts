@@ -10,7 +10,8 @@ import type { IngestItem, IngestJobResult } from './queue.js';
 
 /**
  * One batch through the pipeline: validate each event (invalid → dead letter, the rest proceeds), append
- * the valid ones, refold the places that got new events and project them. A place whose events were all
+ * the valid ones and record the dead letters in one transaction, refold the places that got new events
+ * and project them (a document the index refuses becomes a projection failure, the rest proceeds). A place whose events were all
  * duplicates is refolded only if it lags its stored stream (a retry after a crash between append and
  * projection); a file sent twice costs no refolds.
  */
@@ -29,21 +30,27 @@ export async function ingestBatch(
     if (parsed.ok) valid.push(parsed.event);
     else rejected.push({ raw: item.raw, reason: parsed.reason, source: item.source });
   }
-  const appended = await appendEvents(deps.db, valid);
+  // Dead letters commit with the append, before any projection: an outage of the index, however long,
+  // can delay the batch but never lose its rejected lines.
+  const appended = await deps.db.transaction().execute(async (transaction) => {
+    const result = await appendEvents(transaction, valid);
+    // Idempotent (fingerprinted), so a retry records nothing twice.
+    await recordDeadLetters(transaction, rejected);
+    return result;
+  });
   const changed = new Set(appended.stored.map((event) => event.placeId));
   const onlyDuplicates = [...new Set(valid.map((event) => event.placeId))].filter((id) => !changed.has(id));
   const unfinished = await findLaggingPlaceIds(deps.db, {
     limit: onlyDuplicates.length,
     among: onlyDuplicates,
   });
-  const projected = await refoldAndProject(deps, [...changed, ...unfinished], appended.completeStreams);
-  // Idempotent (fingerprinted), so a retry after a late failure records nothing twice.
-  await recordDeadLetters(deps.db, rejected);
+  const projection = await refoldAndProject(deps, [...changed, ...unfinished], appended.completeStreams);
   return {
     received: items.length,
     stored: appended.stored.length,
     duplicates: appended.duplicates.length,
     deadLettered: rejected.length,
-    projected,
+    projected: projection.projected,
+    projectionFailures: projection.refused.length,
   };
 }

@@ -1,13 +1,20 @@
 import type { Database } from '@directory/database';
 import { foldPlace, toSearchDocument, type StoredPlaceEvent } from '@directory/domain';
 import {
+  clearProjectionFailures,
   findLaggingPlaceIds,
   markProjected,
   readStreams,
+  recordProjectionFailures,
   savePlaceStates,
   type PlaceRow,
 } from '@directory/event-store';
-import { writeProjections, type Projection, type SearchClient } from '@directory/search-index';
+import {
+  writeProjections,
+  type Projection,
+  type RefusedProjection,
+  type SearchClient,
+} from '@directory/search-index';
 
 export type ProjectorDependencies = {
   db: Database;
@@ -29,18 +36,27 @@ function projectionOf(row: PlaceRow): Projection {
   return { placeId: row.placeId, version: row.stateVersion, source: row.document };
 }
 
+export type ProjectOutcome = {
+  /** Places whose document the index now holds (written, or a newer version already there). */
+  projected: number;
+  /** Places whose document the index refused for its content, recorded as projection failures. */
+  refused: RefusedProjection[];
+};
+
 /**
  * Refolds the given places from their full streams, saves the states and writes them to the index. Safe
  * to run twice or concurrently: states only move forward and the index keeps the highest version.
  * `streamsInHand` are whole streams the caller already holds (see `AppendResult.completeStreams`); only
- * the other places' streams are read back.
+ * the other places' streams are read back. A document the index refuses for its content is recorded as a
+ * projection failure (the place stays lagging, set aside) while the rest are marked projected;
+ * infrastructure errors throw, so the caller retries.
  */
 export async function refoldAndProject(
   deps: ProjectorDependencies,
   placeIds: ReadonlyArray<string>,
   streamsInHand: ReadonlyMap<string, ReadonlyArray<StoredPlaceEvent>> = new Map(),
-): Promise<number> {
-  if (placeIds.length === 0) return 0;
+): Promise<ProjectOutcome> {
+  if (placeIds.length === 0) return { projected: 0, refused: [] };
   const readBack = await readStreams(
     deps.db,
     placeIds.filter((placeId) => !streamsInHand.has(placeId)),
@@ -52,24 +68,41 @@ export async function refoldAndProject(
   const rows = streams.map(([placeId, events]) => foldToRow(placeId, events, deps.siteOrigin));
   await savePlaceStates(deps.db, rows);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
-  await writeProjections(deps.search.client, deps.search.alias, rows.map(projectionOf));
-  await markProjected(
+  const { refused } = await writeProjections(deps.search.client, deps.search.alias, rows.map(projectionOf));
+  const refusedIds = new Set(refused.map((failure) => failure.placeId));
+  const projected = rows
+    .filter((row) => !refusedIds.has(row.placeId))
+    .map((row) => ({ placeId: row.placeId, version: row.stateVersion }));
+  await recordProjectionFailures(
     deps.db,
-    rows.map((row) => ({ placeId: row.placeId, version: row.stateVersion })),
+    refused.map((failure) => ({ ...failure, stateVersion: failure.version })),
   );
-  return rows.length;
+  await markProjected(deps.db, projected);
+  await clearProjectionFailures(deps.db, projected);
+  return { projected: projected.length, refused };
 }
+
+export type SweepOutcome = ProjectOutcome;
 
 /**
  * Brings the index back in line with the store: refolds and re-projects places whose projected version
- * lags their stored stream (a lost job, a crash between store and index). Returns how many it projected.
+ * lags their stored stream (a lost job, a crash between store and index). Walks the lagging places once
+ * in place-id order, so every one is reached whatever the first page holds; places refused by the index
+ * are recorded and skipped by later sweeps.
  */
-export async function sweepLaggingPlaces(deps: ProjectorDependencies, batchSize = 1_000): Promise<number> {
-  let total = 0;
+export async function sweepLaggingPlaces(
+  deps: ProjectorDependencies,
+  batchSize = 1_000,
+): Promise<SweepOutcome> {
+  const outcome: SweepOutcome = { projected: 0, refused: [] };
+  let after = '';
   for (;;) {
-    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize });
-    if (lagging.length === 0) return total;
-    total += await refoldAndProject(deps, lagging);
-    if (lagging.length < batchSize) return total;
+    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize, after });
+    if (lagging.length === 0) return outcome;
+    const page = await refoldAndProject(deps, lagging);
+    outcome.projected += page.projected;
+    outcome.refused.push(...page.refused);
+    if (lagging.length < batchSize) return outcome;
+    after = lagging[lagging.length - 1] ?? after;
   }
 }

@@ -11,21 +11,42 @@ export type IngestJobResult = {
   duplicates: number;
   deadLettered: number;
   projected: number;
+  /** Places whose index document was refused for its content (see `npm run dead-letters -- projections`). */
+  projectionFailures: number;
 };
 
 export type QueueConnection = { connection: ConnectionOptions; prefix: string };
 
+/** The backoff a batch retries with; the worker computes it (`cappedBackoffDelay`). */
+export const INGEST_BACKOFF_TYPE = 'capped-exponential';
+
 /**
- * Infrastructure errors (PostgreSQL or Elasticsearch unavailable, a bulk item refused) are retried with
- * exponential backoff; bad data never throws (it becomes a dead letter), so retries only ever repeat
- * work that can succeed. Appends are idempotent, so a retried batch stores nothing twice.
+ * Bad data never throws (it becomes a dead letter), so an error is the infrastructure's (PostgreSQL or
+ * Elasticsearch unavailable, a bulk item throttled): the batch is retried without end, at a delay that
+ * doubles up to a cap, so an outage of any length loses nothing. Appends are idempotent, so a retried
+ * batch stores nothing twice. Failed jobs (a worker died on one too often) are kept until an operator
+ * retries them (`npm run jobs`).
  */
 export const INGEST_JOB_OPTIONS: DefaultJobOptions = {
-  attempts: 12,
-  backoff: { type: 'exponential', delay: 500 },
+  attempts: Number.MAX_SAFE_INTEGER,
+  backoff: { type: INGEST_BACKOFF_TYPE },
   removeOnComplete: { age: 3_600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
+  removeOnFail: false,
 };
+
+/**
+ * The delay before retry number `attempt` (1 = the first retry): doubling from `baseMs`, capped at
+ * `maxMs`, with up to 20% jitter taken off so workers recovering together do not retry in lockstep.
+ */
+export function cappedBackoffDelay(
+  attempt: number,
+  options: { baseMs: number; maxMs: number },
+  random: () => number = Math.random,
+): number {
+  const exponent = Math.min(Math.max(attempt - 1, 0), 30);
+  const delay = Math.min(options.maxMs, options.baseMs * 2 ** exponent);
+  return Math.round(delay * (1 - 0.2 * random()));
+}
 
 export function createIngestQueue({
   connection,

@@ -13,6 +13,8 @@ export type RedriveResult = {
   stored: number;
   duplicates: number;
   stillInvalid: Array<{ id: number; reason: string }>;
+  /** Places the index refused for their content (recorded as projection failures). */
+  projectionFailures: number;
 };
 
 /**
@@ -39,7 +41,7 @@ export async function redriveDeadLetters(
     deps.db,
     valid.map((item) => item.event),
   );
-  await refoldAndProject(
+  const projection = await refoldAndProject(
     deps,
     [...new Set(valid.map((item) => item.event.placeId))],
     appended.completeStreams,
@@ -53,5 +55,6 @@ export async function redriveDeadLetters(
     stored: appended.stored.length,
     duplicates: appended.duplicates.length,
     stillInvalid,
+    projectionFailures: projection.refused.length,
   };
 }

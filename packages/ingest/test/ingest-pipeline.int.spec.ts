@@ -53,7 +53,14 @@ describe('ingest pipeline on the real store and index', () => {
     ].map((raw, index) => ({ raw, source: `test:${index + 1}` }));
 
     const result = await ingestBatch(deps, items);
-    expect(result).toEqual({ received: 9, stored: 6, duplicates: 1, deadLettered: 2, projected: 3 });
+    expect(result).toEqual({
+      received: 9,
+      stored: 6,
+      duplicates: 1,
+      deadLettered: 2,
+      projected: 3,
+      projectionFailures: 0,
+    });
 
     const a1 = await indexed('A1');
     expect(a1?.source).toEqual(toSearchDocument(await replay('A1'), { siteOrigin: SITE }));
@@ -109,7 +116,7 @@ describe('ingest pipeline on the real store and index', () => {
         source: toSearchDocument(servedState, { siteOrigin: SITE }),
       },
     ]);
-    expect(result).toEqual({ written: 0, stale: 1 });
+    expect(result).toEqual({ written: 0, stale: 1, refused: [] });
     expect((await indexed('S1'))?.source).toEqual({ served: false, placeId: 'S1' });
     expect((await indexed('S1'))?.version).toBe(closedState.version);
   });
@@ -148,7 +155,7 @@ describe('ingest pipeline on the real store and index', () => {
     ]);
     expect([...second.completeStreams.keys()]).toEqual(['H3']);
     // Appended, never projected: the sweeper owns them now (and the next test expects a clean slate).
-    expect(await sweepLaggingPlaces(deps)).toBe(3);
+    expect((await sweepLaggingPlaces(deps)).projected).toBe(3);
   });
 
   it('sweeps places whose events were stored but never folded or projected (a lost job)', async () => {
@@ -159,10 +166,10 @@ describe('ingest pipeline on the real store and index', () => {
     await appendEvents(database.db, events);
     expect(await indexed('W1')).toBeNull();
 
-    expect(await sweepLaggingPlaces(deps)).toBe(1);
+    expect((await sweepLaggingPlaces(deps)).projected).toBe(1);
     const state = await replay('W1');
     expect((await indexed('W1'))?.source).toEqual(toSearchDocument(state, { siteOrigin: SITE }));
     expect((await indexed('W1'))?.version).toBe(2);
-    expect(await sweepLaggingPlaces(deps)).toBe(0);
+    expect((await sweepLaggingPlaces(deps)).projected).toBe(0);
   });
 });

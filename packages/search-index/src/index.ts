@@ -1,3 +1,13 @@
 export { createSearchClient, type SearchClient } from './client.js';
 export { concreteIndexName, createDoctorsIndex, ensureDoctorsIndex, indicesBehindAlias } from './indices.js';
-export { writeProjections, writeSerializedProjections, type Projection } from './projection.js';
+export {
+  classifyBulkItemFailure,
+  writeProjections,
+  writeSerializedProjections,
+  ProjectionError,
+  type BulkItemOutcome,
+  type Projection,
+  type ProjectionResult,
+  type RefusedProjection,
+  type WriteProjectionsResult,
+} from './projection.js';

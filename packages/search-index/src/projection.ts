@@ -4,11 +4,24 @@ import type { SearchDocument, Tombstone } from '@directory/domain';
 /** One place's index copy at a stream version. Tombstones keep their version, so a stale write can't resurrect. */
 export type Projection = { placeId: string; version: number; source: SearchDocument | Tombstone };
 
+/** A document Elasticsearch refused for its content: retrying it unchanged can never succeed. */
+export type RefusedProjection = {
+  placeId: string;
+  version: number;
+  status: number;
+  /** Elasticsearch's error type, e.g. `document_parsing_exception`: what metrics count by. */
+  errorType: string;
+  reason: string;
+};
+
 export type ProjectionResult = { written: number; stale: number };
+export type WriteProjectionsResult = ProjectionResult & { refused: RefusedProjection[] };
+
+type ItemFailure = { placeId: string; status: number; reason: string };
 
 export class ProjectionError extends Error {
-  readonly failures: ReadonlyArray<{ placeId: string; status: number; reason: string }>;
-  constructor(failures: ReadonlyArray<{ placeId: string; status: number; reason: string }>) {
+  readonly failures: ReadonlyArray<ItemFailure>;
+  constructor(failures: ReadonlyArray<ItemFailure>) {
     const sample = failures
       .slice(0, 3)
       .map((failure) => `${failure.placeId}: ${failure.status} ${failure.reason}`)
@@ -19,20 +32,37 @@ export class ProjectionError extends Error {
   }
 }
 
+export type BulkItemOutcome = 'stale' | 'refused' | 'retry';
+
 /**
- * Writes projections with the bulk helper and `version_type: external`, checking every item: a 409
- * version conflict means the index already holds a newer (or the same) version, which is success; any
- * other item failure fails the whole call, so the caller's job is retried and nothing is marked
- * projected that is not in the index.
+ * What a failed bulk item means. 409: the index already holds this version or a newer one (success).
+ * 400 and 413 (mapping, immense term, illegal argument, document too large): the document itself is
+ * refused, so it is set aside and the rest of the batch proceeds. Everything else (429 throttling, 5xx,
+ * unavailable shards, a missing index, a blocked cluster) is the infrastructure's: retried until it heals.
+ */
+export function classifyBulkItemFailure(status: number, errorType: string | undefined): BulkItemOutcome {
+  if (status === 409) return 'stale';
+  if ((status === 400 || status === 413) && errorType !== 'index_not_found_exception') return 'refused';
+  return 'retry';
+}
+
+const MAX_REASON_LENGTH = 1_000;
+
+/**
+ * Writes projections with the bulk helper and `version_type: external`, checking every item (see
+ * `classifyBulkItemFailure`): stale writes are success, refused documents are returned for the caller
+ * to record, and any other item failure fails the whole call, so the caller's job is retried and nothing
+ * is marked projected that is not in the index.
  */
 export async function writeProjections(
   client: Client,
   index: string,
   projections: ReadonlyArray<Projection>,
-): Promise<ProjectionResult> {
-  if (projections.length === 0) return { written: 0, stale: 0 };
+): Promise<WriteProjectionsResult> {
+  if (projections.length === 0) return { written: 0, stale: 0, refused: [] };
   let stale = 0;
-  const failures: Array<{ placeId: string; status: number; reason: string }> = [];
+  const refused: RefusedProjection[] = [];
+  const failures: ItemFailure[] = [];
   const stats = await client.helpers.bulk<Projection>({
     datasource: [...projections],
     onDocument: (projection) => [
@@ -46,13 +76,27 @@ export async function writeProjections(
       },
       projection.source,
     ],
+    // `dropped.document` is the document sent (the second bulk line), not the datasource item, and
+    // `dropped.operation` the action line as sent: the place id and version come from there.
     onDrop: (dropped) => {
-      if (dropped.status === 409) stale += 1;
+      const action = (dropped.operation as { index?: { _id?: string; version?: number } }).index;
+      const placeId = action?._id ?? 'unknown';
+      const errorType = dropped.error?.type;
+      const outcome = classifyBulkItemFailure(dropped.status, errorType);
+      if (outcome === 'stale') stale += 1;
+      else if (outcome === 'refused')
+        refused.push({
+          placeId,
+          version: action?.version ?? 0,
+          status: dropped.status,
+          errorType: errorType ?? 'unknown',
+          reason: String(dropped.error?.reason ?? errorType ?? 'unknown').slice(0, MAX_REASON_LENGTH),
+        });
       else
         failures.push({
-          placeId: dropped.document.placeId,
+          placeId,
           status: dropped.status,
-          reason: dropped.error?.type ?? 'unknown',
+          reason: errorType ?? 'unknown',
         });
     },
     flushBytes: 5_000_000,
@@ -61,7 +105,7 @@ export async function writeProjections(
     wait: 500,
   });
   if (failures.length > 0) throw new ProjectionError(failures);
-  return { written: stats.successful, stale };
+  return { written: stats.successful, stale, refused };
 }
 
 /** A projection already serialized (as stored by the worker): sent to the index as it is. */
@@ -94,7 +138,7 @@ export async function writeSerializedProjections(
       bulkBody: body,
     });
     const retry: SerializedProjection[] = [];
-    const failures: Array<{ placeId: string; status: number; reason: string }> = [];
+    const failures: ItemFailure[] = [];
     response.items.forEach((item, position) => {
       const result = item.index;
       const projection = pending[position];

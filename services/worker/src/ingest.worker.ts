@@ -1,7 +1,9 @@
 import { Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import {
+  INGEST_BACKOFF_TYPE,
   INGEST_QUEUE_NAME,
+  cappedBackoffDelay,
   ingestBatch,
   sweepLaggingPlaces,
   type IngestJobData,
@@ -15,6 +17,10 @@ export type IngestWorkerOptions = {
   concurrency: number;
   lockDurationMs: number;
   sweepIntervalMs: number;
+  /** Retry delays for infrastructure errors: doubling from `baseMs`, capped at `maxMs`. */
+  retry: { baseMs: number; maxMs: number };
+  /** How often a job may be found stalled (its worker died on it) before it is failed for an operator. */
+  maxStalledCount: number;
   logger: Logger;
 };
 
@@ -22,7 +28,8 @@ export type RunningWorker = { worker: Worker<IngestJobData, IngestJobResult>; cl
 
 /**
  * The thin shell around the pipeline: BullMQ hands a batch to `ingestBatch` (infrastructure errors throw
- * and are retried by BullMQ), and a sweeper re-projects anything the index lags behind on an interval.
+ * and are retried by BullMQ without end, at a capped backoff), and a sweeper re-projects anything the
+ * index lags behind on an interval.
  */
 export function startIngestWorker(deps: ProjectorDependencies, options: IngestWorkerOptions): RunningWorker {
   const { logger } = options;
@@ -31,29 +38,58 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
     async (job) => {
       const result = await ingestBatch(deps, job.data.items);
       logger.debug({ jobId: job.id, ...result }, 'batch ingested');
+      if (result.projectionFailures > 0)
+        logger.warn(
+          { jobId: job.id, refused: result.projectionFailures },
+          'index refused documents; recorded as projection failures (npm run dead-letters -- projections)',
+        );
       return result;
     },
     {
       ...options.queue,
       concurrency: options.concurrency,
-      // A crashed worker's job becomes available again once its lock lapses (stalled-job check).
+      // A crashed worker's job becomes available again once its lock lapses (stalled-job check); a job
+      // whose worker was killed on it twice is retried, not failed, up to `maxStalledCount` times.
       lockDuration: options.lockDurationMs,
       stalledInterval: options.lockDurationMs,
+      maxStalledCount: options.maxStalledCount,
+      settings: {
+        backoffStrategy: (attemptsMade, type) =>
+          // Built-in types (jobs enqueued before this policy) never reach here; an unknown one fails (-1).
+          type === INGEST_BACKOFF_TYPE ? cappedBackoffDelay(attemptsMade, options.retry) : -1,
+      },
     },
   );
   worker.on('failed', (job, error) => {
-    logger.warn(
-      { jobId: job?.id, attempt: job?.attemptsMade, err: error.message },
-      'batch failed; will retry',
-    );
+    const attempts = job?.opts.attempts ?? 1;
+    if (job && job.attemptsMade < attempts)
+      logger.warn(
+        {
+          jobId: job.id,
+          attempt: job.attemptsMade,
+          retryInMs: job.delay,
+          err: error.message,
+        },
+        'batch failed on an infrastructure error; will retry',
+      );
+    else
+      logger.error(
+        { jobId: job?.id, attempt: job?.attemptsMade, err: error.message },
+        'batch FAILED and will not be retried automatically; see npm run jobs -- failed',
+      );
   });
   worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
 
   let sweeping: Promise<void> = Promise.resolve();
   const sweep = async () => {
     try {
-      const projected = await sweepLaggingPlaces(deps);
+      const { projected, refused } = await sweepLaggingPlaces(deps);
       if (projected > 0) logger.info({ projected }, 'sweeper re-projected lagging places');
+      if (refused.length > 0)
+        logger.warn(
+          { refused: refused.length, places: refused.slice(0, 5).map((failure) => failure.placeId) },
+          'index refused documents; recorded as projection failures (npm run dead-letters -- projections)',
+        );
     } catch (error) {
       logger.warn(
         { err: error instanceof Error ? error.message : String(error) },

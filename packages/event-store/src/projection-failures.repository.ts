@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import type { Database } from '@directory/database';
+
+/** A place whose index document Elasticsearch refused for its content, at the stream version that failed. */
+export type ProjectionFailure = {
+  placeId: string;
+  stateVersion: number;
+  status: number;
+  errorType: string;
+  reason: string;
+  attempts: number;
+  firstFailedAt: Date;
+  lastFailedAt: Date;
+};
+
+export type ProjectionFailureInput = Pick<
+  ProjectionFailure,
+  'placeId' | 'stateVersion' | 'status' | 'errorType' | 'reason'
+>;
+
+/** PostgreSQL text cannot hold NUL (Elasticsearch quotes document content in its reasons). */
+function storableText(value: string): string {
+  return value.replaceAll('\u0000', '\uFFFD');
+}
+
+/**
+ * Records refused projections (one row per place, the latest failure wins). The place stays lagging in
+ * `places`, and `findLaggingPlaceIds` skips it until new events raise its stream version or an operator
+ * releases it (`releaseProjectionFailures`).
+ */
+export async function recordProjectionFailures(
+  db: Database,
+  failures: ReadonlyArray<ProjectionFailureInput>,
+): Promise<void> {
+  if (failures.length === 0) return;
+  const sorted = [...failures].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
+  await db
+    .insertInto('projection_failures')
+    .values(
+      sorted.map((failure) => ({
+        place_id: failure.placeId,
+        state_version: failure.stateVersion,
+        status: failure.status,
+        error_type: storableText(failure.errorType),
+        reason: storableText(failure.reason),
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict.column('place_id').doUpdateSet((eb) => ({
+        state_version: eb.ref('excluded.state_version'),
+        status: eb.ref('excluded.status'),
+        error_type: eb.ref('excluded.error_type'),
+        reason: eb.ref('excluded.reason'),
+        attempts: sql<number>`projection_failures.attempts + 1`,
+        last_failed_at: sql<Date>`now()`,
+      })),
+    )
+    .execute();
+}
+
+/** Forgets failures a later write superseded (the place's document at that version or newer is indexed). */
+export async function clearProjectionFailures(
+  db: Database,
+  projected: ReadonlyArray<{ placeId: string; version: number }>,
+): Promise<void> {
+  if (projected.length === 0) return;
+  await sql`
+    delete from projection_failures as f
+    using unnest(${sql.val(projected.map((item) => item.placeId))}::text[],
+                 ${sql.val(projected.map((item) => item.version))}::bigint[]) as v(place_id, version)
+    where f.place_id = v.place_id and f.state_version <= v.version`.execute(db);
+}
+
+/**
+ * Removes failures so the places are projected again (after a fix to the mapping or the fold); returns
+ * the place ids released. `'all'` releases every one.
+ */
+export async function releaseProjectionFailures(
+  db: Database,
+  placeIds: ReadonlyArray<string> | 'all',
+): Promise<string[]> {
+  let query = db.deleteFrom('projection_failures').returning('place_id');
+  if (placeIds !== 'all') {
+    if (placeIds.length === 0) return [];
+    query = query.where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`);
+  }
+  return (await query.execute()).map((row) => row.place_id).sort();
+}
+
+export async function listProjectionFailures(
+  db: Database,
+  options: { limit?: number } = {},
+): Promise<ProjectionFailure[]> {
+  const rows = await db
+    .selectFrom('projection_failures')
+    .selectAll()
+    .orderBy('place_id')
+    .limit(options.limit ?? 100)
+    .execute();
+  return rows.map((row) => ({
+    placeId: row.place_id,
+    stateVersion: row.state_version,
+    status: row.status,
+    errorType: row.error_type,
+    reason: row.reason,
+    attempts: row.attempts,
+    firstFailedAt: row.first_failed_at,
+    lastFailedAt: row.last_failed_at,
+  }));
+}
+
+/** Open projection failures by Elasticsearch error type (for metrics and `status`). */
+export async function countProjectionFailures(
+  db: Database,
+): Promise<Array<{ errorType: string; count: number }>> {
+  const rows = await db
+    .selectFrom('projection_failures')
+    .select(['error_type', sql<number>`count(*)::int`.as('count')])
+    .groupBy('error_type')
+    .orderBy('error_type')
+    .execute();
+  return rows.map((row) => ({ errorType: row.error_type, count: row.count }));
+}
