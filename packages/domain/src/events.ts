@@ -156,20 +156,45 @@ const MAX_PATH_SEGMENT = 40;
 /** Validates one raw event; the reason is meant for dead letters a person will read. */
 export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
   const result = placeEventSchema.safeParse(raw);
-  if (result.success) return { ok: true, event: result.data };
-  return { ok: false, reason: describeIssues(result.error.issues) };
+  if (!result.success) return { ok: false, reason: describeIssues(result.error.issues) };
+  const unstorable = unstorableTextPath(result.data, []);
+  if (unstorable !== null) return { ok: false, reason: `${unstorable}: ${UNSTORABLE_TEXT_MESSAGE}` };
+  return { ok: true, event: result.data };
+}
+
+const UNSTORABLE_TEXT_MESSAGE = 'Expected text without NUL (\\u0000) or unpaired surrogate characters';
+// A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The path of the first string (value or key, unknown crawl fields included) that PostgreSQL cannot
+ * hold as text: the store unpacks events into text columns, and one such event would fail its whole
+ * batch on every retry. Such an event is bad data (a dead letter keeps it as sent).
+ */
+function unstorableTextPath(value: unknown, path: ReadonlyArray<string>): string | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? describePath(path) : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSTORABLE_TEXT.test(key)) return describePath([...path, key]);
+    const found = unstorableTextPath(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function describePath(path: ReadonlyArray<string>): string {
+  return path.length === 0 ? '(root)' : path.map(shortSegment).join('.');
+}
+
+// A path segment can be data (a record key); a long one is cut so the reason stays readable.
+function shortSegment(segment: string): string {
+  return segment.length > MAX_PATH_SEGMENT ? `${segment.slice(0, MAX_PATH_SEGMENT)}…` : segment;
 }
 
 export function describeIssues(issues: ReadonlyArray<z.core.$ZodIssue>): string {
   const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
-    // A path segment can be data (a record key); a long one is cut so the reason stays readable.
-    const path = issue.path
-      .map((segment) => {
-        const text = String(segment);
-        return text.length > MAX_PATH_SEGMENT ? `${text.slice(0, MAX_PATH_SEGMENT)}…` : text;
-      })
-      .join('.');
-    return `${path === '' ? '(root)' : path}: ${issue.message}`;
+    return `${describePath(issue.path.map(String))}: ${issue.message}`;
   });
   const more = issues.length - MAX_REPORTED_ISSUES;
   if (more > 0) lines.push(`… and ${more} more`);

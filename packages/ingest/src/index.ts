@@ -26,4 +26,15 @@ export {
   type ReindexProgress,
   type ReindexSummary,
 } from './reindex.service.js';
-export { redriveDeadLetters, type RedriveResult } from './redrive.service.js';
+export {
+  redriveDeadLetters,
+  retryProjectionFailures,
+  type ProjectionRetryResult,
+  type RedriveResult,
+} from './redrive.service.js';
+export {
+  listFailedJobs,
+  retryFailedJobs,
+  type FailedJob,
+  type RetryFailedResult,
+} from './failed-jobs.service.js';

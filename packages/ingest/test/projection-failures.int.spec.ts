@@ -8,7 +8,13 @@ import {
   releaseProjectionFailures,
 } from '@directory/event-store';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
-import { createTestDatabase, createTestSearch, freePort, type TestDatabase } from '@directory/testing';
+import {
+  createTestDatabase,
+  createTestSearch,
+  freePort,
+  startProcess,
+  type TestDatabase,
+} from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import { sweepLaggingPlaces, type ProjectorDependencies } from '../src/projector.service.js';
 import { crawled, published } from './events.fixture.js';
@@ -88,6 +94,23 @@ describe('projection failures: a document the index refuses is set aside, the re
     // Still refused (nothing was fixed): recorded again, attempts counted from a fresh row.
     expect((await sweepLaggingPlaces(deps)).refused).toHaveLength(1);
     expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['D0']);
+  });
+
+  it('lists projection failures and retries them from the operator command', async () => {
+    const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias, SITE_ORIGIN: SITE };
+    const list = startProcess('packages/ingest/src/dead-letters.cli.ts', ['projections'], env);
+    expect(await list.exited).toBe(0);
+    expect(list.output()).toMatch(/^D0\t\S+\tversion 2\t1 attempts\t400 \w+_exception\t/m);
+    expect(list.output()).toMatch(/1 projection failures \(\w+_exception: 1\)/);
+
+    const retry = startProcess(
+      'packages/ingest/src/dead-letters.cli.ts',
+      ['retry-projections', '--all'],
+      env,
+    );
+    expect(await retry.exited).toBe(1);
+    expect(retry.output()).toMatch(/place D0: still refused \(400/);
+    expect(retry.output()).toMatch(/retried 1 places: 0 projected, 1 still refused/);
   });
 
   it('keeps a batch’s dead letters and events when the index is down (recorded before projection)', async () => {
