@@ -65,6 +65,7 @@ describe('fault: the worker is SIGKILLed mid-batch, twice on the same job', () =
     const stalls = await pipeline.redis.redis.hget(queue.toKey(jobId), 'stc');
     expect(Number(stalls)).toBe(2);
     expect(await queue.getFailedCount()).toBe(0);
+    expect(survivor.output()).toMatch(/batch stalled \(its worker died\)/);
 
     await waitForConvergence(pipeline.convergenceInput(lines), 60_000);
     expect(await survivor.stop('SIGTERM')).toBe(0);
