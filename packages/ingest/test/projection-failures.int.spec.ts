@@ -17,6 +17,7 @@ import {
 } from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import { sweepLaggingPlaces, type ProjectorDependencies } from '../src/projector.service.js';
+import { reindex } from '../src/reindex.service.js';
 import { crawled, published } from './events.fixture.js';
 
 const SITE = 'https://www.doctor-directory.example';
@@ -133,5 +134,14 @@ describe('projection failures: a document the index refuses is set aside, the re
     // The retry, once the index is back, finishes the projection and records nothing twice.
     expect(await ingestBatch(deps, items)).toMatchObject({ stored: 0, duplicates: 1, projected: 1 });
     expect(await listDeadLetters(database.db)).toHaveLength(1);
+  });
+
+  it('reindexes around a place set aside (it is neither copied nor expected), the rest is copied', async () => {
+    expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['D0']);
+    const summary = await reindex({ db: database.db, client: search.client, alias, siteOrigin: SITE });
+    expect(summary.indexedCount).toBe(summary.servedCount);
+    const ids = await indexedIds();
+    expect(ids).not.toContain('D0');
+    expect(ids).toEqual(expect.arrayContaining(['A0', 'B1', 'C1']));
   });
 });
