@@ -157,8 +157,8 @@ const MAX_PATH_SEGMENT = 40;
 export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
   const result = placeEventSchema.safeParse(raw);
   if (!result.success) return { ok: false, reason: describeIssues(result.error.issues) };
-  const unstorable = unstorableTextPath(result.data, []);
-  if (unstorable !== null) return { ok: false, reason: `${unstorable}: ${UNSTORABLE_TEXT_MESSAGE}` };
+  if (hasUnstorableText(result.data))
+    return { ok: false, reason: `${unstorableTextPath(result.data, [])}: ${UNSTORABLE_TEXT_MESSAGE}` };
   return { ok: true, event: result.data };
 }
 
@@ -166,12 +166,30 @@ const UNSTORABLE_TEXT_MESSAGE = 'Expected text without NUL (\\u0000) or unpaired
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 // eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A cheap first look (almost no text has a NUL or any surrogate); the exact test runs only on a hit.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const MAYBE_UNSTORABLE_TEXT = /[\u0000\ud800-\udfff]/;
+
+function isUnstorable(text: string): boolean {
+  return MAYBE_UNSTORABLE_TEXT.test(text) && UNSTORABLE_TEXT.test(text);
+}
 
 /**
- * The path of the first string (value or key, unknown crawl fields included) that PostgreSQL cannot
- * hold as text: the store unpacks events into text columns, and one such event would fail its whole
- * batch on every retry. Such an event is bad data (a dead letter keeps it as sent).
+ * Whether any string (value or key, unknown crawl fields included) is text PostgreSQL cannot hold: the
+ * store unpacks events into text columns, and one such event would fail its whole batch on every retry.
+ * Such an event is bad data (a dead letter keeps it as sent). Runs on every event, so no allocations.
  */
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  for (const key in value) {
+    if (isUnstorable(key) || hasUnstorableText((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/** The path of the first unstorable string, for the reason (only for a rejected event). */
 function unstorableTextPath(value: unknown, path: ReadonlyArray<string>): string | null {
   if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? describePath(path) : null;
   if (typeof value !== 'object' || value === null) return null;
