@@ -36,6 +36,8 @@ export const TEXT_LIMITS = {
   reason: 1_000,
 } as const;
 
+const MAX_WORKING_HOURS_DAYS = 14;
+
 const boundedText = (max: number) => z.string().max(max, `Expected at most ${max} characters`);
 
 export const phoneTypeSchema = z.enum(['mobile', 'landline', 'other']);
@@ -81,7 +83,13 @@ export const observedSchema = z.looseObject({
   rating: z.number().min(0).max(5).nullable(),
   reviewCount: z.number().int().min(0).nullable(),
   whatsappEligible: z.boolean(),
-  workingHours: z.record(boundedText(TEXT_LIMITS.label), z.array(observedTimeRangeSchema).max(48)).nullable(),
+  // Keyed by the source's day labels: a week, with room for extra labels (holidays), never unbounded.
+  workingHours: z
+    .record(boundedText(TEXT_LIMITS.label), z.array(observedTimeRangeSchema).max(48))
+    .refine((hours) => Object.keys(hours).length <= MAX_WORKING_HOURS_DAYS, {
+      message: `Expected at most ${MAX_WORKING_HOURS_DAYS} days`,
+    })
+    .nullable(),
 });
 export type Observed = z.infer<typeof observedSchema>;
 

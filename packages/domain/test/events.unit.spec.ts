@@ -303,6 +303,15 @@ describe('parsePlaceEvent', () => {
       },
     );
 
+    it('bounds the number of working-hours days (a record, not a list, so zod has no max of its own)', () => {
+      const days = (count: number) =>
+        Object.fromEntries(Array.from({ length: count }, (_, day) => [`Day ${day}`, []]));
+      expect(parsePlaceEvent(withObserved({ workingHours: days(14) })).ok).toBe(true);
+      expect(reasonFor(withObserved({ workingHours: days(15) }))).toBe(
+        'payload.observed.workingHours: Expected at most 14 days',
+      );
+    });
+
     it('keeps every keyword term the index derives far below its 32,766-byte limit', () => {
       // Four UTF-8 bytes per character at worst; folding can triple a character (e.g. a ligature).
       expect(TEXT_LIMITS.name * 4 * 3).toBeLessThan(32_766);
