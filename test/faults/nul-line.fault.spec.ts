@@ -3,7 +3,7 @@ import { listDeadLetters } from '@directory/event-store';
 import { waitForConvergence } from '@directory/testing';
 import { sampleLines, startStorePipeline, type StorePipeline } from './store-pipeline.fixture.js';
 
-describe('fault: lines carrying \\u0000 in the middle of a batch', () => {
+describe('fault: lines carrying \\u0000, and a runaway line, in the middle of a batch', () => {
   let pipeline: StorePipeline;
   const base = sampleLines(600, 41);
   const valid = JSON.parse(base.find((line) => line.includes('"place.crawled"')) ?? '{}') as {
@@ -23,7 +23,15 @@ describe('fault: lines carrying \\u0000 in the middle of a batch', () => {
     eventId: `${valid.eventId}-nul`,
     payload: { ...valid.payload, observed: { ...valid.payload.observed, name: 'Praxis \u0000 Null' } },
   });
+  // And a runaway line (a valid event with a huge extra key): rejected whole, its first million characters
+  // kept in its dead letter.
+  const runaway = JSON.stringify({
+    ...valid,
+    eventId: `${valid.eventId}-runaway`,
+    blob: 'z'.repeat(1_200_000),
+  });
   const lines = [
+    runaway,
     ...base.slice(0, 100),
     nulEscape,
     ...base.slice(100, 300),
@@ -52,6 +60,10 @@ describe('fault: lines carrying \\u0000 in the middle of a batch', () => {
     // The valid-looking event with a NUL in its name is bad data too (the store's text columns refuse it).
     const nulName = letters.find((letter) => letter.eventId === `${valid.eventId}-nul`);
     expect(nulName?.reason).toMatch(/payload\.observed\.name: Expected text without NUL/);
+    const runawayLetter = letters.find((letter) => letter.reason.startsWith('line of'));
+    expect(runawayLetter?.reason).toBe(
+      `line of ${runaway.length} characters is over the limit of 1000000 (the first 1000000 are kept)`,
+    );
     expect(worker.output()).not.toMatch(/batch failed/);
     expect(await worker.stop('SIGTERM')).toBe(0);
   });

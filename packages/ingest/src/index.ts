@@ -17,7 +17,7 @@ export {
   type SweepOutcome,
   type ProjectorDependencies,
 } from './projector.service.js';
-export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
+export { MAX_LINE_CHARACTERS, produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
 export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
 export {
   reindex,

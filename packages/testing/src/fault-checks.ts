@@ -1,7 +1,7 @@
 import type { Database } from '@directory/database';
 import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
 import { allPlaceIds, listDeadLetters, readStreams } from '@directory/event-store';
-import { foldToRow } from '@directory/ingest';
+import { foldToRow, MAX_LINE_CHARACTERS } from '@directory/ingest';
 import type { SearchClient } from '@directory/search-index';
 import { projectRawEvents } from './expected-projection.js';
 
@@ -126,6 +126,7 @@ async function checkDeadLetters(db: Database, inputs: unknown[]): Promise<string
 /** A line as the producer sends it to dead letters: parsed when it is JSON, else its text. */
 function asSent(input: unknown): string {
   if (typeof input !== 'string') return canonicalJson(input);
+  if (input.length > MAX_LINE_CHARACTERS) return canonicalJson(input.slice(0, MAX_LINE_CHARACTERS));
   try {
     return canonicalJson(JSON.parse(input));
   } catch {
