@@ -5,6 +5,7 @@ import {
   findLaggingPlaceIds,
   listDeadLetters,
   listProjectionFailures,
+  recordProjectionFailures,
   releaseProjectionFailures,
 } from '@directory/event-store';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
@@ -75,6 +76,12 @@ describe('projection failures: a document the index refuses is set aside, the re
     // Parked: the place still lags its stream, but a sweep no longer picks it.
     expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual([]);
     expect(await sweepLaggingPlaces(deps)).toEqual({ projected: 0, refused: [] });
+  });
+
+  it('does not record a failure a concurrent worker already superseded (the index holds that version)', async () => {
+    const failure = { placeId: 'B1', stateVersion: 2, status: 400, errorType: 'x', reason: 'late' };
+    await recordProjectionFailures(database.db, [failure]);
+    expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['A0']);
   });
 
   it('tries the place again when new events arrive, and forgets the failure once it is indexed', async () => {
