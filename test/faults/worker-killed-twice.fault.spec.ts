@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIngestQueue, type IngestJobData, type IngestJobResult } from '@directory/ingest';
-import { eventually, waitForConvergence, type RunningProcess } from '@directory/testing';
+import {
+  assertNoServerErrors,
+  eventually,
+  waitForConvergence,
+  type RunningProcess,
+} from '@directory/testing';
 import type { Queue } from 'bullmq';
 import { sampleLines, startStorePipeline, type StorePipeline } from './store-pipeline.fixture.js';
 
@@ -46,6 +51,8 @@ describe('fault: the worker is SIGKILLed mid-batch, twice on the same job', () =
   }
 
   it('retries the job after the second stall instead of failing it, and converges', async () => {
+    // Searches keep coming while workers die: the API must never answer a 5xx for it.
+    const load = await pipeline.startSearchLoad();
     const ingest = await pipeline.ingest(lines);
     expect(await ingest.exited, ingest.output()).toBe(0);
     const jobIds = (await queue.getJobs(['waiting', 'active', 'delayed'])).map((job) => job.id ?? '');
@@ -68,6 +75,9 @@ describe('fault: the worker is SIGKILLed mid-batch, twice on the same job', () =
     expect(survivor.output()).toMatch(/batch stalled \(its worker died\)/);
 
     await waitForConvergence(pipeline.convergenceInput(lines), 60_000);
+    const tally = await load.stop();
+    assertNoServerErrors(tally);
+    expect(tally.byStatus.get(200)).toBeGreaterThan(10);
     expect(await survivor.stop('SIGTERM')).toBe(0);
   });
 });
