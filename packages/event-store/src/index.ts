@@ -19,3 +19,10 @@ export {
   type DeadLetter,
   type DeadLetterInput,
 } from './dead-letters.repository.js';
+export {
+  countPendingDeadLetters,
+  newestEventRecordedAt,
+  readProjectionLag,
+  streamPositionOf,
+  type ProjectionLag,
+} from './operations.repository.js';
