@@ -11,7 +11,7 @@ describe('readiness', () => {
   it('is ready only when every check answers, and names each failing one', async () => {
     const report = await checkReadiness(
       [
-        { name: 'postgresql', check: async () => 'ok' },
+        { name: 'postgresql', check: () => Promise.resolve('ok') },
         { name: 'elasticsearch', check: () => Promise.reject(new Error('connect ECONNREFUSED\nstack')) },
         { name: 'redis', check: () => new Promise(() => undefined) },
       ],
