@@ -7,3 +7,5 @@ export { startProcess, eventually, freePort, REPOSITORY_ROOT, type RunningProces
 export { SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
 export { projectRawEvents, type ExpectedProjection } from './expected-projection.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { scrapeMetrics, type Scrape } from './metrics-scrape.js';

@@ -4,6 +4,7 @@ import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
+import { startWorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
@@ -21,6 +22,7 @@ const running = startIngestWorker(
     logger,
   },
 );
+const operations = await startWorkerOperations(config, running.worker, { db, search: client, logger });
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 let stopping = false;
@@ -28,6 +30,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'finishing in-flight batches, then stopping');
+  await operations.close();
   await running.close();
   await db.destroy();
   await client.close();
