@@ -1,7 +1,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 
 export type Scrape = {
-  /** The sum of a counter's or gauge's samples (a histogram's observation count) matching `labels`. */
+  /** The sum of a counter's or gauge's samples (a histogram's observation count: its +Inf bucket) matching `labels`. */
   value: (name: string, labels?: Record<string, string>) => number;
   has: (name: string) => boolean;
 };
@@ -17,6 +17,6 @@ export async function scrapeMetrics(url: string): Promise<Scrape> {
     value: (name, labels = {}) =>
       (family(name)?.metrics ?? [])
         .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value))
-        .reduce((total, sample) => total + Number(sample.value ?? sample.count ?? 0), 0),
+        .reduce((total, sample) => total + Number(sample.value ?? sample.buckets?.['+Inf'] ?? 0), 0),
   };
 }

@@ -4,6 +4,7 @@ import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
+import { createJobAdmission } from './readiness-gate.js';
 import { startWorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
@@ -12,6 +13,7 @@ const db = createDatabase(config.DATABASE_URL);
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
 await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX);
 
+const admission = createJobAdmission();
 const running = startIngestWorker(
   { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
   {
@@ -20,9 +22,15 @@ const running = startIngestWorker(
     lockDurationMs: config.WORKER_LOCK_DURATION_MS,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
     logger,
+    takingJobs: admission.isOpen,
   },
 );
-const operations = await startWorkerOperations(config, running.worker, { db, search: client, logger });
+const operations = await startWorkerOperations(config, running.worker, {
+  db,
+  search: client,
+  logger,
+  admission,
+});
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 let stopping = false;

@@ -5,7 +5,15 @@ import type { ReadinessReport } from '@directory/observability';
 // Short enough that a recovered dependency resumes work within a second or so, long enough to cost nothing.
 const READINESS_POLL_MS = 1_000;
 
-export type ReadinessGate = { isTakingJobs: () => boolean; close: () => Promise<void> };
+export type ReadinessGate = { close: () => Promise<void> };
+
+/** Whether the worker takes jobs now; shared by the gate (which sets it) and the job processor. */
+export type JobAdmission = { isOpen: () => boolean; set: (open: boolean) => void };
+
+export function createJobAdmission(): JobAdmission {
+  let open = true;
+  return { isOpen: () => open, set: (value) => (open = value) };
+}
 
 /**
  * A worker whose dependencies are down takes no jobs: taking one would only fail it and spend one of
@@ -15,17 +23,17 @@ export type ReadinessGate = { isTakingJobs: () => boolean; close: () => Promise<
 export function gateOnReadiness(
   worker: Pick<Worker, 'pause' | 'resume'>,
   readiness: () => Promise<ReadinessReport>,
+  admission: JobAdmission,
   options: { logger: Logger; onChange: (takingJobs: boolean) => void },
 ): ReadinessGate {
-  let takingJobs = true;
   let stopped = false;
-  options.onChange(true);
+  options.onChange(admission.isOpen());
 
   const poll = async () => {
     const report = await readiness();
     if (stopped) return;
-    if (!report.ready && takingJobs) {
-      takingJobs = false;
+    if (!report.ready && admission.isOpen()) {
+      admission.set(false);
       await worker.pause(true);
       const failing = report.dependencies.filter((dependency) => !dependency.ready);
       options.logger.warn(
@@ -33,8 +41,8 @@ export function gateOnReadiness(
         'dependencies not ready; taking no jobs until they are back',
       );
       options.onChange(false);
-    } else if (report.ready && !takingJobs) {
-      takingJobs = true;
+    } else if (report.ready && !admission.isOpen()) {
+      admission.set(true);
       worker.resume();
       options.logger.info('dependencies ready again; taking jobs');
       options.onChange(true);
@@ -52,7 +60,6 @@ export function gateOnReadiness(
   }, READINESS_POLL_MS);
 
   return {
-    isTakingJobs: () => takingJobs,
     close: async () => {
       stopped = true;
       clearInterval(timer);

@@ -14,7 +14,7 @@ import {
 import type { SearchClient } from '@directory/search-index';
 import { createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
 import { watchPipelineHealth } from './pipeline-health.js';
-import { gateOnReadiness } from './readiness-gate.js';
+import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
 
 export type WorkerOperations = { close: () => Promise<void> };
 
@@ -26,7 +26,7 @@ export type WorkerOperations = { close: () => Promise<void> };
 export async function startWorkerOperations(
   config: Config,
   worker: Worker<IngestJobData, IngestJobResult>,
-  deps: { db: Database; search: SearchClient; logger: Logger },
+  deps: { db: Database; search: SearchClient; logger: Logger; admission: JobAdmission },
 ): Promise<WorkerOperations> {
   const { logger } = deps;
   // Its own connection, failing fast: readiness must not queue behind BullMQ's blocking commands.
@@ -60,7 +60,7 @@ export async function startWorkerOperations(
 
   const metrics = createIngestMetrics(operations.registry);
   observeIngestWorker(worker, metrics);
-  const gate = gateOnReadiness(worker, operations.readiness, {
+  const gate = gateOnReadiness(worker, operations.readiness, deps.admission, {
     logger,
     onChange: (takingJobs) => metrics.ready.set(takingJobs ? 1 : 0),
   });
