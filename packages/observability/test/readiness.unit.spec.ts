@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import {
   checkReadiness,
@@ -5,6 +6,7 @@ import {
   redisDurabilityWarnings,
   sameSecret,
   verboseReport,
+  warnAboutRedisDurability,
 } from '../src/index.js';
 
 describe('readiness', () => {
@@ -41,6 +43,20 @@ describe('Redis durability warnings', () => {
       redisDurabilityWarnings({ appendonly: 'no', save: '3600 1', maxmemoryPolicy: 'noeviction' }),
     ).toEqual([]);
   });
+  it('managed Redis refusing CONFIG is reported as unknown, not as a fault', async () => {
+    const refusing = {
+      config: () => Promise.reject(new Error("ERR unknown command 'CONFIG'")),
+    } as unknown as Redis;
+    const logged: Array<{ level: string; message: string }> = [];
+    await warnAboutRedisDurability(refusing, {
+      warn: (_fields, message) => logged.push({ level: 'warn', message }),
+      info: (_fields, message) => logged.push({ level: 'info', message }),
+    });
+    expect(logged).toEqual([
+      { level: 'info', message: expect.stringMatching(/could not read Redis settings/) as string },
+    ]);
+  });
+
   it('one for no persistence, one for an evicting policy', () => {
     const warnings = redisDurabilityWarnings({ appendonly: 'no', save: '', maxmemoryPolicy: 'allkeys-lru' });
     expect(warnings).toHaveLength(2);
