@@ -28,3 +28,10 @@ export {
   type ProjectionFailure,
   type ProjectionFailureInput,
 } from './projection-failures.repository.js';
+export {
+  countPendingDeadLetters,
+  newestEventRecordedAt,
+  readProjectionLag,
+  streamPositionOf,
+  type ProjectionLag,
+} from './operations.repository.js';

@@ -18,3 +18,5 @@ export {
   type ConvergenceInput,
   type ResponseTally,
 } from './fault-checks.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { scrapeMetrics, type Scrape } from './metrics-scrape.js';

@@ -4,6 +4,8 @@ import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
+import { createJobAdmission } from './readiness-gate.js';
+import { startWorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
@@ -11,6 +13,7 @@ const db = createDatabase(config.DATABASE_URL);
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
 await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX);
 
+const admission = createJobAdmission();
 const running = startIngestWorker(
   { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
   {
@@ -21,8 +24,15 @@ const running = startIngestWorker(
     retry: { baseMs: config.INGEST_RETRY_DELAY_MS, maxMs: config.INGEST_RETRY_MAX_DELAY_MS },
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
+    takingJobs: admission.isOpen,
   },
 );
+const operations = await startWorkerOperations(config, running.worker, {
+  db,
+  search: client,
+  logger,
+  admission,
+});
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 let stopping = false;
@@ -30,6 +40,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'finishing in-flight batches, then stopping');
+  await operations.close();
   await running.close();
   await db.destroy();
   await client.close();

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Database } from '@directory/database';
+
+/** Read-only questions an operator asks of the store (metrics samplers and `npm run status`). */
+
+export type ProjectionLag = {
+  /** Places whose index copy is behind their stored stream. */
+  places: number;
+  /** When the oldest change not yet in the index was stored (null when nothing lags). */
+  oldestChangeAt: Date | null;
+};
+
+/**
+ * Lagging places come from the partial index `places_projection_lag`; for each, the first event the
+ * index lacks is the stream's (projected_version + 1)-th, found through `events_place_position`.
+ */
+export async function readProjectionLag(db: Database): Promise<ProjectionLag> {
+  const result = await sql<{ places: number; oldest_change_at: Date | null }>`
+    select count(*)::int as places, min(first_missing.recorded_at) as oldest_change_at
+    from places
+    left join lateral (
+      select events.recorded_at from events
+      where events.place_id = places.place_id
+      order by events.position
+      offset places.projected_version limit 1
+    ) as first_missing on true
+    where places.projected_version < places.stream_version`.execute(db);
+  const row = result.rows[0];
+  return { places: row?.places ?? 0, oldestChangeAt: row?.oldest_change_at ?? null };
+}
+
+/** When the newest event was stored (null for an empty store). */
+export async function newestEventRecordedAt(db: Database): Promise<Date | null> {
+  const row = await db
+    .selectFrom('events')
+    .select('recorded_at')
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.recorded_at ?? null;
+}
+
+export async function countPendingDeadLetters(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('dead_letters')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('redriven_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** When each place's event was stored and its stream version then; for freshness samples. */
+export async function streamPositionOf(
+  db: Database,
+  placeId: string,
+): Promise<{ version: number; recordedAt: Date; served: boolean } | null> {
+  const result = await sql<{ version: number; recorded_at: Date; served: boolean }>`
+    select places.stream_version as version, places.served, newest.recorded_at
+    from places
+    join lateral (
+      select recorded_at from events where events.place_id = places.place_id
+      order by position desc limit 1
+    ) as newest on true
+    where places.place_id = ${placeId}`.execute(db);
+  const row = result.rows[0];
+  return row ? { version: Number(row.version), recordedAt: row.recorded_at, served: row.served } : null;
+}
