@@ -4,8 +4,10 @@ import type { Database } from '@directory/database';
 /** Read-only questions an operator asks of the store (metrics samplers and `npm run status`). */
 
 export type ProjectionLag = {
-  /** Places whose index copy is behind their stored stream. */
+  /** Places whose index copy is behind their stored stream (places set aside excluded). */
   places: number;
+  /** Places set aside as projection failures at their current version: they wait for an operator. */
+  setAside: number;
   /** When the oldest change not yet in the index was stored (null when nothing lags). */
   oldestChangeAt: Date | null;
 };
@@ -15,9 +17,19 @@ export type ProjectionLag = {
  * index lacks is the stream's (projected_version + 1)-th, found through `events_place_position`.
  */
 export async function readProjectionLag(db: Database): Promise<ProjectionLag> {
-  const result = await sql<{ places: number; oldest_change_at: Date | null }>`
-    select count(*)::int as places, min(first_missing.recorded_at) as oldest_change_at
+  // A place set aside (refused by the index at its current version) lags on purpose: counted apart, so
+  // lag, its age and staleness measure only what the projector can still do something about.
+  const result = await sql<{ places: number; set_aside: number; oldest_change_at: Date | null }>`
+    select count(*) filter (where not lagging.set_aside)::int as places,
+      count(*) filter (where lagging.set_aside)::int as set_aside,
+      min(first_missing.recorded_at) filter (where not lagging.set_aside) as oldest_change_at
     from places
+    cross join lateral (
+      select exists (
+        select 1 from projection_failures f
+        where f.place_id = places.place_id and f.state_version >= places.stream_version
+      ) as set_aside
+    ) as lagging
     left join lateral (
       select events.recorded_at from events
       where events.place_id = places.place_id
@@ -26,7 +38,11 @@ export async function readProjectionLag(db: Database): Promise<ProjectionLag> {
     ) as first_missing on true
     where places.projected_version < places.stream_version`.execute(db);
   const row = result.rows[0];
-  return { places: row?.places ?? 0, oldestChangeAt: row?.oldest_change_at ?? null };
+  return {
+    places: row?.places ?? 0,
+    setAside: row?.set_aside ?? 0,
+    oldestChangeAt: row?.oldest_change_at ?? null,
+  };
 }
 
 /** When the newest event was stored (null for an empty store). */

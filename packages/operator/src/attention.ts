@@ -6,7 +6,13 @@ import type { ServedCounts } from './reconciliation.js';
 export type StatusSnapshot = {
   dependencies: DependencyStatus[];
   queue: QueueCounts | null;
-  projection: { lagPlaces: number; oldestChangeAgeSeconds: number; stalenessSeconds: number | null } | null;
+  projection: {
+    lagPlaces: number;
+    /** Places the index refused at their current version, waiting for an operator. */
+    setAsidePlaces: number;
+    oldestChangeAgeSeconds: number;
+    stalenessSeconds: number | null;
+  } | null;
   deadLettersPending: number | null;
   served: ServedCounts | null;
   /** `ageSeconds` is null when the store holds no event yet. */
@@ -32,7 +38,9 @@ export function needsAttention(
     if (!dependency.ready) lines.push(`${dependency.name} is not ready: ${dependency.reason ?? 'no answer'}`);
   }
   if (snapshot.queue && snapshot.queue.failed > 0) {
-    lines.push(`${snapshot.queue.failed} ingest job(s) failed for good: retry them from the queue dashboard`);
+    lines.push(
+      `${snapshot.queue.failed} ingest job(s) failed for good: npm run jobs -- failed, then retry (or the queue dashboard)`,
+    );
   }
   const projection = snapshot.projection;
   if (projection) {
@@ -48,6 +56,11 @@ export function needsAttention(
         `projection lag: ${projection.lagPlaces} place(s) behind, the oldest change ${Math.round(projection.oldestChangeAgeSeconds)} s old (limit ${thresholds.maxLagAgeSeconds} s)`,
       );
     }
+    if (projection.setAsidePlaces > 0) {
+      lines.push(
+        `${projection.setAsidePlaces} place(s) refused by the index and set aside: npm run dead-letters -- projections`,
+      );
+    }
   }
   if (snapshot.deadLettersPending !== null && snapshot.deadLettersPending > 0) {
     lines.push(`${snapshot.deadLettersPending} dead letter(s) pending: npm run dead-letters -- list`);
@@ -55,6 +68,7 @@ export function needsAttention(
   if (snapshot.served) {
     const gap = Math.abs(snapshot.served.postgresql - snapshot.served.index);
     // While places lag, the index may trail by at most that many; a larger gap is a real disagreement.
+    // (Places set aside are not counted on either side: countServedPlaces leaves them out.)
     if (gap > (projection?.lagPlaces ?? 0)) {
       lines.push(
         `index and store disagree: ${snapshot.served.postgresql} served in PostgreSQL, ${snapshot.served.index} in the index (npm run reindex)`,
@@ -84,7 +98,7 @@ export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<
   lines.push(
     'projection',
     projection
-      ? `  lagging places ${projection.lagPlaces}  oldest change ${seconds(projection.oldestChangeAgeSeconds)}  staleness ${projection.stalenessSeconds === null ? 'no worker reported' : seconds(projection.stalenessSeconds)}`
+      ? `  lagging places ${projection.lagPlaces}  set aside ${projection.setAsidePlaces}  oldest change ${seconds(projection.oldestChangeAgeSeconds)}  staleness ${projection.stalenessSeconds === null ? 'no worker reported' : seconds(projection.stalenessSeconds)}`
       : `  ${unknown}`,
   );
   lines.push(

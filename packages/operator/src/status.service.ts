@@ -70,6 +70,7 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
       lag && queue && progress
         ? {
             lagPlaces: lag.places,
+            setAsidePlaces: lag.setAside,
             oldestChangeAgeSeconds: ageSeconds(lag.oldestChangeAt, now),
             stalenessSeconds: stalenessSeconds({
               workWaiting: isWorkWaiting(lag.places, queue),

@@ -8,7 +8,7 @@ const healthy: StatusSnapshot = {
     { name: 'elasticsearch', ready: true, durationMs: 4 },
   ],
   queue: { waiting: 0, active: 0, delayed: 0, prioritized: 0, paused: 0, failed: 0, completed: 12 },
-  projection: { lagPlaces: 0, oldestChangeAgeSeconds: 0, stalenessSeconds: 0 },
+  projection: { lagPlaces: 0, setAsidePlaces: 0, oldestChangeAgeSeconds: 0, stalenessSeconds: 0 },
   deadLettersPending: 0,
   served: { postgresql: 40, index: 40 },
   newestEvent: { ageSeconds: 30 },
@@ -44,24 +44,31 @@ describe('what needs attention', () => {
   });
 
   it('a stalled projector and an old lag, each against its threshold', () => {
-    const within = { lagPlaces: 5, oldestChangeAgeSeconds: 300, stalenessSeconds: 120 };
+    const within = { lagPlaces: 5, setAsidePlaces: 0, oldestChangeAgeSeconds: 300, stalenessSeconds: 120 };
     expect(needsAttention({ ...healthy, projection: within, served: { postgresql: 40, index: 36 } })).toEqual(
       [],
     );
-    const beyond = { lagPlaces: 5, oldestChangeAgeSeconds: 301, stalenessSeconds: 121 };
+    const beyond = { lagPlaces: 5, setAsidePlaces: 0, oldestChangeAgeSeconds: 301, stalenessSeconds: 121 };
     const lines = needsAttention({ ...healthy, projection: beyond, served: { postgresql: 40, index: 36 } });
     expect(lines.map((line) => line.split(':')[0])).toEqual(['projection stalled', 'projection lag']);
   });
 
   it('work waiting that no worker ever reported on', () => {
-    const projection = { lagPlaces: 1, oldestChangeAgeSeconds: 1, stalenessSeconds: null };
+    const projection = { lagPlaces: 1, setAsidePlaces: 0, oldestChangeAgeSeconds: 1, stalenessSeconds: null };
     expect(needsAttention({ ...healthy, projection })).toEqual([
       'work is waiting but no worker has ever reported progress: is a worker running?',
     ]);
   });
 
+  it('places set aside by the index, whatever the lag', () => {
+    const projection = { lagPlaces: 0, setAsidePlaces: 3, oldestChangeAgeSeconds: 0, stalenessSeconds: 0 };
+    expect(needsAttention({ ...healthy, projection })).toEqual([
+      '3 place(s) refused by the index and set aside: npm run dead-letters -- projections',
+    ]);
+  });
+
   it('a served-count gap only when it exceeds what the lag explains', () => {
-    const lagging = { lagPlaces: 2, oldestChangeAgeSeconds: 1, stalenessSeconds: 1 };
+    const lagging = { lagPlaces: 2, setAsidePlaces: 0, oldestChangeAgeSeconds: 1, stalenessSeconds: 1 };
     expect(
       needsAttention({ ...healthy, projection: lagging, served: { postgresql: 40, index: 38 } }),
     ).toEqual([]);

@@ -39,7 +39,12 @@ export function createIngestMetrics(registry: Registry) {
     }),
     lagPlaces: new Gauge({
       name: 'directory_projection_lag_places',
-      help: 'Places whose indexed version is behind their stored stream',
+      help: 'Places whose indexed version is behind their stored stream (places set aside excluded)',
+      registers,
+    }),
+    setAsidePlaces: new Gauge({
+      name: 'directory_projection_set_aside_places',
+      help: 'Places the index refused at their current version (projection failures waiting for an operator)',
       registers,
     }),
     lagAge: new Gauge({
@@ -97,6 +102,14 @@ export function observeIngestWorker(
     metrics.failedAttempts.inc();
     countBulkItemFailures(metrics, error);
   });
+}
+
+/** Documents the index refused for its content (set aside as projection failures), by error type. */
+export function countRefusedDocuments(
+  metrics: IngestMetrics,
+  refused: ReadonlyArray<{ errorType: string }>,
+): void {
+  for (const failure of refused) metrics.bulkItemFailures.inc({ reason: failure.errorType });
 }
 
 /** A projection that Elasticsearch refused item by item carries its failures (search-index's ProjectionError). */

@@ -5,7 +5,7 @@ import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
 import { createJobAdmission } from './readiness-gate.js';
-import { startWorkerOperations } from './worker-operations.js';
+import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
@@ -14,8 +14,15 @@ const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000,
 await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX);
 
 const admission = createJobAdmission();
+// The operator side is built on the running worker; it counts refused documents from then on.
+const refusals: { count: WorkerOperations['countRefused'] } = { count: () => {} };
 const running = startIngestWorker(
-  { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
+  {
+    db,
+    search: { client, alias: config.ELASTICSEARCH_INDEX },
+    siteOrigin: config.SITE_ORIGIN,
+    onRefused: (refused) => refusals.count(refused),
+  },
   {
     queue: { connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX },
     concurrency: config.WORKER_CONCURRENCY,
@@ -33,6 +40,7 @@ const operations = await startWorkerOperations(config, running.worker, {
   logger,
   admission,
 });
+refusals.count = operations.countRefused;
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 let stopping = false;

@@ -74,6 +74,7 @@ export function watchPipelineHealth(
     previousLag = lag.places;
     const now = new Date();
     metrics.lagPlaces.set(lag.places);
+    metrics.setAsidePlaces.set(lag.setAside);
     metrics.lagAge.set(ageSeconds(lag.oldestChangeAt, now));
     const lastProgressAt = await readProjectorProgress(deps.redis, deps.redisPrefix);
     metrics.staleness.set(stalenessSeconds({ workWaiting, lastProgressAt, now }) ?? 0);

@@ -11,12 +11,16 @@ import {
   startProcessOperations,
   warnAboutRedisDurability,
 } from '@directory/observability';
-import type { SearchClient } from '@directory/search-index';
-import { createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
+import type { RefusedProjection, SearchClient } from '@directory/search-index';
+import { countRefusedDocuments, createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
 import { watchPipelineHealth } from './pipeline-health.js';
 import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
 
-export type WorkerOperations = { close: () => Promise<void> };
+export type WorkerOperations = {
+  /** Counts documents the index refused (the projector's `onRefused`). */
+  countRefused: (refused: ReadonlyArray<RefusedProjection>) => void;
+  close: () => Promise<void>;
+};
 
 /**
  * The worker's operator side: its listener (metrics, probes, and the queue dashboard when OPS_TOKEN is
@@ -80,6 +84,7 @@ export async function startWorkerOperations(
   void warnAboutRedisDurability(redis, logger);
 
   return {
+    countRefused: (refused) => countRefusedDocuments(metrics, refused),
     close: async () => {
       await gate.close();
       await health.close();
