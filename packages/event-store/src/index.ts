@@ -1,4 +1,12 @@
-export { appendEvents, readStreams, allPlaceIds, type AppendResult } from './events.repository.js';
+export {
+  appendEvents,
+  readStreams,
+  allPlaceIds,
+  lastPosition,
+  countStoredSince,
+  type AppendResult,
+  type StoredSince,
+} from './events.repository.js';
 export {
   savePlaceStates,
   markProjected,

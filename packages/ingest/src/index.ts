@@ -17,8 +17,15 @@ export {
   type SweepOutcome,
   type ProjectorDependencies,
 } from './projector.service.js';
-export { MAX_LINE_CHARACTERS, produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
-export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
+export {
+  MAX_LINE_CHARACTERS,
+  produceFromNdjson,
+  type EnqueuedBatch,
+  type ProduceSummary,
+  type Rejection,
+} from './producer.js';
+export { waitForJobs, type WaitOptions, type WaitOutcome } from './wait-for-jobs.js';
+export { describeRun, summarizeRun, type RunSummary } from './run-summary.js';
 export {
   reindex,
   leftoverIndices,
