@@ -1,6 +1,6 @@
 // `npm run dead-letters -- list | show ID | redrive [ID…|--all]`: see why events were rejected, re-drive them.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import { getDeadLetters, listDeadLetters } from '@directory/event-store';
@@ -13,7 +13,10 @@ function id(value: string): number {
 }
 
 const config = loadConfigOrExit();
-const db = createDatabase(config.DATABASE_URL, { maxConnections: 2 });
+const db = createDatabase(config.DATABASE_URL, {
+  maxConnections: 2,
+  timeouts: databaseTimeouts(config, 'job'),
+});
 const program = new Command().name('dead-letters').description('Inspect and re-drive rejected events.');
 
 program
