@@ -36,6 +36,8 @@ export const TEXT_LIMITS = {
   reason: 1_000,
 } as const;
 
+const MAX_WORKING_HOURS_DAYS = 14;
+
 const boundedText = (max: number) => z.string().max(max, `Expected at most ${max} characters`);
 
 export const phoneTypeSchema = z.enum(['mobile', 'landline', 'other']);
@@ -81,7 +83,13 @@ export const observedSchema = z.looseObject({
   rating: z.number().min(0).max(5).nullable(),
   reviewCount: z.number().int().min(0).nullable(),
   whatsappEligible: z.boolean(),
-  workingHours: z.record(boundedText(TEXT_LIMITS.label), z.array(observedTimeRangeSchema).max(48)).nullable(),
+  // Keyed by the source's day labels: a week, with room for extra labels (holidays), never unbounded.
+  workingHours: z
+    .record(boundedText(TEXT_LIMITS.label), z.array(observedTimeRangeSchema).max(48))
+    .refine((hours) => Object.keys(hours).length <= MAX_WORKING_HOURS_DAYS, {
+      message: `Expected at most ${MAX_WORKING_HOURS_DAYS} days`,
+    })
+    .nullable(),
 });
 export type Observed = z.infer<typeof observedSchema>;
 
@@ -156,20 +164,63 @@ const MAX_PATH_SEGMENT = 40;
 /** Validates one raw event; the reason is meant for dead letters a person will read. */
 export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
   const result = placeEventSchema.safeParse(raw);
-  if (result.success) return { ok: true, event: result.data };
-  return { ok: false, reason: describeIssues(result.error.issues) };
+  if (!result.success) return { ok: false, reason: describeIssues(result.error.issues) };
+  if (hasUnstorableText(result.data))
+    return { ok: false, reason: `${unstorableTextPath(result.data, [])}: ${UNSTORABLE_TEXT_MESSAGE}` };
+  return { ok: true, event: result.data };
+}
+
+const UNSTORABLE_TEXT_MESSAGE = 'Expected text without NUL (\\u0000) or unpaired surrogate characters';
+// A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// A cheap first look (almost no text has a NUL or any surrogate); the exact test runs only on a hit.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const MAYBE_UNSTORABLE_TEXT = /[\u0000\ud800-\udfff]/;
+
+function isUnstorable(text: string): boolean {
+  return MAYBE_UNSTORABLE_TEXT.test(text) && UNSTORABLE_TEXT.test(text);
+}
+
+/**
+ * Whether any string (value or key, unknown crawl fields included) is text PostgreSQL cannot hold: the
+ * store unpacks events into text columns, and one such event would fail its whole batch on every retry.
+ * Such an event is bad data (a dead letter keeps it as sent). Runs on every event, so no allocations.
+ */
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return isUnstorable(value);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
+  for (const key in value) {
+    if (isUnstorable(key) || hasUnstorableText((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/** The path of the first unstorable string, for the reason (only for a rejected event). */
+function unstorableTextPath(value: unknown, path: ReadonlyArray<string>): string | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? describePath(path) : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (UNSTORABLE_TEXT.test(key)) return describePath([...path, key]);
+    const found = unstorableTextPath(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function describePath(path: ReadonlyArray<string>): string {
+  return path.length === 0 ? '(root)' : path.map(shortSegment).join('.');
+}
+
+// A path segment can be data (a record key); a long one is cut so the reason stays readable.
+function shortSegment(segment: string): string {
+  return segment.length > MAX_PATH_SEGMENT ? `${segment.slice(0, MAX_PATH_SEGMENT)}…` : segment;
 }
 
 export function describeIssues(issues: ReadonlyArray<z.core.$ZodIssue>): string {
   const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => {
-    // A path segment can be data (a record key); a long one is cut so the reason stays readable.
-    const path = issue.path
-      .map((segment) => {
-        const text = String(segment);
-        return text.length > MAX_PATH_SEGMENT ? `${text.slice(0, MAX_PATH_SEGMENT)}…` : text;
-      })
-      .join('.');
-    return `${path === '' ? '(root)' : path}: ${issue.message}`;
+    return `${describePath(issue.path.map(String))}: ${issue.message}`;
   });
   const more = issues.length - MAX_REPORTED_ISSUES;
   if (more > 0) lines.push(`… and ${more} more`);

@@ -22,6 +22,10 @@ const crawled = {
   payload: { observed: observed(), crawl: crawlMetadata() },
 };
 
+function withName(name: string) {
+  return { ...crawled, payload: { ...crawled.payload, observed: observed({ name }) } };
+}
+
 function reasonFor(raw: unknown): string {
   const result = parsePlaceEvent(raw);
   if (result.ok) throw new Error('expected the event to be rejected');
@@ -299,10 +303,45 @@ describe('parsePlaceEvent', () => {
       },
     );
 
+    it('bounds the number of working-hours days (a record, not a list, so zod has no max of its own)', () => {
+      const days = (count: number) =>
+        Object.fromEntries(Array.from({ length: count }, (_, day) => [`Day ${day}`, []]));
+      expect(parsePlaceEvent(withObserved({ workingHours: days(14) })).ok).toBe(true);
+      expect(reasonFor(withObserved({ workingHours: days(15) }))).toBe(
+        'payload.observed.workingHours: Expected at most 14 days',
+      );
+    });
+
     it('keeps every keyword term the index derives far below its 32,766-byte limit', () => {
       // Four UTF-8 bytes per character at worst; folding can triple a character (e.g. a ligature).
       expect(TEXT_LIMITS.name * 4 * 3).toBeLessThan(32_766);
       expect(TEXT_LIMITS.slug * 4).toBeLessThan(32_766);
+    });
+  });
+
+  describe('text the store cannot hold is bad data (a dead letter), not a batch that fails forever', () => {
+    it.each([
+      ['a NUL in the name', withName('Praxis \u0000 Null'), 'payload.observed.name'],
+      ['an unpaired high surrogate', withName('Praxis \ud800'), 'payload.observed.name'],
+      ['an unpaired low surrogate', withName('\udc00 Praxis'), 'payload.observed.name'],
+      [
+        'a NUL in an unknown crawl field',
+        { ...crawled, payload: { ...crawled.payload, crawl: { ...crawlMetadata(), note: 'a\u0000' } } },
+        'payload.crawl.note',
+      ],
+      [
+        'a NUL in a key',
+        { ...crawled, payload: { ...crawled.payload, crawl: { ...crawlMetadata(), 'k\u0000': 1 } } },
+        'payload.crawl.k\u0000',
+      ],
+    ])('rejects %s with its path', (_name, raw, path) => {
+      expect(reasonFor(raw)).toBe(
+        `${path}: Expected text without NUL (\\u0000) or unpaired surrogate characters`,
+      );
+    });
+
+    it('accepts characters outside the basic plane (a surrogate pair)', () => {
+      expect(parsePlaceEvent(withName('Praxis 🦷 Zahn')).ok).toBe(true);
     });
   });
 

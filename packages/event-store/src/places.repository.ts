@@ -114,11 +114,21 @@ export async function findLaggingPlaceIds(
   return (await query.execute()).map((row) => row.place_id);
 }
 
+/**
+ * A place whose stored document the index refused (a projection failure at that version): set aside, so
+ * a reindex neither copies it (it would be refused again and fail the run) nor expects it in the index.
+ */
+const notSetAside = sql<boolean>`not exists (
+  select 1 from projection_failures f
+  where f.place_id = places.place_id and f.state_version >= places.state_version)`;
+
+/** Served places the index is expected to hold (places set aside as projection failures excluded). */
 export async function countServedPlaces(db: Database): Promise<number> {
   const row = await db
     .selectFrom('places')
     .select(sql<number>`count(*)::int`.as('count'))
     .where('served', '=', true)
+    .where(notSetAside)
     .executeTakeFirstOrThrow();
   return row.count;
 }
@@ -135,6 +145,7 @@ export async function countPlacesUpdatedSince(db: Database, since: Date): Promis
 /**
  * Pages through stored index documents in place-id order, as text (keyset pagination: memory stays
  * flat at any table size). `updatedSince` narrows to rows written at or after that time (catch-up).
+ * Places set aside as projection failures are left out.
  */
 export async function* streamProjections(
   db: Database,
@@ -147,6 +158,7 @@ export async function* streamProjections(
       .select(['place_id', 'state_version', sql<string>`document::text`.as('document_json')])
       .where('place_id', '>', after)
       .where('document', 'is not', null)
+      .where(notSetAside)
       .orderBy('place_id')
       .limit(options.pageSize ?? 2_000);
     if (options.servedOnly) query = query.where('served', '=', true);

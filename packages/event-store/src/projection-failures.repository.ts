@@ -26,36 +26,36 @@ function storableText(value: string): string {
 /**
  * Records refused projections (one row per place, the latest failure wins). The place stays lagging in
  * `places`, and `findLaggingPlaceIds` skips it until new events raise its stream version or an operator
- * releases it (`releaseProjectionFailures`).
+ * releases it (`releaseProjectionFailures`). A failure a concurrent worker already superseded (the index
+ * holds that version or a newer one) is not recorded.
  */
 export async function recordProjectionFailures(
   db: Database,
   failures: ReadonlyArray<ProjectionFailureInput>,
 ): Promise<void> {
   if (failures.length === 0) return;
-  const sorted = [...failures].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
-  await db
-    .insertInto('projection_failures')
-    .values(
-      sorted.map((failure) => ({
-        place_id: failure.placeId,
-        state_version: failure.stateVersion,
-        status: failure.status,
-        error_type: storableText(failure.errorType),
-        reason: storableText(failure.reason),
-      })),
-    )
-    .onConflict((conflict) =>
-      conflict.column('place_id').doUpdateSet((eb) => ({
-        state_version: eb.ref('excluded.state_version'),
-        status: eb.ref('excluded.status'),
-        error_type: eb.ref('excluded.error_type'),
-        reason: eb.ref('excluded.reason'),
-        attempts: sql<number>`projection_failures.attempts + 1`,
-        last_failed_at: sql<Date>`now()`,
-      })),
-    )
-    .execute();
+  const rowsJson = JSON.stringify(
+    failures.map((failure) => ({
+      place_id: failure.placeId,
+      state_version: failure.stateVersion,
+      status: failure.status,
+      error_type: storableText(failure.errorType),
+      reason: storableText(failure.reason),
+    })),
+  );
+  await sql`
+    insert into projection_failures (place_id, state_version, status, error_type, reason)
+    select v.place_id, v.state_version, v.status, v.error_type, v.reason
+    from json_to_recordset(${rowsJson}::json)
+      as v(place_id text, state_version bigint, status int, error_type text, reason text)
+    where not exists (
+      select 1 from places p where p.place_id = v.place_id and p.projected_version >= v.state_version)
+    order by v.place_id
+    on conflict (place_id) do update set
+      state_version = excluded.state_version, status = excluded.status, error_type = excluded.error_type,
+      reason = excluded.reason, attempts = projection_failures.attempts + 1, last_failed_at = now()`.execute(
+    db,
+  );
 }
 
 /** Forgets failures a later write superseded (the place's document at that version or newer is indexed). */

@@ -1,10 +1,16 @@
-// `npm run dead-letters -- list | show ID | redrive [ID…|--all]`: see why events were rejected, re-drive them.
+// `npm run dead-letters -- list | show ID | redrive [ID…|--all] | projections | retry-projections [ID…|--all]`:
+// see why events were rejected and re-drive them; see which places the index refused and project them again.
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
-import { getDeadLetters, listDeadLetters } from '@directory/event-store';
-import { redriveDeadLetters } from './redrive.service.js';
+import {
+  countProjectionFailures,
+  getDeadLetters,
+  listDeadLetters,
+  listProjectionFailures,
+} from '@directory/event-store';
+import { redriveDeadLetters, retryProjectionFailures } from './redrive.service.js';
 
 function id(value: string): number {
   const parsed = Number(value);
@@ -17,7 +23,14 @@ const db = createDatabase(config.DATABASE_URL, {
   maxConnections: 2,
   timeouts: databaseTimeouts(config, 'job'),
 });
-const program = new Command().name('dead-letters').description('Inspect and re-drive rejected events.');
+const program = new Command()
+  .name('dead-letters')
+  .description('Inspect and re-drive rejected events, and places whose index document was refused.');
+const projectorDependencies = (client: ReturnType<typeof createSearchClient>) => ({
+  db,
+  search: { client, alias: config.ELASTICSEARCH_INDEX },
+  siteOrigin: config.SITE_ORIGIN,
+});
 
 program
   .command('list')
@@ -65,7 +78,7 @@ program
     const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
     try {
       const result = await redriveDeadLetters(
-        { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
+        projectorDependencies(client),
         options.all ? 'all' : ids.map(id),
       );
       for (const failure of result.stillInvalid) {
@@ -76,6 +89,60 @@ program
           `${result.stillInvalid.length} still invalid\n`,
       );
       if (result.stillInvalid.length > 0) process.exitCode = 1;
+    } finally {
+      await client.close();
+    }
+  });
+
+program
+  .command('projections')
+  .description('places whose index document Elasticsearch refused for its content (projection failures)')
+  .option('--limit <n>', 'at most this many', (value) => id(value), 100)
+  .action(async (options: { limit: number }) => {
+    const failures = await listProjectionFailures(db, { limit: options.limit });
+    for (const failure of failures) {
+      console.log(
+        [
+          failure.placeId,
+          failure.lastFailedAt.toISOString(),
+          `version ${failure.stateVersion}`,
+          `${failure.attempts} attempts`,
+          `${failure.status} ${failure.errorType}`,
+          failure.reason.replace(/\s+/g, ' ').slice(0, 160),
+        ].join('\t'),
+      );
+    }
+    const counts = await countProjectionFailures(db);
+    const total = counts.reduce((sum, count) => sum + count.count, 0);
+    process.stderr.write(
+      total === 0
+        ? 'no projection failures\n'
+        : `${total} projection failures (${counts.map((count) => `${count.errorType}: ${count.count}`).join(', ')})\n`,
+    );
+  });
+
+program
+  .command('retry-projections')
+  .argument('[placeIds...]', 'place ids')
+  .option('--all', 'every projection failure')
+  .description('project refused places again (after a fix); still refused ones stay listed with the reason')
+  .action(async (placeIds: string[], options: { all?: boolean }) => {
+    if (!options.all && placeIds.length === 0) throw new InvalidArgumentError('give place ids or --all');
+    const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
+    try {
+      const result = await retryProjectionFailures(
+        projectorDependencies(client),
+        options.all ? 'all' : placeIds,
+      );
+      for (const failure of result.stillRefused) {
+        process.stderr.write(
+          `place ${failure.placeId}: still refused (${failure.status} ${failure.errorType})\n`,
+        );
+      }
+      process.stderr.write(
+        `retried ${result.retried} places: ${result.projected} projected, ${result.stillRefused.length} still refused\n`,
+      );
+      if (result.stillRefused.length > 0) process.exitCode = 1;
     } finally {
       await client.close();
     }

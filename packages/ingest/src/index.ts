@@ -17,7 +17,7 @@ export {
   type SweepOutcome,
   type ProjectorDependencies,
 } from './projector.service.js';
-export { produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
+export { MAX_LINE_CHARACTERS, produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
 export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
 export {
   reindex,
@@ -26,4 +26,15 @@ export {
   type ReindexProgress,
   type ReindexSummary,
 } from './reindex.service.js';
-export { redriveDeadLetters, type RedriveResult } from './redrive.service.js';
+export {
+  redriveDeadLetters,
+  retryProjectionFailures,
+  type ProjectionRetryResult,
+  type RedriveResult,
+} from './redrive.service.js';
+export {
+  listFailedJobs,
+  retryFailedJobs,
+  type FailedJob,
+  type RetryFailedResult,
+} from './failed-jobs.service.js';

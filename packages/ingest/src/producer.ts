@@ -75,7 +75,19 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
   return summary;
 }
 
+/**
+ * No real event comes near this (every field is bounded); a longer line is bad data. Its dead letter
+ * keeps the first MAX_LINE_CHARACTERS, so one runaway line cannot swell a job, Redis or the table.
+ */
+export const MAX_LINE_CHARACTERS = 1_000_000;
+
 function toItem(text: string, source: string): IngestItem {
+  if (text.length > MAX_LINE_CHARACTERS)
+    return {
+      raw: text.slice(0, MAX_LINE_CHARACTERS),
+      source,
+      rejection: `line of ${text.length} characters is over the limit of ${MAX_LINE_CHARACTERS} (the first ${MAX_LINE_CHARACTERS} are kept)`,
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

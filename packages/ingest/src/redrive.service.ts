@@ -4,8 +4,10 @@ import {
   getDeadLetters,
   listDeadLetters,
   markRedriven,
+  releaseProjectionFailures,
   type DeadLetter,
 } from '@directory/event-store';
+import type { RefusedProjection } from '@directory/search-index';
 import { refoldAndProject, type ProjectorDependencies } from './projector.service.js';
 
 export type RedriveResult = {
@@ -57,4 +59,32 @@ export async function redriveDeadLetters(
     stillInvalid,
     projectionFailures: projection.refused.length,
   };
+}
+
+export type ProjectionRetryResult = {
+  /** Places whose failure was released and projected again. */
+  retried: number;
+  projected: number;
+  /** Still refused by the index (recorded again, with the current reason). */
+  stillRefused: RefusedProjection[];
+};
+
+const RETRY_PAGE = 1_000;
+
+/**
+ * Projects places set aside as projection failures again, now (after a fix to the mapping, the fold or
+ * the cluster). A place still refused is recorded again; one projected leaves the list.
+ */
+export async function retryProjectionFailures(
+  deps: ProjectorDependencies,
+  placeIds: ReadonlyArray<string> | 'all',
+): Promise<ProjectionRetryResult> {
+  const released = await releaseProjectionFailures(deps.db, placeIds);
+  const result: ProjectionRetryResult = { retried: released.length, projected: 0, stillRefused: [] };
+  for (let start = 0; start < released.length; start += RETRY_PAGE) {
+    const outcome = await refoldAndProject(deps, released.slice(start, start + RETRY_PAGE));
+    result.projected += outcome.projected;
+    result.stillRefused.push(...outcome.refused);
+  }
+  return result;
 }

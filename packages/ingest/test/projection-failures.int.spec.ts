@@ -5,12 +5,20 @@ import {
   findLaggingPlaceIds,
   listDeadLetters,
   listProjectionFailures,
+  recordProjectionFailures,
   releaseProjectionFailures,
 } from '@directory/event-store';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
-import { createTestDatabase, createTestSearch, freePort, type TestDatabase } from '@directory/testing';
+import {
+  createTestDatabase,
+  createTestSearch,
+  freePort,
+  startProcess,
+  type TestDatabase,
+} from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import { sweepLaggingPlaces, type ProjectorDependencies } from '../src/projector.service.js';
+import { reindex } from '../src/reindex.service.js';
 import { crawled, published } from './events.fixture.js';
 
 const SITE = 'https://www.doctor-directory.example';
@@ -70,6 +78,12 @@ describe('projection failures: a document the index refuses is set aside, the re
     expect(await sweepLaggingPlaces(deps)).toEqual({ projected: 0, refused: [] });
   });
 
+  it('does not record a failure a concurrent worker already superseded (the index holds that version)', async () => {
+    const failure = { placeId: 'B1', stateVersion: 2, status: 400, errorType: 'x', reason: 'late' };
+    await recordProjectionFailures(database.db, [failure]);
+    expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['A0']);
+  });
+
   it('tries the place again when new events arrive, and forgets the failure once it is indexed', async () => {
     const fixed = placeEventSchema.parse(
       crawled('A0', 2, '2026-02-01T10:00:00Z', { name: 'Praxis A0, name fixed at the source' }),
@@ -88,6 +102,23 @@ describe('projection failures: a document the index refuses is set aside, the re
     // Still refused (nothing was fixed): recorded again, attempts counted from a fresh row.
     expect((await sweepLaggingPlaces(deps)).refused).toHaveLength(1);
     expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['D0']);
+  });
+
+  it('lists projection failures and retries them from the operator command', async () => {
+    const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias, SITE_ORIGIN: SITE };
+    const list = startProcess('packages/ingest/src/dead-letters.cli.ts', ['projections'], env);
+    expect(await list.exited).toBe(0);
+    expect(list.output()).toMatch(/^D0\t\S+\tversion 2\t1 attempts\t400 \w+_exception\t/m);
+    expect(list.output()).toMatch(/1 projection failures \(\w+_exception: 1\)/);
+
+    const retry = startProcess(
+      'packages/ingest/src/dead-letters.cli.ts',
+      ['retry-projections', '--all'],
+      env,
+    );
+    expect(await retry.exited).toBe(1);
+    expect(retry.output()).toMatch(/place D0: still refused \(400/);
+    expect(retry.output()).toMatch(/retried 1 places: 0 projected, 1 still refused/);
   });
 
   it('keeps a batch’s dead letters and events when the index is down (recorded before projection)', async () => {
@@ -110,5 +141,14 @@ describe('projection failures: a document the index refuses is set aside, the re
     // The retry, once the index is back, finishes the projection and records nothing twice.
     expect(await ingestBatch(deps, items)).toMatchObject({ stored: 0, duplicates: 1, projected: 1 });
     expect(await listDeadLetters(database.db)).toHaveLength(1);
+  });
+
+  it('reindexes around a place set aside (it is neither copied nor expected), the rest is copied', async () => {
+    expect((await listProjectionFailures(database.db)).map((row) => row.placeId)).toEqual(['D0']);
+    const summary = await reindex({ db: database.db, client: search.client, alias, siteOrigin: SITE });
+    expect(summary.indexedCount).toBe(summary.servedCount);
+    const ids = await indexedIds();
+    expect(ids).not.toContain('D0');
+    expect(ids).toEqual(expect.arrayContaining(['A0', 'B1', 'C1']));
   });
 });

@@ -1,6 +1,6 @@
 import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
 import type { PlaceRow } from '@directory/event-store';
-import { foldToRow } from '@directory/ingest';
+import { foldToRow, MAX_LINE_CHARACTERS } from '@directory/ingest';
 
 export type ExpectedProjection = {
   /** Valid events in input order (duplicates included). */
@@ -25,6 +25,10 @@ export function projectRawEvents(inputs: Iterable<unknown>, siteOrigin: string):
   const invalidInputs: unknown[] = [];
   for (const input of inputs) {
     if (typeof input === 'string' && input.trim() === '') continue;
+    if (typeof input === 'string' && input.length > MAX_LINE_CHARACTERS) {
+      invalidInputs.push(input);
+      continue;
+    }
     let parsed;
     try {
       parsed = parsePlaceEvent(typeof input === 'string' ? JSON.parse(input) : input);

@@ -1,7 +1,7 @@
 import type { Database } from '@directory/database';
-import type { StoredPlaceEvent } from '@directory/domain';
+import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
 import { allPlaceIds, listDeadLetters, readStreams } from '@directory/event-store';
-import { foldToRow } from '@directory/ingest';
+import { foldToRow, MAX_LINE_CHARACTERS } from '@directory/ingest';
 import type { SearchClient } from '@directory/search-index';
 import { projectRawEvents } from './expected-projection.js';
 
@@ -11,8 +11,8 @@ import { projectRawEvents } from './expected-projection.js';
  *  2. the dead letters hold exactly the invalid lines (as the producer sent them);
  *  3. the index equals a replay of the store: every place's stream folded again with the production
  *     fold, same ids, same documents (tombstones included), same versions, and nothing else.
- * `checkConvergence` returns the problems found (empty when converged), so a polling test can wait for
- * convergence with `eventually`; `assertConverged` throws with all of them listed.
+ * `checkConvergence` returns the problems found (empty when converged); `waitForConvergence` polls it
+ * until converged (faults heal asynchronously); `assertConverged` throws at once with every problem.
  */
 export type ConvergenceInput = {
   db: Database;
@@ -20,6 +20,8 @@ export type ConvergenceInput = {
   siteOrigin: string;
   /** Every raw line sent (NDJSON lines or event objects), invalid ones and blank ones included. */
   lines: Iterable<unknown>;
+  /** Events the scenario put into the store directly (e.g. stored before today's schema limits). */
+  storedDirectly?: ReadonlyArray<PlaceEvent>;
   /**
    * Places expected to be missing from the index (a document Elasticsearch refused, recorded as a
    * projection failure); they are still checked in the store.
@@ -33,7 +35,7 @@ export async function checkConvergence(input: ConvergenceInput): Promise<string[
   const problems: string[] = [];
   const inputs = [...input.lines];
   const replay = await replayStore(input.db, input.siteOrigin);
-  problems.push(...checkEvents(inputs, input.siteOrigin, replay.events));
+  problems.push(...checkEvents(inputs, input.storedDirectly ?? [], input.siteOrigin, replay.events));
   problems.push(...(await checkDeadLetters(input.db, inputs)));
   problems.push(...(await checkIndex(input, replay.rows)));
   return problems.length > MAX_PROBLEMS
@@ -44,6 +46,18 @@ export async function checkConvergence(input: ConvergenceInput): Promise<string[
 export async function assertConverged(input: ConvergenceInput): Promise<void> {
   const problems = await checkConvergence(input);
   if (problems.length > 0) throw new Error(`not converged:\n  ${problems.join('\n  ')}`);
+}
+
+/** Polls `checkConvergence` until it finds nothing wrong; throws with the last problems on timeout. */
+export async function waitForConvergence(input: ConvergenceInput, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const problems = await checkConvergence(input);
+    if (problems.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`not converged after ${timeoutMs} ms:\n  ${problems.join('\n  ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 type Replay = {
@@ -66,11 +80,16 @@ async function replayStore(db: Database, siteOrigin: string): Promise<Replay> {
   return { events, rows };
 }
 
-function checkEvents(inputs: unknown[], siteOrigin: string, stored: StoredPlaceEvent[]): string[] {
+function checkEvents(
+  inputs: unknown[],
+  storedDirectly: ReadonlyArray<PlaceEvent>,
+  siteOrigin: string,
+  stored: StoredPlaceEvent[],
+): string[] {
   const problems: string[] = [];
   // Every version of each valid event id in the input (a repeated id may differ; the store keeps one).
   const expected = new Map<string, string[]>();
-  for (const event of projectRawEvents(inputs, siteOrigin).validEvents) {
+  for (const event of [...storedDirectly, ...projectRawEvents(inputs, siteOrigin).validEvents]) {
     const versions = expected.get(event.eventId) ?? [];
     versions.push(canonicalEvent(event));
     expected.set(event.eventId, versions);
@@ -107,6 +126,7 @@ async function checkDeadLetters(db: Database, inputs: unknown[]): Promise<string
 /** A line as the producer sends it to dead letters: parsed when it is JSON, else its text. */
 function asSent(input: unknown): string {
   if (typeof input !== 'string') return canonicalJson(input);
+  if (input.length > MAX_LINE_CHARACTERS) return canonicalJson(input.slice(0, MAX_LINE_CHARACTERS));
   try {
     return canonicalJson(JSON.parse(input));
   } catch {

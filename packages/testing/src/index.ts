@@ -10,6 +10,7 @@ export { projectRawEvents, type ExpectedProjection } from './expected-projection
 export {
   assertConverged,
   checkConvergence,
+  waitForConvergence,
   assertNoServerErrors,
   createResponseTally,
   recordResponse,

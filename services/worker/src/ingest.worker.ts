@@ -77,7 +77,7 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
           retryInMs: job.delay,
           err: error.message,
         },
-        'batch failed on an infrastructure error; will retry',
+        'batch failed; will retry',
       );
     else
       logger.error(
@@ -85,6 +85,13 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
         'batch FAILED and will not be retried automatically; see npm run jobs -- failed',
       );
   });
+  // A job whose worker died on it; past WORKER_MAX_STALLED_COUNT stalls BullMQ fails it (no 'failed' event).
+  worker.on('stalled', (jobId) =>
+    logger.warn(
+      { jobId, maxStalledCount: options.maxStalledCount },
+      'batch stalled (its worker died); back in the queue unless over the stall limit (npm run jobs -- failed)',
+    ),
+  );
   worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
 
   let sweeping: Promise<void> = Promise.resolve();
