@@ -37,6 +37,7 @@ export async function runSearchService(
     host: config.HOST,
     port,
     onClose: close,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     flushLogs: () => logDestination.flushSync(),
   });
   return app;

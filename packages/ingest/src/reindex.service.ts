@@ -13,6 +13,8 @@ import {
 import {
   concreteIndexName,
   createDoctorsIndex,
+  indexShapeSettings,
+  type IndexShape,
   indicesBehindAlias,
   writeSerializedProjections,
   type SearchClient,
@@ -33,6 +35,8 @@ export type ReindexOptions = {
   sampleSize?: number;
   onProgress?: (event: ReindexProgress) => void;
   now?: () => Date;
+  /** Shards and replicas of the new index (ELASTICSEARCH_SHARDS, ELASTICSEARCH_REPLICAS); default 1 and 0. */
+  shape?: IndexShape;
 };
 
 export type ReindexProgress =
@@ -106,7 +110,12 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     return catchUpFrom;
   };
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
-  await createDoctorsIndex(client, newIndex, { refresh_interval: '-1', number_of_replicas: 0 });
+  const shape = options.shape ?? { shards: 1, replicas: 0 };
+  await createDoctorsIndex(client, newIndex, {
+    ...indexShapeSettings(shape),
+    refresh_interval: '-1',
+    number_of_replicas: 0,
+  });
   try {
     await copyProjections(
       streamProjections(db, { servedOnly: true, pageSize: BULK_PAGE }),
@@ -118,7 +127,10 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
       },
     );
 
-    await client.indices.putSettings({ index: newIndex, settings: { refresh_interval: '1s' } });
+    await client.indices.putSettings({
+      index: newIndex,
+      settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },
+    });
     await verify(options, newIndex, summary, catchUp, progress);
 
     progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });

@@ -2,15 +2,22 @@ import { Client } from '@elastic/elasticsearch';
 
 export type SearchClient = Client;
 
-/** One client per process. Short timeouts and bounded retries: a slow cluster must surface as an error, not a hang. */
+/**
+ * One client per process. Short timeouts and bounded retries: a slow cluster must surface as an error, not a
+ * hang. Given several nodes of one cluster, the client spreads requests over them and retries a request
+ * that failed on one node (connection refused, reset, timed out) on another, so losing a node is not an
+ * error for callers while a copy of every shard remains.
+ */
 export function createSearchClient(
-  url: string,
+  nodes: string | readonly string[],
   options: { timeoutMs?: number; maxRetries?: number } = {},
 ): Client {
+  const urls = typeof nodes === 'string' ? [nodes] : [...nodes];
   return new Client({
-    node: url,
+    nodes: urls,
     requestTimeout: options.timeoutMs ?? 3_000,
-    maxRetries: options.maxRetries ?? 1,
+    // With several nodes, at least one retry so a request that met the lost node goes to another.
+    maxRetries: Math.max(options.maxRetries ?? 1, urls.length > 1 ? 1 : 0),
     compression: false,
   });
 }

@@ -18,3 +18,10 @@ export {
   type ConvergenceInput,
   type ResponseTally,
 } from './fault-checks.js';
+export {
+  startPrivateElasticsearch,
+  startPrivatePostgres,
+  type PrivateElasticsearch,
+  type PrivateElasticsearchNode,
+  type PrivatePostgres,
+} from './private-servers/index.js';

@@ -19,5 +19,10 @@ const app = await buildConsoleApp(
   { logLevel: config.LOG_LEVEL },
 );
 
-await serveUntilSignal(app, { host: config.HOST, port: config.CONSOLE_PORT, onClose: close });
+await serveUntilSignal(app, {
+  host: config.HOST,
+  port: config.CONSOLE_PORT,
+  onClose: close,
+  shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+});
 app.log.info(`console at http://${config.HOST}:${config.CONSOLE_PORT}/`);

@@ -24,7 +24,14 @@ export type IngestWorkerOptions = {
   logger: Logger;
 };
 
-export type RunningWorker = { worker: Worker<IngestJobData, IngestJobResult>; close: () => Promise<void> };
+export type RunningWorker = {
+  worker: Worker<IngestJobData, IngestJobResult>;
+  /**
+   * Stops taking jobs and waits for in-flight ones; with `force`, abandons them instead (their locks
+   * expire and another worker retries them: appends are idempotent).
+   */
+  close: (options?: { force?: boolean }) => Promise<void>;
+};
 
 /**
  * The thin shell around the pipeline: BullMQ hands a batch to `ingestBatch` (infrastructure errors throw
@@ -112,11 +119,11 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
 
   return {
     worker,
-    close: async () => {
+    close: async ({ force = false } = {}) => {
       clearInterval(timer);
-      // close() waits for in-flight jobs to finish before resolving.
-      await worker.close();
-      await sweeping;
+      // close() waits for in-flight jobs to finish before resolving (unless forced).
+      await worker.close(force);
+      if (!force) await sweeping;
     },
   };
 }

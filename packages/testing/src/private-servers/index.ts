@@ -1,0 +1,6 @@
+export { startPrivatePostgres, type PrivatePostgres } from './postgres.js';
+export {
+  startPrivateElasticsearch,
+  type PrivateElasticsearch,
+  type PrivateElasticsearchNode,
+} from './elasticsearch.js';
