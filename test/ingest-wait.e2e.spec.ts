@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIngestQueue, ingestBatch, type IngestJobData, type IngestJobResult } from '@directory/ingest';
-import { assertConverged, eventually, projectRawEvents, SITE_ORIGIN } from '@directory/testing';
+import {
+  createIngestQueue,
+  describeRun,
+  ingestBatch,
+  type IngestJobData,
+  type IngestJobResult,
+} from '@directory/ingest';
+import {
+  assertConverged,
+  eventually,
+  expectedRunSummary,
+  projectRawEvents,
+  SITE_ORIGIN,
+} from '@directory/testing';
 import type { Queue } from 'bullmq';
 import { sampleLines, startStorePipeline, type StorePipeline } from './faults/store-pipeline.fixture.js';
-
-/** The counts `ingest --wait` must report for lines sent to an empty store, from the input alone. */
-function expectedCounts(lines: ReadonlyArray<string>) {
-  const expected = projectRawEvents(lines, SITE_ORIGIN);
-  return {
-    lines: lines.filter((line) => line.trim() !== '').length,
-    unique: expected.uniqueEvents,
-    repeated: expected.validEvents.length - expected.uniqueEvents,
-    rejected: expected.invalid,
-    served: [...expected.rows.values()].filter((row) => row.document.served).length,
-  };
-}
 
 function summaryLine(output: string): string {
   return /done in .*/.exec(output)?.[0] ?? `no summary in:\n${output}`;
@@ -38,27 +38,24 @@ describe('ingest --wait: searchable when it returns, and a summary that adds up'
 
   it('finds every new record in a search at once, and a second run of the file counts it as already stored', async () => {
     const lines = sampleLines(2_000, 31);
-    const counts = expectedCounts(lines);
+    const expected = projectRawEvents(lines, SITE_ORIGIN);
+    const served = [...expected.rows.values()].filter((row) => row.document.served).length;
     const worker = await pipeline.startWorker();
 
     const first = await pipeline.ingest([...lines, ''], ['--wait']);
     expect(await first.exited, first.output()).toBe(0);
     // No sleep and no refresh here: returning means searchable.
-    const served = await pipeline.search.client.count({
+    const found = await pipeline.search.client.count({
       index: pipeline.alias,
       query: { term: { served: true } },
     });
-    expect(served.count).toBe(counts.served);
-    expect(summaryLine(first.output())).toContain(
-      `${counts.lines} lines: ${counts.unique} stored, 0 already stored before this run, ` +
-        `${counts.repeated} repeated in this input, ${counts.rejected} rejected (dead letters) (1 blank lines skipped)`,
-    );
+    expect(found.count).toBe(served);
+    expect(summaryLine(first.output())).toContain(describeRun(expectedRunSummary([...lines, ''])));
 
     const second = await pipeline.ingest(lines, ['--wait']);
     expect(await second.exited, second.output()).toBe(0);
     expect(summaryLine(second.output())).toContain(
-      `${counts.lines} lines: 0 stored, ${counts.unique} already stored before this run, ` +
-        `${counts.repeated} repeated in this input, ${counts.rejected} rejected (dead letters)`,
+      describeRun(expectedRunSummary(lines, expected.uniqueEvents)),
     );
     await assertConverged(pipeline.convergenceInput([...lines, ...lines]));
     expect(await worker.stop('SIGTERM')).toBe(0);
@@ -66,7 +63,6 @@ describe('ingest --wait: searchable when it returns, and a summary that adds up'
 
   it('counts a retried batch’s events as stored by this run, not as duplicates', async () => {
     const lines = sampleLines(1_500, 37);
-    const counts = expectedCounts(lines);
     // No worker yet: the jobs wait in the queue.
     const ingest = await pipeline.ingest(lines, ['--wait']);
     let firstJob: { id?: string; data: IngestJobData } | undefined;
@@ -95,9 +91,6 @@ describe('ingest --wait: searchable when it returns, and a summary that adds up'
     const retried = await queue.getJob(firstJob?.id ?? '');
     expect(retried?.returnvalue.stored).toBe(0);
     expect(retried?.returnvalue.duplicates).toBeGreaterThan(400);
-    expect(summaryLine(ingest.output())).toContain(
-      `${counts.lines} lines: ${counts.unique} stored, 0 already stored before this run, ` +
-        `${counts.repeated} repeated in this input, ${counts.rejected} rejected (dead letters)`,
-    );
+    expect(summaryLine(ingest.output())).toContain(describeRun(expectedRunSummary(lines)));
   });
 });
