@@ -12,6 +12,7 @@ export {
   markProjected,
   findLaggingPlaceIds,
   countServedPlaces,
+  countProjections,
   streamProjections,
   replacePlaceStates,
   databaseNow,

@@ -29,6 +29,7 @@ export { describeRun, summarizeRun, type RunSummary } from './run-summary.js';
 export {
   reindex,
   leftoverIndices,
+  ReindexCatchUpError,
   type ReindexOptions,
   type ReindexProgress,
   type ReindexSummary,

@@ -8,6 +8,7 @@ import {
   type SearchFilters,
   type SearchHit,
 } from '@directory/domain';
+import { createDatabase } from '@directory/database';
 import { readStreams } from '@directory/event-store';
 import {
   concreteIndexName,
@@ -18,7 +19,12 @@ import {
 import { createTestDatabase, createTestSearch, startProcess, type TestDatabase } from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import type { ProjectorDependencies } from '../src/projector.service.js';
-import { leftoverIndices, reindex, type ReindexSummary } from '../src/reindex.service.js';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  type ReindexSummary,
+} from '../src/reindex.service.js';
 import { crawled, lifecycle, published } from './events.fixture.js';
 
 const SITE = 'https://www.doctor-directory.example';
@@ -179,6 +185,33 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     const stillThere = await search.client.count({ index: live ?? '' });
     expect(stillThere.count).toBeGreaterThan(0);
     expect(await leftoverIndices(search.client, alias)).toEqual([concreteIndexName(alias, at)]);
+  });
+
+  it('tells the truth when the catch-up after the swap fails: the alias moved, the old index is kept, a rerun repairs', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    // A connection of the run's own, lost the moment the alias moves: the catch-up cannot read the store.
+    const lost = createDatabase(database.url);
+    const failed = reindex({
+      db: lost,
+      client: search.client,
+      alias,
+      siteOrigin: SITE,
+      onProgress: (event) => {
+        if (event.phase === 'swap') void lost.destroy();
+      },
+    });
+    await expect(failed).rejects.toThrow(ReindexCatchUpError);
+    await expect(failed).rejects.toThrow(/now points at \S+, but catching up .* Previous index kept: /);
+    const [moved] = await indicesBehindAlias(search.client, alias);
+    expect(moved).not.toBe(live);
+    // Kept, so an operator can move the alias back; a rerun removes it as a leftover.
+    expect(await leftoverIndices(search.client, alias)).toContain(live);
+
+    const rerun = await reindex({ db: database.db, client: search.client, alias, siteOrigin: SITE });
+    expect(rerun.indexedCount).toBe(rerun.servedCount);
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([rerun.newIndex]);
+    expect(rerun.removedIndices).toEqual([moved]);
+    await search.client.indices.delete({ index: live ?? '' });
   });
 
   it('runs as the operator command: --dry-run changes nothing, a real run swaps and deletes the old index', async () => {
