@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { countStoredSince, lastPosition } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
@@ -55,7 +55,9 @@ const queueEvents = options.wait
 await queueEvents?.waitUntilReady();
 // With --wait: the store's position before anything is enqueued tells this run's events from older ones,
 // and every batch is kept until it is done, to be enqueued again if Redis loses it.
-const db = options.wait ? createDatabase(config.DATABASE_URL) : undefined;
+const db = options.wait
+  ? createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') })
+  : undefined;
 const startPosition = db ? await lastPosition(db) : 0;
 const unconfirmed = new Map<string, IngestJobData>();
 let redisTroubleReported = false;
@@ -127,15 +129,21 @@ if (queueEvents && db) {
   // visible to search now, instead of at the next periodic refresh (about a second later).
   const search = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
   const refreshStarted = Date.now();
-  await search.indices.refresh({ index: config.ELASTICSEARCH_INDEX });
-  const refreshMs = Date.now() - refreshStarted;
+  let searchable: string;
+  try {
+    await search.indices.refresh({ index: config.ELASTICSEARCH_INDEX });
+    searchable = `searchable (refresh ${Date.now() - refreshStarted} ms)`;
+  } catch (error) {
+    searchable = `NOT confirmed searchable (refresh failed: ${error instanceof Error ? error.message : String(error)})`;
+    exitCode = 1;
+  }
   await search.close();
   const run = summarizeRun(summary, await countStoredSince(db, summary.eventIds, startPosition));
   await db.destroy();
   const refused = outcome.results.reduce((sum, result) => sum + result.projectionFailures, 0);
   const seconds = (Date.now() - started) / 1000;
   log(
-    `done in ${seconds.toFixed(1)} s: ${describeRun(run)}; searchable (refresh ${refreshMs} ms)` +
+    `done in ${seconds.toFixed(1)} s: ${describeRun(run)}; ${searchable}` +
       (outcome.requeued ? `; ${outcome.requeued} batches re-enqueued after Redis lost them` : '') +
       (refused
         ? `; ${refused} place documents refused by the index (npm run dead-letters -- projections)`
