@@ -40,12 +40,13 @@ describe('fault: Redis is killed and restarted (empty) during ingest --wait', ()
     // Some batches done, most still queued or in flight: then Redis loses everything.
     await ingest.waitForOutput(/processed 2\/\d+ jobs/, 120_000);
     await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Down for longer than the producer's look-up interval, so the outage is noticed, not just the loss.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
     await redis.start();
     const answeredBeforeRestart = okResponses(load.tally);
 
     expect(await ingest.exited, ingest.output()).toBe(0);
-    expect(ingest.output()).toMatch(/batches lost by Redis \(restarted\?\); enqueued again/);
+    expect(ingest.output()).toMatch(/\d+ batches lost by Redis \(restarted\?\); enqueued again/);
     expect(ingest.output()).toMatch(/\d+ batches re-enqueued after Redis lost them/);
     expect(ingest.output()).toContain(describeRun(expectedRunSummary(lines)));
     expect(ingest.output()).not.toMatch(/FAILED|NOT STORED/);

@@ -47,6 +47,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
           maxRetriesPerRequest: 0,
           retryStrategy: () => null,
         });
+        // A refused connection rejects connect(); the same error as an event needs no second report.
+        client.on('error', () => undefined);
         try {
           await client.connect();
           return (await client.ping()) === 'PONG';
