@@ -24,7 +24,7 @@ export {
   type ProduceSummary,
   type Rejection,
 } from './producer.js';
-export { waitForJobs, type WaitOptions, type WaitOutcome } from './wait-for-jobs.js';
+export { waitForJobs, type KeptBatches, type WaitOptions, type WaitOutcome } from './wait-for-jobs.js';
 export { describeRun, summarizeRun, type RunSummary } from './run-summary.js';
 export {
   reindex,

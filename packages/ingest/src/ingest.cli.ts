@@ -10,7 +10,8 @@ import { createDatabase } from '@directory/database';
 import { countStoredSince, lastPosition } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
-import { createIngestQueue, INGEST_QUEUE_NAME, type IngestJobData } from './queue.js';
+import { BatchSpool } from './batch-spool.js';
+import { createIngestQueue, INGEST_QUEUE_NAME } from './queue.js';
 import { describeRun, summarizeRun } from './run-summary.js';
 import { waitForJobs } from './wait-for-jobs.js';
 
@@ -54,12 +55,12 @@ const queueEvents = options.wait
   : undefined;
 await queueEvents?.waitUntilReady();
 // With --wait: the store's position before anything is enqueued tells this run's events from older ones,
-// and every batch is kept until it is done, to be enqueued again if Redis loses it.
+// and every batch is kept (on disk) until it is done, to be enqueued again if Redis loses it.
 const db = options.wait
   ? createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') })
   : undefined;
 const startPosition = db ? await lastPosition(db) : 0;
-const unconfirmed = new Map<string, IngestJobData>();
+const spool = options.wait ? await BatchSpool.open() : undefined;
 let redisTroubleReported = false;
 const reportRedisTrouble = (error: Error) => {
   if (redisTroubleReported) return;
@@ -88,8 +89,8 @@ const summary = await produceFromNdjson({
     shownRejections += 1;
     if (shownRejections <= MAX_REJECTIONS_SHOWN) log(`line ${line}: rejected (${reason})`);
   },
-  onEnqueued: (batches) => {
-    if (options.wait) for (const { jobId, data } of batches) unconfirmed.set(jobId, data);
+  onEnqueued: async (batches) => {
+    if (spool) await Promise.all(batches.map(({ jobId, data }) => spool.put(jobId, data)));
   },
   onEnqueueRetry: reportRedisTrouble,
   onProgress: (progress: ProduceSummary) => {
@@ -115,7 +116,7 @@ let exitCode = 0;
 if (queueEvents && db) {
   const outcome = await waitForJobs(queue, queueEvents, summary.jobIds, {
     timeoutMs: options.timeout * 1000,
-    batches: unconfirmed,
+    batches: spool,
     onProgress: (done, total) => {
       if (!interactive || done === total) log(`processed ${done}/${total} jobs`);
     },
@@ -164,5 +165,6 @@ if (queueEvents && db) {
   if (outcome.failed.length > 0 || outcome.timedOut || run.notStored > 0) exitCode = 1;
   await queueEvents.close();
 }
+await spool?.close();
 await queue.close();
 process.exit(exitCode);

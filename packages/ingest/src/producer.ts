@@ -32,7 +32,7 @@ export type ProduceOptions = {
   onRejection?: (rejection: Rejection) => void;
   onProgress?: (summary: ProduceSummary) => void;
   /** Called with every batch once Redis accepted it (`--wait` keeps them to re-enqueue lost ones). */
-  onEnqueued?: (batches: ReadonlyArray<EnqueuedBatch>) => void;
+  onEnqueued?: (batches: ReadonlyArray<EnqueuedBatch>) => void | Promise<void>;
   /** Called when adding to Redis failed and is about to be tried again. */
   onEnqueueRetry?: (error: Error) => void;
   /** How long adding one group of batches keeps being retried before the run gives up. */
@@ -69,7 +69,7 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
     for (const { jobId } of batches) summary.jobIds.push(jobId);
     summary.enqueued += pending.reduce((sum, data) => sum + data.items.length, 0);
     pending = [];
-    options.onEnqueued?.(batches);
+    await options.onEnqueued?.(batches);
     options.onProgress?.(summary);
   };
 

@@ -19,12 +19,18 @@ export type WaitOptions = {
    * same id (appends are idempotent, so a batch done twice stores nothing twice); without it, such a job
    * counts as failed. Entries are dropped as their jobs finish.
    */
-  batches?: Map<string, IngestJobData>;
+  batches?: KeptBatches;
   onRequeue?: (jobIds: ReadonlyArray<string>) => void;
   /** Called when Redis cannot be asked (connection lost); the wait goes on until the timeout. */
   onRedisTrouble?: (error: Error) => void;
   /** How often unfinished jobs are looked up, besides listening for their events. */
   pollIntervalMs?: number;
+};
+
+/** Where waited-for batches are kept (a Map, or a `BatchSpool` on disk). */
+export type KeptBatches = {
+  get: (jobId: string) => IngestJobData | undefined | Promise<IngestJobData | undefined>;
+  delete: (jobId: string) => unknown;
 };
 
 type Settlement = { ok: true; result: IngestJobResult } | { ok: false; reason: string };
@@ -80,7 +86,7 @@ export async function waitForJobs(
         const lookup = await lookUpJob(queue, jobId);
         if (lookup === 'unfinished') return;
         if (lookup !== 'unknown') return settle(jobId, lookup);
-        const data = options.batches?.get(jobId);
+        const data = await options.batches?.get(jobId);
         if (data) lost.push({ jobId, data });
         else settle(jobId, { ok: false, reason: 'job vanished from the queue (Redis lost it?)' });
       }),
