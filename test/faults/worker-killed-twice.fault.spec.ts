@@ -37,17 +37,17 @@ describe('fault: the worker is SIGKILLed mid-batch, twice on the same job', () =
    * by an earlier, killed worker does not count (the job stays `active` until a stall check moves it).
    */
   async function killWhileProcessing(worker: RunningProcess, jobId: string, previousLock: string | null) {
-    let lock: string | null = null;
-    await eventually(
-      async () => {
-        lock = await pipeline.redis.redis.get(`${queue.toKey(jobId)}:lock`);
-        return lock !== null && lock !== previousLock && (await queue.getJobState(jobId)) === 'active';
-      },
-      60_000,
-      `a new worker to take job ${jobId}`,
-    );
-    await worker.stop('SIGKILL');
-    return lock;
+    const deadline = Date.now() + 60_000;
+    // Polled tightly (a batch takes about a second): the kill must land inside it.
+    for (;;) {
+      const lock = await pipeline.redis.redis.get(`${queue.toKey(jobId)}:lock`);
+      if (lock !== null && lock !== previousLock && (await queue.getJobState(jobId)) === 'active') {
+        await worker.stop('SIGKILL');
+        return lock;
+      }
+      if (Date.now() > deadline) throw new Error(`no new worker took job ${jobId}:\n${worker.output()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   it('retries the job after the second stall instead of failing it, and converges', async () => {
