@@ -101,8 +101,8 @@ const environmentSchema = z
     // every process within SHUTDOWN_TIMEOUT_MS whatever its dependencies do. New indices get
     // ELASTICSEARCH_SHARDS primary shards and ELASTICSEARCH_REPLICAS replicas of each (1 on a two-node
     // cluster keeps every document on both nodes).
-    DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1_500),
-    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(1_500),
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(1_000),
     DATABASE_JOB_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt.default(10_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),

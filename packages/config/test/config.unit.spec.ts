@@ -106,7 +106,7 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
       DATABASE_JOB_STATEMENT_TIMEOUT_MS: '90000',
     });
     expect(databaseTimeouts(config, 'request')).toEqual({
-      connectTimeoutMs: 1_500,
+      connectTimeoutMs: 1_000,
       statementTimeoutMs: 1_200,
       idleInTransactionTimeoutMs: 10_000,
     });

@@ -46,8 +46,11 @@ export function createDatabase(
     // A dead peer is noticed by the kernel instead of waiting on a half-open socket for ever.
     keepAlive: true,
   });
-  // An idle client whose server went away emits 'error' on the pool; without a listener that kills the process.
+  // A server that goes away (stopped, restarted, connection cut) makes its clients emit 'error': on the
+  // pool for an idle client, on the client itself for one checked out between two queries. Unheard, either
+  // kills the process; heard, the client is dropped from the pool and the caller's query fails instead.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
 
