@@ -30,6 +30,7 @@ export {
   reindex,
   leftoverIndices,
   ReindexCatchUpError,
+  ReindexSwapUnknownError,
   type ReindexOptions,
   type ReindexProgress,
   type ReindexSummary,

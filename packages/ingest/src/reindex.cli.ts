@@ -4,7 +4,13 @@ import { Command } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
-import { leftoverIndices, reindex, ReindexCatchUpError, type ReindexProgress } from './reindex.service.js';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
+  type ReindexProgress,
+} from './reindex.service.js';
 
 const program = new Command()
   .name('reindex')
@@ -107,7 +113,8 @@ try {
   }
 } catch (error) {
   if (barStarted) bar?.stop();
-  if (error instanceof ReindexCatchUpError) log(`reindex incomplete: ${error.message}`);
+  if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+    log(`reindex incomplete: ${error.message}`);
   else
     log(
       `reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`,

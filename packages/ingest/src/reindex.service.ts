@@ -62,6 +62,20 @@ export class ReindexVerificationError extends Error {
   override name = 'ReindexVerificationError';
 }
 
+/** The swap request failed and the alias could not be read afterwards: where it points is unknown. */
+export class ReindexSwapUnknownError extends Error {
+  override name = 'ReindexSwapUnknownError';
+  constructor(alias: string, newIndex: string, cause: unknown) {
+    super(
+      `the swap of alias ${alias} to ${newIndex} got no answer ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}) and the alias could not be read: it serves ` +
+        `either ${newIndex} or the previous index, and both are kept. Run the reindex again: it keeps the ` +
+        'index the alias serves, deletes the other and rebuilds.',
+      { cause },
+    );
+  }
+}
+
 /**
  * The alias already serves the new index, but catching up the changes written to the previous one
  * during the swap failed: the new index may miss them. The previous index is kept; running the reindex
@@ -137,6 +151,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   };
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
   const shape = options.shape ?? { shards: 1, replicas: 0 };
+  let swapSent = false;
   await createDoctorsIndex(client, newIndex, {
     ...indexShapeSettings(shape),
     refresh_interval: '-1',
@@ -155,6 +170,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     await verify(options, newIndex, summary, catchUp, progress);
 
     progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
+    swapSent = true;
     await client.indices.updateAliases({
       actions: [
         ...previousIndices.map((index) => ({ remove: { index, alias } })),
@@ -162,8 +178,14 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
       ],
     });
   } catch (error) {
-    await client.indices.delete({ index: newIndex }, { ignore: [404] });
-    throw error;
+    // A swap whose answer was lost (a timeout, a dropped connection) may have been applied: the index
+    // the alias serves is never deleted.
+    const swap = swapSent ? await swapOutcome(client, alias, newIndex) : 'unchanged';
+    if (swap === 'unknown') throw new ReindexSwapUnknownError(alias, newIndex, error);
+    if (swap === 'unchanged') {
+      await client.indices.delete({ index: newIndex }, { ignore: [404] });
+      throw error;
+    }
   }
   // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
   for (let attempt = 1; ; attempt++) {
@@ -192,6 +214,19 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     }
   }
   return summary;
+}
+
+/** Where the alias points after a swap request that failed: moved to the new index, or not, or unknown. */
+async function swapOutcome(
+  client: SearchClient,
+  alias: string,
+  newIndex: string,
+): Promise<'moved' | 'unchanged' | 'unknown'> {
+  try {
+    return (await indicesBehindAlias(client, alias)).includes(newIndex) ? 'moved' : 'unchanged';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**
