@@ -251,7 +251,7 @@ try {
     },
   };
   // The identical requests the directory sends, straight to Elasticsearch.
-  const searchUrl = `${config.ELASTICSEARCH_URL}/${alias}/_search`;
+  const searchUrl = `${config.ELASTICSEARCH_URL[0]}/${alias}/_search`;
   const post = (body: unknown) =>
     fetch(searchUrl, {
       method: 'POST',

@@ -3,6 +3,8 @@
 #   services.sh up    reuse what already answers, start the rest, wait until healthy
 #   services.sh down  stop only what `up` started
 #   services.sh status
+#   services.sh up --es-nodes 2   a two-node Elasticsearch cluster (ports 9200 and 9201) instead of one node
+#   services.sh es-node ...       one Elasticsearch node in the foreground, for tests (see es_node below)
 # Every failure names its cause and exits non-zero; every wait is bounded.
 set -euo pipefail
 
@@ -101,15 +103,31 @@ es_fetch() {
   mv "$ES_HOME.partial" "$ES_HOME"
 }
 
-es_configure() {
-  cat >"$ES_HOME/config/elasticsearch.yml" <<YML
-cluster.name: doctor-directory-dev
-node.name: dev-node
-discovery.type: single-node
+# Runs a command as the unprivileged Elasticsearch user when we are root (Elasticsearch refuses root).
+as_es() { if as_root; then runuser -u "$ES_USER" -- "$@"; else "$@"; fi; }
+
+# One way to configure a node, whether it is the development node, one of a development cluster or a
+# test's private node: writes CONF/elasticsearch.yml (CONF other than the distribution's own config
+# folder starts as a copy of it) and makes CONF, DATA and LOGS the Elasticsearch user's.
+#   es_configure_node CONF NAME CLUSTER HTTP_PORT TRANSPORT_PORT DATA LOGS [SEED_HOSTS INITIAL_MASTERS]
+# An empty TRANSPORT_PORT takes the default range; no SEED_HOSTS means a single-node cluster.
+es_configure_node() {
+  local conf="$1" name="$2" cluster="$3" http="$4" transport="$5" data="$6" logs="$7" seeds="${8:-}" masters="${9:-}"
+  if [ "$conf" != "$ES_HOME/config" ]; then mkdir -p "$conf" && cp -r "$ES_HOME/config/." "$conf/"; fi
+  local discovery="discovery.type: single-node"
+  [ -n "$seeds" ] && discovery="discovery.seed_hosts: [$seeds]
+cluster.initial_master_nodes: [$masters]"
+  local transport_line=""
+  [ -n "$transport" ] && transport_line="transport.port: $transport"
+  cat >"$conf/elasticsearch.yml" <<YML
+cluster.name: $cluster
+node.name: $name
+$discovery
 network.host: 127.0.0.1
-http.port: $ES_PORT
-path.data: $ES_DATA
-path.logs: $ES_LOG_DIR
+http.port: $http
+$transport_line
+path.data: $data
+path.logs: $logs
 # Tests delete their own indices by prefix.
 action.destructive_requires_name: false
 # A development disk that is nearly full must not turn indices read-only.
@@ -118,22 +136,69 @@ cluster.routing.allocation.disk.threshold_enabled: false
 xpack.security.enabled: false
 YML
   # Drop anything a start with security auto-configuration left behind (it would contradict the line above).
-  rm -rf "$ES_HOME/config/certs" "$ES_HOME/config/elasticsearch.keystore"
-  mkdir -p "$ES_DATA" "$ES_LOG_DIR"
+  rm -rf "$conf/certs" "$conf/elasticsearch.keystore"
+  mkdir -p "$data" "$logs"
   if as_root; then
     id "$ES_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER" \
       || die "could not create system user $ES_USER (Elasticsearch refuses to run as root)"
-    chown -R "$ES_USER" "$ES_HOME" "$ES_DATA" "$ES_LOG_DIR"
+    chown -R "$ES_USER" "$ES_HOME" "$conf" "$data" "$logs"
     chmod o+x "$CACHE_DIR"
   fi
 }
 
-es_health() { curl -fsS -m 5 "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=4s" >/dev/null 2>&1; }
+# Sets ES_CMD to the command that runs a configured node (CONF) with HEAP; extra arguments go to bin/elasticsearch.
+es_command() {
+  local conf="$1" heap="$2" jdk
+  shift 2
+  jdk=$(pick_jdk)
+  ES_CMD=(env "ES_JAVA_HOME=$jdk" "ES_PATH_CONF=$conf" "ES_JAVA_OPTS=-Xms$heap -Xmx$heap" "$ES_HOME/bin/elasticsearch" "$@")
+}
+
+es_health() { curl -fsS -m 5 "http://127.0.0.1:${1:-$ES_PORT}/_cluster/health?wait_for_status=yellow&timeout=4s" >/dev/null 2>&1; }
+es_node_count() { curl -fsS -m 5 "http://127.0.0.1:$ES_PORT/_cat/nodes?h=name" 2>/dev/null | grep -c . || true; }
+
+# Starts a configured node as a daemon, recording its pid in PID_FILE.
+es_start_daemon() {
+  local conf="$1" pid_file="$2" log_name="$3"
+  say "starting Elasticsearch $ES_VERSION node $(sed -n 's/^node.name: //p' "$conf/elasticsearch.yml") (heap $ES_HEAP, log $ES_LOG_DIR/$log_name.log)"
+  es_command "$conf" "$ES_HEAP" -d -p "$pid_file.tmp"
+  rm -f "$pid_file.tmp"
+  if as_root; then touch "$pid_file.tmp" && chown "$ES_USER" "$pid_file.tmp" && chmod o+wx "$STATE_DIR"; fi
+  as_es "${ES_CMD[@]}" >"$STATE_DIR/es-launch.log" 2>&1 || die "Elasticsearch failed to start; see $ES_LOG_DIR/$log_name.log"
+  for _ in $(seq 1 20); do [ -s "$pid_file.tmp" ] && break; sleep 0.5; done
+  [ -s "$pid_file.tmp" ] && mv "$pid_file.tmp" "$pid_file"
+}
+
+# up --es-nodes 2: a two-node development cluster on ES_PORT and ES_PORT+1 (transport 9300 and 9301), its
+# own data folders (a single-node cluster's data cannot join a multi-node one).
+es_cluster_start() {
+  local count="$1" seeds="" masters="" k
+  for k in $(seq 1 "$count"); do
+    seeds="$seeds${seeds:+, }127.0.0.1:$((9299 + k))"
+    masters="$masters${masters:+, }dev-node-$k"
+  done
+  for k in $(seq 1 "$count"); do
+    local conf="$CACHE_DIR/es-cluster-config-node$k"
+    es_configure_node "$conf" "dev-node-$k" doctor-directory-dev-cluster "$((ES_PORT + k - 1))" "$((9299 + k))" \
+      "$CACHE_DIR/es-cluster-data-$ES_VERSION-node$k" "$ES_LOG_DIR" "$seeds" "$masters"
+    es_start_daemon "$conf" "$STATE_DIR/elasticsearch-node$k.pid" doctor-directory-dev-cluster
+  done
+}
 
 elasticsearch_up() {
+  local nodes="$1" log_name=doctor-directory-dev pid_file="$ES_PID_FILE"
+  if [ "$nodes" -gt 1 ]; then log_name=doctor-directory-dev-cluster; pid_file="$STATE_DIR/elasticsearch-node1.pid"; fi
   if port_open "$ES_PORT"; then
-    if es_health; then say "Elasticsearch answering on 127.0.0.1:$ES_PORT (reused)"; return; fi
-    if [ -s "$ES_PID_FILE" ] && kill -0 "$(cat "$ES_PID_FILE")" 2>/dev/null; then
+    if es_health; then
+      local running
+      running=$(es_node_count)
+      if [ "$nodes" -gt 1 ] && [ "$running" -lt "$nodes" ]; then
+        die "Elasticsearch on 127.0.0.1:$ES_PORT has $running node(s), not $nodes; stop it first (npm run services:down) to start a $nodes-node cluster"
+      fi
+      say "Elasticsearch answering on 127.0.0.1:$ES_PORT with $running node(s) (reused)"
+      return
+    fi
+    if [ -s "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
       say "Elasticsearch is starting; waiting for health"
     else
       die "port $ES_PORT is taken by something that is not a healthy Elasticsearch; free it or set ES_PORT/ELASTICSEARCH_URL"
@@ -141,46 +206,70 @@ elasticsearch_up() {
   else
     command -v curl >/dev/null || die "curl is required (apt-get install curl)"
     command -v unzip >/dev/null || die "unzip is required (apt-get install unzip)"
-    local jdk
-    jdk=$(pick_jdk)
+    pick_jdk >/dev/null
     es_fetch
-    es_configure
-    say "starting Elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (JDK $jdk, heap $ES_HEAP, log $ES_LOG_DIR)"
-    local cmd=(env "ES_JAVA_HOME=$jdk" "ES_JAVA_OPTS=-Xms$ES_HEAP -Xmx$ES_HEAP" "$ES_HOME/bin/elasticsearch" -d -p "$ES_PID_FILE.tmp")
-    rm -f "$ES_PID_FILE.tmp"
-    if as_root; then
-      touch "$ES_PID_FILE.tmp" && chown "$ES_USER" "$ES_PID_FILE.tmp" && chmod o+wx "$STATE_DIR"
-      runuser -u "$ES_USER" -- "${cmd[@]}" >"$STATE_DIR/es-launch.log" 2>&1 || die "Elasticsearch failed to start; see $ES_LOG_DIR/doctor-directory-dev.log"
+    mkdir -p "$ES_LOG_DIR"
+    if [ "$nodes" -gt 1 ]; then
+      es_cluster_start "$nodes"
     else
-      "${cmd[@]}" >"$STATE_DIR/es-launch.log" 2>&1 || die "Elasticsearch failed to start; see $ES_LOG_DIR/doctor-directory-dev.log"
+      es_configure_node "$ES_HOME/config" dev-node doctor-directory-dev "$ES_PORT" "" "$ES_DATA" "$ES_LOG_DIR"
+      es_start_daemon "$ES_HOME/config" "$ES_PID_FILE" "$log_name"
     fi
-    for _ in $(seq 1 20); do [ -s "$ES_PID_FILE.tmp" ] && break; sleep 0.5; done
-    [ -s "$ES_PID_FILE.tmp" ] && mv "$ES_PID_FILE.tmp" "$ES_PID_FILE"
   fi
   local deadline=$((SECONDS + HEALTH_TIMEOUT_S))
   while [ $SECONDS -lt $deadline ]; do
-    if es_health; then say "Elasticsearch up"; return; fi
-    if [ -s "$ES_PID_FILE" ] && ! kill -0 "$(cat "$ES_PID_FILE")" 2>/dev/null; then
-      tail -n 30 "$ES_LOG_DIR/doctor-directory-dev.log" >&2 2>/dev/null || true
-      die "Elasticsearch exited during start-up; log: $ES_LOG_DIR/doctor-directory-dev.log"
+    if es_health && [ "$(es_node_count)" -ge "$nodes" ]; then say "Elasticsearch up ($nodes node(s))"; return; fi
+    if [ -s "$pid_file" ] && ! kill -0 "$(cat "$pid_file")" 2>/dev/null; then
+      tail -n 30 "$ES_LOG_DIR/$log_name.log" >&2 2>/dev/null || true
+      die "Elasticsearch exited during start-up; log: $ES_LOG_DIR/$log_name.log"
     fi
     sleep 1
   done
-  tail -n 30 "$ES_LOG_DIR/doctor-directory-dev.log" >&2 2>/dev/null || true
-  die "Elasticsearch not healthy within ${HEALTH_TIMEOUT_S} s; log: $ES_LOG_DIR/doctor-directory-dev.log"
+  tail -n 30 "$ES_LOG_DIR/$log_name.log" >&2 2>/dev/null || true
+  die "Elasticsearch not healthy within ${HEALTH_TIMEOUT_S} s; log: $ES_LOG_DIR/$log_name.log"
+}
+
+# es-node: one node in the foreground, for tests that start, kill (SIGKILL) or pause (SIGSTOP) their own
+# nodes. Everything lives in DIR (config, data, logs); the caller chooses the ports and the cluster.
+es_node() {
+  local name="" cluster="" http="" transport="" dir="" seeds="" masters="" heap="256m"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --name) name="$2" ;;
+      --cluster) cluster="$2" ;;
+      --http-port) http="$2" ;;
+      --transport-port) transport="$2" ;;
+      --dir) dir="$2" ;;
+      --seed-hosts) seeds="$2" ;;
+      --initial-masters) masters="$2" ;;
+      --heap) heap="$2" ;;
+      *) die "es-node: unknown option $1" ;;
+    esac
+    shift 2
+  done
+  [ -n "$name" ] && [ -n "$cluster" ] && [ -n "$http" ] && [ -n "$transport" ] && [ -n "$dir" ] \
+    || die "usage: services.sh es-node --name N --cluster C --http-port P --transport-port T --dir DIR [--seed-hosts h:p,... --initial-masters n,...] [--heap 256m]"
+  es_fetch
+  es_configure_node "$dir/config" "$name" "$cluster" "$http" "$transport" "$dir/data" "$dir/logs" "$seeds" "$masters"
+  es_command "$dir/config" "$heap"
+  if as_root; then exec runuser -u "$ES_USER" -- "${ES_CMD[@]}"; else exec "${ES_CMD[@]}"; fi
 }
 
 elasticsearch_down() {
-  [ -s "$ES_PID_FILE" ] || { say "Elasticsearch was not started by this script; left alone"; return; }
-  local pid
-  pid=$(cat "$ES_PID_FILE")
-  if kill -0 "$pid" 2>/dev/null; then
-    say "stopping Elasticsearch (pid $pid)"
-    kill "$pid"
-    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -0 "$pid" 2>/dev/null && { say "Elasticsearch did not stop in 30 s; killing"; kill -9 "$pid"; }
-  fi
-  rm -f "$ES_PID_FILE"
+  local pid_file pid found=0
+  for pid_file in "$ES_PID_FILE" "$STATE_DIR"/elasticsearch-node*.pid; do
+    [ -s "$pid_file" ] || continue
+    found=1
+    pid=$(cat "$pid_file")
+    if kill -0 "$pid" 2>/dev/null; then
+      say "stopping Elasticsearch (pid $pid)"
+      kill "$pid"
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -0 "$pid" 2>/dev/null && { say "Elasticsearch did not stop in 30 s; killing"; kill -9 "$pid"; }
+    fi
+    rm -f "$pid_file"
+  done
+  [ "$found" = 1 ] || say "Elasticsearch was not started by this script; left alone"
 }
 
 redis_down() {
@@ -205,9 +294,25 @@ status() {
   es_health && say "Elasticsearch: up" || say "Elasticsearch: down"
 }
 
-case "${1:-}" in
-  up) ensure_dirs; postgres_up; redis_up; elasticsearch_up ;;
+# up [--es-nodes N]: N Elasticsearch nodes forming one cluster (default 1; 2 to try replicas and node loss).
+es_nodes_option() {
+  local nodes=1
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --es-nodes) nodes="${2:-}"; shift 2 ;;
+      *) die "up: unknown option $1 (usage: services.sh up [--es-nodes N])" ;;
+    esac
+  done
+  [[ "$nodes" =~ ^[1-9]$ ]] || die "--es-nodes must be a number from 1 to 9"
+  echo "$nodes"
+}
+
+command="${1:-}"
+[ $# -gt 0 ] && shift
+case "$command" in
+  up) nodes=$(es_nodes_option "$@"); ensure_dirs; postgres_up; redis_up; elasticsearch_up "$nodes" ;;
+  es-node) ensure_dirs; es_node "$@" ;;
   down) ensure_dirs; elasticsearch_down; redis_down; postgres_down ;;
   status) status ;;
-  *) die "usage: services.sh up|down|status" ;;
+  *) die "usage: services.sh up [--es-nodes N]|down|status|es-node ..." ;;
 esac

@@ -42,7 +42,13 @@ const environmentSchema = z
     ),
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: lowercaseName.default('directory'),
-    ELASTICSEARCH_URL: urlWithProtocols(['http:', 'https:']).default('http://127.0.0.1:9200'),
+    // One node or several of one cluster (comma-separated); the client spreads requests and fails over.
+    ELASTICSEARCH_URL: commaSeparated(
+      (item) => URL.canParse(item) && ['http:', 'https:'].includes(new URL(item).protocol),
+      'must be a comma-separated list of http(s) URLs such as http://127.0.0.1:9200,http://127.0.0.1:9201',
+    )
+      .refine((items) => items.length > 0, { message: 'must name at least one node' })
+      .default(['http://127.0.0.1:9200']),
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(3_000),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
@@ -101,6 +107,21 @@ const environmentSchema = z
     // How often the worker samples queue counts and projection lag, and reconciles PostgreSQL with the index.
     OPS_SAMPLE_INTERVAL_MS: positiveInt.default(5_000),
     RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
+    // Faults (an unresponsive PostgreSQL, shutdown, multi-node Elasticsearch): every database pool gives
+    // up connecting after DATABASE_CONNECT_TIMEOUT_MS; a statement is cancelled after
+    // DATABASE_STATEMENT_TIMEOUT_MS in request-serving processes (api, mcp, console: a 503 within about two
+    // seconds) and after DATABASE_JOB_STATEMENT_TIMEOUT_MS in the worker and operator commands; a session
+    // idle inside a transaction is ended after DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS. SIGTERM closes
+    // every process within SHUTDOWN_TIMEOUT_MS whatever its dependencies do. New indices get
+    // ELASTICSEARCH_SHARDS primary shards and ELASTICSEARCH_REPLICAS replicas of each (1 on a two-node
+    // cluster keeps every document on both nodes).
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(1_000),
+    DATABASE_JOB_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt.default(10_000),
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
+    ELASTICSEARCH_SHARDS: positiveInt.max(64).default(1),
+    ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
     path: ['CURSOR_SECRET'],
@@ -154,4 +175,21 @@ export function loadConfigOrExit(environment: Record<string, string | undefined>
     process.stderr.write(`${error.message}\n`);
     process.exit(2);
   }
+}
+
+/**
+ * The database timeouts of a process: `request` for processes that answer HTTP requests (short, so an
+ * unresponsive database becomes a 503 within about two seconds), `job` for the worker and operator
+ * commands (long statements are normal there).
+ */
+export function databaseTimeouts(
+  config: Config,
+  kind: 'request' | 'job',
+): { connectTimeoutMs: number; statementTimeoutMs: number; idleInTransactionTimeoutMs: number } {
+  return {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs:
+      kind === 'request' ? config.DATABASE_STATEMENT_TIMEOUT_MS : config.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  };
 }

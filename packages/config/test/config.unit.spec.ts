@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, databaseTimeouts, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('gives working local defaults for an empty environment', () => {
@@ -93,5 +93,42 @@ describe('loadConfigOrExit', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/Invalid environment:\n {2}API_PORT: .*\n {2}RATE_LIMIT_MAX: /);
     expect(result.stderr).not.toMatch(/at .*config\.ts/);
+  });
+});
+
+describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)', () => {
+  it('reads one Elasticsearch node or several, comma-separated', () => {
+    expect(loadConfig({}).ELASTICSEARCH_URL).toEqual(['http://127.0.0.1:9200']);
+    expect(
+      loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:9200, http://127.0.0.1:9201' }).ELASTICSEARCH_URL,
+    ).toEqual(['http://127.0.0.1:9200', 'http://127.0.0.1:9201']);
+    expect(() => loadConfig({ ELASTICSEARCH_URL: 'http://127.0.0.1:9200,ftp://x' })).toThrow(
+      /ELASTICSEARCH_URL/,
+    );
+    expect(() => loadConfig({ ELASTICSEARCH_URL: ' , ' })).toThrow(/ELASTICSEARCH_URL/);
+  });
+
+  it('reads shards and replicas (zero replicas allowed, zero shards not)', () => {
+    const config = loadConfig({ ELASTICSEARCH_SHARDS: '2', ELASTICSEARCH_REPLICAS: '1' });
+    expect([config.ELASTICSEARCH_SHARDS, config.ELASTICSEARCH_REPLICAS]).toEqual([2, 1]);
+    expect(loadConfig({ ELASTICSEARCH_REPLICAS: '0' }).ELASTICSEARCH_REPLICAS).toBe(0);
+    expect(() => loadConfig({ ELASTICSEARCH_SHARDS: '0' })).toThrow(/ELASTICSEARCH_SHARDS/);
+  });
+
+  it('gives request-serving processes short statement timeouts and jobs long ones', () => {
+    const config = loadConfig({
+      DATABASE_STATEMENT_TIMEOUT_MS: '1200',
+      DATABASE_JOB_STATEMENT_TIMEOUT_MS: '90000',
+    });
+    expect(databaseTimeouts(config, 'request')).toEqual({
+      connectTimeoutMs: 1_000,
+      statementTimeoutMs: 1_200,
+      idleInTransactionTimeoutMs: 10_000,
+    });
+    expect(databaseTimeouts(config, 'job').statementTimeoutMs).toBe(90_000);
+    // The request budget stays inside the two seconds an API answer may take when the database hangs.
+    const defaults = databaseTimeouts(loadConfig({}), 'request');
+    expect(defaults.connectTimeoutMs).toBeLessThan(2_000);
+    expect(defaults.statementTimeoutMs).toBeLessThan(2_000);
   });
 });

@@ -1,3 +1,10 @@
-export { createDatabase, ensureDatabaseExists, type Database } from './connection.js';
+export {
+  createDatabase,
+  ensureDatabaseExists,
+  isDatabaseUnavailableError,
+  DEFAULT_DATABASE_TIMEOUTS,
+  type Database,
+  type DatabaseTimeouts,
+} from './connection.js';
 export { migrateToLatest, migrateDownAll } from './migrator.js';
 export type * from './schema.js';

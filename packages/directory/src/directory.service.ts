@@ -70,7 +70,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
   async function searchSources(body: object): Promise<Array<{ _source?: SearchHitSource }>> {
     try {
-      const response = await client.search<SearchHitSource>({ index: alias, ...body }, REQUEST_OPTIONS);
+      // A shard that could not answer (a node lost mid-request) fails the search rather than silently
+      // shortening a page or turning a served record into a 404.
+      const response = await client.search<SearchHitSource>(
+        { index: alias, allow_partial_search_results: false, ...body },
+        REQUEST_OPTIONS,
+      );
       return response.hits.hits;
     } catch (error) {
       // No index behind the alias yet (a fresh deployment): nothing is published, not an outage.

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Config } from '@directory/config';
+import { databaseTimeouts, type Config } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import { createDirectory, type Directory } from '@directory/directory';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
@@ -15,7 +15,7 @@ export type SearchStores = Stores & { search: SearchClient; directory: Directory
 
 /** One database pool and one Redis connection for a service process. */
 export function openStores(config: Config, options: { autoPipelining: boolean }): Stores {
-  const db = createDatabase(config.DATABASE_URL);
+  const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'request') });
   // Fail fast when Redis is gone: a rate-limit or throttle check must not hold a request for long.
   const redis = new Redis(config.REDIS_URL, {
     maxRetriesPerRequest: 1,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailableError } from '@directory/database';
 import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
 import { RateLimitExceededError, isRedisUnavailableError } from '@directory/rate-limit';
 import { genericProblem, problemFor, ProblemError, type Problem } from './problem.js';
@@ -44,7 +45,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): Problem {
     request.log.error({ err: error.cause }, 'search unavailable');
     return problemFor('unavailable', 'Search is temporarily unavailable; retry later.');
   }
-  if (isRedisUnavailableError(error) || isConnectionFailure(error)) {
+  if (isRedisUnavailableError(error) || isDatabaseUnavailableError(error) || isConnectionFailure(error)) {
     request.log.error({ err: error }, 'a backing service is unavailable');
     return problemFor('unavailable', 'The service is temporarily unavailable; retry later.');
   }

@@ -57,6 +57,7 @@ export async function runSearchService(
       await operations.close();
       await close();
     },
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     flushLogs: () => logDestination.flushSync(),
   });
   return app;

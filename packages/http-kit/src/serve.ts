@@ -7,11 +7,17 @@ export type ServeOptions = {
   onClose: () => Promise<unknown>;
   /** Writes out buffered log lines before the process exits (an asynchronous pino destination). */
   flushLogs?: () => void;
+  /** The whole close may take this long (SHUTDOWN_TIMEOUT_MS); past it the process exits anyway. */
+  shutdownTimeoutMs?: number;
 };
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 8_000;
 
 /**
  * Listens, and on the first SIGTERM or SIGINT closes gracefully: logs "closing", closes the app (stops
- * accepting, lets in-flight requests finish), then its resources, flushes logs and exits 0. Resolves once
+ * accepting, lets in-flight requests finish), then its resources, flushes logs and exits 0. The close is
+ * bounded: a request or a connection stuck on a dependency that does not answer cannot hold the process,
+ * which exits 1 with "shutdown deadline passed" once `shutdownTimeoutMs` is spent. Resolves once
  * listening, so the caller can log where it serves.
  */
 export async function serveUntilSignal(app: FastifyInstance, options: ServeOptions): Promise<void> {
@@ -19,7 +25,13 @@ export async function serveUntilSignal(app: FastifyInstance, options: ServeOptio
   async function shutdown(signal: string): Promise<void> {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'closing');
+    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    app.log.info({ signal, timeoutMs }, 'closing');
+    setTimeout(() => {
+      app.log.error({ timeoutMs }, 'shutdown deadline passed; exiting without waiting further');
+      options.flushLogs?.();
+      process.exit(1);
+    }, timeoutMs).unref();
     try {
       await app.close();
       await options.onClose();

@@ -1,7 +1,7 @@
 // `npm run dead-letters -- list | show ID | redrive [ID…|--all] | projections | retry-projections [ID…|--all]`:
 // see why events were rejected and re-drive them; see which places the index refused and project them again.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import {
@@ -19,7 +19,10 @@ function id(value: string): number {
 }
 
 const config = loadConfigOrExit();
-const db = createDatabase(config.DATABASE_URL, { maxConnections: 2 });
+const db = createDatabase(config.DATABASE_URL, {
+  maxConnections: 2,
+  timeouts: databaseTimeouts(config, 'job'),
+});
 const program = new Command()
   .name('dead-letters')
   .description('Inspect and re-drive rejected events, and places whose index document was refused.');

@@ -1,10 +1,16 @@
 // `npm run reindex [-- --replay] [--keep-old] [--dry-run]`: rebuild the search index with no downtime.
 import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
-import { leftoverIndices, reindex, type ReindexProgress } from './reindex.service.js';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
+  type ReindexProgress,
+} from './reindex.service.js';
 
 const program = new Command()
   .name('reindex')
@@ -18,7 +24,7 @@ const options = program.opts<{ replay?: boolean; keepOld?: boolean; dryRun?: boo
 
 const config = loadConfigOrExit();
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const db = createDatabase(config.DATABASE_URL);
+const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
 const alias = config.ELASTICSEARCH_INDEX;
 
@@ -85,6 +91,7 @@ try {
     replay: options.replay,
     keepOld: options.keepOld,
     dryRun: options.dryRun,
+    shape: { shards: config.ELASTICSEARCH_SHARDS, replicas: config.ELASTICSEARCH_REPLICAS },
     onProgress,
   });
   if (summary.dryRun) {
@@ -106,7 +113,12 @@ try {
   }
 } catch (error) {
   if (barStarted) bar?.stop();
-  log(`reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+    log(`reindex incomplete: ${error.message}`);
+  else
+    log(
+      `reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`,
+    );
   exitCode = 1;
 } finally {
   await db.destroy();

@@ -1,16 +1,35 @@
-import { Client } from '@elastic/elasticsearch';
+import { Client, SniffingTransport, type TransportOptions } from '@elastic/elasticsearch';
 
 export type SearchClient = Client;
 
-/** One client per process. Short timeouts and bounded retries: a slow cluster must surface as an error, not a hang. */
+// Waiting out an outage is the caller's job (the worker's capped backoff, the API's 503 problem): the
+// client's own retries only move a request to another node or past a blip, so they wait 0.1 s, not the
+// transport's default exponential pause of up to 4 s per retry (about 7 s per failed call with 3 retries).
+const RETRY_PAUSE_SECONDS = 0.1;
+
+class PromptRetryTransport extends SniffingTransport {
+  constructor(options: TransportOptions) {
+    super({ ...options, retryBackoff: () => RETRY_PAUSE_SECONDS });
+  }
+}
+
+/**
+ * One client per process. Short timeouts and bounded retries: a slow cluster must surface as an error, not a
+ * hang. Given several nodes of one cluster, the client spreads requests over them and retries a request
+ * that failed on one node (connection refused, reset, timed out) on another, so losing a node is not an
+ * error for callers while a copy of every shard remains.
+ */
 export function createSearchClient(
-  url: string,
+  nodes: string | readonly string[],
   options: { timeoutMs?: number; maxRetries?: number } = {},
 ): Client {
+  const urls = typeof nodes === 'string' ? [nodes] : [...nodes];
   return new Client({
-    node: url,
+    nodes: urls,
     requestTimeout: options.timeoutMs ?? 3_000,
-    maxRetries: options.maxRetries ?? 1,
+    // With several nodes, at least one retry so a request that met the lost node goes to another.
+    maxRetries: Math.max(options.maxRetries ?? 1, urls.length > 1 ? 1 : 0),
     compression: false,
+    Transport: PromptRetryTransport,
   });
 }

@@ -1,5 +1,12 @@
 export { createSearchClient, type SearchClient } from './client.js';
-export { concreteIndexName, createDoctorsIndex, ensureDoctorsIndex, indicesBehindAlias } from './indices.js';
+export {
+  concreteIndexName,
+  createDoctorsIndex,
+  ensureDoctorsIndex,
+  indexShapeSettings,
+  indicesBehindAlias,
+  type IndexShape,
+} from './indices.js';
 export {
   classifyBulkItemFailure,
   writeProjections,

@@ -1,6 +1,20 @@
 import type { Client } from '@elastic/elasticsearch';
 import { DOCTORS_MAPPING, DOCTORS_SETTINGS } from './mapping.js';
 
+/**
+ * How an index is spread over the cluster (ELASTICSEARCH_SHARDS, ELASTICSEARCH_REPLICAS): with one replica
+ * on a two-node cluster every document lives on both nodes, so either can be lost without losing a read
+ * or a write. Applies to indices created from now on (reindex to reshape an existing one).
+ */
+export type IndexShape = { shards: number; replicas: number };
+
+export function indexShapeSettings(shape: IndexShape): {
+  number_of_shards: number;
+  number_of_replicas: number;
+} {
+  return { number_of_shards: shape.shards, number_of_replicas: shape.replicas };
+}
+
 /** Concrete indices are `<alias>__<timestamp>`; readers and writers only ever name the alias. */
 export function concreteIndexName(alias: string, now: Date): string {
   return `${alias}__${now.toISOString().replace(/[-:.]/g, '').toLowerCase()}`;
@@ -33,12 +47,12 @@ export async function indicesBehindAlias(client: Client, alias: string): Promise
  * a fixed name, so processes starting together race on index creation (one wins, the rest see 400
  * resource_already_exists) instead of each attaching an index of its own to the alias.
  */
-export async function ensureDoctorsIndex(client: Client, alias: string): Promise<string> {
+export async function ensureDoctorsIndex(client: Client, alias: string, shape?: IndexShape): Promise<string> {
   const current = await indicesBehindAlias(client, alias);
   if (current[0]) return current[0];
   const index = `${alias}__initial`;
   try {
-    await createDoctorsIndex(client, index, {}, { [alias]: {} });
+    await createDoctorsIndex(client, index, shape ? indexShapeSettings(shape) : {}, { [alias]: {} });
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Database } from '@directory/database';
+import { isDatabaseUnavailableError, type Database } from '@directory/database';
 import { buildLogger, requestIdOptions, type LogOptions } from '@directory/http-kit';
 import { installHttpMetrics } from '@directory/observability';
 import { createLoginThrottle } from './accounts/login-throttle.js';
@@ -72,12 +72,20 @@ export async function buildConsoleApp(
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'unhandled error');
+    // A database that does not answer is an outage (503, try again shortly), not a bug.
+    const unavailable = isDatabaseUnavailableError(error);
+    const status = unavailable
+      ? 503
+      : typeof error.statusCode === 'number' && error.statusCode >= 400
+        ? error.statusCode
+        : 500;
+    if (unavailable) request.log.error({ err: error }, 'database unavailable');
+    else if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     else request.log.info({ code: error.code, status }, 'request rejected by the framework');
     const title = status >= 500 ? 'Something went wrong' : 'Request not accepted';
-    const message =
-      status >= 500
+    const message = unavailable
+      ? 'The console is temporarily unavailable. Please try again in a moment.'
+      : status >= 500
         ? 'The console could not complete the request. Please try again.'
         : 'The request could not be processed.';
     return sendPage(reply, errorPage({ title, message, context: pageContext(request, reply, csrf) }), status);

@@ -34,5 +34,6 @@ await serveUntilSignal(app, {
     await operations.close();
     await close();
   },
+  shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
 });
 app.log.info(`console at http://${config.HOST}:${config.CONSOLE_PORT}/`);

@@ -29,7 +29,14 @@ export type IngestWorkerOptions = {
 // How soon a handed-back job is offered again.
 const HAND_BACK_DELAY_MS = 1_000;
 
-export type RunningWorker = { worker: Worker<IngestJobData, IngestJobResult>; close: () => Promise<void> };
+export type RunningWorker = {
+  worker: Worker<IngestJobData, IngestJobResult>;
+  /**
+   * Stops taking jobs and waits for in-flight ones; with `force`, abandons them instead (their locks
+   * expire and another worker retries them: appends are idempotent).
+   */
+  close: (options?: { force?: boolean }) => Promise<void>;
+};
 
 /**
  * The thin shell around the pipeline: BullMQ hands a batch to `ingestBatch` (infrastructure errors throw
@@ -122,11 +129,11 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
 
   return {
     worker,
-    close: async () => {
+    close: async ({ force = false } = {}) => {
       clearInterval(timer);
-      // close() waits for in-flight jobs to finish before resolving.
-      await worker.close();
-      await sweeping;
+      // close() waits for in-flight jobs to finish before resolving (unless forced).
+      await worker.close(force);
+      if (!force) await sweeping;
     },
   };
 }

@@ -1,6 +1,6 @@
 // `npm run worker`: consume the ingest queue and keep the index in line with the store.
 import { pino } from 'pino';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
@@ -9,9 +9,12 @@ import { startWorkerOperations, type WorkerOperations } from './worker-operation
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
-const db = createDatabase(config.DATABASE_URL);
+const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
-await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX);
+await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX, {
+  shards: config.ELASTICSEARCH_SHARDS,
+  replicas: config.ELASTICSEARCH_REPLICAS,
+});
 
 const admission = createJobAdmission();
 // The operator side is built on the running worker; it counts refused documents from then on.
@@ -43,21 +46,46 @@ const operations = await startWorkerOperations(config, running.worker, {
 refusals.count = operations.countRefused;
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
+/** Resolves with false when `promise` has not settled within `ms` (it is left running). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Bounded whatever the dependencies do (SHUTDOWN_TIMEOUT_MS): in-flight batches get most of the budget;
+// a batch stuck on a database or cluster that does not answer is abandoned (another worker retries it
+// once its lock expires), then the connections get the rest; past the budget the process exits anyway.
 let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+async function shutdown(signal: string): Promise<boolean> {
+  if (stopping) return true;
   stopping = true;
-  logger.info({ signal }, 'finishing in-flight batches, then stopping');
-  await operations.close();
-  await running.close();
-  await db.destroy();
-  await client.close();
-  logger.info('worker stopped');
+  const budgetMs = config.SHUTDOWN_TIMEOUT_MS;
+  logger.info({ signal, timeoutMs: budgetMs }, 'finishing in-flight batches, then stopping');
+  setTimeout(() => {
+    logger.error({ timeoutMs: budgetMs }, 'shutdown deadline passed; exiting without waiting further');
+    process.exit(1);
+  }, budgetMs).unref();
+  // The operator side first (probes, samplers, dashboard): it holds no work.
+  await settledWithin(operations.close(), budgetMs * 0.1);
+  let clean = await settledWithin(running.close(), budgetMs * 0.5);
+  if (!clean) {
+    logger.warn('in-flight batches did not finish in time; leaving them to be retried');
+    await settledWithin(running.close({ force: true }), budgetMs * 0.15);
+  }
+  const closed = await settledWithin(Promise.allSettled([db.destroy(), client.close()]), budgetMs * 0.15);
+  clean &&= closed;
+  logger.info({ clean }, 'worker stopped');
+  return clean;
 }
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     shutdown(signal).then(
-      () => process.exit(0),
+      (clean) => process.exit(clean ? 0 : 1),
       (error: unknown) => {
         logger.error({ err: error instanceof Error ? error.message : String(error) }, 'unclean shutdown');
         process.exit(1);

@@ -1,0 +1,7 @@
+export { startPrivatePostgres, type PrivatePostgres } from './postgres.js';
+export {
+  startPrivateElasticsearch,
+  type PrivateElasticsearch,
+  type PrivateElasticsearchNode,
+} from './elasticsearch.js';
+export { startPrivateRedis, type PrivateRedis } from './redis.js';

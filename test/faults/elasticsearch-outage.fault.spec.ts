@@ -1,0 +1,130 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
+import {
+  assertNoServerErrors,
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  SITE_ORIGIN,
+  startPrivateElasticsearch,
+  startProcess,
+  waitForConvergence,
+  type PrivateElasticsearch,
+  type TestDatabase,
+} from '@directory/testing';
+import { sampleLines } from './store-pipeline.fixture.js';
+import {
+  createLoadKey,
+  lastOutput,
+  searchRequest,
+  sleep,
+  startService,
+  startTimedLoad,
+  type RunningService,
+} from './service-processes.fixture.js';
+
+// The old policy gave a batch 12 attempts (about 17 minutes at its timings). The same count of attempts
+// is made here in seconds by shrinking the backoff through configuration; the node stays down well past it.
+const OLD_ATTEMPT_BUDGET = 12;
+
+describe('fault: Elasticsearch down longer than the old retry budget (a private node)', () => {
+  let elasticsearch: PrivateElasticsearch;
+  let database: TestDatabase;
+  const redis = createTestRedis('es-outage');
+  const alias = 'doctors';
+  let env: Record<string, string>;
+  let workDir: string;
+  const services: RunningService[] = [];
+
+  beforeAll(async () => {
+    [elasticsearch, database] = await Promise.all([
+      startPrivateElasticsearch('outage'),
+      createTestDatabase('es-outage'),
+    ]);
+    workDir = await mkdtemp(join(tmpdir(), 'es-outage-'));
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: loadConfig().REDIS_URL,
+      REDIS_PREFIX: redis.prefix,
+      ELASTICSEARCH_URL: elasticsearch.urls.join(','),
+      ELASTICSEARCH_INDEX: alias,
+      SITE_ORIGIN,
+      RATE_LIMIT_MAX: '1000000',
+      INGEST_BATCH_SIZE: '250',
+      WORKER_LOCK_DURATION_MS: '2000',
+      SWEEP_INTERVAL_MS: '1000',
+      INGEST_RETRY_DELAY_MS: '100',
+      INGEST_RETRY_MAX_DELAY_MS: '400',
+      LOG_LEVEL: 'info',
+    };
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
+    await redis.cleanup();
+    await database?.drop();
+    await elasticsearch?.destroy();
+    await rm(workDir, { recursive: true, force: true });
+  });
+  beforeEach((context) => {
+    context.onTestFailed(() => console.error(lastOutput(services)));
+  });
+
+  it('loses nothing and converges once the node is back; the API answers 503 problems meanwhile', async () => {
+    const worker = await startService('worker', env);
+    const api = await startService('api', env);
+    services.push(worker, api);
+    const secret = await createLoadKey(database.db);
+    const request = searchRequest(api.base, secret);
+    const load = startTimedLoad(request, { concurrency: 2, pauseMs: 20 });
+
+    const lines = sampleLines(4_000, 41);
+    const file = join(workDir, 'input.ndjson');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
+    expect(await producer.exited, producer.output()).toBe(0);
+    const storedEvents = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await eventually(async () => (await storedEvents()) > 0, 60_000, 'the first batch to be stored');
+
+    const node = elasticsearch.nodes[0];
+    if (!node) throw new Error('no node');
+    await node.kill();
+    const downSince = Date.now();
+    // Past the old budget: some batch has been retried more often than the old policy allowed.
+    const retriedPastOldBudget = new RegExp(`"attempt":(\\d+)[^\\n]*batch failed; will retry`, 'g');
+    await eventually(
+      () =>
+        Promise.resolve(
+          [...worker.process.output().matchAll(retriedPastOldBudget)].some(
+            (match) => Number(match[1]) > OLD_ATTEMPT_BUDGET + 2,
+          ),
+        ),
+      90_000,
+      `a batch retried more than ${OLD_ATTEMPT_BUDGET + 2} times`,
+    );
+    await sleep(2_000);
+    const outageMs = Date.now() - downSince;
+    await node.start();
+    await elasticsearch.waitForHealth('green');
+
+    await waitForConvergence(
+      { db: database.db, search: { client: elasticsearch.client, alias }, siteOrigin: SITE_ORIGIN, lines },
+      120_000,
+    );
+    await eventually(async () => (await request()).status === 200, 30_000, 'the API to answer 200 again');
+    const { tally } = await load.stop();
+    assertNoServerErrors(tally);
+    expect(tally.byStatus.get(503) ?? 0, `503s during an outage of ${outageMs} ms`).toBeGreaterThan(0);
+    expect(worker.process.output()).not.toMatch(/will not be retried automatically/);
+  });
+});

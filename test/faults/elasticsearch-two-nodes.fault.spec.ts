@@ -1,0 +1,140 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
+import {
+  assertNoServerErrors,
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  SITE_ORIGIN,
+  startPrivateElasticsearch,
+  startProcess,
+  waitForConvergence,
+  type PrivateElasticsearch,
+  type TestDatabase,
+} from '@directory/testing';
+import { sampleLines } from './store-pipeline.fixture.js';
+import {
+  createLoadKey,
+  lastOutput,
+  searchRequest,
+  sleep,
+  startService,
+  startTimedLoad,
+  type RunningService,
+} from './service-processes.fixture.js';
+
+// A two-node cluster (one replica of every shard), the processes given both nodes: a node SIGKILLed
+// under steady search load and during an ingest costs no request and no event.
+describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => {
+  let elasticsearch: PrivateElasticsearch;
+  let database: TestDatabase;
+  const redis = createTestRedis('es-two-nodes');
+  const alias = 'doctors';
+  let env: Record<string, string>;
+  let workDir: string;
+  const services: RunningService[] = [];
+  const ingested: string[] = [];
+
+  beforeAll(async () => {
+    [elasticsearch, database] = await Promise.all([
+      startPrivateElasticsearch('two-nodes', { nodes: 2 }),
+      createTestDatabase('es-two-nodes'),
+    ]);
+    workDir = await mkdtemp(join(tmpdir(), 'es-two-nodes-'));
+    env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: loadConfig().REDIS_URL,
+      REDIS_PREFIX: redis.prefix,
+      ELASTICSEARCH_URL: elasticsearch.urls.join(','),
+      ELASTICSEARCH_INDEX: alias,
+      ELASTICSEARCH_SHARDS: '2',
+      ELASTICSEARCH_REPLICAS: '1',
+      SITE_ORIGIN,
+      RATE_LIMIT_MAX: '1000000',
+      INGEST_BATCH_SIZE: '200',
+      WORKER_LOCK_DURATION_MS: '2000',
+      SWEEP_INTERVAL_MS: '1000',
+      INGEST_RETRY_DELAY_MS: '100',
+      INGEST_RETRY_MAX_DELAY_MS: '1000',
+      LOG_LEVEL: 'info',
+    };
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
+    await redis.cleanup();
+    await database?.drop();
+    await elasticsearch?.destroy();
+    await rm(workDir, { recursive: true, force: true });
+  });
+  beforeEach((context) => {
+    context.onTestFailed(() => console.error(lastOutput(services)));
+  });
+
+  async function ingest(lines: string[]): Promise<void> {
+    const file = join(workDir, `input-${ingested.length}.ndjson`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
+    expect(await producer.exited, producer.output()).toBe(0);
+    ingested.push(...lines);
+  }
+  const storedEvents = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const converged = () =>
+    waitForConvergence(
+      {
+        db: database.db,
+        search: { client: elasticsearch.client, alias },
+        siteOrigin: SITE_ORIGIN,
+        lines: ingested,
+      },
+      120_000,
+    );
+
+  it('creates the index with the configured shards and replicas, spread over both nodes', async () => {
+    services.push(await startService('worker', env));
+    await elasticsearch.waitForHealth('green', 2);
+    const settings = await elasticsearch.client.indices.getSettings({ index: alias });
+    const index = Object.values(settings)[0]?.settings?.index;
+    expect([index?.number_of_shards, index?.number_of_replicas]).toEqual(['2', '1']);
+    await ingest(sampleLines(1_500, 43));
+    await converged();
+  });
+
+  it('answers every search while a node is killed during an ingest, loses nothing, and is green again', async () => {
+    const api = await startService('api', env);
+    services.push(api);
+    const secret = await createLoadKey(database.db);
+    const request = searchRequest(api.base, secret);
+    expect((await request()).status).toBe(200);
+    const load = startTimedLoad(request, { concurrency: 4 });
+
+    const before = await storedEvents();
+    await ingest(sampleLines(4_000, 47));
+    await eventually(async () => (await storedEvents()) > before, 60_000, 'the ingest to be under way');
+    // The node that is not the elected master: with two master-eligible nodes only one of them votes,
+    // so losing the master stops writes (not reads) until it returns; losing the other is invisible.
+    const master = await elasticsearch.masterName();
+    const victim = elasticsearch.nodes.find((node) => node.name !== master);
+    if (!victim) throw new Error('no non-master node');
+    await victim.kill();
+    await sleep(5_000);
+    await victim.start();
+    await elasticsearch.waitForHealth('green', 2);
+    await converged();
+    const { tally, count } = await load.stop();
+
+    assertNoServerErrors(tally);
+    // No failed request at all: not even a 503.
+    expect(Object.fromEntries(tally.byStatus), `${count} requests`).toEqual({ 200: count });
+  });
+});

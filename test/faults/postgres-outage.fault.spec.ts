@@ -1,0 +1,210 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
+import { createDatabase, type Database } from '@directory/database';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import {
+  assertNoServerErrors,
+  createTestRedis,
+  createTestSearch,
+  eventually,
+  SITE_ORIGIN,
+  startPrivatePostgres,
+  startProcess,
+  waitForConvergence,
+  type PrivatePostgres,
+} from '@directory/testing';
+import { sampleLines } from './store-pipeline.fixture.js';
+import {
+  createLoadKey,
+  lastOutput,
+  searchRequest,
+  sleep,
+  startService,
+  startTimedLoad,
+  timeToExit,
+  type RunningService,
+} from './service-processes.fixture.js';
+
+// PostgreSQL (a private cluster of this file's own) stopped and paused with SIGSTOP while the API is
+// under load and while a worker ingests; Redis and Elasticsearch are the shared servers (own prefixes).
+describe('fault: PostgreSQL stopped and paused (SIGSTOP)', () => {
+  let postgres: PrivatePostgres;
+  let db: Database;
+  const redis = createTestRedis('postgres-outage');
+  const search = createTestSearch('postgres-outage');
+  const alias = `${search.prefix}_doctors`;
+  let env: Record<string, string>;
+  let workDir: string;
+  const services: RunningService[] = [];
+  const ingested: string[] = [];
+
+  beforeAll(async () => {
+    postgres = await startPrivatePostgres('outage');
+    db = createDatabase(postgres.url, { maxConnections: 2 });
+    await ensureDoctorsIndex(search.client, alias);
+    workDir = await mkdtemp(join(tmpdir(), 'postgres-outage-'));
+    env = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: loadConfig().REDIS_URL,
+      REDIS_PREFIX: redis.prefix,
+      ELASTICSEARCH_INDEX: alias,
+      SITE_ORIGIN,
+      RATE_LIMIT_MAX: '1000000',
+      INGEST_BATCH_SIZE: '250',
+      WORKER_LOCK_DURATION_MS: '2000',
+      SWEEP_INTERVAL_MS: '1000',
+      INGEST_RETRY_DELAY_MS: '200',
+      INGEST_RETRY_MAX_DELAY_MS: '1000',
+      // Batches give up on a silent database quickly, so the scenario plays out in seconds.
+      DATABASE_JOB_STATEMENT_TIMEOUT_MS: '3000',
+      LOG_LEVEL: 'info',
+    };
+  });
+  afterAll(async () => {
+    postgres?.resume();
+    await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
+    await db?.destroy();
+    await redis.cleanup();
+    await search.cleanup();
+    await postgres?.destroy();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  beforeEach((context) => {
+    context.onTestFailed(() => console.error(lastOutput(services)));
+  });
+
+  async function start(kind: RunningService['kind'], extraEnv: Record<string, string> = {}) {
+    const service = await startService(kind, { ...env, ...extraEnv });
+    services.push(service);
+    return service;
+  }
+
+  async function ingest(lines: string[]): Promise<void> {
+    const file = join(workDir, `input-${ingested.length}.ndjson`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
+    expect(await producer.exited, producer.output()).toBe(0);
+    ingested.push(...lines);
+  }
+
+  const storedEvents = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('answers 503 problems within two seconds while the database is paused or stopped, then recovers', async () => {
+    const api = await start('api');
+    const secret = await createLoadKey(db);
+    const request = searchRequest(api.base, secret);
+    const answers = async (status: number) => (await request()).status === status;
+    expect(await answers(200)).toBe(true);
+
+    const load = startTimedLoad(request, { concurrency: 4 });
+    await sleep(1_000);
+    postgres.pause();
+    await sleep(5_000);
+    postgres.resume();
+    await eventually(() => answers(200), 15_000, 'the API to answer 200 after SIGCONT');
+    await postgres.stop();
+    await sleep(3_000);
+    await postgres.start();
+    await eventually(() => answers(200), 15_000, 'the API to answer 200 after the restart');
+    await sleep(500);
+    const { tally, slowestMs, count } = await load.stop();
+
+    assertNoServerErrors(tally);
+    expect(tally.byStatus.get(503) ?? 0, `of ${count}`).toBeGreaterThan(10);
+    expect(tally.byStatus.get(200) ?? 0).toBeGreaterThan(10);
+    expect([...tally.byStatus.keys()].sort()).toEqual([200, 503]);
+    expect(slowestMs, 'the slowest answer (ms)').toBeLessThan(2_000);
+  });
+
+  it('loses nothing when the database is paused and stopped during an ingest', async () => {
+    await start('worker');
+    const lines = sampleLines(4_000, 31);
+    await ingest(lines);
+    await eventually(async () => (await storedEvents()) > 0, 60_000, 'the first batch to be stored');
+    postgres.pause();
+    await sleep(5_000);
+    postgres.resume();
+    const before = await storedEvents();
+    await eventually(async () => (await storedEvents()) > before, 60_000, 'more batches after SIGCONT');
+    await postgres.stop();
+    await sleep(3_000);
+    await postgres.start();
+
+    await waitForConvergence(
+      { db, search: { client: search.client, alias }, siteOrigin: SITE_ORIGIN, lines: ingested },
+      120_000,
+    );
+  });
+
+  it('finishes SIGTERM within ten seconds on api, mcp, console and worker while the database is paused', async () => {
+    // The worker keeps the default (long) statement timeout: only the shutdown bound can end its batch.
+    const [api, mcp, consoleService, worker] = [
+      services.find((service) => service.kind === 'api') ?? (await start('api')),
+      await start('mcp'),
+      await start('console'),
+      await start('worker', { DATABASE_JOB_STATEMENT_TIMEOUT_MS: '60000', INGEST_BATCH_SIZE: '2000' }),
+    ];
+    for (const service of services.filter((candidate) => candidate.kind === 'worker' && candidate !== worker))
+      await service.process.stop('SIGTERM');
+    const secret = await createLoadKey(db);
+    const lines = sampleLines(6_000, 37);
+    const before = await storedEvents();
+    await ingest(lines);
+    await eventually(async () => (await storedEvents()) > before, 60_000, 'the worker to be mid-ingest');
+
+    postgres.pause();
+    // Requests that reach the silent database while the processes are told to stop.
+    const inFlight = [
+      fetch(`${api.base}/api/v1/key`, { headers: { 'x-api-key': secret } }),
+      fetch(`${mcp.base}/mcp`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': secret,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+      fetch(`${consoleService.base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'email=a%40example.com&password=wrong-password-1',
+      }),
+    ].map((response) =>
+      response.then(
+        (answer) => answer.status,
+        () => 0,
+      ),
+    );
+    await sleep(300);
+    const exits = await Promise.all(
+      [api, mcp, consoleService, worker].map((service) => timeToExit(service.process)),
+    );
+    postgres.resume();
+    await Promise.all(inFlight);
+
+    for (const [index, exit] of exits.entries())
+      expect(exit.ms, `${['api', 'mcp', 'console', 'worker'][index]} exit after SIGTERM (ms)`).toBeLessThan(
+        10_000,
+      );
+
+    // The batch the worker abandoned is retried by the next one: still nothing lost.
+    await start('worker');
+    await waitForConvergence(
+      { db, search: { client: search.client, alias }, siteOrigin: SITE_ORIGIN, lines: ingested },
+      120_000,
+    );
+  });
+});
