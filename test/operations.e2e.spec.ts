@@ -126,13 +126,15 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
     await eventually(
       async () => {
         const scrape = await scrapeMetrics(`${workerOps}/metrics`);
+        // All three are sampled on intervals of their own: wait until each has seen the batch.
         return (
           scrape.value('directory_freshness_seconds') > 0 &&
-          scrape.value('directory_reconciliation_served', { store: 'index' }) === 3
+          scrape.value('directory_reconciliation_served', { store: 'index' }) === 3 &&
+          scrape.value('directory_queue_jobs', { queue: 'ingest', state: 'completed' }) > 0
         );
       },
       10_000,
-      'a freshness sample and a reconciliation that sees the three documents',
+      'a freshness sample, a reconciliation that sees the three documents and a queue sample with the batch',
     );
     const workerAfter = await scrapeMetrics(`${workerOps}/metrics`);
     expect(
