@@ -29,6 +29,10 @@ export async function runSearchService(
       redisPrefix: config.REDIS_PREFIX,
       directory,
       rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
+      accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
+      failedAuth: { max: config.AUTH_FAILURES_MAX, windowSeconds: config.AUTH_FAILURES_WINDOW_S },
+      unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
+      trustedProxies: config.TRUSTED_PROXIES,
     },
     { logLevel: config.LOG_LEVEL, logStream: logDestination },
   );
