@@ -44,6 +44,17 @@ export async function buildConsoleApp(
     ...requestIdOptions,
     trustProxy: trustedProxyOption(deps.trustedProxies),
     bodyLimit: 16 * 1024,
+    // Router errors (an undecodable URL) bypass the hooks and the error handler: still an HTML page,
+    // without session or form (no hook has run to know either).
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ code: error.code }, 'request rejected by the router');
+      const page = errorPage({
+        title: 'Request not accepted',
+        message: 'The request could not be processed.',
+        context: { csrfToken: '', signedInAs: null },
+      });
+      void sendPage(reply, page, error.statusCode ?? 400);
+    },
   });
 
   await app.register(fastifyCookie);
