@@ -5,7 +5,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildApp, type AppDependencies } from '@directory/api';
 import { buildConsoleApp, type ConsoleDependencies } from '@directory/console';
 import type { Database } from '@directory/database';
-import { createDirectory } from '@directory/directory';
+import { createDirectory, type Directory } from '@directory/directory';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { buildMcpApp } from '@directory/mcp';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -44,6 +44,8 @@ export type SecurityHarness = {
   logs: string[];
   /** Statements the apps sent to PostgreSQL (the store instrumented with a counting plugin). */
   queryCount: () => number;
+  /** Searches and fetches the apps asked of the directory (each one a real Elasticsearch query). */
+  directoryCalls: () => number;
   servedGermanIds: string[];
   api: (settings?: Partial<AbuseSettings> & { siteOrigin?: string }) => Promise<FastifyInstance>;
   mcp: (settings?: Partial<AbuseSettings>) => Promise<FastifyInstance>;
@@ -82,8 +84,14 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
     connections.push(created);
     return created;
   };
-  const directory = (siteOrigin = SITE_ORIGIN) =>
-    createDirectory({ client: search.client, alias, siteOrigin, cursorSecret: CURSOR_SECRET });
+  let directoryCalls = 0;
+  const directory = (siteOrigin = SITE_ORIGIN): Directory => {
+    const real = createDirectory({ client: search.client, alias, siteOrigin, cursorSecret: CURSOR_SECRET });
+    return {
+      searchDoctors: (params) => ((directoryCalls += 1), real.searchDoctors(params)),
+      getDoctor: (doctorId) => ((directoryCalls += 1), real.getDoctor(doctorId)),
+    };
+  };
   const keyedAccess = (settings: Partial<AbuseSettings>) => ({
     db,
     redis: connection(),
@@ -101,6 +109,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
     redis,
     logs,
     queryCount: () => queries,
+    directoryCalls: () => directoryCalls,
     servedGermanIds,
     api: async ({ siteOrigin, ...settings } = {}) =>
       track(await buildApp({ ...keyedAccess(settings), directory: directory(siteOrigin) }, logOptions)),
