@@ -43,18 +43,21 @@ export function createLoginThrottle(options: {
       max,
       windowSeconds: options.windowSeconds,
     });
+  // Checked in this order, each only once the previous one admitted the attempt: an attempt refused
+  // for its address or its pair spends nothing of the account's budget, so one address cannot use
+  // the per-account limit to lock the account's owner out.
   const limits = [
+    { limiter: limiter('address', options.maxPerAddress), subject: addressSubject },
     { limiter: limiter('pair', options.maxPerAccountAndAddress), subject: pairSubject },
     { limiter: limiter('account', options.maxPerAccount), subject: accountSubject },
-    { limiter: limiter('address', options.maxPerAddress), subject: addressSubject },
   ];
   return {
     admit: async (email, ip) => {
-      const decisions = await Promise.all(
-        limits.map(({ limiter, subject }) => limiter.consume(subject(email, ip))),
-      );
-      const waits = decisions.flatMap((decision) => (decision.allowed ? [] : [decision.retryAfterSeconds]));
-      return waits.length === 0 ? null : Math.max(...waits);
+      for (const { limiter, subject } of limits) {
+        const decision = await limiter.consume(subject(email, ip));
+        if (!decision.allowed) return decision.retryAfterSeconds;
+      }
+      return null;
     },
     succeeded: async (email, ip) => {
       await Promise.all(limits.map(({ limiter, subject }) => limiter.refund(subject(email, ip))));
