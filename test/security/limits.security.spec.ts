@@ -32,7 +32,7 @@ describe('abuse limits', () => {
     app.inject({ url: '/api/v1/key', headers: { 'x-api-key': secret, ...headers }, remoteAddress });
 
   it('limits failed authentications per client address, then refuses that address before any key lookup', async () => {
-    const app = await harness.api({ failedAuth: { max: 5, windowSeconds: 30 } });
+    const app = await harness.api({ failedAuth: { max: 5, windowSeconds: 30, refusalDelayMs: 0 } });
     const { secret } = await harness.createKey('failures@example.com');
     for (let attempt = 0; attempt < 5; attempt += 1) {
       expect((await getKey(app, unknownKey(), '198.51.100.1')).statusCode).toBe(401);
@@ -75,7 +75,7 @@ describe('abuse limits', () => {
   });
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {
-    const direct = await harness.api({ failedAuth: { max: 2, windowSeconds: 30 } });
+    const direct = await harness.api({ failedAuth: { max: 2, windowSeconds: 30, refusalDelayMs: 0 } });
     // A client rotating X-Forwarded-For without a trusted proxy is still one address.
     for (const forwarded of ['203.0.113.1', '203.0.113.2']) {
       const response = await getKey(direct, unknownKey(), '198.51.100.4', { 'x-forwarded-for': forwarded });
@@ -89,7 +89,7 @@ describe('abuse limits', () => {
     // Behind a trusted proxy, each forwarded client has its own budget: one proxy address does not
     // lock everyone out.
     const proxied = await harness.api({
-      failedAuth: { max: 2, windowSeconds: 30 },
+      failedAuth: { max: 2, windowSeconds: 30, refusalDelayMs: 0 },
       trustedProxies: ['10.0.0.0/8'],
     });
     for (let attempt = 0; attempt < 3; attempt += 1) {

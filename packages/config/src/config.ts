@@ -100,7 +100,7 @@ const environmentSchema = z
       }),
     // Abuse resistance (docs/security.md): proxies whose X-Forwarded-For/-Proto is believed (API, MCP,
     // console; empty: the socket's peer is the client); failed API/MCP authentications per client
-    // address per window before 429; seconds an unknown key is remembered per process (0: never);
+    // address per window before 429, and how long each 429 to such an address is held back; seconds an unknown key is remembered per process (0: never);
     // requests per account across all its keys per RATE_LIMIT_WINDOW_S; console sign-ups per address
     // per window; sign-in attempts per account (from any address) and per address, in the window
     // CONSOLE_LOGIN_WINDOW_S.
@@ -110,6 +110,7 @@ const environmentSchema = z
     ),
     AUTH_FAILURES_MAX: positiveInt.default(30),
     AUTH_FAILURES_WINDOW_S: positiveInt.default(60),
+    AUTH_FAILURES_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     UNKNOWN_KEY_CACHE_S: z.coerce.number().int().min(0).max(3_600).default(60),
     ACCOUNT_RATE_LIMIT_MAX: positiveInt.default(600),
     CONSOLE_SIGNUP_MAX: positiveInt.default(5),

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
@@ -29,23 +30,31 @@ declare module 'fastify' {
  *
  * Failed authentications are counted per client address; an address over its limit gets 429 before
  * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
- * window, not one each. The block covers every request from that address for the rest of the window.
+ * window, not one each. The block covers every request from that address for the rest of the window,
+ * and its refusals are held back a little (a tarpit: a timer, no work), so a client hammering in a
+ * loop gets few answers per second and cannot crowd out everyone else's requests on the event loop.
  */
 function registerAuth(
   scope: FastifyInstance,
-  options: { lookup: KeyLookup; failures: AttemptLimiter },
+  options: { lookup: KeyLookup; failures: AttemptLimiter; refusalDelayMs: number },
 ): void {
   scope.decorateRequest('apiKey', null);
   scope.addHook('onRequest', async (request) => {
     rejectKeyInQuery(request);
     const blocked = options.failures.knownBlockFor(request.ip);
-    if (blocked !== null) throw new TooManyAttemptsError('failedAuthentication', blocked);
+    if (blocked !== null) {
+      if (options.refusalDelayMs > 0) await sleep(options.refusalDelayMs);
+      throw new TooManyAttemptsError('failedAuthentication', blocked);
+    }
     const secret = secretFrom(request);
     const key = secret === null ? null : await options.lookup(secret);
     if (key === null) {
       const decision = await options.failures.consume(request.ip);
-      if (!decision.allowed)
+      if (!decision.allowed) {
+        // Once per address and process per window: later refusals are answered before this point.
+        request.log.warn('client address blocked after too many failed authentications');
         throw new TooManyAttemptsError('failedAuthentication', decision.retryAfterSeconds);
+      }
       throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
     }
     request.apiKey = key;
@@ -62,10 +71,11 @@ export type KeyedAccessOptions = {
   /**
    * Abuse resistance (config block "Abuse resistance"): requests one account may make across all its
    * keys per rate-limit window (an extra check; no headers of its own), failed authentications one
-   * client address may make per window, and how long an unknown key is remembered in-process (0: never).
+   * client address may make per window (and how long a refusal to a blocked address is held back), and
+   * how long an unknown key is remembered in-process (0: never).
    */
   accountMax: number;
-  failedAuth: { max: number; windowSeconds: number };
+  failedAuth: { max: number; windowSeconds: number; refusalDelayMs: number };
   unknownKeyCacheSeconds: number;
   /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty: the socket's peer. */
   trustedProxies: readonly string[];
@@ -90,6 +100,7 @@ export async function registerKeyedAccess(
       windowSeconds: options.failedAuth.windowSeconds,
       blockInMemory: true,
     }),
+    refusalDelayMs: options.failedAuth.refusalDelayMs,
   });
   await registerRateLimit(scope, {
     redis: options.redis,

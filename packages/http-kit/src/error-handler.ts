@@ -43,7 +43,7 @@ function toProblem(error: FastifyError, request: FastifyRequest): Problem {
     );
   }
   if (error instanceof TooManyAttemptsError) {
-    request.log.warn({ reason: error.reason }, 'request throttled');
+    // Not logged here: the access line records the 429, and a flood must not double its log volume.
     return problemFor('rateLimited', TOO_MANY_ATTEMPTS_DETAIL[error.reason](error.retryAfterSeconds));
   }
   if (error instanceof SearchUnavailableError) {

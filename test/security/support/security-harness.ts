@@ -32,7 +32,7 @@ export type AbuseSettings = Pick<
 const DEFAULT_SETTINGS: AbuseSettings = {
   rateLimit: { max: 100_000, windowSeconds: 60 },
   accountMax: 1_000_000,
-  failedAuth: { max: 1_000_000, windowSeconds: 60 },
+  failedAuth: { max: 1_000_000, windowSeconds: 60, refusalDelayMs: 0 },
   unknownKeyCacheSeconds: 60,
   trustedProxies: [],
 };

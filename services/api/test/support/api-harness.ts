@@ -35,7 +35,7 @@ export type ApiHarness = {
 /** Abuse-resistance settings for tests: generous, so only the specs about them ever reach them. */
 export const TEST_ABUSE_LIMITS = {
   accountMax: 100_000,
-  failedAuth: { max: 1_000, windowSeconds: 60 },
+  failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
   unknownKeyCacheSeconds: 60,
   trustedProxies: [],
 } as const satisfies Partial<AppDependencies>;

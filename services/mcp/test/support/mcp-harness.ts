@@ -77,7 +77,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
   // Generous abuse-resistance settings: only the specs about them ever reach them.
   const abuseLimits = {
     accountMax: 100_000,
-    failedAuth: { max: 1_000, windowSeconds: 60 },
+    failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
     unknownKeyCacheSeconds: 60,
     trustedProxies: [],
   };
