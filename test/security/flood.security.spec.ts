@@ -13,10 +13,10 @@ import { createSecurityHarness, type SecurityHarness } from './support/security-
 const FLOOD_REQUESTS = 10_000;
 const FLOOD_CONCURRENCY = 50;
 const FAILED_AUTH_MAX = 30;
-// Shorter than the default 250 ms so that 10,000 refusals fit in a modest test run.
-const REFUSAL_DELAY_MS = 50;
+// Shorter than the default 250 ms so that 10,000 refusals fit in a modest test run (about 20 s).
+const REFUSAL_DELAY_MS = 100;
 // Loaded slices are longer than unloaded ones: the flood only advances while it runs.
-const LOADED_SLICE_MS = 400;
+const LOADED_SLICE_MS = 600;
 const UNLOADED_SLICE_MS = 200;
 
 type Answer = { status: number; milliseconds: number };
@@ -111,7 +111,7 @@ describe('flood of well-formed unknown keys', () => {
       await sampleFor(LOADED_SLICE_MS, loadedTimes);
       if (!flooding) break;
       flood.child.kill('SIGSTOP');
-      await sleep(REFUSAL_DELAY_MS * 2); // the refusals already in flight drain
+      await sleep(REFUSAL_DELAY_MS + 50); // the refusals already in flight drain
       await sampleFor(UNLOADED_SLICE_MS, unloadedTimes);
       flood.child.kill('SIGCONT');
     }
