@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -32,6 +33,16 @@ const commaSeparated = (isValid: (item: string) => boolean, message: string) =>
     )
     .refine((items) => items.every(isValid), { message })
     .transform((items): readonly string[] => Object.freeze(items));
+
+/** An address or CIDR as Fastify's trustProxy (proxy-addr) reads it, or one of its named ranges. */
+function isProxyAddress(item: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(item)) return true;
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const environmentSchema = z
   .object({
@@ -80,13 +91,12 @@ const environmentSchema = z
     // How long a job stays locked to a worker that stopped answering (crashed) before another takes it.
     WORKER_LOCK_DURATION_MS: positiveInt.min(1_000).default(30_000),
     SWEEP_INTERVAL_MS: positiveInt.default(5_000),
-    // Console: HMAC key for CSRF tokens; sessions live this long (absolute); sign-in failures per
-    // email and address allowed in a window before 429; trust X-Forwarded-* (Secure cookies behind TLS).
+    // Console: HMAC key for CSRF tokens; sessions live this long (absolute); sign-in attempts per
+    // email and address allowed in a window before 429 (see also the abuse-resistance block below).
     CONSOLE_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_CONSOLE_SECRET),
     CONSOLE_SESSION_TTL_S: positiveInt.default(43_200),
     CONSOLE_LOGIN_MAX_FAILURES: positiveInt.default(5),
     CONSOLE_LOGIN_WINDOW_S: positiveInt.default(900),
-    CONSOLE_TRUST_PROXY: z.stringbool().default(false),
     // Faults (poison records, long outages, failed jobs): a batch that meets an infrastructure error is
     // retried without end, after a delay doubling from INGEST_RETRY_DELAY_MS up to INGEST_RETRY_MAX_DELAY_MS;
     // a job whose worker died on it (stalled) more than WORKER_MAX_STALLED_COUNT times is failed, listed by
@@ -122,6 +132,33 @@ const environmentSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     ELASTICSEARCH_SHARDS: positiveInt.max(64).default(1),
     ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+    // Replaced by TRUSTED_PROXIES: trusting every peer's X-Forwarded-For let a client choose its address.
+    CONSOLE_TRUST_PROXY: z
+      .stringbool()
+      .default(false)
+      .refine((trust) => !trust, {
+        message:
+          'is replaced by TRUSTED_PROXIES: list the addresses (or CIDRs) of your proxies there, and remove CONSOLE_TRUST_PROXY',
+      }),
+    // Abuse resistance (docs/security.md): proxies whose X-Forwarded-For/-Proto is believed (API, MCP,
+    // console; empty: the socket's peer is the client); failed API/MCP authentications per client
+    // address per window before 429, and how long each 429 to such an address is held back; seconds an unknown key is remembered per process (0: never);
+    // requests per account across all its keys per RATE_LIMIT_WINDOW_S; console sign-ups per address
+    // per window; sign-in attempts per account (from any address) and per address, in the window
+    // CONSOLE_LOGIN_WINDOW_S.
+    TRUSTED_PROXIES: commaSeparated(
+      isProxyAddress,
+      'must be a comma-separated list of IP addresses or CIDRs such as 10.0.0.5,192.168.0.0/24 (or loopback, linklocal, uniquelocal)',
+    ),
+    AUTH_FAILURES_MAX: positiveInt.default(30),
+    AUTH_FAILURES_WINDOW_S: positiveInt.default(60),
+    AUTH_FAILURES_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(250),
+    UNKNOWN_KEY_CACHE_S: z.coerce.number().int().min(0).max(3_600).default(60),
+    ACCOUNT_RATE_LIMIT_MAX: positiveInt.default(600),
+    CONSOLE_SIGNUP_MAX: positiveInt.default(5),
+    CONSOLE_SIGNUP_WINDOW_S: positiveInt.default(3_600),
+    CONSOLE_LOGIN_MAX_PER_ACCOUNT: positiveInt.default(50),
+    CONSOLE_LOGIN_MAX_PER_ADDRESS: positiveInt.default(30),
   })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
     path: ['CURSOR_SECRET'],

@@ -47,10 +47,23 @@ describe('loadConfig', () => {
   });
 
   it('reads the console settings', () => {
-    const config = loadConfig({ CONSOLE_TRUST_PROXY: 'true', CONSOLE_LOGIN_MAX_FAILURES: '3' });
-    expect(config.CONSOLE_TRUST_PROXY).toBe(true);
+    const config = loadConfig({ CONSOLE_LOGIN_MAX_FAILURES: '3', CONSOLE_LOGIN_MAX_PER_ADDRESS: '9' });
     expect(config.CONSOLE_LOGIN_MAX_FAILURES).toBe(3);
-    expect(loadConfig({}).CONSOLE_TRUST_PROXY).toBe(false);
+    expect(config.CONSOLE_LOGIN_MAX_PER_ADDRESS).toBe(9);
+  });
+
+  it('reads trusted proxies as addresses or CIDRs and refuses the old boolean CONSOLE_TRUST_PROXY=true', () => {
+    expect(loadConfig({}).TRUSTED_PROXIES).toEqual([]);
+    expect(
+      loadConfig({ TRUSTED_PROXIES: '10.0.0.5, 192.168.0.0/24,::1,fd00::/8,loopback' }).TRUSTED_PROXIES,
+    ).toEqual(['10.0.0.5', '192.168.0.0/24', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['true', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/1', '::1/129']) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad })).toThrow(/TRUSTED_PROXIES/);
+    }
+    expect(loadConfig({ CONSOLE_TRUST_PROXY: 'false' }).TRUSTED_PROXIES).toEqual([]);
+    expect(() => loadConfig({ CONSOLE_TRUST_PROXY: 'true' })).toThrow(
+      /CONSOLE_TRUST_PROXY: is replaced by TRUSTED_PROXIES/,
+    );
   });
   it('reads the MCP origin and host allowlists as comma-separated lists (empty by default)', () => {
     expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([]);

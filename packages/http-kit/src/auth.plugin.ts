@@ -1,9 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import { keyInQueryErrors } from '@directory/domain';
-import { findActiveKeyBySecret, type ActiveApiKey } from '@directory/keys';
-import { registerRateLimit } from '@directory/rate-limit';
+import { createKeyLookup, type ActiveApiKey, type KeyLookup } from '@directory/keys';
+import {
+  TooManyAttemptsError,
+  createAttemptLimiter,
+  registerRateLimit,
+  type AttemptLimiter,
+} from '@directory/rate-limit';
 import { ProblemError, UNAUTHORIZED_DETAIL } from './problem.js';
 
 declare module 'fastify' {
@@ -18,16 +24,39 @@ declare module 'fastify' {
 /**
  * Authentication for the /api/v1 scope (SPEC §5). The secret comes from `X-API-Key` (canonical) or
  * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
- * which it was); a malformed one is refused before any database access. Every request is checked
- * against the database, never a cache, so a revocation is effective on the next request everywhere.
+ * which it was); a malformed one is refused before any database access. Active keys are checked
+ * against the database on every request (only unknown ones are remembered, see createKeyLookup), so a
+ * revocation is effective on the next request everywhere.
+ *
+ * Failed authentications are counted per client address; an address over its limit gets 429 before
+ * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
+ * window, not one each. The block covers every request from that address for the rest of the window,
+ * and its refusals are held back a little (a tarpit: a timer, no work), so a client hammering in a
+ * loop gets few answers per second and cannot crowd out everyone else's requests on the event loop.
  */
-function registerAuth(scope: FastifyInstance, options: { db: Database }): void {
+function registerAuth(
+  scope: FastifyInstance,
+  options: { lookup: KeyLookup; failures: AttemptLimiter; refusalDelayMs: number },
+): void {
   scope.decorateRequest('apiKey', null);
   scope.addHook('onRequest', async (request) => {
     rejectKeyInQuery(request);
+    const blocked = options.failures.knownBlockFor(request.ip);
+    if (blocked !== null) {
+      if (options.refusalDelayMs > 0) await sleep(options.refusalDelayMs);
+      throw new TooManyAttemptsError('failedAuthentication', blocked);
+    }
     const secret = secretFrom(request);
-    const key = secret === null ? null : await findActiveKeyBySecret(options.db, secret);
-    if (key === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+    const key = secret === null ? null : await options.lookup(secret);
+    if (key === null) {
+      const decision = await options.failures.consume(request.ip);
+      if (!decision.allowed) {
+        // Once per address and process per window: later refusals are answered before this point.
+        request.log.warn('client address blocked after too many failed authentications');
+        throw new TooManyAttemptsError('failedAuthentication', decision.retryAfterSeconds);
+      }
+      throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+    }
     request.apiKey = key;
   });
 }
@@ -37,24 +66,73 @@ export type KeyedAccessOptions = {
   redis: Redis;
   /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
   redisPrefix: string;
+  /** The per-key quota (SPEC §8), with its RateLimit-* headers. */
   rateLimit: { max: number; windowSeconds: number };
+  /**
+   * Abuse resistance (config block "Abuse resistance"): requests one account may make across all its
+   * keys per rate-limit window (an extra check; no headers of its own), failed authentications one
+   * client address may make per window (and how long a refusal to a blocked address is held back), and
+   * how long an unknown key is remembered in-process (0: never).
+   */
+  accountMax: number;
+  failedAuth: { max: number; windowSeconds: number; refusalDelayMs: number };
+  unknownKeyCacheSeconds: number;
+  /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty: the socket's peer. */
+  trustedProxies: readonly string[];
 };
 
 /**
- * The API's and the MCP server's guard for a scope: key authentication (401), then the key's quota
- * (429). The quota is counted per key id, so it must come after authentication.
+ * The API's and the MCP server's guard for a scope: key authentication (401, or 429 for an address
+ * with too many failures), then the key's quota (429), then the account's ceiling (429). The quotas
+ * are counted per key and per account id, so they must come after authentication.
  */
 export async function registerKeyedAccess(
   scope: FastifyInstance,
   options: KeyedAccessOptions,
 ): Promise<void> {
-  registerAuth(scope, { db: options.db });
+  registerAuth(scope, {
+    lookup: createKeyLookup(options.db, { unknownKeyCacheSeconds: options.unknownKeyCacheSeconds }),
+    failures: createAttemptLimiter({
+      redis: options.redis,
+      prefix: options.redisPrefix,
+      name: 'auth-failures',
+      max: options.failedAuth.max,
+      windowSeconds: options.failedAuth.windowSeconds,
+      blockInMemory: true,
+    }),
+    refusalDelayMs: options.failedAuth.refusalDelayMs,
+  });
   await registerRateLimit(scope, {
     redis: options.redis,
     prefix: options.redisPrefix,
     max: options.rateLimit.max,
     windowSeconds: options.rateLimit.windowSeconds,
     keyOf: (request) => requireApiKey(request).id,
+  });
+  registerAccountCeiling(scope, options);
+}
+
+/**
+ * The account's ceiling across its keys (after the per-key limit, in the same preHandler phase), so
+ * revoking and recreating keys does not reset what an account may spend in a window.
+ */
+function registerAccountCeiling(scope: FastifyInstance, options: KeyedAccessOptions): void {
+  const ceiling = createAttemptLimiter({
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    name: 'account-requests',
+    max: options.accountMax,
+    windowSeconds: options.rateLimit.windowSeconds,
+  });
+  const checkCeiling = async (request: FastifyRequest): Promise<void> => {
+    const decision = await ceiling.consume(requireApiKey(request).accountId);
+    if (!decision.allowed) throw new TooManyAttemptsError('accountCeiling', decision.retryAfterSeconds);
+  };
+  // @fastify/rate-limit appends its check to each route's own preHandler list, which runs after every
+  // scope-level hook; appending ours the same way, later, keeps the per-key answer (and headers) first.
+  scope.addHook('onRoute', (route) => {
+    const existing = route.preHandler;
+    route.preHandler = [...(existing === undefined ? [] : [existing].flat()), checkCeiling];
   });
 }
 

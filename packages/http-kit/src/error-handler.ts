@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailableError } from '@directory/database';
 import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
-import { RateLimitExceededError, isRedisUnavailableError } from '@directory/rate-limit';
+import { RateLimitExceededError, TooManyAttemptsError, isRedisUnavailableError } from '@directory/rate-limit';
 import { genericProblem, problemFor, ProblemError, type Problem } from './problem.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -14,6 +14,8 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  */
 export function installErrorHandling(app: FastifyInstance, options: { notFoundDetail: string }): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    // The per-key limiter sets its own Retry-After; the other throttles set it here.
+    if (error instanceof TooManyAttemptsError) reply.header('retry-after', String(error.retryAfterSeconds));
     const problem = toProblem(error, request);
     return sendProblem(reply, problem);
   });
@@ -41,6 +43,10 @@ function toProblem(error: FastifyError, request: FastifyRequest): Problem {
       `This API key has used its request quota for the current window; retry after ${error.retryAfterSeconds} seconds (Retry-After).`,
     );
   }
+  if (error instanceof TooManyAttemptsError) {
+    // Not logged here: the access line records the 429, and a flood must not double its log volume.
+    return problemFor('rateLimited', TOO_MANY_ATTEMPTS_DETAIL[error.reason](error.retryAfterSeconds));
+  }
   if (error instanceof SearchUnavailableError) {
     request.log.error({ err: error.cause }, 'search unavailable');
     return problemFor('unavailable', 'Search is temporarily unavailable; retry later.');
@@ -64,6 +70,13 @@ function toProblem(error: FastifyError, request: FastifyRequest): Problem {
     ? problemFor('unavailable', 'The service is temporarily unavailable; retry later.')
     : problemFor('internal', 'The request could not be completed.');
 }
+
+const TOO_MANY_ATTEMPTS_DETAIL: Record<TooManyAttemptsError['reason'], (seconds: number) => string> = {
+  failedAuthentication: (seconds) =>
+    `Too many requests with a missing, malformed, unknown or revoked API key came from this address; retry after ${seconds} seconds (Retry-After).`,
+  accountCeiling: (seconds) =>
+    `The account this API key belongs to has used its request ceiling across all its keys for the current window; retry after ${seconds} seconds (Retry-After).`,
+};
 
 const CONNECTION_FAILURE_CODES = new Set([
   'ECONNREFUSED',

@@ -9,6 +9,12 @@ export {
   type Problem,
   type ProblemKind,
 } from './problem.js';
-export { baseServerOptions, buildLogger, installRequestLogging, type LogOptions } from './server-options.js';
+export {
+  baseServerOptions,
+  buildLogger,
+  installRequestLogging,
+  trustedProxyOption,
+  type LogOptions,
+} from './server-options.js';
 export { serveUntilSignal, type ServeOptions } from './serve.js';
 export { runSearchService, type SearchServiceDependencies, type ServicePorts } from './search-service.js';

@@ -31,6 +31,11 @@ export const PROBLEM_TYPES = {
     title: 'Unsupported MCP protocol version',
     status: 400,
   },
+  batchNotSupported: {
+    type: '/problems/batch-not-supported',
+    title: 'JSON-RPC batches are not supported',
+    status: 400,
+  },
   unauthorized: { type: '/problems/unauthorized', title: 'Missing or invalid API key', status: 401 },
   forbiddenOrigin: { type: '/problems/forbidden-origin', title: 'Origin or host not allowed', status: 403 },
   notFound: { type: '/problems/not-found', title: 'Not found', status: 404 },

@@ -46,6 +46,14 @@ export async function runSearchService(
       redisPrefix: config.REDIS_PREFIX,
       directory,
       rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
+      accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
+      failedAuth: {
+        max: config.AUTH_FAILURES_MAX,
+        windowSeconds: config.AUTH_FAILURES_WINDOW_S,
+        refusalDelayMs: config.AUTH_FAILURES_REFUSAL_DELAY_MS,
+      },
+      unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
+      trustedProxies: config.TRUSTED_PROXIES,
     },
     { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
   );

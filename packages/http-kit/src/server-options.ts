@@ -15,11 +15,16 @@ export type LogOptions = {
 
 /**
  * Fastify options shared by the API and the MCP server: redacting logger, server-chosen request ids,
- * one access-log line per request (installRequestLogging) and problem bodies for router errors.
+ * one access-log line per request (installRequestLogging), problem bodies for router errors, and the
+ * client's address taken from X-Forwarded-For only when the connection comes from a trusted proxy.
  */
-export function baseServerOptions(options: LogOptions): FastifyServerOptions {
+export function baseServerOptions(
+  options: LogOptions,
+  trustedProxies: readonly string[] = [],
+): FastifyServerOptions {
   return {
     logger: buildLogger(options),
+    trustProxy: trustedProxyOption(trustedProxies),
     ...requestIdOptions,
     // One access-log line per request (installRequestLogging) instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -60,4 +65,12 @@ export function installRequestLogging(app: FastifyInstance, httpMetrics?: HttpMe
       'request completed',
     );
   });
+}
+
+/**
+ * Fastify's `trustProxy` for a list of proxy addresses or CIDRs (config TRUSTED_PROXIES): with none,
+ * X-Forwarded-* is ignored and the socket's peer is the client, so no client can choose its address.
+ */
+export function trustedProxyOption(trustedProxies: readonly string[]): FastifyServerOptions['trustProxy'] {
+  return trustedProxies.length === 0 ? false : [...trustedProxies];
 }

@@ -122,12 +122,17 @@ export async function listApiKeys(db: Database, accountId?: string): Promise<Api
   return (await query.execute()).map(toRecord);
 }
 
+// Key ids are UUIDs (createApiKey); anything else names no key and is answered without a query (a NUL
+// character, for one, is not even storable in PostgreSQL text and would fail the query).
+const KEY_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** One key by id, or null; with `accountId`, only if that account holds it (another's key is unknown). */
 export async function findApiKey(
   db: Database,
   id: string,
   scope: { accountId?: string } = {},
 ): Promise<ApiKeyRecord | null> {
+  if (!KEY_ID_PATTERN.test(id)) return null;
   let query = db.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id);
   if (scope.accountId !== undefined) query = query.where('account_id', '=', scope.accountId);
   const row = await query.executeTakeFirst();
@@ -143,6 +148,7 @@ export async function revokeApiKey(
   id: string,
   scope: { accountId?: string } = {},
 ): Promise<ApiKeyRecord | null> {
+  if (!KEY_ID_PATTERN.test(id)) return null;
   let query = db
     .updateTable('api_keys')
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })

@@ -15,3 +15,4 @@ export {
   type ApiKeyRecord,
   type CreatedApiKey,
 } from './api-key.repository.js';
+export { createKeyLookup, type KeyLookup } from './key-lookup.js';

@@ -5,3 +5,10 @@ export {
   registerRateLimit,
   type RateLimitOptions,
 } from './rate-limit.plugin.js';
+export {
+  TooManyAttemptsError,
+  createAttemptLimiter,
+  type AttemptDecision,
+  type AttemptLimiter,
+  type AttemptLimiterOptions,
+} from './attempt-limiter.js';

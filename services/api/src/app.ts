@@ -28,7 +28,7 @@ const MAX_PARAM_LENGTH = 8192;
 /** Builds the API (not listening): external plugins → app plugins → routes, as in fastify/demo. */
 export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...baseServerOptions(options),
+    ...baseServerOptions(options, deps.trustedProxies),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   app.setValidatorCompiler(validatorCompiler);

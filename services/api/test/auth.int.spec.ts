@@ -4,7 +4,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '@directory/domain';
-import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
+import {
+  TEST_ABUSE_LIMITS,
+  createApiHarness,
+  createCaller,
+  type ApiHarness,
+  type Caller,
+} from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 const run = promisify(execFile);
@@ -87,6 +93,7 @@ describe('authentication (SPEC §5)', () => {
           cursorSecret: 'x'.repeat(40),
         }),
         rateLimit: { max: 100, windowSeconds: 60 },
+        ...TEST_ABUSE_LIMITS,
       },
       { logLevel: false },
     );

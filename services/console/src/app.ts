@@ -3,9 +3,9 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
-import { buildLogger, requestIdOptions, type LogOptions } from '@directory/http-kit';
+import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-kit';
 import { installHttpMetrics } from '@directory/observability';
-import { createLoginThrottle } from './accounts/login-throttle.js';
+import { createLoginThrottle, createSignUpThrottle } from './accounts/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
 import { errorPage } from './pages/layout.js';
@@ -19,15 +19,18 @@ import { pageContext, sendPage } from './routes/render.js';
 /** Everything the console talks to, built by the caller (server.ts, or a test with its own DB/prefix). */
 export type ConsoleDependencies = {
   db: Database;
-  /** Shared sign-in failure counters (login throttling). */
+  /** Shared sign-in and sign-up attempt counters (throttling). */
   redis: Redis;
   redisPrefix: string;
   /** HMAC key for CSRF tokens (config CONSOLE_SECRET). */
   secret: string;
   sessionTtlSeconds: number;
-  login: { maxFailures: number; windowSeconds: number };
-  /** Honour X-Forwarded-For/-Proto (behind a TLS-terminating proxy). */
-  trustProxy: boolean;
+  /** Sign-in attempts per window: per email and address pair (maxFailures), per account, per address. */
+  login: { maxFailures: number; maxPerAccount: number; maxPerAddress: number; windowSeconds: number };
+  /** Sign-up attempts per address per window. */
+  signUp: { max: number; windowSeconds: number };
+  /** Proxies whose X-Forwarded-For/-Proto is believed (behind a TLS-terminating proxy); addresses or CIDRs. */
+  trustedProxies: readonly string[];
 };
 
 export type ConsoleOptions = LogOptions;
@@ -40,8 +43,19 @@ export async function buildConsoleApp(
   const app = Fastify({
     logger: buildLogger(options, loggerOptions),
     ...requestIdOptions,
-    trustProxy: deps.trustProxy,
+    trustProxy: trustedProxyOption(deps.trustedProxies),
     bodyLimit: 16 * 1024,
+    // Router errors (an undecodable URL) bypass the hooks and the error handler: still an HTML page,
+    // without session or form (no hook has run to know either).
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ code: error.code }, 'request rejected by the router');
+      const page = errorPage({
+        title: 'Request not accepted',
+        message: 'The request could not be processed.',
+        context: { csrfToken: '', signedInAs: null },
+      });
+      void sendPage(reply, page, error.statusCode ?? 400);
+    },
   });
   if (options.httpMetrics) installHttpMetrics(app, options.httpMetrics);
 
@@ -67,8 +81,16 @@ export async function buildConsoleApp(
   const throttle = createLoginThrottle({
     redis: deps.redis,
     prefix: deps.redisPrefix,
-    maxFailures: deps.login.maxFailures,
+    maxPerAccountAndAddress: deps.login.maxFailures,
+    maxPerAccount: deps.login.maxPerAccount,
+    maxPerAddress: deps.login.maxPerAddress,
     windowSeconds: deps.login.windowSeconds,
+  });
+  const signUpThrottle = createSignUpThrottle({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    max: deps.signUp.max,
+    windowSeconds: deps.signUp.windowSeconds,
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
@@ -110,7 +132,7 @@ export async function buildConsoleApp(
   );
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
-  await app.register(authRoutes, { db: deps.db, sessions, csrf, throttle });
+  await app.register(authRoutes, { db: deps.db, sessions, csrf, throttle, signUpThrottle });
   await app.register(keysRoutes, { db: deps.db, csrf });
 
   await app.ready();

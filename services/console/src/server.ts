@@ -21,8 +21,14 @@ const app = await buildConsoleApp(
     redisPrefix: config.REDIS_PREFIX,
     secret: config.CONSOLE_SECRET,
     sessionTtlSeconds: config.CONSOLE_SESSION_TTL_S,
-    login: { maxFailures: config.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: config.CONSOLE_LOGIN_WINDOW_S },
-    trustProxy: config.CONSOLE_TRUST_PROXY,
+    login: {
+      maxFailures: config.CONSOLE_LOGIN_MAX_FAILURES,
+      maxPerAccount: config.CONSOLE_LOGIN_MAX_PER_ACCOUNT,
+      maxPerAddress: config.CONSOLE_LOGIN_MAX_PER_ADDRESS,
+      windowSeconds: config.CONSOLE_LOGIN_WINDOW_S,
+    },
+    signUp: { max: config.CONSOLE_SIGNUP_MAX, windowSeconds: config.CONSOLE_SIGNUP_WINDOW_S },
+    trustedProxies: config.TRUSTED_PROXIES,
   },
   { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },
 );

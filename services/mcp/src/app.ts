@@ -31,7 +31,7 @@ export async function buildMcpApp(
   deps: McpAppDependencies,
   options: McpAppOptions = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify(baseServerOptions(options));
+  const app = Fastify(baseServerOptions(options, deps.trustedProxies));
   // JSON-RPC only: any other media type is a 415 problem before the SDK sees it.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, { notFoundDetail: 'There is no such resource; the MCP endpoint is POST /mcp.' });

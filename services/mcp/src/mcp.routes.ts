@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Directory } from '@directory/directory';
 import { ProblemError } from '@directory/http-kit';
@@ -7,8 +7,8 @@ import { createToolServer } from './tools/tool-server.js';
 
 export const MCP_PATH = '/mcp';
 
-// JSON-RPC messages of two small tools: 64 KiB leaves room for a batch of calls with 2048-character
-// cursors and URLs, and bounds what an authenticated client can make us parse.
+// One JSON-RPC message of two small tools: 64 KiB leaves ample room for 2048-character cursors and
+// URLs, and bounds what an authenticated client can make us parse.
 export const MAX_BODY_BYTES = 64 * 1024;
 
 // The only request headers the SDK transport reads. Nothing else is passed on, so the client's key
@@ -17,7 +17,7 @@ const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'la
 
 /** POST /mcp: one Streamable HTTP exchange, stateless (a fresh server and transport per request). */
 export function mcpRoute(app: FastifyInstance, options: { directory: Directory }, done: () => void): void {
-  app.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES }, async (request, reply) => {
+  app.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES, preValidation: rejectBatch }, async (request, reply) => {
     rejectUnsupportedProtocolVersion(request);
     const server = createToolServer(options.directory, request.log);
     // JSON responses rather than SSE: the tools answer at once, and the reply then goes through
@@ -38,6 +38,24 @@ export function mcpRoute(app: FastifyInstance, options: { directory: Directory }
     }
   });
   done();
+}
+
+/**
+ * One message per POST. A JSON-RPC batch would run many tools for one unit of the key's quota; the
+ * current MCP revision (2025-06-18) removed batching, so a batch is refused whole (400, before the
+ * quota is counted and before any tool runs) whatever protocol version the client names.
+ */
+function rejectBatch(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  if (!Array.isArray(request.body)) {
+    done();
+    return;
+  }
+  done(
+    new ProblemError(
+      'batchNotSupported',
+      'JSON-RPC batches are not supported: send one JSON-RPC message per POST request.',
+    ),
+  );
 }
 
 /**

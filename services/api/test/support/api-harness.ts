@@ -13,7 +13,7 @@ import {
   type TestRedis,
   type TestSearch,
 } from '@directory/testing';
-import { buildApp, type AppOptions } from '../../src/app.js';
+import { buildApp, type AppDependencies, type AppOptions } from '../../src/app.js';
 import type { PlaceState } from '@directory/domain';
 import { createOpenApiValidator } from './openapi-validator.js';
 
@@ -32,13 +32,24 @@ export type ApiHarness = {
   close: () => Promise<void>;
 };
 
-export type HarnessAppOptions = AppOptions & {
-  rateLimit?: { max: number; windowSeconds: number };
-  /** Override the search client's node (e.g. a closed port). */
-  elasticsearchUrl?: string;
-  /** Override the Redis URL (e.g. a closed port). */
-  redisUrl?: string;
-};
+/** Abuse-resistance settings for tests: generous, so only the specs about them ever reach them. */
+export const TEST_ABUSE_LIMITS = {
+  accountMax: 100_000,
+  failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
+  unknownKeyCacheSeconds: 60,
+  trustedProxies: [],
+} as const satisfies Partial<AppDependencies>;
+
+export type HarnessAppOptions = AppOptions &
+  Partial<
+    Pick<AppDependencies, 'accountMax' | 'failedAuth' | 'unknownKeyCacheSeconds' | 'trustedProxies'>
+  > & {
+    rateLimit?: { max: number; windowSeconds: number };
+    /** Override the search client's node (e.g. a closed port). */
+    elasticsearchUrl?: string;
+    /** Override the Redis URL (e.g. a closed port). */
+    redisUrl?: string;
+  };
 
 /** Real PostgreSQL, Redis and Elasticsearch, isolated per spec file (own database, prefix, alias). */
 export async function createApiHarness(label: string): Promise<ApiHarness> {
@@ -72,6 +83,10 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           redisPrefix: redis.prefix,
           directory: createDirectory({ client, alias, siteOrigin: SITE_ORIGIN, cursorSecret: CURSOR_SECRET }),
           rateLimit: options.rateLimit ?? { max: 10_000, windowSeconds: 60 },
+          accountMax: options.accountMax ?? TEST_ABUSE_LIMITS.accountMax,
+          failedAuth: options.failedAuth ?? TEST_ABUSE_LIMITS.failedAuth,
+          unknownKeyCacheSeconds: options.unknownKeyCacheSeconds ?? TEST_ABUSE_LIMITS.unknownKeyCacheSeconds,
+          trustedProxies: options.trustedProxies ?? TEST_ABUSE_LIMITS.trustedProxies,
         },
         {
           logLevel: options.logLevel ?? false,

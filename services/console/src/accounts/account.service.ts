@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '@directory/database';
 import { findAccountCredentials, insertAccount } from './account.repository.js';
-import type { LoginThrottle } from './login-throttle.js';
+import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
@@ -27,17 +27,22 @@ export type FieldErrors = Partial<Record<'email' | 'password', string>>;
 export type SignUpResult =
   | { kind: 'created'; accountId: string; email: string }
   | { kind: 'invalid'; errors: FieldErrors }
-  | { kind: 'emailTaken' };
+  | { kind: 'emailTaken' }
+  | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
  * Creates an account. An email that already has an account is refused, including accounts the
  * operator CLI created (password '!'): without proof that the visitor owns the address, letting a
- * sign-up "claim" one would hand its keys to whoever typed the email first.
+ * sign-up "claim" one would hand its keys to whoever typed the email first. Every attempt counts
+ * against the address's sign-up limit, first: each account brings fresh keys with fresh quota windows.
  */
 export async function signUp(
   db: Database,
-  input: { email: string; password: string },
+  throttle: SignUpThrottle,
+  input: { email: string; password: string; ip: string },
 ): Promise<SignUpResult> {
+  const blocked = await throttle.admit(input.ip);
+  if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
   const email = emailSchema.safeParse(input.email);
   const password = newPasswordSchema.safeParse(input.password);
   if (!email.success || !password.success) {
@@ -61,8 +66,9 @@ export type SignInResult =
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
- * Checks a password. Throttled pairs are refused before any check (even with the right password, so
- * the throttle is no oracle); unknown emails cost as much time as known ones.
+ * Checks a password. The attempt is counted (per account and per address) before anything is checked,
+ * so parallel guesses cannot all get through, and a throttled attempt is refused without a check (even
+ * with the right password, so the throttle is no oracle); unknown emails cost as much time as known ones.
  */
 export async function signIn(
   db: Database,
@@ -70,7 +76,7 @@ export async function signIn(
   input: { email: string; password: string; ip: string },
 ): Promise<SignInResult> {
   const email = input.email.trim();
-  const blocked = await throttle.blockedFor(email, input.ip);
+  const blocked = await throttle.admit(email, input.ip);
   if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
 
   const account = email === '' ? null : await findAccountCredentials(db, email);
@@ -79,10 +85,7 @@ export async function signIn(
     account === null
       ? (await verifyAgainstDummy(password), false)
       : await verifyPassword(password, account.passwordHash);
-  if (account === null || !valid) {
-    await throttle.recordFailure(email, input.ip);
-    return { kind: 'rejected' };
-  }
-  await throttle.reset(email, input.ip);
+  if (account === null || !valid) return { kind: 'rejected' };
+  await throttle.succeeded(email, input.ip);
   return { kind: 'signedIn', accountId: account.id };
 }

@@ -1,41 +1,96 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { createAttemptLimiter } from '@directory/rate-limit';
 
 export type LoginThrottle = {
-  /** Seconds to wait when this email + address has used up its failures, else null. */
-  blockedFor: (email: string, ip: string) => Promise<number | null>;
-  recordFailure: (email: string, ip: string) => Promise<void>;
-  reset: (email: string, ip: string) => Promise<void>;
+  /**
+   * Counts this sign-in attempt for the account (email) and for the client address, BEFORE the
+   * password is checked, and says how long to wait when either is over its limit (else null). Counting
+   * first is what makes the limit hold against parallel guesses.
+   */
+  admit: (email: string, ip: string) => Promise<number | null>;
+  /** A successful sign-in gives its attempt back, so only failures use up the budget. */
+  succeeded: (email: string, ip: string) => Promise<void>;
+};
+
+export type SignUpThrottle = {
+  /** Counts a sign-up attempt for the client address; seconds to wait when over the limit, else null. */
+  admit: (ip: string) => Promise<number | null>;
 };
 
 /**
- * Counts failed sign-ins per (email, client address) in Redis, in a fixed window, so every console
- * process shares the count. Keyed per pair rather than per email alone, so an attacker cannot lock a
- * user out from elsewhere. The email is hashed: Redis never holds addresses in clear.
+ * Sign-in limits, shared by every console process through Redis, each counted separately:
+ * - per account and address pair, the tight one (config CONSOLE_LOGIN_MAX_FAILURES): one attacker
+ *   gets a few guesses at an account, and its owner, elsewhere, is not locked out by them;
+ * - per account, looser: guesses spread over many addresses still stop;
+ * - per address: one address cannot try many accounts.
+ * Client addresses are only as good as the trusted-proxy list (TRUSTED_PROXIES). Emails and addresses
+ * are hashed: Redis never holds either in clear.
  */
 export function createLoginThrottle(options: {
   redis: Redis;
   prefix: string;
-  maxFailures: number;
+  maxPerAccountAndAddress: number;
+  maxPerAccount: number;
+  maxPerAddress: number;
   windowSeconds: number;
 }): LoginThrottle {
-  const keyOf = (email: string, ip: string): string =>
-    `${options.prefix}:console:login-failures:${createHash('sha256').update(`${email.toLowerCase()}\n${ip}`).digest('hex')}`;
-
+  const limiter = (name: string, max: number) =>
+    createAttemptLimiter({
+      redis: options.redis,
+      prefix: options.prefix,
+      name: `console:sign-in:${name}`,
+      max,
+      windowSeconds: options.windowSeconds,
+    });
+  // Checked in this order, each only once the previous one admitted the attempt: an attempt refused
+  // for its address or its pair spends nothing of the account's budget, so one address cannot use
+  // the per-account limit to lock the account's owner out.
+  const limits = [
+    { limiter: limiter('address', options.maxPerAddress), subject: addressSubject },
+    { limiter: limiter('pair', options.maxPerAccountAndAddress), subject: pairSubject },
+    { limiter: limiter('account', options.maxPerAccount), subject: accountSubject },
+  ];
   return {
-    blockedFor: async (email, ip) => {
-      const key = keyOf(email, ip);
-      const [count, ttl] = await Promise.all([options.redis.get(key), options.redis.ttl(key)]);
-      if (count === null || Number(count) < options.maxFailures) return null;
-      return ttl > 0 ? ttl : options.windowSeconds;
+    admit: async (email, ip) => {
+      for (const { limiter, subject } of limits) {
+        const decision = await limiter.consume(subject(email, ip));
+        if (!decision.allowed) return decision.retryAfterSeconds;
+      }
+      return null;
     },
-    recordFailure: async (email, ip) => {
-      const key = keyOf(email, ip);
-      // The window starts at the first failure (NX) and is not extended by later ones.
-      await options.redis.multi().set(key, 0, 'EX', options.windowSeconds, 'NX').incr(key).exec();
-    },
-    reset: async (email, ip) => {
-      await options.redis.del(keyOf(email, ip));
+    succeeded: async (email, ip) => {
+      await Promise.all(limits.map(({ limiter, subject }) => limiter.refund(subject(email, ip))));
     },
   };
+}
+
+/** Sign-ups per client address (each sign-up brings fresh keys with fresh quota windows). */
+export function createSignUpThrottle(options: {
+  redis: Redis;
+  prefix: string;
+  max: number;
+  windowSeconds: number;
+}): SignUpThrottle {
+  const perAddress = createAttemptLimiter({
+    redis: options.redis,
+    prefix: options.prefix,
+    name: 'console:sign-up:address',
+    max: options.max,
+    windowSeconds: options.windowSeconds,
+  });
+  return {
+    admit: async (ip) => {
+      const decision = await perAddress.consume(addressSubject('', ip));
+      return decision.allowed ? null : decision.retryAfterSeconds;
+    },
+  };
+}
+
+const accountSubject = (email: string): string => digest(email.trim().toLowerCase());
+const addressSubject = (_email: string, ip: string): string => digest(ip);
+const pairSubject = (email: string, ip: string): string => digest(`${email.trim().toLowerCase()}\n${ip}`);
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
 }

@@ -21,7 +21,7 @@ export const SESSION_COOKIE = 'console_session';
 /**
  * Cookie attributes shared by every console cookie: not readable by scripts, not sent on cross-site
  * subrequests or POSTs (Lax), Secure whenever the request came over TLS (directly, or via a trusted
- * proxy's X-Forwarded-Proto when CONSOLE_TRUST_PROXY is on).
+ * proxy's X-Forwarded-Proto, from an address in TRUSTED_PROXIES).
  */
 export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
   return {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@directory/database';
 import { signIn, signUp } from '../accounts/account.service.js';
-import type { LoginThrottle } from '../accounts/login-throttle.js';
+import type { LoginThrottle, SignUpThrottle } from '../accounts/login-throttle.js';
 import { assertNever } from '@directory/domain';
 import { signInPage, signUpPage } from '../pages/auth.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
@@ -13,10 +13,11 @@ export type AuthRoutesOptions = {
   sessions: SessionControl;
   csrf: CsrfControl;
   throttle: LoginThrottle;
+  signUpThrottle: SignUpThrottle;
 };
 
 export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, done: () => void): void {
-  const { db, sessions, csrf, throttle } = options;
+  const { db, sessions, csrf, throttle, signUpThrottle } = options;
 
   app.get('/', async (request, reply) => reply.redirect(request.session ? '/keys' : '/sign-in', 303));
 
@@ -45,14 +46,13 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
         );
       case 'throttled': {
         request.log.warn('sign-in throttled');
-        const minutes = Math.ceil(result.retryAfterSeconds / 60);
         reply.header('retry-after', String(result.retryAfterSeconds));
         return sendPage(
           reply,
           signInPage({
             context: pageContext(request, reply, csrf),
             email: form.email,
-            alert: `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+            alert: `Too many failed sign-in attempts. Try again in ${minutesText(result.retryAfterSeconds)}.`,
           }),
           429,
         );
@@ -69,7 +69,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
 
   app.post('/sign-up', async (request, reply) => {
     const form = formFields(request.body, ['email', 'password']);
-    const result = await signUp(db, form);
+    const result = await signUp(db, signUpThrottle, { ...form, ip: request.ip });
     switch (result.kind) {
       case 'created':
         await sessions.start(request, reply, result.accountId);
@@ -95,6 +95,18 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
           }),
           409,
         );
+      case 'throttled':
+        request.log.warn('sign-up throttled');
+        reply.header('retry-after', String(result.retryAfterSeconds));
+        return sendPage(
+          reply,
+          signUpPage({
+            context: pageContext(request, reply, csrf),
+            email: form.email,
+            alert: `Too many sign-ups from your network. Try again in ${minutesText(result.retryAfterSeconds)}.`,
+          }),
+          429,
+        );
       default:
         return assertNever(result);
     }
@@ -105,4 +117,9 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
     return reply.redirect('/sign-in', 303);
   });
   done();
+}
+
+function minutesText(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }

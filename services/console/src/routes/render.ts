@@ -22,7 +22,8 @@ export function formFields<Name extends string>(body: unknown, names: readonly N
   const fields = {} as Record<Name, string>;
   for (const name of names) {
     const value = source[name];
-    fields[name] = typeof value === 'string' ? value : '';
+    // A NUL cannot be part of any real field (nor be stored in PostgreSQL): such a field is absent.
+    fields[name] = typeof value === 'string' && !value.includes('\u0000') ? value : '';
   }
   return fields;
 }

@@ -27,8 +27,10 @@ export async function startConsole(
       redisPrefix: redis.prefix,
       secret: 'test-console-secret-of-at-least-32-chars',
       sessionTtlSeconds: 3600,
-      login: { maxFailures: 3, windowSeconds: 60 },
-      trustProxy: true,
+      login: { maxFailures: 3, maxPerAccount: 50, maxPerAddress: 100, windowSeconds: 60 },
+      signUp: { max: 100, windowSeconds: 60 },
+      // inject() connects from 127.0.0.1: tests choose client addresses with X-Forwarded-For.
+      trustedProxies: ['127.0.0.1'],
       ...overrides,
     },
     { logLevel: 'info', logStream: { write: (line) => void logs.push(line) } },

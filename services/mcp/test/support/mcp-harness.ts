@@ -74,6 +74,13 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
     return createDirectory({ client, alias, siteOrigin: SITE_ORIGIN, cursorSecret: CURSOR_SECRET });
   };
   const defaultLimit = { max: 10_000, windowSeconds: 60 };
+  // Generous abuse-resistance settings: only the specs about them ever reach them.
+  const abuseLimits = {
+    accountMax: 100_000,
+    failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
+    unknownKeyCacheSeconds: 60,
+    trustedProxies: [],
+  };
 
   return {
     database,
@@ -87,6 +94,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
           redisPrefix: redis.prefix,
           directory: directory(options.elasticsearchUrl),
           rateLimit: options.rateLimit ?? defaultLimit,
+          ...abuseLimits,
           allowedOrigins: options.allowedOrigins ?? [],
           allowedHosts: options.allowedHosts ?? [],
         },
@@ -105,6 +113,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
           redisPrefix: redis.prefix,
           directory: directory(),
           rateLimit: options.rateLimit ?? defaultLimit,
+          ...abuseLimits,
         },
         { logLevel: false },
       );
