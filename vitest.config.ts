@@ -43,8 +43,11 @@ export default defineConfig({
       {
         // Fault injection (issue "Nothing lost"): each scenario starts private server instances on free
         // ports for anything it stops, kills or pauses; the shared servers are never disturbed.
+        // Own groups, after the rest: their private JVMs and floods would skew the latency-bound tests of
+        // the other projects, and the flood's p99 comparison must not be skewed by them in turn.
         test: {
           name: 'faults',
+          sequence: { groupOrder: 1 },
           include: ['test/faults/**/*.fault.spec.ts'],
           globalSetup: ['packages/testing/src/global-setup.ts'],
           testTimeout: 300_000,
@@ -55,6 +58,7 @@ export default defineConfig({
         // Fuzz and abuse (issue "Abuse resistance"): bounded in count and time, loopback only.
         test: {
           name: 'security',
+          sequence: { groupOrder: 2 },
           include: ['test/security/**/*.security.spec.ts'],
           globalSetup: ['packages/testing/src/global-setup.ts'],
           testTimeout: 180_000,
