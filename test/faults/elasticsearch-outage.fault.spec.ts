@@ -23,6 +23,7 @@ import {
   sleep,
   startService,
   startTimedLoad,
+  timeToExit,
   type RunningService,
 } from './service-processes.fixture.js';
 
@@ -122,9 +123,48 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
       120_000,
     );
     await eventually(async () => (await request()).status === 200, 30_000, 'the API to answer 200 again');
-    const { tally } = await load.stop();
+    const { tally, count, slowestMs } = await load.stop();
+    const attempts = [...worker.process.output().matchAll(retriedPastOldBudget)].map((match) =>
+      Number(match[1]),
+    );
+    console.info(
+      `Elasticsearch down ${outageMs} ms: highest attempt ${Math.max(...attempts)}; API ${JSON.stringify(Object.fromEntries(tally.byStatus))} of ${count}, slowest ${Math.round(slowestMs)} ms`,
+    );
     assertNoServerErrors(tally);
     expect(tally.byStatus.get(503) ?? 0, `503s during an outage of ${outageMs} ms`).toBeGreaterThan(0);
     expect(worker.process.output()).not.toMatch(/will not be retried automatically/);
+  });
+
+  it('finishes SIGTERM within ten seconds on the api and the worker while Elasticsearch is paused', async () => {
+    const [api, worker] = [await startService('api', env), await startService('worker', env)];
+    services.push(api, worker);
+    const secret = await createLoadKey(database.db);
+    const lines = sampleLines(2_000, 53);
+    const file = join(workDir, 'input-paused.ndjson');
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
+    expect(await producer.exited, producer.output()).toBe(0);
+
+    const node = elasticsearch.nodes[0];
+    if (!node) throw new Error('no node');
+    node.pause();
+    try {
+      // Searches that wait on the silent node while the processes are told to stop.
+      const inFlight = Array.from({ length: 3 }, () =>
+        searchRequest(api.base, secret)().then(
+          (response) => response.status,
+          () => 0,
+        ),
+      );
+      await sleep(500);
+      const exits = await Promise.all([api, worker].map((service) => timeToExit(service.process)));
+      console.info(
+        `SIGTERM while Elasticsearch is paused: api ${Math.round(exits[0]?.ms ?? -1)} ms, worker ${Math.round(exits[1]?.ms ?? -1)} ms`,
+      );
+      for (const exit of exits) expect(exit.ms).toBeLessThan(10_000);
+      await Promise.all(inFlight);
+    } finally {
+      node.resume();
+    }
   });
 });
