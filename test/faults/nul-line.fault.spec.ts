@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeadLetters } from '@directory/event-store';
-import { waitForConvergence } from '@directory/testing';
+import { assertNoServerErrors, waitForConvergence } from '@directory/testing';
 import { sampleLines, startStorePipeline, type StorePipeline } from './store-pipeline.fixture.js';
 
 describe('fault: lines carrying \\u0000, and a runaway line, in the middle of a batch', () => {
@@ -48,6 +48,7 @@ describe('fault: lines carrying \\u0000, and a runaway line, in the middle of a 
   });
 
   it('stores the NUL lines as dead letters exactly as sent, and the rest of the batch lands', async () => {
+    const load = await pipeline.startSearchLoad();
     const worker = await pipeline.startWorker();
     const ingest = await pipeline.ingest(lines, ['--wait', '--timeout', '120']);
     expect(await ingest.exited, ingest.output()).toBe(0);
@@ -65,6 +66,9 @@ describe('fault: lines carrying \\u0000, and a runaway line, in the middle of a 
       `line of ${runaway.length} characters is over the limit of 1000000 (the first 1000000 are kept)`,
     );
     expect(worker.output()).not.toMatch(/batch failed/);
+    const tally = await load.stop();
+    assertNoServerErrors(tally);
+    expect(tally.byStatus.get(200)).toBeGreaterThan(0);
     expect(await worker.stop('SIGTERM')).toBe(0);
   });
 });

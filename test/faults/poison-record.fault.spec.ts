@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeEventSchema, type PlaceEvent } from '@directory/domain';
 import { appendEvents, listDeadLetters, listProjectionFailures } from '@directory/event-store';
-import { startProcess, waitForConvergence } from '@directory/testing';
+import { assertNoServerErrors, startProcess, waitForConvergence } from '@directory/testing';
 import { sampleLines, startStorePipeline, type StorePipeline } from './store-pipeline.fixture.js';
 
 const LAGGING_PLACES = 1_500;
@@ -89,6 +89,7 @@ describe('fault: a poison record among 1,500 lagging places', () => {
 
   it('projects everything else, sets the poison place aside visibly, and the sweeper keeps going', async () => {
     await appendEvents(pipeline.database.db, storedDirectly);
+    const load = await pipeline.startSearchLoad();
     const worker = await pipeline.startWorker();
     const ingest = await pipeline.ingest(lines, ['--wait', '--timeout', '120']);
     expect(await ingest.exited, ingest.output()).toBe(0);
@@ -112,6 +113,9 @@ describe('fault: a poison record among 1,500 lagging places', () => {
     expect(await listing.exited).toBe(0);
     expect(listing.output()).toContain(`${POISON_PLACE}\t`);
     expect(listing.output()).toMatch(/1 projection failures/);
+    const tally = await load.stop();
+    assertNoServerErrors(tally);
+    expect(tally.byStatus.get(200)).toBeGreaterThan(0);
     expect(await worker.stop('SIGTERM')).toBe(0);
   });
 });

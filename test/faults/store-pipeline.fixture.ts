@@ -2,13 +2,16 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@directory/config';
+import { createApiKey, ensureAccount } from '@directory/keys';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   createTestDatabase,
   createTestRedis,
   createTestSearch,
+  freePort,
   SITE_ORIGIN,
+  startLoad,
   startProcess,
   type ConvergenceInput,
   type RunningProcess,
@@ -31,6 +34,11 @@ export type StorePipeline = {
   startWorker: (extraEnv?: Record<string, string>) => Promise<RunningProcess>;
   /** Writes the lines to a file and runs `npm run ingest -- FILE …args`; resolves with the process. */
   ingest: (lines: ReadonlyArray<string>, args?: string[]) => Promise<RunningProcess>;
+  /**
+   * Starts `npm run api` (a key of its own, no rate limit in the way) and a steady search load on it;
+   * `stop()` returns the tally for `assertNoServerErrors`. Cleanup stops the load if the test did not.
+   */
+  startSearchLoad: () => Promise<ReturnType<typeof startLoad>>;
   convergenceInput: (lines: Iterable<unknown>) => ConvergenceInput;
   cleanup: () => Promise<void>;
 };
@@ -46,6 +54,7 @@ export async function startStorePipeline(
   await ensureDoctorsIndex(search.client, alias);
   const workDir = await mkdtemp(join(tmpdir(), `${label}-`));
   const processes: RunningProcess[] = [];
+  const loads: Array<ReturnType<typeof startLoad>> = [];
   const fullEnv = {
     DATABASE_URL: database.url,
     REDIS_URL: loadConfig().REDIS_URL,
@@ -60,6 +69,20 @@ export async function startStorePipeline(
     ...env,
   };
   let files = 0;
+  const startApi = async () => {
+    const account = await ensureAccount(database.db, 'faults@example.com');
+    const { secret } = await createApiKey(database.db, { accountId: account.id, name: 'faults' });
+    const port = await freePort();
+    const api = startProcess('services/api/src/server.ts', [], {
+      ...fullEnv,
+      API_PORT: String(port),
+      RATE_LIMIT_MAX: '1000000',
+    });
+    processes.push(api);
+    await api.waitForOutput(/Server listening/);
+    return (path: string) =>
+      fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${secret}` } });
+  };
   return {
     database,
     redis,
@@ -80,6 +103,15 @@ export async function startStorePipeline(
       processes.push(ingest);
       return ingest;
     },
+    startSearchLoad: async () => {
+      const get = await startApi();
+      const load = startLoad(() => get('/api/v1/doctors?country=de&limit=20'), {
+        concurrency: 2,
+        pauseMs: 20,
+      });
+      loads.push(load);
+      return load;
+    },
     convergenceInput: (lines) => ({
       db: database.db,
       search: { client: search.client, alias },
@@ -87,6 +119,7 @@ export async function startStorePipeline(
       lines,
     }),
     cleanup: async () => {
+      await Promise.all(loads.map((load) => load.stop()));
       await Promise.all(processes.map((child) => child.stop('SIGKILL')));
       await redis.cleanup();
       await search.cleanup();
