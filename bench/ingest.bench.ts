@@ -62,6 +62,8 @@ try {
     batchSize: config.INGEST_BATCH_SIZE,
   });
   const outcome = await waitForJobs(queue, queueEvents, produced.jobIds, { timeoutMs: 30 * 60_000 });
+  // Done means searchable, as for `ingest --wait`: one refresh of the alias at the end.
+  await client.indices.refresh({ index: environment.alias });
   const oursSeconds = (performance.now() - oursStarted) / 1000;
   const oursCpuAfter = snapshotCpu(workerPids);
   if (outcome.failed.length > 0 || outcome.timedOut)

@@ -76,7 +76,7 @@ try {
   // ---- raw: the same documents, serialized beforehand (untimed), bulk-loaded into a fresh index ----
   const bulkFile = join(workDir, 'bulk.ndjson');
   const out = createWriteStream(bulkFile);
-  for await (const page of streamProjections(db, { servedOnly: true, pageSize: 2_000 })) {
+  for await (const page of streamProjections(db, { pageSize: 2_000 })) {
     let chunk = '';
     for (const projection of page) {
       chunk += `{"index":{"_id":${JSON.stringify(projection.placeId)}}}\n${projection.documentJson}\n`;

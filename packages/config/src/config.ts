@@ -10,6 +10,7 @@ const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
+const opsPort = z.coerce.number().int().min(0).max(65_535);
 // Redis key prefixes and index names share Elasticsearch's stricter rules for index names.
 const lowercaseName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _');
 
@@ -93,6 +94,19 @@ const environmentSchema = z
     INGEST_RETRY_DELAY_MS: positiveInt.default(1_000),
     INGEST_RETRY_MAX_DELAY_MS: positiveInt.default(60_000),
     WORKER_MAX_STALLED_COUNT: positiveInt.default(10),
+    // Operations (issue 11): each process's operator listener (/metrics, /livez, /readyz and, in the
+    // worker, the queue dashboard) on its own port, bound to OPS_HOST; 0 turns a listener off. The
+    // dashboard is only mounted with an OPS_TOKEN. Readiness checks each dependency within the timeout.
+    OPS_HOST: z.string().min(1).default('127.0.0.1'),
+    API_OPS_PORT: opsPort.default(9460),
+    MCP_OPS_PORT: opsPort.default(9461),
+    CONSOLE_OPS_PORT: opsPort.default(9462),
+    WORKER_OPS_PORT: opsPort.default(9463),
+    OPS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    READINESS_TIMEOUT_MS: positiveInt.max(10_000).default(1_000),
+    // How often the worker samples queue counts and projection lag, and reconciles PostgreSQL with the index.
+    OPS_SAMPLE_INTERVAL_MS: positiveInt.default(5_000),
+    RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
     // Faults (an unresponsive PostgreSQL, shutdown, multi-node Elasticsearch): every database pool gives
     // up connecting after DATABASE_CONNECT_TIMEOUT_MS; a statement is cancelled after
     // DATABASE_STATEMENT_TIMEOUT_MS in request-serving processes (api, mcp, console: a 503 within about two

@@ -66,6 +66,21 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ MCP_ALLOWED_HOSTS: 'https://mcp.example.com' })).toThrow(/MCP_ALLOWED_HOSTS/);
   });
+
+  it('reads the operator listener settings: distinct default ports, 0 turns one off, a long enough token', () => {
+    const defaults = loadConfig({});
+    const ports = [
+      defaults.API_OPS_PORT,
+      defaults.MCP_OPS_PORT,
+      defaults.CONSOLE_OPS_PORT,
+      defaults.WORKER_OPS_PORT,
+    ];
+    expect(new Set(ports).size).toBe(4);
+    expect(defaults.OPS_HOST).toBe('127.0.0.1');
+    expect(defaults.OPS_TOKEN).toBeUndefined();
+    expect(loadConfig({ WORKER_OPS_PORT: '0' }).WORKER_OPS_PORT).toBe(0);
+    expect(() => loadConfig({ OPS_TOKEN: 'short' })).toThrow(/OPS_TOKEN/);
+  });
 });
 
 describe('loadConfigOrExit', () => {

@@ -166,3 +166,49 @@ export async function* allPlaceIds(db: Database, pageSize = 5_000): AsyncGenerat
     after = ids[ids.length - 1] ?? after;
   }
 }
+
+/**
+ * The highest position stored so far (0 for an empty store). Positions come from a sequence, so every
+ * event appended after this call gets a higher one: a run reads it before enqueueing and can tell later
+ * which of its events it stored and which were there before it.
+ */
+export async function lastPosition(db: Database): Promise<number> {
+  const row = await sql<{ position: number | null }>`select max(position) as position from events`.execute(
+    db,
+  );
+  return Number(row.rows[0]?.position ?? 0);
+}
+
+export type StoredSince = {
+  /** Stored at a position after the mark: stored while the run lasted. */
+  storedAfter: number;
+  /** Stored at or before the mark: already there before the run. */
+  storedBefore: number;
+  /** Not in the store at all. */
+  missing: number;
+};
+
+const IDS_PER_LOOKUP = 10_000;
+
+/** Of the given (distinct) event ids, how many are stored after `position`, at or before it, and not at all. */
+export async function countStoredSince(
+  db: Database,
+  eventIds: Iterable<string>,
+  position: number,
+): Promise<StoredSince> {
+  const ids = [...eventIds];
+  const counts: StoredSince = { storedAfter: 0, storedBefore: 0, missing: 0 };
+  for (let start = 0; start < ids.length; start += IDS_PER_LOOKUP) {
+    const chunk = ids.slice(start, start + IDS_PER_LOOKUP);
+    const result = await sql<{ after: number; before: number }>`
+      select count(*) filter (where position > ${position}) as after,
+             count(*) filter (where position <= ${position}) as before
+      from events where event_id = any(${sql.val(chunk)}::text[])`.execute(db);
+    const after = Number(result.rows[0]?.after ?? 0);
+    const before = Number(result.rows[0]?.before ?? 0);
+    counts.storedAfter += after;
+    counts.storedBefore += before;
+    counts.missing += chunk.length - after - before;
+  }
+  return counts;
+}

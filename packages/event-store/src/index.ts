@@ -1,9 +1,18 @@
-export { appendEvents, readStreams, allPlaceIds, type AppendResult } from './events.repository.js';
+export {
+  appendEvents,
+  readStreams,
+  allPlaceIds,
+  lastPosition,
+  countStoredSince,
+  type AppendResult,
+  type StoredSince,
+} from './events.repository.js';
 export {
   savePlaceStates,
   markProjected,
   findLaggingPlaceIds,
   countServedPlaces,
+  countProjections,
   streamProjections,
   replacePlaceStates,
   databaseNow,
@@ -28,3 +37,10 @@ export {
   type ProjectionFailure,
   type ProjectionFailureInput,
 } from './projection-failures.repository.js';
+export {
+  countPendingDeadLetters,
+  newestEventRecordedAt,
+  readProjectionLag,
+  streamPositionOf,
+  type ProjectionLag,
+} from './operations.repository.js';

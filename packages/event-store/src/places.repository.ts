@@ -133,6 +133,17 @@ export async function countServedPlaces(db: Database): Promise<number> {
   return row.count;
 }
 
+/** Places with an index document (served ones and tombstones), as `streamProjections` pages through them. */
+export async function countProjections(db: Database): Promise<number> {
+  const row = await db
+    .selectFrom('places')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('document', 'is not', null)
+    .where(notSetAside)
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
 export async function countPlacesUpdatedSince(db: Database, since: Date): Promise<number> {
   const row = await db
     .selectFrom('places')
@@ -144,12 +155,13 @@ export async function countPlacesUpdatedSince(db: Database, since: Date): Promis
 
 /**
  * Pages through stored index documents in place-id order, as text (keyset pagination: memory stays
- * flat at any table size). `updatedSince` narrows to rows written at or after that time (catch-up).
+ * flat at any table size). Tombstones are included: an index needs them to refuse stale writes.
+ * `updatedSince` narrows to rows written at or after that time (catch-up).
  * Places set aside as projection failures are left out.
  */
 export async function* streamProjections(
   db: Database,
-  options: { servedOnly?: boolean; updatedSince?: Date; pageSize?: number } = {},
+  options: { updatedSince?: Date; pageSize?: number } = {},
 ): AsyncGenerator<StoredProjection[]> {
   let after = '';
   for (;;) {
@@ -161,7 +173,6 @@ export async function* streamProjections(
       .where(notSetAside)
       .orderBy('place_id')
       .limit(options.pageSize ?? 2_000);
-    if (options.servedOnly) query = query.where('served', '=', true);
     if (options.updatedSince) query = query.where('updated_at', '>=', options.updatedSince);
     const rows = await query.execute();
     if (rows.length === 0) return;

@@ -11,4 +11,4 @@ export {
 } from './problem.js';
 export { baseServerOptions, buildLogger, installRequestLogging, type LogOptions } from './server-options.js';
 export { serveUntilSignal, type ServeOptions } from './serve.js';
-export { runSearchService, type SearchServiceDependencies } from './search-service.js';
+export { runSearchService, type SearchServiceDependencies, type ServicePorts } from './search-service.js';

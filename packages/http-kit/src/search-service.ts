@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '@directory/config';
 import type { Directory } from '@directory/directory';
+import {
+  elasticsearchCheck,
+  postgresCheck,
+  redisCheck,
+  startProcessOperations,
+} from '@directory/observability';
 import type { KeyedAccessOptions } from './auth.plugin.js';
 import { openSearchStores } from './backends.js';
 import { serveUntilSignal } from './serve.js';
@@ -10,16 +16,27 @@ import type { LogOptions } from './server-options.js';
 /** What a search-serving app is built on: keyed access (auth + quota) and the directory. */
 export type SearchServiceDependencies = KeyedAccessOptions & { directory: Directory };
 
+/** Where a search-serving process listens: its public port, and its operator listener's (0 = none). */
+export type ServicePorts = { service: string; port: number; opsPort: number };
+
 /**
- * Runs a search-serving process (the API, the MCP server): opens its stores, builds the app on them,
- * and serves until SIGTERM/SIGINT. Resolves with the app once it listens.
+ * Runs a search-serving process (the API, the MCP server): opens its stores, starts its operator
+ * listener (metrics, probes), builds the app on them, and serves until SIGTERM/SIGINT. Resolves with the
+ * app once it listens.
  */
 export async function runSearchService(
   config: Config,
-  port: number,
+  ports: ServicePorts,
   build: (deps: SearchServiceDependencies, logOptions: LogOptions) => Promise<FastifyInstance>,
 ): Promise<FastifyInstance> {
-  const { db, redis, directory, close } = openSearchStores(config);
+  const { db, redis, search, directory, close } = openSearchStores(config);
+  const operations = await startProcessOperations({
+    service: ports.service,
+    host: config.OPS_HOST,
+    port: ports.opsPort,
+    checks: [postgresCheck(db), redisCheck(redis), elasticsearchCheck(search, config.ELASTICSEARCH_INDEX)],
+    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+  });
   // Asynchronous log writes: lines written while a write is in flight are coalesced into one syscall.
   const logDestination = pino.destination({ dest: 1, sync: false });
   const app = await build(
@@ -30,13 +47,16 @@ export async function runSearchService(
       directory,
       rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
     },
-    { logLevel: config.LOG_LEVEL, logStream: logDestination },
+    { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
   );
   redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
   await serveUntilSignal(app, {
     host: config.HOST,
-    port,
-    onClose: close,
+    port: ports.port,
+    onClose: async () => {
+      await operations.close();
+      await close();
+    },
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     flushLogs: () => logDestination.flushSync(),
   });

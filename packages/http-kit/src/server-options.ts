@@ -1,4 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { installHttpMetrics, type HttpMetrics } from '@directory/observability';
 import { sendProblem } from './error-handler.js';
 import { loggerOptions, requestIdOptions, type LoggerOptions } from './logging.js';
 import { genericProblem } from './problem.js';
@@ -8,6 +9,8 @@ export type LogOptions = {
   logLevel?: string | false;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: { write: (line: string) => void };
+  /** Request counter and duration histogram of the process (served on its operator listener). */
+  httpMetrics?: HttpMetrics;
 };
 
 /**
@@ -41,8 +44,12 @@ export function buildLogger(
   return { ...policy(level), ...(options.logStream ? { stream: options.logStream } : {}) };
 }
 
-/** Echoes the request id in X-Request-Id and logs one sanitized line per completed request. */
-export function installRequestLogging(app: FastifyInstance): void {
+/**
+ * Echoes the request id in X-Request-Id and logs one sanitized line per completed request; with
+ * `httpMetrics`, also counts and times each one.
+ */
+export function installRequestLogging(app: FastifyInstance, httpMetrics?: HttpMetrics): void {
+  if (httpMetrics) installHttpMetrics(app, httpMetrics);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
     return payload;

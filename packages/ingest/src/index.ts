@@ -17,11 +17,20 @@ export {
   type SweepOutcome,
   type ProjectorDependencies,
 } from './projector.service.js';
-export { MAX_LINE_CHARACTERS, produceFromNdjson, type ProduceSummary, type Rejection } from './producer.js';
-export { waitForJobs, type WaitOutcome } from './wait-for-jobs.js';
+export {
+  MAX_LINE_CHARACTERS,
+  produceFromNdjson,
+  type EnqueuedBatch,
+  type ProduceSummary,
+  type Rejection,
+} from './producer.js';
+export { waitForJobs, type KeptBatches, type WaitOptions, type WaitOutcome } from './wait-for-jobs.js';
+export { describeRun, summarizeRun, type RunSummary } from './run-summary.js';
 export {
   reindex,
   leftoverIndices,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
   type ReindexOptions,
   type ReindexProgress,
   type ReindexSummary,

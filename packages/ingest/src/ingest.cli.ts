@@ -5,9 +5,14 @@ import { basename } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import { createDatabase } from '@directory/database';
+import { countStoredSince, lastPosition } from '@directory/event-store';
+import { createSearchClient } from '@directory/search-index';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
-import { createIngestQueue, INGEST_QUEUE_NAME, type IngestJobResult } from './queue.js';
+import { BatchSpool } from './batch-spool.js';
+import { createIngestQueue, INGEST_QUEUE_NAME } from './queue.js';
+import { describeRun, summarizeRun } from './run-summary.js';
 import { waitForJobs } from './wait-for-jobs.js';
 
 const MAX_REJECTIONS_SHOWN = 50;
@@ -22,7 +27,7 @@ const program = new Command()
   .name('ingest')
   .description('Validate NDJSON place events and enqueue them on the ingest queue.')
   .argument('<file>', 'NDJSON file, or - for standard input')
-  .option('--wait', 'return once every enqueued event is stored and projected')
+  .option('--wait', 'return once every event is stored and searchable, with an exact summary')
   .option('--batch-size <n>', 'events per queue job', positiveInteger)
   .option('--timeout <seconds>', 'with --wait: give up after this long', positiveInteger, 900)
   .showHelpAfterError();
@@ -49,6 +54,19 @@ const queueEvents = options.wait
   ? new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: config.REDIS_PREFIX })
   : undefined;
 await queueEvents?.waitUntilReady();
+// With --wait: the store's position before anything is enqueued tells this run's events from older ones,
+// and every batch is kept (on disk) until it is done, to be enqueued again if Redis loses it.
+const db = options.wait
+  ? createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') })
+  : undefined;
+const startPosition = db ? await lastPosition(db) : 0;
+const spool = options.wait ? await BatchSpool.open() : undefined;
+let redisTroubleReported = false;
+const reportRedisTrouble = (error: Error) => {
+  if (redisTroubleReported) return;
+  redisTroubleReported = true;
+  log(`Redis unavailable (${error.message}); retrying`);
+};
 
 const interactive = process.stderr.isTTY;
 const bar = interactive
@@ -71,6 +89,10 @@ const summary = await produceFromNdjson({
     shownRejections += 1;
     if (shownRejections <= MAX_REJECTIONS_SHOWN) log(`line ${line}: rejected (${reason})`);
   },
+  onEnqueued: async (batches) => {
+    if (spool) await Promise.all(batches.map(({ jobId, data }) => spool.put(jobId, data)));
+  },
+  onEnqueueRetry: reportRedisTrouble,
   onProgress: (progress: ProduceSummary) => {
     const rate = Math.round(progress.enqueued / Math.max((Date.now() - started) / 1000, 0.001));
     if (bar) {
@@ -91,36 +113,58 @@ log(
 );
 
 let exitCode = 0;
-if (queueEvents) {
+if (queueEvents && db) {
   const outcome = await waitForJobs(queue, queueEvents, summary.jobIds, {
     timeoutMs: options.timeout * 1000,
+    batches: spool,
     onProgress: (done, total) => {
       if (!interactive || done === total) log(`processed ${done}/${total} jobs`);
     },
+    onRedisTrouble: reportRedisTrouble,
+    onRequeue: (jobIds) => {
+      redisTroubleReported = false;
+      log(`${jobIds.length} batches lost by Redis (restarted?); enqueued again`);
+    },
   });
-  const totals = outcome.results.reduce<IngestJobResult>(
-    (sum, result) => ({
-      received: sum.received + result.received,
-      stored: sum.stored + result.stored,
-      duplicates: sum.duplicates + result.duplicates,
-      deadLettered: sum.deadLettered + result.deadLettered,
-      projected: sum.projected + result.projected,
-      projectionFailures: sum.projectionFailures + result.projectionFailures,
-    }),
-    { received: 0, stored: 0, duplicates: 0, deadLettered: 0, projected: 0, projectionFailures: 0 },
-  );
+  // Projected is not yet searchable: a refresh of the alias makes every document written so far
+  // visible to search now, instead of at the next periodic refresh (about a second later).
+  const search = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
+  const refreshStarted = Date.now();
+  let searchable: string;
+  try {
+    await search.indices.refresh({ index: config.ELASTICSEARCH_INDEX });
+    searchable = `searchable (refresh ${Date.now() - refreshStarted} ms)`;
+  } catch (error) {
+    searchable = `NOT confirmed searchable (refresh failed: ${error instanceof Error ? error.message : String(error)})`;
+    exitCode = 1;
+  }
+  await search.close();
+  const run = summarizeRun(summary, await countStoredSince(db, summary.eventIds, startPosition));
+  await db.destroy();
+  const refused = outcome.results.reduce((sum, result) => sum + result.projectionFailures, 0);
   const seconds = (Date.now() - started) / 1000;
   log(
-    `done in ${seconds.toFixed(1)} s: ${totals.stored} stored, ${totals.duplicates} duplicates, ` +
-      `${totals.deadLettered} dead-lettered, ${totals.projected} place projections` +
-      (totals.projectionFailures
-        ? `, ${totals.projectionFailures} refused by the index (npm run dead-letters -- projections)`
-        : '') +
-      (outcome.failed.length ? `, ${outcome.failed.length} jobs FAILED` : '') +
-      (outcome.timedOut ? `, timed out waiting for ${outcome.pending} jobs` : ''),
+    `done in ${seconds.toFixed(1)} s: ${describeRun(run)}; ${searchable}` +
+      (outcome.requeued ? `; ${outcome.requeued} batches re-enqueued after Redis lost them` : '') +
+      (refused
+        ? `; ${refused} place documents refused by the index (npm run dead-letters -- projections)`
+        : ''),
   );
-  if (outcome.failed.length > 0 || outcome.timedOut) exitCode = 1;
+  if (outcome.failed.length > 0)
+    log(
+      `${outcome.failed.length} jobs FAILED (first: ${outcome.failed[0]?.reason ?? ''}); ` +
+        'see `npm run jobs -- failed`, retry them there, or run this ingest again (nothing is stored twice)',
+    );
+  if (outcome.timedOut)
+    log(
+      `timed out waiting for ${outcome.pending} jobs; are workers running? ` +
+        'Run this ingest again with --wait once they are (nothing is stored twice)',
+    );
+  if (run.notStored > 0 && outcome.failed.length === 0 && !outcome.timedOut)
+    log('some events are not in the store although their batches finished; run this ingest again');
+  if (outcome.failed.length > 0 || outcome.timedOut || run.notStored > 0) exitCode = 1;
   await queueEvents.close();
 }
+await spool?.close();
 await queue.close();
 process.exit(exitCode);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Queue } from 'bullmq';
@@ -8,13 +9,20 @@ export type Rejection = { line: number; reason: string };
 
 export type ProduceSummary = {
   lines: number;
+  /** Empty or whitespace-only lines: skipped, sent nowhere. */
+  blank: number;
   enqueued: number;
   /** Invalid lines: reported here and still enqueued, so the worker records them as dead letters. */
   rejected: number;
   /** Event ids repeated within this input (the store also drops repeats of earlier inputs). */
   duplicatesInInput: number;
+  /** The distinct event ids of the valid lines: what `--wait` looks up in the store at the end. */
+  eventIds: Set<string>;
   jobIds: string[];
 };
+
+/** A batch as enqueued: its job id (chosen here, so adding it again is a no-op while Redis holds it). */
+export type EnqueuedBatch = { jobId: string; data: IngestJobData };
 
 export type ProduceOptions = {
   queue: Queue<IngestJobData, IngestJobResult>;
@@ -23,6 +31,12 @@ export type ProduceOptions = {
   batchSize: number;
   onRejection?: (rejection: Rejection) => void;
   onProgress?: (summary: ProduceSummary) => void;
+  /** Called with every batch once Redis accepted it (`--wait` keeps them to re-enqueue lost ones). */
+  onEnqueued?: (batches: ReadonlyArray<EnqueuedBatch>) => void | Promise<void>;
+  /** Called when adding to Redis failed and is about to be tried again. */
+  onEnqueueRetry?: (error: Error) => void;
+  /** How long adding one group of batches keeps being retried before the run gives up. */
+  enqueueRetryMs?: number;
 };
 
 // Jobs are added in small groups with addBulk: fewer Redis round trips, while the first jobs still reach
@@ -35,24 +49,37 @@ const BATCHES_PER_ADD = 2;
  * their raw text instead of being dropped. Memory stays flat: one group of batches at a time.
  */
 export async function produceFromNdjson(options: ProduceOptions): Promise<ProduceSummary> {
-  const summary: ProduceSummary = { lines: 0, enqueued: 0, rejected: 0, duplicatesInInput: 0, jobIds: [] };
-  const seenEventIds = new Set<string>();
+  const summary: ProduceSummary = {
+    lines: 0,
+    blank: 0,
+    enqueued: 0,
+    rejected: 0,
+    duplicatesInInput: 0,
+    eventIds: new Set(),
+    jobIds: [],
+  };
+  const seenEventIds = summary.eventIds;
   let batch: IngestItem[] = [];
   let pending: IngestJobData[] = [];
 
   const flushPending = async () => {
     if (pending.length === 0) return;
-    const jobs = await options.queue.addBulk(pending.map((data) => ({ name: 'batch', data })));
-    for (const job of jobs) if (job.id) summary.jobIds.push(job.id);
+    const batches = pending.map((data) => ({ jobId: randomUUID(), data }));
+    await addBatches(options, batches);
+    for (const { jobId } of batches) summary.jobIds.push(jobId);
     summary.enqueued += pending.reduce((sum, data) => sum + data.items.length, 0);
     pending = [];
+    await options.onEnqueued?.(batches);
     options.onProgress?.(summary);
   };
 
   const lines = createInterface({ input: options.input, crlfDelay: Infinity });
   for await (const text of lines) {
     summary.lines += 1;
-    if (text.trim() === '') continue;
+    if (text.trim() === '') {
+      summary.blank += 1;
+      continue;
+    }
     const source = `${options.sourceName}:${summary.lines}`;
     const item = toItem(text, source);
     if (item.rejection !== undefined) {
@@ -73,6 +100,30 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
   if (batch.length > 0) pending.push({ items: batch });
   await flushPending();
   return summary;
+}
+
+/**
+ * Adds batches under the ids chosen for them. Redis restarting or unreachable for a moment fails the
+ * call; it is tried again (the same ids: whatever the failed call did add is not added twice) until
+ * `enqueueRetryMs` has passed.
+ */
+export async function addBatches(
+  options: Pick<ProduceOptions, 'queue' | 'onEnqueueRetry' | 'enqueueRetryMs'>,
+  batches: ReadonlyArray<EnqueuedBatch>,
+): Promise<void> {
+  const deadline = Date.now() + (options.enqueueRetryMs ?? 60_000);
+  for (;;) {
+    try {
+      await options.queue.addBulk(
+        batches.map(({ jobId, data }) => ({ name: 'batch', data, opts: { jobId } })),
+      );
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      options.onEnqueueRetry?.(error instanceof Error ? error : new Error(String(error)));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
 }
 
 /**

@@ -20,6 +20,8 @@ export type ProjectorDependencies = {
   db: Database;
   search: { client: SearchClient; alias: string };
   siteOrigin: string;
+  /** Told of every document the index refused for its content (batches and sweeps alike): metrics. */
+  onRefused?: (refused: ReadonlyArray<RefusedProjection>) => void;
 };
 
 /** Folds one stream into the row the store keeps: state, version and index document. */
@@ -73,6 +75,7 @@ export async function refoldAndProject(
   const projected = rows
     .filter((row) => !refusedIds.has(row.placeId))
     .map((row) => ({ placeId: row.placeId, version: row.stateVersion }));
+  if (refused.length > 0) deps.onRefused?.(refused);
   await recordProjectionFailures(
     deps.db,
     refused.map((failure) => ({ ...failure, stateVersion: failure.version })),

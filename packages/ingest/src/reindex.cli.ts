@@ -4,7 +4,13 @@ import { Command } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
-import { leftoverIndices, reindex, type ReindexProgress } from './reindex.service.js';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
+  type ReindexProgress,
+} from './reindex.service.js';
 
 const program = new Command()
   .name('reindex')
@@ -107,7 +113,12 @@ try {
   }
 } catch (error) {
   if (barStarted) bar?.stop();
-  log(`reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+    log(`reindex incomplete: ${error.message}`);
+  else
+    log(
+      `reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`,
+    );
   exitCode = 1;
 } finally {
   await db.destroy();

@@ -4,6 +4,7 @@ import {
   allPlaceIds,
   countServedPlaces,
   countPlacesUpdatedSince,
+  countProjections,
   databaseNow,
   readStreams,
   replacePlaceStates,
@@ -61,14 +62,53 @@ export class ReindexVerificationError extends Error {
   override name = 'ReindexVerificationError';
 }
 
+/** The swap request failed and the alias could not be read afterwards: where it points is unknown. */
+export class ReindexSwapUnknownError extends Error {
+  override name = 'ReindexSwapUnknownError';
+  constructor(alias: string, newIndex: string, cause: unknown) {
+    super(
+      `the swap of alias ${alias} to ${newIndex} got no answer ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}) and the alias could not be read: it serves ` +
+        `either ${newIndex} or the previous index, and both are kept. Run the reindex again: it keeps the ` +
+        'index the alias serves, deletes the other and rebuilds.',
+      { cause },
+    );
+  }
+}
+
+/**
+ * The alias already serves the new index, but catching up the changes written to the previous one
+ * during the swap failed: the new index may miss them. The previous index is kept; running the reindex
+ * again rebuilds from the store (and deletes the kept index as a leftover).
+ */
+export class ReindexCatchUpError extends Error {
+  override name = 'ReindexCatchUpError';
+  constructor(
+    readonly alias: string,
+    readonly newIndex: string,
+    readonly previousIndices: ReadonlyArray<string>,
+    cause: unknown,
+  ) {
+    super(
+      `alias ${alias} now points at ${newIndex}, but catching up the changes written during the swap failed ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}); it may miss them. ` +
+        `Previous index kept: ${previousIndices.join(', ') || 'none'}. Run the reindex again: it rebuilds from the store.`,
+      { cause },
+    );
+  }
+}
+
 const BULK_PAGE = 2_000;
+const CATCH_UP_ATTEMPTS = 3;
 
 /**
  * Zero-downtime rebuild: a fresh `<alias>__<timestamp>` index is loaded from the places table while
  * readers and the worker keep using the alias; changes made meanwhile are caught up, the result is
  * verified, and only then does the alias move, in one atomic request. Writes carry external versions,
  * so catching up the same place twice, or racing the worker, can never put an older record in place.
- * Any failure before the swap deletes the new index and leaves the alias where it was.
+ * Tombstones are copied too: without them the new index would accept a delayed older write of a
+ * suppressed place and serve it again. Any failure before the swap deletes the new index and leaves the
+ * alias where it was; a failure after it is a `ReindexCatchUpError` (the alias moved, the old index is kept).
  */
 export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
   const { db, client, alias } = options;
@@ -96,7 +136,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   if (options.replay) summary.replayed = await replayAllStreams(options, progress);
 
   const loadStartedAt = await databaseNow(db);
-  const served = await countServedPlaces(db);
+  const documents = await countProjections(db);
   let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
   /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
   const catchUp = async (): Promise<Date> => {
@@ -111,21 +151,17 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   };
   // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
   const shape = options.shape ?? { shards: 1, replicas: 0 };
+  let swapSent = false;
   await createDoctorsIndex(client, newIndex, {
     ...indexShapeSettings(shape),
     refresh_interval: '-1',
     number_of_replicas: 0,
   });
   try {
-    await copyProjections(
-      streamProjections(db, { servedOnly: true, pageSize: BULK_PAGE }),
-      client,
-      newIndex,
-      (count) => {
-        summary.loaded += count;
-        progress({ phase: 'load', done: summary.loaded, total: served });
-      },
-    );
+    await copyProjections(streamProjections(db, { pageSize: BULK_PAGE }), client, newIndex, (count) => {
+      summary.loaded += count;
+      progress({ phase: 'load', done: summary.loaded, total: documents });
+    });
 
     await client.indices.putSettings({
       index: newIndex,
@@ -134,6 +170,7 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     await verify(options, newIndex, summary, catchUp, progress);
 
     progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
+    swapSent = true;
     await client.indices.updateAliases({
       actions: [
         ...previousIndices.map((index) => ({ remove: { index, alias } })),
@@ -141,19 +178,55 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
       ],
     });
   } catch (error) {
-    await client.indices.delete({ index: newIndex }, { ignore: [404] });
-    throw error;
+    // A swap whose answer was lost (a timeout, a dropped connection) may have been applied: the index
+    // the alias serves is never deleted.
+    const swap = swapSent ? await swapOutcome(client, alias, newIndex) : 'unchanged';
+    if (swap === 'unknown') throw new ReindexSwapUnknownError(alias, newIndex, error);
+    if (swap === 'unchanged') {
+      await client.indices.delete({ index: newIndex }, { ignore: [404] });
+      throw error;
+    }
   }
   // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
-  await catchUp();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await catchUp();
+      break;
+    } catch (error) {
+      if (attempt >= CATCH_UP_ATTEMPTS)
+        throw new ReindexCatchUpError(alias, newIndex, previousIndices, error);
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+    }
+  }
   if (!options.keepOld) {
     for (const index of previousIndices) {
       progress({ phase: 'cleanup', detail: `deleting ${index}` });
-      await client.indices.delete({ index }, { ignore: [404] });
-      summary.removedIndices.push(index);
+      try {
+        await client.indices.delete({ index }, { ignore: [404] });
+        summary.removedIndices.push(index);
+      } catch (error) {
+        // The new index is complete and served: a leftover is no failure, and the next run removes it.
+        progress({
+          phase: 'cleanup',
+          detail: `could not delete ${index} (${error instanceof Error ? error.message : String(error)}); the next reindex removes it`,
+        });
+      }
     }
   }
   return summary;
+}
+
+/** Where the alias points after a swap request that failed: moved to the new index, or not, or unknown. */
+async function swapOutcome(
+  client: SearchClient,
+  alias: string,
+  newIndex: string,
+): Promise<'moved' | 'unchanged' | 'unknown'> {
+  try {
+    return (await indicesBehindAlias(client, alias)).includes(newIndex) ? 'moved' : 'unchanged';
+  } catch {
+    return 'unknown';
+  }
 }
 
 /**

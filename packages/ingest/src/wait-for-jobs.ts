@@ -1,4 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
+import { addBatches, type EnqueuedBatch } from './producer.js';
 import type { IngestJobData, IngestJobResult } from './queue.js';
 
 export type WaitOutcome = {
@@ -6,23 +7,55 @@ export type WaitOutcome = {
   failed: Array<{ jobId: string; reason: string }>;
   timedOut: boolean;
   pending: number;
+  /** Batches Redis lost (restarted, evicted) and that were enqueued again from `batches`. */
+  requeued: number;
+};
+
+export type WaitOptions = {
+  timeoutMs: number;
+  onProgress?: (done: number, total: number) => void;
+  /**
+   * The data of every job waited for. With it, a job Redis no longer knows is enqueued again under the
+   * same id (appends are idempotent, so a batch done twice stores nothing twice); without it, such a job
+   * counts as failed. Entries are dropped as their jobs finish.
+   */
+  batches?: KeptBatches;
+  onRequeue?: (jobIds: ReadonlyArray<string>) => void;
+  /** Called when Redis cannot be asked (connection lost); the wait goes on until the timeout. */
+  onRedisTrouble?: (error: Error) => void;
+  /** How often unfinished jobs are looked up, besides listening for their events. */
+  pollIntervalMs?: number;
+};
+
+/** Where waited-for batches are kept (a Map, or a `BatchSpool` on disk). */
+export type KeptBatches = {
+  get: (jobId: string) => IngestJobData | undefined | Promise<IngestJobData | undefined>;
+  delete: (jobId: string) => unknown;
 };
 
 type Settlement = { ok: true; result: IngestJobResult } | { ok: false; reason: string };
+type JobLookup = Settlement | 'unfinished' | 'unknown';
 
 /**
- * Waits until every job has completed or failed for good (retries exhausted). Completion is heard from
- * QueueEvents; a job that finished before we listened is found by asking Redis for its state. Only the
- * state and the result are read, never the job data: a batch's data is a megabyte of events, and pulling
- * every one back would cost the waiting process as much as producing them did.
+ * Waits until every job has completed or failed for good. Completion is heard from QueueEvents, and
+ * every unfinished job is also looked up on an interval: that catches jobs that finished before we
+ * listened, events missed while the connection was down, and jobs Redis lost (a restart without
+ * persistence), which are enqueued again from `batches`. Only the state and the result are read, never
+ * the job data: a batch's data is a megabyte of events.
  */
 export async function waitForJobs(
   queue: Queue<IngestJobData, IngestJobResult>,
   queueEvents: QueueEvents,
   jobIds: ReadonlyArray<string>,
-  options: { timeoutMs: number; onProgress?: (done: number, total: number) => void },
+  options: WaitOptions,
 ): Promise<WaitOutcome> {
-  const outcome: WaitOutcome = { results: [], failed: [], timedOut: false, pending: jobIds.length };
+  const outcome: WaitOutcome = {
+    results: [],
+    failed: [],
+    timedOut: false,
+    pending: jobIds.length,
+    requeued: 0,
+  };
   const waiting = new Set(jobIds);
   let resolveAll: () => void = () => {};
   const allSettled = new Promise<void>((resolve) => {
@@ -31,6 +64,7 @@ export async function waitForJobs(
 
   const settle = (jobId: string, settlement: Settlement) => {
     if (!waiting.delete(jobId)) return;
+    options.batches?.delete(jobId);
     outcome.pending -= 1;
     if (settlement.ok) outcome.results.push(settlement.result);
     else outcome.failed.push({ jobId, reason: settlement.reason });
@@ -45,40 +79,75 @@ export async function waitForJobs(
   queueEvents.on('completed', onCompleted);
   queueEvents.on('failed', onFailed);
 
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await queueEvents.waitUntilReady();
-    // Listening now: whatever finishes from here on is heard. Catch up on jobs that finished before.
+  const lookUpAll = async () => {
+    const lost: EnqueuedBatch[] = [];
     await Promise.all(
       [...waiting].map(async (jobId) => {
-        const settlement = await finishedSettlement(queue, jobId);
-        if (settlement) settle(jobId, settlement);
+        const lookup = await lookUpJob(queue, jobId);
+        if (lookup === 'unfinished') return;
+        if (lookup !== 'unknown') return settle(jobId, lookup);
+        const data = await options.batches?.get(jobId);
+        if (data) lost.push({ jobId, data });
+        else settle(jobId, { ok: false, reason: 'job vanished from the queue (Redis lost it?)' });
       }),
     );
-    if (waiting.size === 0) return outcome;
+    if (lost.length === 0) return;
+    await addBatches({ queue, enqueueRetryMs: 0 }, lost);
+    outcome.requeued += lost.length;
+    options.onRequeue?.(lost.map((batch) => batch.jobId));
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let polling = true;
+  let stopPolling: () => void = () => {};
+  const pollingStopped = new Promise<void>((resolve) => {
+    stopPolling = resolve;
+  });
+  const poll = async () => {
+    while (polling && waiting.size > 0) {
+      try {
+        await lookUpAll();
+      } catch (error) {
+        options.onRedisTrouble?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      let pause: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise((resolve) => (pause = setTimeout(resolve, options.pollIntervalMs ?? 2_000))),
+        pollingStopped,
+      ]);
+      clearTimeout(pause);
+    }
+  };
+  try {
+    await queueEvents.waitUntilReady();
+    // Listening now: whatever finishes from here on is heard. The first look-up catches up on the rest.
+    // Never rejects (errors are reported); not awaited at the end, so a look-up stuck on a dead
+    // connection cannot hold the outcome past the timeout.
+    void poll();
     const timedOut = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
         outcome.timedOut = true;
         resolve();
       }, options.timeoutMs);
     });
-    await Promise.race([allSettled, timedOut]);
+    if (waiting.size > 0) await Promise.race([allSettled, timedOut]);
+    polling = false;
+    stopPolling();
     return outcome;
   } finally {
+    polling = false;
+    stopPolling();
     clearTimeout(timer);
     queueEvents.off('completed', onCompleted);
     queueEvents.off('failed', onFailed);
   }
 }
 
-/** How a job ended, or undefined while it is still waiting, active or delayed for a retry. */
-async function finishedSettlement(
-  queue: Queue<IngestJobData, IngestJobResult>,
-  jobId: string,
-): Promise<Settlement | undefined> {
+/** How a job ended, 'unfinished' while it is waiting, active or delayed, 'unknown' if Redis lost it. */
+async function lookUpJob(queue: Queue<IngestJobData, IngestJobResult>, jobId: string): Promise<JobLookup> {
   const state = await queue.getJobState(jobId);
-  if (state === 'unknown') return { ok: false, reason: 'job vanished from the queue (Redis lost it?)' };
-  if (state !== 'completed' && state !== 'failed') return undefined;
+  if (state === 'unknown') return 'unknown';
+  if (state !== 'completed' && state !== 'failed') return 'unfinished';
   // The job hash's result fields, without its data (Queue has no getter that leaves the data out).
   const client = await queue.client;
   const [returnvalue, failedReason] = await client.hmget(queue.toKey(jobId), 'returnvalue', 'failedReason');

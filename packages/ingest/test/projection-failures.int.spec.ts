@@ -5,6 +5,7 @@ import {
   findLaggingPlaceIds,
   listDeadLetters,
   listProjectionFailures,
+  readProjectionLag,
   recordProjectionFailures,
   releaseProjectionFailures,
 } from '@directory/event-store';
@@ -64,8 +65,14 @@ describe('projection failures: a document the index refuses is set aside, the re
   it('records the poison place with its reason, projects the others and skips it in later sweeps', async () => {
     // "A0" sorts first: before the fix the sweeper retried the first page, poison included, forever.
     await appendEvents(database.db, [...poisonEvents('A0'), ...goodEvents('B1'), ...goodEvents('C1')]);
-    const sweep = await sweepLaggingPlaces(deps, 1);
+    expect(await readProjectionLag(database.db)).toMatchObject({ places: 3, setAside: 0 });
+    const observed: string[] = [];
+    const sweep = await sweepLaggingPlaces(
+      { ...deps, onRefused: (refused) => observed.push(...refused.map((failure) => failure.errorType)) },
+      1,
+    );
     expect(sweep.projected).toBe(2);
+    expect(observed).toEqual([sweep.refused[0]?.errorType]);
     expect(sweep.refused.map((failure) => [failure.placeId, failure.status])).toEqual([['A0', 400]]);
     expect(await indexedIds()).toEqual(['B1', 'C1']);
 
@@ -73,8 +80,10 @@ describe('projection failures: a document the index refuses is set aside, the re
     expect(failure).toMatchObject({ placeId: 'A0', stateVersion: 2, status: 400, attempts: 1 });
     expect(failure?.reason).toMatch(/immense term|sortName/);
 
-    // Parked: the place still lags its stream, but a sweep no longer picks it.
+    // Parked: the place still lags its stream, but a sweep no longer picks it, and the lag figures count
+    // it apart (an operator's matter, not the projector's).
     expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual([]);
+    expect(await readProjectionLag(database.db)).toEqual({ places: 0, setAside: 1, oldestChangeAt: null });
     expect(await sweepLaggingPlaces(deps)).toEqual({ projected: 0, refused: [] });
   });
 

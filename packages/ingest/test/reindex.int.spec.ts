@@ -1,4 +1,6 @@
+import { createServer, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
 import {
   buildSearchRequest,
   decodeCursor,
@@ -8,17 +10,31 @@ import {
   type SearchFilters,
   type SearchHit,
 } from '@directory/domain';
+import { createDatabase } from '@directory/database';
 import { readStreams } from '@directory/event-store';
 import {
   concreteIndexName,
   createDoctorsIndex,
+  createSearchClient,
   ensureDoctorsIndex,
   indicesBehindAlias,
 } from '@directory/search-index';
-import { createTestDatabase, createTestSearch, startProcess, type TestDatabase } from '@directory/testing';
+import {
+  createTestDatabase,
+  createTestSearch,
+  freePort,
+  startProcess,
+  type TestDatabase,
+} from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import type { ProjectorDependencies } from '../src/projector.service.js';
-import { leftoverIndices, reindex, type ReindexSummary } from '../src/reindex.service.js';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
+  type ReindexSummary,
+} from '../src/reindex.service.js';
 import { crawled, lifecycle, published } from './events.fixture.js';
 
 const SITE = 'https://www.doctor-directory.example';
@@ -179,6 +195,107 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     const stillThere = await search.client.count({ index: live ?? '' });
     expect(stillThere.count).toBeGreaterThan(0);
     expect(await leftoverIndices(search.client, alias)).toEqual([concreteIndexName(alias, at)]);
+  });
+
+  it('tells the truth when the catch-up after the swap fails: the alias moved, the old index is kept, a rerun repairs', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    // A connection of the run's own, lost the moment the alias moves: the catch-up cannot read the store.
+    const lost = createDatabase(database.url);
+    const failed = reindex({
+      db: lost,
+      client: search.client,
+      alias,
+      siteOrigin: SITE,
+      onProgress: (event) => {
+        if (event.phase === 'swap') void lost.destroy();
+      },
+    });
+    await expect(failed).rejects.toThrow(ReindexCatchUpError);
+    await expect(failed).rejects.toThrow(/now points at \S+, but catching up .* Previous index kept: /);
+    const [moved] = await indicesBehindAlias(search.client, alias);
+    expect(moved).not.toBe(live);
+    // Kept, so an operator can move the alias back; a rerun removes it as a leftover.
+    expect(await leftoverIndices(search.client, alias)).toContain(live);
+
+    const rerun = await reindex({ db: database.db, client: search.client, alias, siteOrigin: SITE });
+    expect(rerun.indexedCount).toBe(rerun.servedCount);
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([rerun.newIndex]);
+    expect(rerun.removedIndices).toEqual([moved]);
+    await search.client.indices.delete({ index: live ?? '' });
+  });
+
+  /**
+   * A path to the real Elasticsearch that loses the answer to the alias swap (the request is applied,
+   * the connection dropped before the reply), and then, when `thenRefuse`, every later request too.
+   */
+  async function swapAnswerLosingProxy(thenRefuse: boolean) {
+    const upstream = new URL(loadConfig().ELASTICSEARCH_URL[0] ?? '');
+    let swapAnswered = false;
+    const server = createServer((request, response) => {
+      if (swapAnswered && thenRefuse) {
+        response.socket?.destroy();
+        return;
+      }
+      const isSwap = request.method === 'POST' && request.url?.startsWith('/_aliases') === true;
+      const forwarded = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.url,
+          headers: request.headers,
+        },
+        (answer) => {
+          if (isSwap && !swapAnswered) {
+            swapAnswered = true;
+            answer.resume();
+            answer.on('end', () => response.socket?.destroy());
+            return;
+          }
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    return {
+      client: createSearchClient(`http://127.0.0.1:${port}`, { timeoutMs: 30_000, maxRetries: 0 }),
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  it('carries on when the swap was applied but its answer lost, and deletes no index the alias serves', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    const proxy = await swapAnswerLosingProxy(false);
+    try {
+      const summary = await reindex({ db: database.db, client: proxy.client, alias, siteOrigin: SITE });
+      expect(await indicesBehindAlias(search.client, alias)).toEqual([summary.newIndex]);
+      expect(summary.removedIndices).toEqual([live]);
+      const served = await search.client.count({ index: alias, query: { term: { served: true } } });
+      expect(served.count).toBe(summary.servedCount);
+    } finally {
+      await proxy.client.close();
+      await proxy.close();
+    }
+  });
+
+  it('keeps both indices and says so when the swap answer is lost and the alias cannot be read', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    const proxy = await swapAnswerLosingProxy(true);
+    try {
+      const failed = reindex({ db: database.db, client: proxy.client, alias, siteOrigin: SITE });
+      await expect(failed).rejects.toThrow(ReindexSwapUnknownError);
+      await expect(failed).rejects.toThrow(/serves either \S+ or the previous index, and both are kept/);
+    } finally {
+      await proxy.client.close();
+      await proxy.close();
+    }
+    const [moved] = await indicesBehindAlias(search.client, alias);
+    expect(moved).not.toBe(live);
+    expect(await leftoverIndices(search.client, alias)).toContain(live);
+    await search.client.indices.delete({ index: live ?? '' });
   });
 
   it('runs as the operator command: --dry-run changes nothing, a real run swaps and deletes the old index', async () => {

@@ -7,6 +7,7 @@ export { startProcess, eventually, freePort, REPOSITORY_ROOT, type RunningProces
 export { SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
 export { projectRawEvents, type ExpectedProjection } from './expected-projection.js';
+export { expectedRunSummary } from './expected-run.js';
 export {
   assertConverged,
   checkConvergence,
@@ -18,10 +19,14 @@ export {
   type ConvergenceInput,
   type ResponseTally,
 } from './fault-checks.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { scrapeMetrics, type Scrape } from './metrics-scrape.js';
 export {
   startPrivateElasticsearch,
   startPrivatePostgres,
+  startPrivateRedis,
   type PrivateElasticsearch,
   type PrivateElasticsearchNode,
   type PrivatePostgres,
+  type PrivateRedis,
 } from './private-servers/index.js';

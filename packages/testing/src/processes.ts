@@ -12,11 +12,22 @@ export type RunningProcess = {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 };
 
+/**
+ * Operator listeners off unless a test asks for one: spec files run in parallel, and two processes
+ * on the same default operator port would collide.
+ */
+const NO_OPERATOR_LISTENERS = {
+  API_OPS_PORT: '0',
+  MCP_OPS_PORT: '0',
+  CONSOLE_OPS_PORT: '0',
+  WORKER_OPS_PORT: '0',
+};
+
 /** Starts one of the project's entry points the way a user would (`tsx <file>`), capturing its output. */
 export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: REPOSITORY_ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...NO_OPERATOR_LISTENERS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

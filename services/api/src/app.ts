@@ -36,7 +36,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   installErrorHandling(app, {
     notFoundDetail: 'There is no such resource; see /openapi.json for the routes.',
   });
-  installRequestLogging(app);
+  installRequestLogging(app, options.httpMetrics);
 
   await registerOpenApi(app);
 

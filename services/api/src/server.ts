@@ -4,5 +4,9 @@ import { runSearchService } from '@directory/http-kit';
 import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
-const app = await runSearchService(config, config.API_PORT, buildApp);
+const app = await runSearchService(
+  config,
+  { service: 'api', port: config.API_PORT, opsPort: config.API_OPS_PORT },
+  buildApp,
+);
 app.log.info(`API docs at http://${config.HOST}:${config.API_PORT}/docs`);

@@ -4,6 +4,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
 import { buildLogger, requestIdOptions, type LogOptions } from '@directory/http-kit';
+import { installHttpMetrics } from '@directory/observability';
 import { createLoginThrottle } from './accounts/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
@@ -42,6 +43,7 @@ export async function buildConsoleApp(
     trustProxy: deps.trustProxy,
     bodyLimit: 16 * 1024,
   });
+  if (options.httpMetrics) installHttpMetrics(app, options.httpMetrics);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);

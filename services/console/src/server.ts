@@ -1,10 +1,18 @@
 // `npm run console`: the key console. Config, logger, listen, graceful close; the app is in app.ts.
 import { loadConfigOrExit } from '@directory/config';
 import { openStores, serveUntilSignal } from '@directory/http-kit';
+import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
 import { buildConsoleApp } from './app.js';
 
 const config = loadConfigOrExit();
 const { db, redis, close } = openStores(config, { autoPipelining: false });
+const operations = await startProcessOperations({
+  service: 'console',
+  host: config.OPS_HOST,
+  port: config.CONSOLE_OPS_PORT,
+  checks: [postgresCheck(db), redisCheck(redis)],
+  readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+});
 
 const app = await buildConsoleApp(
   {
@@ -16,13 +24,16 @@ const app = await buildConsoleApp(
     login: { maxFailures: config.CONSOLE_LOGIN_MAX_FAILURES, windowSeconds: config.CONSOLE_LOGIN_WINDOW_S },
     trustProxy: config.CONSOLE_TRUST_PROXY,
   },
-  { logLevel: config.LOG_LEVEL },
+  { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },
 );
 
 await serveUntilSignal(app, {
   host: config.HOST,
   port: config.CONSOLE_PORT,
-  onClose: close,
+  onClose: async () => {
+    await operations.close();
+    await close();
+  },
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
 });
 app.log.info(`console at http://${config.HOST}:${config.CONSOLE_PORT}/`);

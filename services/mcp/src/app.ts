@@ -35,7 +35,7 @@ export async function buildMcpApp(
   // JSON-RPC only: any other media type is a 415 problem before the SDK sees it.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, { notFoundDetail: 'There is no such resource; the MCP endpoint is POST /mcp.' });
-  installRequestLogging(app);
+  installRequestLogging(app, options.httpMetrics);
   registerTransportGuard(app, { allowedOrigins: deps.allowedOrigins, allowedHosts: deps.allowedHosts });
 
   await app.register(unsupportedMethodsRoute);

@@ -5,10 +5,13 @@ import { buildMcpApp } from './app.js';
 import { MCP_PATH } from './mcp.routes.js';
 
 const config = loadConfigOrExit();
-const app = await runSearchService(config, config.MCP_PORT, (deps, logOptions) =>
-  buildMcpApp(
-    { ...deps, allowedOrigins: config.MCP_ALLOWED_ORIGINS, allowedHosts: config.MCP_ALLOWED_HOSTS },
-    logOptions,
-  ),
+const app = await runSearchService(
+  config,
+  { service: 'mcp', port: config.MCP_PORT, opsPort: config.MCP_OPS_PORT },
+  (deps, logOptions) =>
+    buildMcpApp(
+      { ...deps, allowedOrigins: config.MCP_ALLOWED_ORIGINS, allowedHosts: config.MCP_ALLOWED_HOSTS },
+      logOptions,
+    ),
 );
 app.log.info(`MCP endpoint at http://${config.HOST}:${config.MCP_PORT}${MCP_PATH}`);

@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { DelayedError, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import {
   INGEST_BACKOFF_TYPE,
@@ -22,7 +22,12 @@ export type IngestWorkerOptions = {
   /** How often a job may be found stalled (its worker died on it) before it is failed for an operator. */
   maxStalledCount: number;
   logger: Logger;
+  /** False while a dependency is down (see readiness-gate.ts); a job taken meanwhile is handed back. */
+  takingJobs?: () => boolean;
 };
+
+// How soon a handed-back job is offered again.
+const HAND_BACK_DELAY_MS = 1_000;
 
 export type RunningWorker = {
   worker: Worker<IngestJobData, IngestJobResult>;
@@ -42,7 +47,12 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   const { logger } = options;
   const worker = new Worker<IngestJobData, IngestJobResult>(
     INGEST_QUEUE_NAME,
-    async (job) => {
+    async (job, token) => {
+      if (options.takingJobs?.() === false && token !== undefined) {
+        // Fetched by a blocking read already in flight when the worker paused: give it back unspent.
+        await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
+        throw new DelayedError();
+      }
       const result = await ingestBatch(deps, job.data.items);
       logger.debug({ jobId: job.id, ...result }, 'batch ingested');
       if (result.projectionFailures > 0)

@@ -4,6 +4,8 @@ import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startIngestWorker } from './ingest.worker.js';
+import { createJobAdmission } from './readiness-gate.js';
+import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
@@ -14,8 +16,16 @@ await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX, {
   replicas: config.ELASTICSEARCH_REPLICAS,
 });
 
+const admission = createJobAdmission();
+// The operator side is built on the running worker; it counts refused documents from then on.
+const refusals: { count: WorkerOperations['countRefused'] } = { count: () => {} };
 const running = startIngestWorker(
-  { db, search: { client, alias: config.ELASTICSEARCH_INDEX }, siteOrigin: config.SITE_ORIGIN },
+  {
+    db,
+    search: { client, alias: config.ELASTICSEARCH_INDEX },
+    siteOrigin: config.SITE_ORIGIN,
+    onRefused: (refused) => refusals.count(refused),
+  },
   {
     queue: { connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX },
     concurrency: config.WORKER_CONCURRENCY,
@@ -24,8 +34,16 @@ const running = startIngestWorker(
     retry: { baseMs: config.INGEST_RETRY_DELAY_MS, maxMs: config.INGEST_RETRY_MAX_DELAY_MS },
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
+    takingJobs: admission.isOpen,
   },
 );
+const operations = await startWorkerOperations(config, running.worker, {
+  db,
+  search: client,
+  logger,
+  admission,
+});
+refusals.count = operations.countRefused;
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 /** Resolves with false when `promise` has not settled within `ms` (it is left running). */
@@ -52,7 +70,9 @@ async function shutdown(signal: string): Promise<boolean> {
     logger.error({ timeoutMs: budgetMs }, 'shutdown deadline passed; exiting without waiting further');
     process.exit(1);
   }, budgetMs).unref();
-  let clean = await settledWithin(running.close(), budgetMs * 0.6);
+  // The operator side first (probes, samplers, dashboard): it holds no work.
+  await settledWithin(operations.close(), budgetMs * 0.1);
+  let clean = await settledWithin(running.close(), budgetMs * 0.5);
   if (!clean) {
     logger.warn('in-flight batches did not finish in time; leaving them to be retried');
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);

@@ -4,3 +4,4 @@ export {
   type PrivateElasticsearch,
   type PrivateElasticsearchNode,
 } from './elasticsearch.js';
+export { startPrivateRedis, type PrivateRedis } from './redis.js';

@@ -1,0 +1,122 @@
+import type { DependencyStatus } from '@directory/observability';
+import type { QueueCounts } from './projection-health.js';
+import type { ServedCounts } from './reconciliation.js';
+
+/** Everything `npm run status` looked at; a part is null when the dependency it needs did not answer. */
+export type StatusSnapshot = {
+  dependencies: DependencyStatus[];
+  queue: QueueCounts | null;
+  projection: {
+    lagPlaces: number;
+    /** Places the index refused at their current version, waiting for an operator. */
+    setAsidePlaces: number;
+    oldestChangeAgeSeconds: number;
+    stalenessSeconds: number | null;
+  } | null;
+  deadLettersPending: number | null;
+  served: ServedCounts | null;
+  /** `ageSeconds` is null when the store holds no event yet. */
+  newestEvent: { ageSeconds: number | null } | null;
+};
+
+export type AttentionThresholds = {
+  /** Seconds without projector progress while work waits. */
+  maxStalenessSeconds: number;
+  /** Seconds the oldest change not yet in the index may wait. */
+  maxLagAgeSeconds: number;
+};
+
+export const DEFAULT_THRESHOLDS: AttentionThresholds = { maxStalenessSeconds: 120, maxLagAgeSeconds: 300 };
+
+/** What an operator must look at, one clear line each; empty when all is well. */
+export function needsAttention(
+  snapshot: StatusSnapshot,
+  thresholds: AttentionThresholds = DEFAULT_THRESHOLDS,
+): string[] {
+  const lines: string[] = [];
+  for (const dependency of snapshot.dependencies) {
+    if (!dependency.ready) lines.push(`${dependency.name} is not ready: ${dependency.reason ?? 'no answer'}`);
+  }
+  if (snapshot.queue && snapshot.queue.failed > 0) {
+    lines.push(
+      `${snapshot.queue.failed} ingest job(s) failed for good: npm run jobs -- failed, then retry (or the queue dashboard)`,
+    );
+  }
+  const projection = snapshot.projection;
+  if (projection) {
+    if (projection.stalenessSeconds === null) {
+      lines.push('work is waiting but no worker has ever reported progress: is a worker running?');
+    } else if (projection.stalenessSeconds > thresholds.maxStalenessSeconds) {
+      lines.push(
+        `projection stalled: no progress for ${Math.round(projection.stalenessSeconds)} s while work waits (limit ${thresholds.maxStalenessSeconds} s)`,
+      );
+    }
+    if (projection.lagPlaces > 0 && projection.oldestChangeAgeSeconds > thresholds.maxLagAgeSeconds) {
+      lines.push(
+        `projection lag: ${projection.lagPlaces} place(s) behind, the oldest change ${Math.round(projection.oldestChangeAgeSeconds)} s old (limit ${thresholds.maxLagAgeSeconds} s)`,
+      );
+    }
+    if (projection.setAsidePlaces > 0) {
+      lines.push(
+        `${projection.setAsidePlaces} place(s) refused by the index and set aside: npm run dead-letters -- projections`,
+      );
+    }
+  }
+  if (snapshot.deadLettersPending !== null && snapshot.deadLettersPending > 0) {
+    lines.push(`${snapshot.deadLettersPending} dead letter(s) pending: npm run dead-letters -- list`);
+  }
+  if (snapshot.served) {
+    const gap = Math.abs(snapshot.served.postgresql - snapshot.served.index);
+    // While places lag, the index may trail by at most that many; a larger gap is a real disagreement.
+    // (Places set aside are not counted on either side: countServedPlaces leaves them out.)
+    if (gap > (projection?.lagPlaces ?? 0)) {
+      lines.push(
+        `index and store disagree: ${snapshot.served.postgresql} served in PostgreSQL, ${snapshot.served.index} in the index (npm run reindex)`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** The one screen: every figure, then what needs attention (or that all is well). */
+export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<string>): string {
+  const unknown = 'unknown';
+  const lines = ['dependencies'];
+  for (const dependency of snapshot.dependencies) {
+    lines.push(
+      `  ${dependency.name.padEnd(14)} ${dependency.ready ? 'ready' : `NOT READY (${dependency.reason ?? 'no answer'})`}`,
+    );
+  }
+  const queue = snapshot.queue;
+  lines.push(
+    'queue ingest',
+    queue
+      ? `  waiting ${queue.waiting}  active ${queue.active}  delayed ${queue.delayed}  prioritized ${queue.prioritized}  paused ${queue.paused}  failed ${queue.failed}  completed ${queue.completed}`
+      : `  ${unknown}`,
+  );
+  const projection = snapshot.projection;
+  lines.push(
+    'projection',
+    projection
+      ? `  lagging places ${projection.lagPlaces}  set aside ${projection.setAsidePlaces}  oldest change ${seconds(projection.oldestChangeAgeSeconds)}  staleness ${projection.stalenessSeconds === null ? 'no worker reported' : seconds(projection.stalenessSeconds)}`
+      : `  ${unknown}`,
+  );
+  lines.push(
+    `dead letters pending  ${snapshot.deadLettersPending ?? unknown}`,
+    `served places         ${snapshot.served ? `PostgreSQL ${snapshot.served.postgresql}  index ${snapshot.served.index}` : unknown}`,
+    `newest event          ${newestEvent(snapshot.newestEvent)}`,
+    '',
+  );
+  if (attention.length === 0) lines.push('OK: nothing needs attention');
+  else lines.push(...attention.map((line) => `ATTENTION: ${line}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function newestEvent(value: StatusSnapshot['newestEvent']): string {
+  if (value === null) return 'unknown';
+  return value.ageSeconds === null ? 'none stored' : `${seconds(value.ageSeconds)} ago`;
+}
+
+function seconds(value: number): string {
+  return `${Math.round(value)} s`;
+}

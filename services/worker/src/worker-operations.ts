@@ -1,0 +1,96 @@
+import type { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '@directory/config';
+import type { Database } from '@directory/database';
+import { createIngestQueue, type IngestJobData, type IngestJobResult } from '@directory/ingest';
+import {
+  elasticsearchCheck,
+  postgresCheck,
+  redisCheck,
+  startProcessOperations,
+  warnAboutRedisDurability,
+} from '@directory/observability';
+import type { RefusedProjection, SearchClient } from '@directory/search-index';
+import { countRefusedDocuments, createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
+import { watchPipelineHealth } from './pipeline-health.js';
+import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
+
+export type WorkerOperations = {
+  /** Counts documents the index refused (the projector's `onRefused`). */
+  countRefused: (refused: ReadonlyArray<RefusedProjection>) => void;
+  close: () => Promise<void>;
+};
+
+/**
+ * The worker's operator side: its listener (metrics, probes, and the queue dashboard when OPS_TOKEN is
+ * set), pausing while a dependency is down, ingest and pipeline-health series, and a warning when Redis
+ * is not set up to keep a queue safe.
+ */
+export async function startWorkerOperations(
+  config: Config,
+  worker: Worker<IngestJobData, IngestJobResult>,
+  deps: { db: Database; search: SearchClient; logger: Logger; admission: JobAdmission },
+): Promise<WorkerOperations> {
+  const { logger } = deps;
+  // Its own connection, failing fast: readiness must not queue behind BullMQ's blocking commands.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  redis.on('error', (error: Error) =>
+    logger.debug({ err: error.message }, 'operations redis connection error'),
+  );
+  const queue = createIngestQueue({ connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX });
+  queue.on('error', (error: Error) =>
+    logger.debug({ err: error.message }, 'operations queue connection error'),
+  );
+
+  if (config.OPS_TOKEN === undefined && config.WORKER_OPS_PORT !== 0) {
+    logger.info('queue dashboard off: set OPS_TOKEN (32+ characters) to serve it on the operator listener');
+  }
+  const operations = await startProcessOperations({
+    service: 'worker',
+    host: config.OPS_HOST,
+    port: config.WORKER_OPS_PORT,
+    checks: [
+      postgresCheck(deps.db),
+      redisCheck(redis),
+      elasticsearchCheck(deps.search, config.ELASTICSEARCH_INDEX),
+    ],
+    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+    ...(config.OPS_TOKEN === undefined ? {} : { dashboard: { queues: [queue], token: config.OPS_TOKEN } }),
+  });
+  if (operations.listener) {
+    logger.info({ host: config.OPS_HOST, port: config.WORKER_OPS_PORT }, 'operator listener started');
+  }
+
+  const metrics = createIngestMetrics(operations.registry);
+  observeIngestWorker(worker, metrics);
+  const gate = gateOnReadiness(worker, operations.readiness, deps.admission, {
+    logger,
+    onChange: (takingJobs) => metrics.ready.set(takingJobs ? 1 : 0),
+  });
+  const health = watchPipelineHealth(
+    worker,
+    {
+      db: deps.db,
+      redis,
+      redisPrefix: config.REDIS_PREFIX,
+      queue,
+      search: { client: deps.search, alias: config.ELASTICSEARCH_INDEX },
+      metrics,
+      logger,
+    },
+    { sampleIntervalMs: config.OPS_SAMPLE_INTERVAL_MS, reconcileIntervalMs: config.RECONCILE_INTERVAL_MS },
+  );
+  void warnAboutRedisDurability(redis, logger);
+
+  return {
+    countRefused: (refused) => countRefusedDocuments(metrics, refused),
+    close: async () => {
+      await gate.close();
+      await health.close();
+      await operations.close();
+      await queue.close();
+      redis.disconnect();
+    },
+  };
+}
