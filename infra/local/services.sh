@@ -169,17 +169,17 @@ es_start_daemon() {
   [ -s "$pid_file.tmp" ] && mv "$pid_file.tmp" "$pid_file"
 }
 
-# up --es-nodes 2: a two-node development cluster on ES_PORT and ES_PORT+1 (transport 9300 and 9301), its
-# own data folders (a single-node cluster's data cannot join a multi-node one).
+# up --es-nodes 2: a two-node development cluster on ES_PORT and ES_PORT+1 (transport ES_PORT+100 and
+# ES_PORT+101: 9300 and 9301), its own data folders (a single-node cluster's data cannot join a multi-node one).
 es_cluster_start() {
   local count="$1" seeds="" masters="" k
   for k in $(seq 1 "$count"); do
-    seeds="$seeds${seeds:+, }127.0.0.1:$((9299 + k))"
+    seeds="$seeds${seeds:+, }127.0.0.1:$((ES_PORT + 99 + k))"
     masters="$masters${masters:+, }dev-node-$k"
   done
   for k in $(seq 1 "$count"); do
     local conf="$CACHE_DIR/es-cluster-config-node$k"
-    es_configure_node "$conf" "dev-node-$k" doctor-directory-dev-cluster "$((ES_PORT + k - 1))" "$((9299 + k))" \
+    es_configure_node "$conf" "dev-node-$k" doctor-directory-dev-cluster "$((ES_PORT + k - 1))" "$((ES_PORT + 99 + k))" \
       "$CACHE_DIR/es-cluster-data-$ES_VERSION-node$k" "$ES_LOG_DIR" "$seeds" "$masters"
     es_start_daemon "$conf" "$STATE_DIR/elasticsearch-node$k.pid" doctor-directory-dev-cluster
   done

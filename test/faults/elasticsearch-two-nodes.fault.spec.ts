@@ -54,7 +54,9 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
       ELASTICSEARCH_REPLICAS: '1',
       SITE_ORIGIN,
       RATE_LIMIT_MAX: '1000000',
-      INGEST_BATCH_SIZE: '200',
+      // Small batches, one at a time: the ingest lasts long enough for the node to die in the middle of it.
+      INGEST_BATCH_SIZE: '100',
+      WORKER_CONCURRENCY: '1',
       WORKER_LOCK_DURATION_MS: '2000',
       SWEEP_INTERVAL_MS: '1000',
       INGEST_RETRY_DELAY_MS: '100',
@@ -119,7 +121,8 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
     const load = startTimedLoad(request, { concurrency: 4 });
 
     const before = await storedEvents();
-    await ingest(sampleLines(4_000, 47));
+    const lines = sampleLines(4_000, 47);
+    await ingest(lines);
     await eventually(async () => (await storedEvents()) > before, 60_000, 'the ingest to be under way');
     // The node that is not the elected master: with two master-eligible nodes only one of them votes,
     // so losing the master stops writes (not reads) until it returns; losing the other is invisible.
@@ -127,11 +130,16 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
     const victim = elasticsearch.nodes.find((node) => node.name !== master);
     if (!victim) throw new Error('no non-master node');
     await victim.kill();
+    const storedAtKill = (await storedEvents()) - before;
     await sleep(5_000);
     await victim.start();
     await elasticsearch.waitForHealth('green', 2);
     await converged();
-    const { tally, count } = await load.stop();
+    const { tally, count, slowestMs } = await load.stop();
+    console.info(
+      `two-node cluster: node killed after ${storedAtKill} of ${lines.length} events; ${count} searches, slowest ${Math.round(slowestMs)} ms`,
+    );
+    expect(storedAtKill, 'the node died while the ingest was under way').toBeLessThan(lines.length / 2);
 
     assertNoServerErrors(tally);
     // No failed request at all: not even a 503.

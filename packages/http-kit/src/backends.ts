@@ -7,7 +7,7 @@ import { createSearchClient, type SearchClient } from '@directory/search-index';
 export type Stores = {
   db: Database;
   redis: Redis;
-  /** Closes every connection; failures are ignored (the process is exiting anyway). */
+  /** Closes every connection, waiting at most two seconds; failures are ignored (the process is exiting anyway). */
   close: () => Promise<void>;
 };
 
@@ -45,6 +45,13 @@ export function openSearchStores(config: Config): SearchStores {
   };
 }
 
+// A connection to a server that does not answer (paused, partitioned) cannot be closed politely: closing
+// waits for its goodbye at most this long, then the process exits without it.
+const CLOSE_TIMEOUT_MS = 2_000;
+
 async function closeAll(closing: Promise<unknown>[]): Promise<void> {
-  await Promise.allSettled(closing);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+  await Promise.race([Promise.allSettled(closing), expired]);
+  clearTimeout(timer);
 }

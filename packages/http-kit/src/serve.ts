@@ -33,7 +33,14 @@ export async function serveUntilSignal(app: FastifyInstance, options: ServeOptio
       process.exit(1);
     }, timeoutMs).unref();
     try {
-      await app.close();
+      // Node closes only the keep-alive connections idle when closing begins; one whose request was still
+      // in flight becomes idle later and would hold close() until its keep-alive timeout: close those too.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(closeIdle);
+      }
       await options.onClose();
     } finally {
       options.flushLogs?.();

@@ -29,18 +29,22 @@ export function spawnServer(command: string, args: string[]): ServerProcess {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const running = () => child.exitCode === null && child.signalCode === null;
-  return {
-    child,
-    exited,
-    output: () => output,
-    running,
-    signalTree: (signal) => {
-      if (child.pid === undefined || !running()) return;
-      for (const pid of processTree(child.pid)) signalQuietly(pid, signal);
-    },
+  const signalTree = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined || !running()) return;
+    for (const pid of processTree(child.pid)) signalQuietly(pid, signal);
   };
+  // The server runs in a session of its own, so it would outlive a test process that dies or forgets
+  // to stop it: kill it when this process exits, whatever the reason.
+  const killOnExit = () => signalTree('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', killOnExit);
+      resolve();
+    }),
+  );
+  return { child, exited, output: () => output, running, signalTree };
 }
 
 /** Runs a command as `user` when the tests run as root (PostgreSQL and Elasticsearch refuse root). */
