@@ -12,7 +12,7 @@ import {
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess, freePort } from '@directory/testing';
+import { startProcess, freePort, UNLIMITED_QUOTAS } from '@directory/testing';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
 
 const { values } = parseArgs({
@@ -224,7 +224,7 @@ try {
     ELASTICSEARCH_INDEX: alias,
     HOST: '127.0.0.1',
     API_PORT: String(port),
-    RATE_LIMIT_MAX: '1000000000',
+    ...UNLIMITED_QUOTAS,
     LOG_LEVEL: 'info',
   });
   await api.waitForOutput(/Server listening/);

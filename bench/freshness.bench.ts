@@ -7,7 +7,7 @@ import { QueueEvents } from 'bullmq';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { freePort, startProcess } from '@directory/testing';
+import { freePort, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
 import { crawled, published } from '../packages/ingest/test/events.fixture.js';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
 
@@ -57,8 +57,8 @@ try {
     REDIS_PREFIX: environment.redisPrefix,
     ELASTICSEARCH_INDEX: environment.alias,
     LOG_LEVEL: 'warn',
-    // The benchmark's polling is the load; the per-key quota is not what it measures.
-    RATE_LIMIT_MAX: '1000000000',
+    // The benchmark's polling is the load; the quotas are not what it measures.
+    ...UNLIMITED_QUOTAS,
   };
   const port = await freePort();
   const worker = startProcess('services/worker/src/main.ts', [], { ...env, LOG_LEVEL: 'info' });

@@ -15,6 +15,7 @@ import {
   waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
+  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -59,7 +60,7 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
       ELASTICSEARCH_URL: elasticsearch.urls.join(','),
       ELASTICSEARCH_INDEX: alias,
       SITE_ORIGIN,
-      RATE_LIMIT_MAX: '1000000',
+      ...UNLIMITED_QUOTAS,
       INGEST_BATCH_SIZE: '250',
       WORKER_LOCK_DURATION_MS: '2000',
       SWEEP_INTERVAL_MS: '1000',

@@ -14,6 +14,7 @@ import {
   waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
+  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -53,7 +54,7 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
       ELASTICSEARCH_SHARDS: '2',
       ELASTICSEARCH_REPLICAS: '1',
       SITE_ORIGIN,
-      RATE_LIMIT_MAX: '1000000',
+      ...UNLIMITED_QUOTAS,
       // Small batches, one at a time: the ingest lasts long enough for the node to die in the middle of it.
       INGEST_BATCH_SIZE: '100',
       WORKER_CONCURRENCY: '1',

@@ -15,6 +15,7 @@ import {
   startProcess,
   waitForConvergence,
   type PrivatePostgres,
+  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -52,7 +53,7 @@ describe('fault: PostgreSQL stopped and paused (SIGSTOP)', () => {
       REDIS_PREFIX: redis.prefix,
       ELASTICSEARCH_INDEX: alias,
       SITE_ORIGIN,
-      RATE_LIMIT_MAX: '1000000',
+      ...UNLIMITED_QUOTAS,
       INGEST_BATCH_SIZE: '250',
       WORKER_LOCK_DURATION_MS: '2000',
       SWEEP_INTERVAL_MS: '1000',

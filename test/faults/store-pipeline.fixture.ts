@@ -18,6 +18,7 @@ import {
   type TestDatabase,
   type TestRedis,
   type TestSearch,
+  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 
 /**
@@ -76,7 +77,7 @@ export async function startStorePipeline(
     const api = startProcess('services/api/src/server.ts', [], {
       ...fullEnv,
       API_PORT: String(port),
-      RATE_LIMIT_MAX: '1000000',
+      ...UNLIMITED_QUOTAS,
     });
     processes.push(api);
     await api.waitForOutput(/Server listening/);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import type { Database } from '@directory/database';
 import {
@@ -216,18 +217,28 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   return summary;
 }
 
-/** Where the alias points after a swap request that failed: moved to the new index, or not, or unknown. */
+/**
+ * Where the alias points after a swap request that failed: moved to the new index, or not, or unknown.
+ * The connection that lost the answer may take the next request down with it, so the alias is read a
+ * few times before the answer is "unknown".
+ */
 async function swapOutcome(
   client: SearchClient,
   alias: string,
   newIndex: string,
 ): Promise<'moved' | 'unchanged' | 'unknown'> {
-  try {
-    return (await indicesBehindAlias(client, alias)).includes(newIndex) ? 'moved' : 'unchanged';
-  } catch {
-    return 'unknown';
+  for (let attempt = 1; attempt <= SWAP_READ_ATTEMPTS; attempt += 1) {
+    try {
+      return (await indicesBehindAlias(client, alias)).includes(newIndex) ? 'moved' : 'unchanged';
+    } catch {
+      if (attempt < SWAP_READ_ATTEMPTS) await sleep(SWAP_READ_PAUSE_MS);
+    }
   }
+  return 'unknown';
 }
+
+const SWAP_READ_ATTEMPTS = 3;
+const SWAP_READ_PAUSE_MS = 250;
 
 /**
  * Copies stored documents into the index, reading the next page from PostgreSQL while the current one

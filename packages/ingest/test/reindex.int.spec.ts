@@ -256,6 +256,8 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
           answer.pipe(response);
         },
       );
+      // The client may drop the socket mid-request (the proxy destroys it on purpose): not an error here.
+      forwarded.on('error', () => response.socket?.destroy());
       request.pipe(forwarded);
     });
     const port = await freePort();

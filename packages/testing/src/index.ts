@@ -30,3 +30,4 @@ export {
   type PrivatePostgres,
   type PrivateRedis,
 } from './private-servers/index.js';
+export { UNLIMITED_QUOTAS } from './quotas.js';
