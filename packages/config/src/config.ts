@@ -61,7 +61,8 @@ const environmentSchema = z
       .refine((items) => items.length > 0, { message: 'must name at least one node' })
       .default(['http://127.0.0.1:9200']),
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
-    ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(3_000),
+    // A search that takes longer is answered with a 503 (DESIGN: a 503 within about two seconds, never a hang).
+    ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
       .refine((value) => new URL(value).pathname === '/' && !value.endsWith('/'), {
         message:

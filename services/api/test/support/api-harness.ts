@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { createDirectory } from '@directory/directory';
 import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
-import { ensureDoctorsIndex } from '@directory/search-index';
+import { loadConfig } from '@directory/config';
+import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import {
   SITE_ORIGIN,
   createTestDatabase,
@@ -71,11 +72,13 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
       const connection = new Redis(options.redisUrl ?? redis.url, { maxRetriesPerRequest: 1 });
       connection.on('error', () => undefined); // connection errors surface as failed commands
       extraConnections.push(connection);
-      const { Client } = await import('@elastic/elasticsearch');
+      // Another cluster is reached the way the API process does: its client, its default timeout.
       const client =
         options.elasticsearchUrl === undefined
           ? search.client
-          : new Client({ node: options.elasticsearchUrl, requestTimeout: 1_000, maxRetries: 0 });
+          : createSearchClient(options.elasticsearchUrl, {
+              timeoutMs: loadConfig().ELASTICSEARCH_TIMEOUT_MS,
+            });
       const app = await buildApp(
         {
           db: database.db,
