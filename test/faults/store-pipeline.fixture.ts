@@ -2,14 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@directory/config';
-import { createApiKey, ensureAccount } from '@directory/keys';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   createTestDatabase,
   createTestRedis,
   createTestSearch,
-  freePort,
   SITE_ORIGIN,
   startLoad,
   startProcess,
@@ -20,6 +18,7 @@ import {
   type TestSearch,
   UNLIMITED_QUOTAS,
 } from '@directory/testing';
+import { createLoadKey, searchRequest, startService } from './service-processes.fixture.js';
 
 /**
  * The ingestion pipeline of one fault spec on the shared servers: a database, Redis prefix and index of
@@ -70,20 +69,6 @@ export async function startStorePipeline(
     ...env,
   };
   let files = 0;
-  const startApi = async () => {
-    const account = await ensureAccount(database.db, 'faults@example.com');
-    const { secret } = await createApiKey(database.db, { accountId: account.id, name: 'faults' });
-    const port = await freePort();
-    const api = startProcess('services/api/src/server.ts', [], {
-      ...fullEnv,
-      API_PORT: String(port),
-      ...UNLIMITED_QUOTAS,
-    });
-    processes.push(api);
-    await api.waitForOutput(/Server listening/);
-    return (path: string) =>
-      fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${secret}` } });
-  };
   return {
     database,
     redis,
@@ -105,8 +90,9 @@ export async function startStorePipeline(
       return ingest;
     },
     startSearchLoad: async () => {
-      const get = await startApi();
-      const load = startLoad(() => get('/api/v1/doctors?country=de&limit=20'), {
+      const api = await startService('api', { ...fullEnv, ...UNLIMITED_QUOTAS });
+      processes.push(api.process);
+      const load = startLoad(searchRequest(api.base, await createLoadKey(database.db)), {
         concurrency: 2,
         pauseMs: 20,
       });
