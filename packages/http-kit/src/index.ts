@@ -1,5 +1,5 @@
 export { registerKeyedAccess, requireApiKey, type KeyedAccessOptions } from './auth.plugin.js';
-export { openStores, type Stores } from './backends.js';
+export { createServiceRedis, openStores, type Stores } from './backends.js';
 export { installErrorHandling } from './error-handler.js';
 export { loggerOptions, requestIdOptions, type LoggerOptions } from './logging.js';
 export {

@@ -31,7 +31,7 @@ export function isRedisUnavailableError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return (
     error.name === 'MaxRetriesPerRequestError' ||
-    /Connection is closed|Stream isn't writeable/.test(error.message)
+    /Connection is closed|Stream isn't writeable|Command timed out/.test(error.message)
   );
 }
 

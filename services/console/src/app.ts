@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
 import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-kit';
 import { installHttpMetrics } from '@directory/observability';
+import { isRedisUnavailableError } from '@directory/rate-limit';
 import { createLoginThrottle, createSignUpThrottle } from './accounts/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
@@ -94,14 +95,15 @@ export async function buildConsoleApp(
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    // A database that does not answer is an outage (503, try again shortly), not a bug.
-    const unavailable = isDatabaseUnavailableError(error);
+    // A database or Redis (sessions' throttles) that does not answer is an outage (503, try again
+    // shortly), not a bug.
+    const unavailable = isDatabaseUnavailableError(error) || isRedisUnavailableError(error);
     const status = unavailable
       ? 503
       : typeof error.statusCode === 'number' && error.statusCode >= 400
         ? error.statusCode
         : 500;
-    if (unavailable) request.log.error({ err: error }, 'database unavailable');
+    if (unavailable) request.log.error({ err: error }, 'a backing service is unavailable');
     else if (status >= 500) request.log.error({ err: error }, 'unhandled error');
     else request.log.info({ code: error.code, status }, 'request rejected by the framework');
     const title = status >= 500 ? 'Something went wrong' : 'Request not accepted';

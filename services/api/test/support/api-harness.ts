@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { createServiceRedis } from '@directory/http-kit';
 import { createDirectory } from '@directory/directory';
 import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
 import { loadConfig } from '@directory/config';
@@ -69,7 +70,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     alias,
     newApp: async (options = {}) => {
       // Each app gets its own Redis connection, like a separate process would.
-      const connection = new Redis(options.redisUrl ?? redis.url, { maxRetriesPerRequest: 1 });
+      const connection = createServiceRedis(options.redisUrl ?? redis.url, { autoPipelining: true });
       connection.on('error', () => undefined); // connection errors surface as failed commands
       extraConnections.push(connection);
       // Another cluster is reached the way the API process does: its client, its default timeout.
