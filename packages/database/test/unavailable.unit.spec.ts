@@ -17,6 +17,7 @@ describe('isDatabaseUnavailableError', () => {
       withCode('terminating connection due to administrator command', '57P01'),
       withCode('the database system is starting up', '57P03'),
       withCode('terminating connection due to idle-in-transaction timeout', '25P03'),
+      withCode('sorry, too many clients already', '53300'),
       withCode('connection failure', '08006'),
     ])
       expect(isDatabaseUnavailableError(error), error.message).toBe(true);

@@ -44,6 +44,9 @@ export async function retryFailedJobs(
       result.notFailed.push(id);
       return;
     }
+    // retry() resets the attempt counters but not the stall counter (`stc`): without this, the next
+    // worker death on a retried job would fail it again at once.
+    await (await queue.client).hdel(queue.toKey(id), 'stc');
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
     result.retried.push(id);
   };

@@ -67,9 +67,9 @@ export function needsAttention(
   }
   if (snapshot.served) {
     const gap = Math.abs(snapshot.served.postgresql - snapshot.served.index);
-    // While places lag, the index may trail by at most that many; a larger gap is a real disagreement.
-    // (Places set aside are not counted on either side: countServedPlaces leaves them out.)
-    if (gap > (projection?.lagPlaces ?? 0)) {
+    // While places lag, the index may trail by at most that many; a place set aside is left out of the
+    // store's count but may still have its last good document served in the index. More is a real gap.
+    if (gap > (projection ? projection.lagPlaces + projection.setAsidePlaces : 0)) {
       lines.push(
         `index and store disagree: ${snapshot.served.postgresql} served in PostgreSQL, ${snapshot.served.index} in the index (npm run reindex)`,
       );

@@ -1,4 +1,5 @@
 // `npm run status`: one screen for an operator; exits 1 when something needs attention (for cron).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
@@ -16,9 +17,11 @@ const redis = new Redis(config.REDIS_URL, {
   connectTimeout: timeoutMs,
   maxRetriesPerRequest: 0,
   retryStrategy: () => null,
+  commandTimeout: timeoutMs,
 });
 redis.on('error', () => undefined);
-await redis.connect().catch(() => undefined);
+// connect() resolves only once Redis answers its ready check: a paused Redis would hold it for ever.
+await Promise.race([redis.connect(), sleep(timeoutMs)]).catch(() => undefined);
 const queue = createIngestQueue({ connection: redis, prefix: config.REDIS_PREFIX });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs, maxRetries: 0 });
 

@@ -60,11 +60,14 @@ describe('what needs attention', () => {
     ]);
   });
 
-  it('places set aside by the index, whatever the lag', () => {
+  it('places set aside by the index, whatever the lag; their last good documents explain a served gap', () => {
     const projection = { lagPlaces: 0, setAsidePlaces: 3, oldestChangeAgeSeconds: 0, stalenessSeconds: 0 };
-    expect(needsAttention({ ...healthy, projection })).toEqual([
-      '3 place(s) refused by the index and set aside: npm run dead-letters -- projections',
-    ]);
+    const setAside = ['3 place(s) refused by the index and set aside: npm run dead-letters -- projections'];
+    expect(needsAttention({ ...healthy, projection })).toEqual(setAside);
+    expect(needsAttention({ ...healthy, projection, served: { postgresql: 40, index: 43 } })).toEqual(
+      setAside,
+    );
+    expect(needsAttention({ ...healthy, projection, served: { postgresql: 40, index: 44 } })).toHaveLength(2);
   });
 
   it('a served-count gap only when it exceeds what the lag explains', () => {

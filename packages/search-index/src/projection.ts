@@ -40,9 +40,19 @@ export type BulkItemOutcome = 'stale' | 'refused' | 'retry';
  * refused, so it is set aside and the rest of the batch proceeds. Everything else (429 throttling, 5xx,
  * unavailable shards, a missing index, a blocked cluster) is the infrastructure's: retried until it heals.
  */
-export function classifyBulkItemFailure(status: number, errorType: string | undefined): BulkItemOutcome {
+export function classifyBulkItemFailure(
+  status: number,
+  errorType: string | undefined,
+  reason = '',
+): BulkItemOutcome {
   if (status === 409) return 'stale';
-  if ((status === 400 || status === 413) && errorType !== 'index_not_found_exception') return 'refused';
+  // Some 400s are about the index, not the document (missing, closed, an alias with no write index):
+  // setting the document aside would hide an outage; retried, they succeed once the index is right.
+  const aboutTheIndex =
+    errorType === 'index_not_found_exception' ||
+    errorType === 'index_closed_exception' ||
+    /no write index is defined/.test(reason);
+  if ((status === 400 || status === 413) && !aboutTheIndex) return 'refused';
   return 'retry';
 }
 
@@ -82,7 +92,7 @@ export async function writeProjections(
       const action = (dropped.operation as { index?: { _id?: string; version?: number } }).index;
       const placeId = action?._id ?? 'unknown';
       const errorType = dropped.error?.type;
-      const outcome = classifyBulkItemFailure(dropped.status, errorType);
+      const outcome = classifyBulkItemFailure(dropped.status, errorType, String(dropped.error?.reason ?? ''));
       if (outcome === 'stale') stale += 1;
       else if (outcome === 'refused')
         refused.push({

@@ -14,7 +14,15 @@ describe('classifyBulkItemFailure', () => {
     [404, 'index_not_found_exception', 'retry'],
     [400, 'index_not_found_exception', 'retry'],
     [403, 'cluster_block_exception', 'retry'],
+    [400, 'index_closed_exception', 'retry'],
   ] as const)('%i %s → %s', (status, type, outcome) => {
     expect(classifyBulkItemFailure(status, type)).toBe(outcome);
+  });
+
+  it('retries an alias with no write index (the index is wrong, not the document)', () => {
+    const reason =
+      'no write index is defined for alias [doctors]. The write index may be explicitly disabled';
+    expect(classifyBulkItemFailure(400, 'illegal_argument_exception', reason)).toBe('retry');
+    expect(classifyBulkItemFailure(400, 'illegal_argument_exception', 'field [x] too long')).toBe('refused');
   });
 });

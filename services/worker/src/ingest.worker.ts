@@ -79,7 +79,8 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   );
   worker.on('failed', (job, error) => {
     const attempts = job?.opts.attempts ?? 1;
-    if (job && job.attemptsMade < attempts)
+    // A job over the stall limit is failed for good with an UnrecoverableError, whatever its attempts.
+    if (job && error.name !== 'UnrecoverableError' && job.attemptsMade < attempts)
       logger.warn(
         {
           jobId: job.id,
@@ -95,7 +96,7 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
         'batch FAILED and will not be retried automatically; see npm run jobs -- failed',
       );
   });
-  // A job whose worker died on it; past WORKER_MAX_STALLED_COUNT stalls BullMQ fails it (no 'failed' event).
+  // A job whose worker died on it; past WORKER_MAX_STALLED_COUNT stalls BullMQ fails it ('failed' above).
   worker.on('stalled', (jobId) =>
     logger.warn(
       { jobId, maxStalledCount: options.maxStalledCount },
@@ -121,11 +122,17 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
       );
     }
   };
-  const timer = setInterval(() => {
-    sweeping = sweeping.then(sweep);
-  }, options.sweepIntervalMs);
+  // One sweep at a time: a tick that finds the previous sweep still running (a dependency hanging) is
+  // skipped, so sweeps never pile up behind an outage.
+  let sweepInFlight = false;
+  const startSweep = () => {
+    if (sweepInFlight) return;
+    sweepInFlight = true;
+    sweeping = sweep().finally(() => (sweepInFlight = false));
+  };
+  const timer = setInterval(startSweep, options.sweepIntervalMs);
   // A first sweep at start-up picks up whatever a crash left behind.
-  sweeping = sweeping.then(sweep);
+  startSweep();
 
   return {
     worker,

@@ -136,13 +136,19 @@ function lastPlaceId(items: IngestJobData['items']): string | null {
   return null;
 }
 
-/** Runs `task` now and then every `intervalMs`, one run at a time; `close` waits for the current one. */
+/**
+ * Runs `task` now and then every `intervalMs`, one run at a time: a tick that finds the previous run
+ * still going (a dependency hanging) is skipped, so runs never pile up. `close` waits for the current one.
+ */
 function every(intervalMs: number, task: () => Promise<void>, onError: (error: string) => void) {
   let running: Promise<void> = Promise.resolve();
+  let inFlight = false;
   const run = () => {
-    running = running
-      .then(task)
-      .catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)));
+    if (inFlight) return;
+    inFlight = true;
+    running = task()
+      .catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)))
+      .finally(() => (inFlight = false));
   };
   run();
   const timer = setInterval(run, intervalMs);
