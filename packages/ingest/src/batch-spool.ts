@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,10 @@ export class BatchSpool {
     await this.file.write(bytes, 0, bytes.length, position);
   }
 
+  has(jobId: string): boolean {
+    return this.places.has(jobId);
+  }
+
   async get(jobId: string): Promise<IngestJobData | undefined> {
     const place = this.places.get(jobId);
     if (!place) return undefined;
@@ -47,5 +52,10 @@ export class BatchSpool {
   async close(): Promise<void> {
     await this.file.close();
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** Removes the file at once, synchronously: for a process that is exiting (an `exit` handler). */
+  discard(): void {
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

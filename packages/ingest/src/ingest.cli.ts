@@ -61,6 +61,11 @@ const db = options.wait
   : undefined;
 const startPosition = db ? await lastPosition(db) : 0;
 const spool = options.wait ? await BatchSpool.open() : undefined;
+if (spool) {
+  // The spool is a copy of the input: never leave it behind, however this process ends (an error, Ctrl-C).
+  process.once('exit', () => spool.discard());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+}
 let redisTroubleReported = false;
 const reportRedisTrouble = (error: Error) => {
   if (redisTroubleReported) return;

@@ -41,7 +41,7 @@ export type ProduceOptions = {
 
 // Jobs are added in small groups with addBulk: fewer Redis round trips, while the first jobs still reach
 // the workers early (a group of 20 kept them idle until 20,000 events were validated).
-const BATCHES_PER_ADD = 2;
+export const BATCHES_PER_ADD = 2;
 
 /**
  * Streams NDJSON into the ingest queue in batches. Every line is validated here so the data team sees

@@ -1,5 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
-import { addBatches, type EnqueuedBatch } from './producer.js';
+import { addBatches, BATCHES_PER_ADD, type EnqueuedBatch } from './producer.js';
 import type { IngestJobData, IngestJobResult } from './queue.js';
 
 export type WaitOutcome = {
@@ -29,6 +29,7 @@ export type WaitOptions = {
 
 /** Where waited-for batches are kept (a Map, or a `BatchSpool` on disk). */
 export type KeptBatches = {
+  has: (jobId: string) => boolean;
   get: (jobId: string) => IngestJobData | undefined | Promise<IngestJobData | undefined>;
   delete: (jobId: string) => unknown;
 };
@@ -80,21 +81,29 @@ export async function waitForJobs(
   queueEvents.on('failed', onFailed);
 
   const lookUpAll = async () => {
-    const lost: EnqueuedBatch[] = [];
+    const lost: string[] = [];
     await Promise.all(
       [...waiting].map(async (jobId) => {
         const lookup = await lookUpJob(queue, jobId);
         if (lookup === 'unfinished') return;
         if (lookup !== 'unknown') return settle(jobId, lookup);
-        const data = await options.batches?.get(jobId);
-        if (data) lost.push({ jobId, data });
+        if (options.batches?.has(jobId)) lost.push(jobId);
         else settle(jobId, { ok: false, reason: 'job vanished from the queue (Redis lost it?)' });
       }),
     );
     if (lost.length === 0) return;
-    await addBatches({ queue, enqueueRetryMs: 0 }, lost);
-    outcome.requeued += lost.length;
-    options.onRequeue?.(lost.map((batch) => batch.jobId));
+    // Read back and enqueue a few batches at a time: a Redis restart may have lost thousands of them,
+    // and holding them all at once would undo what the spool is for (flat memory).
+    for (let start = 0; start < lost.length; start += BATCHES_PER_ADD) {
+      const group: EnqueuedBatch[] = [];
+      for (const jobId of lost.slice(start, start + BATCHES_PER_ADD)) {
+        const data = await options.batches?.get(jobId);
+        if (data) group.push({ jobId, data });
+      }
+      await addBatches({ queue, enqueueRetryMs: 0 }, group);
+      outcome.requeued += group.length;
+    }
+    options.onRequeue?.(lost);
   };
 
   let timer: NodeJS.Timeout | undefined;

@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchSpool } from '../src/batch-spool.js';
 import type { IngestJobData } from '../src/queue.js';
@@ -24,8 +28,21 @@ describe('BatchSpool', () => {
       expect(await spool.get('b')).toBeUndefined();
       expect(await spool.get('unknown')).toBeUndefined();
       expect(await spool.get('c')).toEqual(batches.c);
+      expect([spool.has('a'), spool.has('b')]).toEqual([true, false]);
     } finally {
       await spool.close();
     }
+  });
+
+  it('discards its file at once, synchronously (for an exiting process)', async () => {
+    const before = new Set(await readdir(tmpdir()));
+    const spool = await BatchSpool.open();
+    await spool.put('a', batch('a', 2));
+    const created = (await readdir(tmpdir())).filter(
+      (name) => !before.has(name) && name.startsWith('ingest-spool-'),
+    );
+    expect(created).toHaveLength(1);
+    spool.discard();
+    expect(existsSync(join(tmpdir(), created[0] ?? ''))).toBe(false);
   });
 });
