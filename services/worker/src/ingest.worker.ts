@@ -11,6 +11,7 @@ import {
   type ProjectorDependencies,
   type QueueConnection,
 } from '@directory/ingest';
+import { every } from './every.js';
 
 export type IngestWorkerOptions = {
   queue: QueueConnection;
@@ -105,9 +106,11 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   );
   worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
 
-  let sweeping: Promise<void> = Promise.resolve();
-  const sweep = async () => {
-    try {
+  // A first sweep at start-up picks up whatever a crash left behind; a sweeper stuck on a hanging
+  // dependency skips its ticks instead of queueing sweeps behind it.
+  const sweeper = every(
+    options.sweepIntervalMs,
+    async () => {
       const { projected, refused } = await sweepLaggingPlaces(deps);
       if (projected > 0) logger.info({ projected }, 'sweeper re-projected lagging places');
       if (refused.length > 0)
@@ -115,32 +118,17 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
           { refused: refused.length, places: refused.slice(0, 5).map((failure) => failure.placeId) },
           'index refused documents; recorded as projection failures (npm run dead-letters -- projections)',
         );
-    } catch (error) {
-      logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'sweep failed; next interval retries',
-      );
-    }
-  };
-  // One sweep at a time: a tick that finds the previous sweep still running (a dependency hanging) is
-  // skipped, so sweeps never pile up behind an outage.
-  let sweepInFlight = false;
-  const startSweep = () => {
-    if (sweepInFlight) return;
-    sweepInFlight = true;
-    sweeping = sweep().finally(() => (sweepInFlight = false));
-  };
-  const timer = setInterval(startSweep, options.sweepIntervalMs);
-  // A first sweep at start-up picks up whatever a crash left behind.
-  startSweep();
+    },
+    (error) => logger.warn({ err: error }, 'sweep failed; next interval retries'),
+  );
 
   return {
     worker,
     close: async ({ force = false } = {}) => {
-      clearInterval(timer);
+      const sweepStopped = sweeper.close({ wait: !force });
       // close() waits for in-flight jobs to finish before resolving (unless forced).
       await worker.close(force);
-      if (!force) await sweeping;
+      await sweepStopped;
     },
   };
 }

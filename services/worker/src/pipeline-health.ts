@@ -16,6 +16,7 @@ import {
   stalenessSeconds,
 } from '@directory/operator';
 import type { SearchClient } from '@directory/search-index';
+import { every } from './every.js';
 import type { IngestMetrics } from './ingest-metrics.js';
 
 export type PipelineHealthDependencies = {
@@ -134,28 +135,4 @@ function lastPlaceId(items: IngestJobData['items']): string | null {
     if (parsed.ok) return parsed.event.placeId;
   }
   return null;
-}
-
-/**
- * Runs `task` now and then every `intervalMs`, one run at a time: a tick that finds the previous run
- * still going (a dependency hanging) is skipped, so runs never pile up. `close` waits for the current one.
- */
-function every(intervalMs: number, task: () => Promise<void>, onError: (error: string) => void) {
-  let running: Promise<void> = Promise.resolve();
-  let inFlight = false;
-  const run = () => {
-    if (inFlight) return;
-    inFlight = true;
-    running = task()
-      .catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)))
-      .finally(() => (inFlight = false));
-  };
-  run();
-  const timer = setInterval(run, intervalMs);
-  return {
-    close: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
