@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { loadConfig } from '@directory/config';
 import { cappedBackoffDelay, createIngestQueue } from '@directory/ingest';
 import {
   assertNoServerErrors,
@@ -15,7 +14,6 @@ import {
   waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
-  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -27,6 +25,7 @@ import {
   startTimedLoad,
   timeToExit,
   type RunningService,
+  faultEnvironment,
 } from './service-processes.fixture.js';
 
 // The old policy failed a batch after 12 attempts (about 17 minutes at its timings). Timings are shrunk
@@ -53,21 +52,15 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
       createTestDatabase('es-outage'),
     ]);
     workDir = await mkdtemp(join(tmpdir(), 'es-outage-'));
-    env = {
+    env = faultEnvironment({
       DATABASE_URL: database.url,
-      REDIS_URL: loadConfig().REDIS_URL,
       REDIS_PREFIX: redis.prefix,
       ELASTICSEARCH_URL: elasticsearch.urls.join(','),
       ELASTICSEARCH_INDEX: alias,
-      SITE_ORIGIN,
-      ...UNLIMITED_QUOTAS,
       INGEST_BATCH_SIZE: '250',
-      WORKER_LOCK_DURATION_MS: '2000',
-      SWEEP_INTERVAL_MS: '1000',
       INGEST_RETRY_DELAY_MS: String(RETRY.baseMs),
       INGEST_RETRY_MAX_DELAY_MS: String(RETRY.maxMs),
-      LOG_LEVEL: 'info',
-    };
+    });
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.process.stop('SIGKILL')));

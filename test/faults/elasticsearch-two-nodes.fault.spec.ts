@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '@directory/config';
 import {
   assertNoServerErrors,
   createTestDatabase,
@@ -14,7 +13,6 @@ import {
   waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
-  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -25,6 +23,7 @@ import {
   startService,
   startTimedLoad,
   type RunningService,
+  faultEnvironment,
 } from './service-processes.fixture.js';
 
 // A two-node cluster (one replica of every shard), the processes given both nodes: a node SIGKILLed
@@ -45,25 +44,19 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
       createTestDatabase('es-two-nodes'),
     ]);
     workDir = await mkdtemp(join(tmpdir(), 'es-two-nodes-'));
-    env = {
+    env = faultEnvironment({
       DATABASE_URL: database.url,
-      REDIS_URL: loadConfig().REDIS_URL,
       REDIS_PREFIX: redis.prefix,
       ELASTICSEARCH_URL: elasticsearch.urls.join(','),
       ELASTICSEARCH_INDEX: alias,
       ELASTICSEARCH_SHARDS: '2',
       ELASTICSEARCH_REPLICAS: '1',
-      SITE_ORIGIN,
-      ...UNLIMITED_QUOTAS,
       // Small batches, one at a time: the ingest lasts long enough for the node to die in the middle of it.
       INGEST_BATCH_SIZE: '100',
       WORKER_CONCURRENCY: '1',
-      WORKER_LOCK_DURATION_MS: '2000',
-      SWEEP_INTERVAL_MS: '1000',
       INGEST_RETRY_DELAY_MS: '100',
       INGEST_RETRY_MAX_DELAY_MS: '1000',
-      LOG_LEVEL: 'info',
-    };
+    });
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.process.stop('SIGKILL')));

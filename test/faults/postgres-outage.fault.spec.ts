@@ -2,7 +2,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
@@ -15,7 +14,6 @@ import {
   startProcess,
   waitForConvergence,
   type PrivatePostgres,
-  UNLIMITED_QUOTAS,
 } from '@directory/testing';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
@@ -27,6 +25,7 @@ import {
   startTimedLoad,
   timeToExit,
   type RunningService,
+  faultEnvironment,
 } from './service-processes.fixture.js';
 
 // PostgreSQL (a private cluster of this file's own) stopped and paused with SIGSTOP while the API is
@@ -47,22 +46,16 @@ describe('fault: PostgreSQL stopped and paused (SIGSTOP)', () => {
     db = createDatabase(postgres.url, { maxConnections: 2 });
     await ensureDoctorsIndex(search.client, alias);
     workDir = await mkdtemp(join(tmpdir(), 'postgres-outage-'));
-    env = {
+    env = faultEnvironment({
       DATABASE_URL: postgres.url,
-      REDIS_URL: loadConfig().REDIS_URL,
       REDIS_PREFIX: redis.prefix,
       ELASTICSEARCH_INDEX: alias,
-      SITE_ORIGIN,
-      ...UNLIMITED_QUOTAS,
       INGEST_BATCH_SIZE: '250',
-      WORKER_LOCK_DURATION_MS: '2000',
-      SWEEP_INTERVAL_MS: '1000',
       INGEST_RETRY_DELAY_MS: '200',
       INGEST_RETRY_MAX_DELAY_MS: '1000',
       // Batches give up on a silent database quickly, so the scenario plays out in seconds.
       DATABASE_JOB_STATEMENT_TIMEOUT_MS: '3000',
-      LOG_LEVEL: 'info',
-    };
+    });
   });
   afterAll(async () => {
     postgres?.resume();

@@ -1,12 +1,31 @@
+import { loadConfig } from '@directory/config';
 import type { Database } from '@directory/database';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import {
   freePort,
+  SITE_ORIGIN,
   startLoad,
   startProcess,
   type ResponseTally,
   type RunningProcess,
+  UNLIMITED_QUOTAS,
 } from '@directory/testing';
+
+/**
+ * What every fault scenario's processes share: the shared Redis (each spec passes its own prefix), short
+ * lock and sweep timings so faults play out in seconds, and quotas out of the way of the load.
+ */
+export function faultEnvironment(env: Record<string, string>): Record<string, string> {
+  return {
+    REDIS_URL: loadConfig().REDIS_URL,
+    SITE_ORIGIN,
+    ...UNLIMITED_QUOTAS,
+    WORKER_LOCK_DURATION_MS: '2000',
+    SWEEP_INTERVAL_MS: '1000',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+}
 
 /** The project's processes, started as a user would (`tsx <entry>`), each on a free port of its own. */
 export type ServiceKind = 'api' | 'mcp' | 'console' | 'worker';
