@@ -164,10 +164,15 @@ export async function revokeApiKey(
  */
 export async function findActiveKeyBySecret(db: Database, secret: string): Promise<ActiveApiKey | null> {
   if (!isWellFormedApiKey(secret)) return null;
+  return findActiveKeyByHash(db, hashApiKey(secret));
+}
+
+/** The active key with this secret hash (for a caller that already checked and hashed the secret). */
+export async function findActiveKeyByHash(db: Database, secretHash: string): Promise<ActiveApiKey | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(KEY_COLUMNS)
-    .where('secret_hash', '=', hashApiKey(secret))
+    .where('secret_hash', '=', secretHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (row === undefined) return null;

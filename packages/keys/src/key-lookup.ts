@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from '@directory/database';
 import { hashApiKey, isWellFormedApiKey } from '@directory/domain';
-import { findActiveKeyBySecret, type ActiveApiKey } from './api-key.repository.js';
+import { findActiveKeyByHash, findActiveKeyBySecret, type ActiveApiKey } from './api-key.repository.js';
 
 export type KeyLookup = (secret: string) => Promise<ActiveApiKey | null>;
 
@@ -26,7 +26,8 @@ export function createKeyLookup(db: Database, options: { unknownKeyCacheSeconds:
     if (!isWellFormedApiKey(secret)) return null;
     const hash = hashApiKey(secret);
     if (unknown.has(hash)) return null;
-    const key = await findActiveKeyBySecret(db, secret);
+    // The secret is checked and hashed once per request, here.
+    const key = await findActiveKeyByHash(db, hash);
     if (key === null) unknown.set(hash, true);
     return key;
   };
