@@ -7,10 +7,17 @@ export type SearchClient = Client;
 // transport's default exponential pause of up to 4 s per retry (about 7 s per failed call with 3 retries).
 const RETRY_PAUSE_SECONDS = 0.1;
 
-class PromptRetryTransport extends SniffingTransport {
-  constructor(options: TransportOptions) {
-    super({ ...options, retryBackoff: () => RETRY_PAUSE_SECONDS });
-  }
+/**
+ * The transport with prompt retries. `retryOnTimeout`: with several nodes a timed-out request is retried
+ * on another (the transport does not retry timeouts by default); with one node a timeout is final, so a
+ * hung cluster costs a caller one timeout, not two.
+ */
+function promptRetryTransport(retryOnTimeout: boolean): typeof SniffingTransport {
+  return class PromptRetryTransport extends SniffingTransport {
+    constructor(options: TransportOptions) {
+      super({ ...options, retryBackoff: () => RETRY_PAUSE_SECONDS, retryOnTimeout });
+    }
+  };
 }
 
 /**
@@ -30,6 +37,6 @@ export function createSearchClient(
     // With several nodes, at least one retry so a request that met the lost node goes to another.
     maxRetries: Math.max(options.maxRetries ?? 1, urls.length > 1 ? 1 : 0),
     compression: false,
-    Transport: PromptRetryTransport,
+    Transport: promptRetryTransport(urls.length > 1),
   });
 }
