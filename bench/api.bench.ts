@@ -1,18 +1,30 @@
-// `npm run bench:api [-- --records N --requests N --concurrency C]`: search (mixed filters, pages 1..N
-// via cursors) and get-by-id through the full API over HTTP, against the identical Elasticsearch
-// requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
+// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf]`: search (mixed
+// filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
+// Elasticsearch requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
+// About one search in six is a geo search (API 1.2: near a city, some with a radius), sorted by distance.
+// `--mix zipf` (issue 15) draws the same kinds of request from skewed popularity instead, as real directory
+// traffic is: Zipf over countries, cities, q terms, page depth and the records fetched by id, so the
+// first page of a popular search comes again and again (what the API's hot-query cache is for).
+// Then the changes feed (API 1.2): full reads of a dataset's feed through the API against the same
+// feed query sent straight to PostgreSQL, on the same records stored as the worker stores them.
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import {
+  FEED_START,
   buildSearchRequest,
+  decodeChangesCursor,
+  encodeChangesCursor,
   initialPlaceState,
   toSearchDocument,
   type PlaceState,
   type SearchFilters,
+  type SortValues,
 } from '@directory/domain';
+import { readChanges, savePlaceStates } from '@directory/event-store';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess, freePort, UNLIMITED_QUOTAS } from '@directory/testing';
+import { startProcess, freePort, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
 
 const { values } = parseArgs({
@@ -20,8 +32,11 @@ const { values } = parseArgs({
     records: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '4000' },
     concurrency: { type: 'string', default: '16' },
+    mix: { type: 'string', default: 'uniform' },
   },
 });
+if (values.mix !== 'uniform' && values.mix !== 'zipf') throw new Error('--mix must be uniform or zipf');
+const mix = values.mix;
 const records = Number(values.records);
 const requestsPerPhase = Number(values.requests);
 const concurrency = Number(values.concurrency);
@@ -109,7 +124,7 @@ function servedPlace(index: number): PlaceState {
       name,
       legalName: null,
       address: { street: null, city: city.name, state: null, postalCode: null, country: ISO[country] },
-      location: { latitude: city.latitude, longitude: city.longitude },
+      location: { latitude: city.latitude + jitter(index, 1), longitude: city.longitude + jitter(index, 2) },
       phone: mobile ? PHONES[country] : null,
       phoneType: mobile ? 'mobile' : null,
       additionalPhones: [],
@@ -124,6 +139,12 @@ function servedPlace(index: number): PlaceState {
       workingHours: null,
     },
   };
+}
+
+// Spreads a city's records over about ±5 km, deterministically, without drawing from `random` (so the
+// rest of the data and workload stays as it was).
+function jitter(index: number, salt: number): number {
+  return ((((index * 7919 + salt * 104_729) % 1000) + 1000) % 1000) / 10_000 - 0.05;
 }
 
 type Task =
@@ -144,8 +165,75 @@ function workload(count: number): Task[] {
     if (random() < 0.25) filters.whatsapp = random() < 0.5;
     if (random() < 0.25) filters.verified = random() < 0.5;
     if (random() < 0.25) filters.q = pick(SURNAMES).slice(0, 4);
+    if (random() < 0.15) {
+      const city = pick(citiesByCountry[country].slice(0, 10));
+      filters.near = { lat: city.latitude, lon: city.longitude };
+      if (random() < 0.5) filters.radius = pick([2_000, 10_000, 50_000]);
+    }
     const pages = 1 + Math.floor(random() * 5);
     tasks.push({ kind: 'search', filters, limit: pick([10, 25, 50]), pages });
+    requests += pages;
+  }
+  return tasks;
+}
+
+/**
+ * Draws ranks 0..n-1 with probability proportional to 1/(rank+1)^exponent (Zipf): rank 0 is the most
+ * popular. Its own random source, so the uniform mix (and the data) draw exactly what they always drew.
+ */
+function zipf(n: number, exponent = 1, draw = zipfRandom): () => number {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 0; rank < n; rank += 1) {
+    total += 1 / (rank + 1) ** exponent;
+    cumulative.push(total);
+  }
+  return () => {
+    const target = draw() * total;
+    let low = 0;
+    let high = n - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((cumulative[middle] as number) < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+}
+const zipfRandom = prng(15);
+
+// Most popular first: the countries, the q terms people type, the page sizes clients ask for.
+const Q_TERMS = [...SURNAMES.map((surname) => surname.slice(0, 4)), ...SPECIALTIES.map((s) => s.slice(0, 5))];
+const LIMITS = [10, 25, 50];
+
+function zipfWorkload(count: number): Task[] {
+  const country = zipf(LIVE.length);
+  const city = zipf(40);
+  const term = zipf(Q_TERMS.length);
+  const depth = zipf(5);
+  const limit = zipf(LIMITS.length, 2);
+  const record = zipf(records);
+  const tasks: Task[] = [];
+  let requests = 0;
+  while (requests < count) {
+    if (zipfRandom() < 0.3) {
+      // Popular profiles: record ranks spread over the datasets as the index spreads them.
+      tasks.push({ kind: 'get', id: `bench-${record().toString(36)}` });
+      requests += 1;
+      continue;
+    }
+    const live = LIVE[country()] as Live;
+    const filters: SearchFilters = { country: live };
+    if (zipfRandom() < 0.7) filters.city = (citiesByCountry[live][city()] as { slug: string }).slug;
+    if (zipfRandom() < 0.3) filters.q = Q_TERMS[term()];
+    if (zipfRandom() < 0.1) filters.verified = true;
+    if (zipfRandom() < 0.05) filters.whatsapp = true;
+    if (zipfRandom() < 0.1) {
+      const near = citiesByCountry[live][city()] as { latitude: number; longitude: number };
+      filters.near = { lat: near.latitude, lon: near.longitude };
+    }
+    const pages = 1 + depth();
+    tasks.push({ kind: 'search', filters, limit: LIMITS[limit()] as number, pages });
     requests += pages;
   }
   return tasks;
@@ -185,12 +273,18 @@ async function runPhase(client: Client, tasks: Task[]): Promise<{ latencies: num
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
+/** A filter value as query-string text: `near` is "lat,lng". */
+function queryValue(value: SearchFilters[keyof SearchFilters]): string {
+  return typeof value === 'object' ? `${value.lat},${value.lon}` : String(value);
+}
+
 async function json(response: Response): Promise<unknown> {
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return response.json();
 }
 
 const environment = await createBenchEnvironment('api');
+let apiProcess: RunningProcess | undefined;
 try {
   const { client, alias, config } = environment;
   await ensureDoctorsIndex(client, alias);
@@ -218,7 +312,9 @@ try {
   const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
   // The API runs as its own process, as in production (logs at info included); this one is the client.
   const port = await freePort();
+  const opsPort = await freePort();
   const api = startProcess('services/api/src/server.ts', [], {
+    API_OPS_PORT: String(opsPort),
     DATABASE_URL: environment.databaseUrl,
     REDIS_PREFIX: environment.redisPrefix,
     ELASTICSEARCH_INDEX: alias,
@@ -227,6 +323,7 @@ try {
     ...UNLIMITED_QUOTAS,
     LOG_LEVEL: 'info',
   });
+  apiProcess = api;
   await api.waitForOutput(/Server listening/);
   const apiBase = `http://127.0.0.1:${port}/api/v1`;
   const headers = { 'x-api-key': secret };
@@ -234,7 +331,7 @@ try {
   const ours: Client = {
     search: async (filters, limit, after) => {
       const query = new URLSearchParams({
-        ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])),
+        ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
         limit: String(limit),
       });
       if (typeof after === 'string') query.set('cursor', after);
@@ -260,8 +357,8 @@ try {
     });
   const raw: Client = {
     search: async (filters, limit, after) => {
-      const body = buildSearchRequest(filters, limit, after as [string, string] | undefined);
-      const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: [string, string] }> } };
+      const body = buildSearchRequest(filters, limit, after as SortValues | undefined);
+      const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
       const hits = result.hits.hits;
       return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;
     },
@@ -278,10 +375,27 @@ try {
     },
   };
 
-  const tasks = workload(requestsPerPhase);
+  // The changes feed: the same records in the store, as the worker saves them.
+  log(`storing ${records} served records in the places table (changes feed)`);
+  for (let start = 0; start < records; start += 2_000) {
+    const rows = [];
+    for (let index = start; index < Math.min(records, start + 2_000); index += 1) {
+      const state = servedPlace(index);
+      rows.push({
+        placeId: state.placeId,
+        stateVersion: 1,
+        document: toSearchDocument(state, { siteOrigin: config.SITE_ORIGIN }),
+      });
+    }
+    await savePlaceStates(environment.db, rows);
+  }
+  await sql`analyze places`.execute(environment.db);
+
+  const requestsFor = mix === 'zipf' ? zipfWorkload : workload;
+  const tasks = requestsFor(requestsPerPhase);
   log(`warming up`);
-  await runPhase(raw, workload(500));
-  await runPhase(ours, workload(500));
+  await runPhase(raw, requestsFor(500));
+  await runPhase(ours, requestsFor(500));
   const results = { ours: [] as number[], raw: [] as number[] };
   let oursSeconds = 0;
   let rawSeconds = 0;
@@ -294,8 +408,8 @@ try {
     rawSeconds += rawRun.seconds;
     oursSeconds += oursRun.seconds;
   }
-  await api.stop('SIGTERM');
 
+  // Printed before the feed phases, so a feed failure cannot lose them.
   const summarize = (latencies: number[], seconds: number) => {
     const sorted = [...latencies].sort((a, b) => a - b);
     return {
@@ -307,13 +421,101 @@ try {
   };
   const o = summarize(results.ours, oursSeconds);
   const r = summarize(results.raw, rawSeconds);
-  log(`records ${records}, concurrency ${concurrency}, ${o.count} requests per side (search pages + gets)`);
+  log(
+    `${mix} mix: records ${records}, concurrency ${concurrency}, ${o.count} requests per side (search pages + gets)`,
+  );
   log(`ours: ${o.rps.toFixed(0)} req/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms`);
   log(`raw:  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+
+  // Feed consumers: each reads one dataset's feed from a position (the start, or a cursor a few pages
+  // in) for a few pages of a typical size; the raw side sends the identical query to PostgreSQL.
+  type FeedTask = { country: Live; limit: number; pages: number };
+  const feedTasks: FeedTask[] = [];
+  for (let requests = 0; requests < Math.max(200, requestsPerPhase / 10);) {
+    const task = { country: pick(LIVE), limit: pick([100, 500, 1000]), pages: 1 + Math.floor(random() * 5) };
+    feedTasks.push(task);
+    requests += task.pages;
+  }
+  type FeedClient = (country: Live, limit: number, since: string | undefined) => Promise<string>;
+  const feedOurs: FeedClient = async (country, limit, since) => {
+    const query = new URLSearchParams({ country, limit: String(limit) });
+    if (since !== undefined) query.set('since', since);
+    const body = (await json(await fetch(`${apiBase}/changes?${query.toString()}`, { headers }))) as {
+      page: { nextCursor: string };
+    };
+    return body.page.nextCursor;
+  };
+  const feedRaw: FeedClient = async (country, limit, since) => {
+    const decoded =
+      since === undefined ? undefined : decodeChangesCursor(since, country, config.CURSOR_SECRET);
+    const after = decoded?.ok ? decoded.value : FEED_START;
+    const rows = await readChanges(environment.db, { country, after, limit: limit + 1 });
+    const last = rows[Math.min(rows.length, limit) - 1]?.position ?? after;
+    return encodeChangesCursor(last, country, config.CURSOR_SECRET);
+  };
+  const runFeedPhase = async (feed: FeedClient) => {
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < feedTasks.length) {
+          const task = feedTasks[next++] as FeedTask;
+          let since: string | undefined;
+          for (let page = 0; page < task.pages; page += 1) {
+            const began = performance.now();
+            since = await feed(task.country, task.limit, since);
+            latencies.push(performance.now() - began);
+          }
+        }
+      }),
+    );
+    return { latencies, seconds: (performance.now() - started) / 1000 };
+  };
+  log('changes feed: warming up');
+  await runFeedPhase(feedRaw);
+  await runFeedPhase(feedOurs);
+  const feedResults = { ours: [] as number[], raw: [] as number[] };
+  let feedOursSeconds = 0;
+  let feedRawSeconds = 0;
+  for (let round = 0; round < 2; round += 1) {
+    const rawRun = await runFeedPhase(feedRaw);
+    const oursRun = await runFeedPhase(feedOurs);
+    feedResults.raw.push(...rawRun.latencies);
+    feedResults.ours.push(...oursRun.latencies);
+    feedRawSeconds += rawRun.seconds;
+    feedOursSeconds += oursRun.seconds;
+  }
+  // How the hot-query cache answered the API's requests to Elasticsearch over the whole run.
+  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  const cacheCounts = [...metrics.matchAll(/^search_cache_requests_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)]
+    .map(([, outcome, count]) => `${outcome} ${count}`)
+    .join(', ');
+  await api.stop('SIGTERM');
+
+  log(`API's requests to Elasticsearch, whole run: ${cacheCounts || 'no search cache (SEARCH_CACHE=off)'}`);
   const round2 = (value: number) => Math.round(value * 100) / 100;
+  const fo = summarize(feedResults.ours, feedOursSeconds);
+  const fr = summarize(feedResults.raw, feedRawSeconds);
+  log(`changes feed: ${fo.count} pages of 100-1000 changes per side`);
+  log(`ours: ${fo.rps.toFixed(0)} pages/s, p50 ${fo.p50.toFixed(2)} ms, p99 ${fo.p99.toFixed(2)} ms`);
+  log(`raw:  ${fr.rps.toFixed(0)} pages/s, p50 ${fr.p50.toFixed(2)} ms, p99 ${fr.p99.toFixed(2)} ms`);
+  // The feed's line comes first: the last line stays the search and get figure it always was.
+  console.log(
+    JSON.stringify({
+      bench: 'api-changes',
+      ours: round2(fo.rps),
+      raw: round2(fr.rps),
+      unit: 'pages/s',
+      ratio: round2(fo.rps / fr.rps),
+      p99_ours_ms: round2(fo.p99),
+      p99_raw_ms: round2(fr.p99),
+    }),
+  );
   console.log(
     JSON.stringify({
       bench: 'api',
+      mix,
       ours: round2(o.rps),
       raw: round2(r.rps),
       unit: 'req/s',
@@ -323,5 +525,7 @@ try {
     }),
   );
 } finally {
+  // A failed run must not leave its API process behind (it is already stopped on success).
+  await apiProcess?.stop('SIGKILL');
   await environment.cleanup();
 }

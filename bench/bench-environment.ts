@@ -24,7 +24,8 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   const databaseName = `bench_${name}_${suffix}`;
   await withAdmin((admin) => admin.query(`create database "${databaseName}"`));
   const databaseUrl = withDatabase(config.DATABASE_URL, databaseName);
-  const db = createDatabase(databaseUrl, { maxConnections: 10 });
+  // A benchmark shares the machine with whatever else runs: a slow connect is waited for, not a failure.
+  const db = createDatabase(databaseUrl, { maxConnections: 10, timeouts: { connectTimeoutMs: 30_000 } });
   await migrateToLatest(db);
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
   const alias = `bench_${name}_${suffix}`;

@@ -7,8 +7,7 @@ import { QueueEvents } from 'bullmq';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { freePort, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
-import { crawled, published } from '../packages/ingest/test/events.fixture.js';
+import { crawled, freePort, published, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
 
 const { values } = parseArgs({

@@ -1,8 +1,11 @@
 // `npm run bench:ingest [-- --count N --seed S]`: end-to-end events/s through queue → store → index,
-// against the raw Elasticsearch bulk rate of the same documents with the same mapping, in the same run.
+// against, in the same run, the raw Elasticsearch bulk rate of the same documents with the same mapping
+// (`raw`) and the floor of any event-sourced pipeline (`floor`): a plain multi-row insert of the same
+// events into an identical events table, then that raw bulk, one after the other.
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
+import { sql } from 'kysely';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
@@ -27,7 +30,7 @@ if (!Number.isInteger(workerCount) || workerCount <= 0)
   throw new Error('--workers must be a positive integer');
 
 const environment = await createBenchEnvironment('ingest');
-const { config, client } = environment;
+const { config, client, db } = environment;
 try {
   log(`generating ${count} events (seed ${seed})`);
   const lines: string[] = [];
@@ -80,28 +83,36 @@ try {
   const expected = projectRawEvents(lines, config.SITE_ORIGIN);
   const perEventPlace = expected.validEvents.map((event) => event.placeId);
   const documents = new Map([...expected.rows].map(([placeId, row]) => [placeId, row.document]));
+  /** Runs `work` on every batch, WORKER_CONCURRENCY at a time: the worker's parallelism. */
+  const inParallel = async <T>(batches: ReadonlyArray<T>, work: (batch: T) => Promise<void>) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: config.WORKER_CONCURRENCY }, async () => {
+        for (let batch = batches[next++]; batch !== undefined; batch = batches[next++]) await work(batch);
+      }),
+    );
+  };
+  const batchesOf = <T>(items: ReadonlyArray<T>): T[][] => {
+    const batches: T[][] = [];
+    for (let start = 0; start < items.length; start += config.INGEST_BATCH_SIZE)
+      batches.push(items.slice(start, start + config.INGEST_BATCH_SIZE));
+    return batches;
+  };
+  /** Bulk-indexes one operation per event, as the raw figure does, into `index`. */
+  const bulkDocuments = (index: string) =>
+    inParallel(batchesOf(perEventPlace), async (batch) => {
+      const operations = batch.flatMap((placeId) => [
+        { index: { _index: index, _id: placeId } },
+        documents.get(placeId),
+      ]);
+      const response = await client.bulk({ operations });
+      if (response.errors) throw new Error('raw bulk had item errors');
+    });
   const rawIndex = `${environment.alias}__raw`;
   await createDoctorsIndex(client, rawIndex);
-  const batches: string[][] = [];
-  for (let start = 0; start < perEventPlace.length; start += config.INGEST_BATCH_SIZE) {
-    batches.push(perEventPlace.slice(start, start + config.INGEST_BATCH_SIZE));
-  }
   const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
-  let next = 0;
-  // Same parallelism as the worker: WORKER_CONCURRENCY bulk requests in flight.
-  await Promise.all(
-    Array.from({ length: config.WORKER_CONCURRENCY }, async () => {
-      for (let batch = batches[next++]; batch; batch = batches[next++]) {
-        const operations = batch.flatMap((placeId) => [
-          { index: { _index: rawIndex, _id: placeId } },
-          documents.get(placeId),
-        ]);
-        const response = await client.bulk({ operations });
-        if (response.errors) throw new Error('raw bulk had item errors');
-      }
-    }),
-  );
+  await bulkDocuments(rawIndex);
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   const rawCpuAfter = snapshotCpu([]);
   const raw = perEventPlace.length / rawSeconds;
@@ -110,6 +121,37 @@ try {
   );
   if (rawCpu && rawCpuAfter) log(`      ${describeCpu(rawCpu, rawCpuAfter, rawSeconds)}`);
 
+  // ---- floor: the events made durable (a plain multi-row INSERT per batch into a table like `events`,
+  // same indexes, one transaction each; the generator repeats some events, and the event id stays the
+  // idempotency key), then the raw bulk of the resulting documents, one after the other ----
+  await sql`create table events_floor (like events including all)`.execute(db);
+  const floorIndex = `${environment.alias}__floor`;
+  await createDoctorsIndex(client, floorIndex);
+  const floorCpu = snapshotCpu([]);
+  const floorStarted = performance.now();
+  await inParallel(batchesOf(expected.validEvents), async (batch) => {
+    // In event-id order, as the store appends: concurrent batches sharing a repeated event cannot deadlock.
+    const sorted = [...batch].sort((a, b) => (a.eventId < b.eventId ? -1 : a.eventId > b.eventId ? 1 : 0));
+    const rows = sorted.map(
+      (event) =>
+        sql`(${event.eventId}, ${event.placeId}, ${event.type}, ${event.occurredAt}, ${event.schemaVersion}, ${JSON.stringify(event.payload)}::json)`,
+    );
+    await sql`
+      insert into events_floor (event_id, place_id, type, occurred_at, schema_version, payload)
+      values ${sql.join(rows)}
+      on conflict (event_id) do nothing`.execute(db);
+  });
+  const floorInsertSeconds = (performance.now() - floorStarted) / 1000;
+  await bulkDocuments(floorIndex);
+  const floorSeconds = (performance.now() - floorStarted) / 1000;
+  const floorCpuAfter = snapshotCpu([]);
+  const floor = perEventPlace.length / floorSeconds;
+  log(
+    `floor: ${perEventPlace.length} events in ${floorSeconds.toFixed(2)} s = ${floor.toFixed(0)} events/s ` +
+      `(insert ${floorInsertSeconds.toFixed(2)} s, then bulk ${(floorSeconds - floorInsertSeconds).toFixed(2)} s)`,
+  );
+  if (floorCpu && floorCpuAfter) log(`      ${describeCpu(floorCpu, floorCpuAfter, floorSeconds)}`);
+
   console.log(
     JSON.stringify({
       bench: 'ingest',
@@ -117,6 +159,8 @@ try {
       raw: Math.round(raw),
       unit: 'events/s',
       ratio: Number((ours / raw).toFixed(3)),
+      floor: Math.round(floor),
+      ratio_floor: Number((ours / floor).toFixed(3)),
     }),
   );
 } finally {

@@ -1,5 +1,6 @@
-// `npm run bench:reindex [-- --places N]`: time to reindex N served places from PostgreSQL (the real
-// `npm run reindex` process, with its peak RSS) against a raw bulk load of the same pre-serialized
+// `npm run bench:reindex [-- --places N] [--replay]`: time to reindex N served places from PostgreSQL (the
+// real `npm run reindex` process, with its peak RSS; with --replay, `npm run reindex -- --replay`, which
+// refolds every place from its event stream) against a raw bulk load of the same pre-serialized
 // documents into a fresh index with the same mapping, in the same run.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,13 +11,18 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
-import { savePlaceStates, streamProjections, type PlaceRow } from '@directory/event-store';
+import type { PlaceProjection } from '@directory/domain';
+import { appendEvents, savePlaceStates, streamProjections } from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
+import { describeCpu, snapshotCpu } from './cpu-usage.js';
 
-const { values } = parseArgs({ options: { places: { type: 'string', default: '1000000' } } });
+const { values } = parseArgs({
+  options: { places: { type: 'string', default: '1000000' }, replay: { type: 'boolean', default: false } },
+});
+const replay = values.replay;
 const target = Number(values.places);
 if (!Number.isInteger(target) || target <= 0) throw new Error('--places must be a positive integer');
 
@@ -26,7 +32,14 @@ const workDir = await mkdtemp(join(tmpdir(), 'bench-reindex-'));
 try {
   // ---- data: distinct realistic served places from the generator, cloned in SQL up to the target ----
   const expected = projectRawEvents(generateEvents({ count: 60_000, seed: 3 }), config.SITE_ORIGIN);
-  const base: PlaceRow[] = [...expected.rows.values()].filter((row) => row.document.served);
+  const base: PlaceProjection[] = [...expected.rows.values()].filter((row) => row.document.served);
+  if (replay) {
+    // A replay refolds from the event store: the served places' streams are stored (and cloned) too.
+    const servedIds = new Set(base.map((row) => row.placeId));
+    const events = expected.validEvents.filter((event) => servedIds.has(event.placeId));
+    for (let start = 0; start < events.length; start += 5_000)
+      await appendEvents(db, events.slice(start, start + 5_000));
+  }
   for (let start = 0; start < base.length; start += 2_000)
     await savePlaceStates(db, base.slice(start, start + 2_000));
   const copies = Math.ceil(target / base.length) - 1;
@@ -46,9 +59,21 @@ try {
       from places where place_id not like '%-c%'
       order by place_id
       limit ${Math.min(base.length, target - copy * base.length)}`.execute(db);
+    if (replay)
+      await sql`
+        insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
+        select event_id || ${suffix}, place_id || ${suffix}, type, occurred_at, schema_version, payload
+        from events
+        where place_id in (select place_id from places where place_id not like '%-c%'
+                           order by place_id
+                           limit ${Math.min(base.length, target - copy * base.length)})
+          and place_id not like '%-c%'
+        order by position`.execute(db);
   }
   // As in production, the rows were written long before the reindex (not inside its catch-up margin).
   await sql`update places set projected_version = 0, updated_at = now() - interval '1 hour'`.execute(db);
+  // The replay reads the events table by place: fresh statistics, as a long-lived store would have.
+  if (replay) await sql`vacuum analyze`.execute(db);
   const served = Number(
     (await sql<{ count: string }>`select count(*) as count from places where served`.execute(db)).rows[0]
       ?.count,
@@ -57,21 +82,27 @@ try {
   await ensureDoctorsIndex(client, environment.alias);
 
   // ---- ours: the operator command, as a process of its own ----
+  const oursCpu = snapshotCpu([]);
   const oursStarted = performance.now();
-  const reindex = startProcess('packages/ingest/src/reindex.cli.ts', [], {
+  const reindex = startProcess('packages/operator/src/reindex.cli.ts', replay ? ['--replay'] : [], {
     DATABASE_URL: environment.databaseUrl,
     ELASTICSEARCH_INDEX: environment.alias,
-    // The heap cap of the `npm run reindex` script (package.json): it keeps the process' RSS flat.
-    NODE_OPTIONS: '--max-old-space-size=192',
+    // The heap flags of the `npm run reindex` script (package.json): the cap keeps the process' RSS flat,
+    // the 16 MB young generation cuts the replay's garbage collection (a fifth of its CPU profile at 8 MB).
+    NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16',
   });
   const exitCode = await reindex.exited;
   const oursSeconds = (performance.now() - oursStarted) / 1000;
+  const oursCpuAfter = snapshotCpu([]);
   if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
   const peakRssMb = Number(/peak RSS (\d+) MB/.exec(reindex.output())?.[1]);
   const ours = served / oursSeconds;
   log(
     `ours: ${served} docs in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} docs/s, peak RSS ${peakRssMb} MB`,
   );
+  log(`      ${/done in .*/.exec(reindex.output())?.[0] ?? ''}`);
+  // The reindex process has exited by now: its own CPU time is the one it printed.
+  if (oursCpu && oursCpuAfter) log(`      ${describeCpu(oursCpu, oursCpuAfter, oursSeconds)}`);
 
   // ---- raw: the same documents, serialized beforehand (untimed), bulk-loaded into a fresh index ----
   const bulkFile = join(workDir, 'bulk.ndjson');
@@ -87,6 +118,7 @@ try {
   await once(out, 'finish');
   const rawIndex = `${environment.alias}__raw`;
   await createDoctorsIndex(client, rawIndex, { refresh_interval: '-1', number_of_replicas: 0 });
+  const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
   // Same page size as the reindex (2,000 documents = 4,000 lines), one request at a time.
   let lines: string[] = [];
@@ -106,12 +138,14 @@ try {
   if (lines.length) await send();
   await client.indices.refresh({ index: rawIndex });
   const rawSeconds = (performance.now() - rawStarted) / 1000;
+  const rawCpuAfter = snapshotCpu([]);
   const raw = served / rawSeconds;
   log(`raw:  ${served} docs in ${rawSeconds.toFixed(1)} s = ${raw.toFixed(0)} docs/s`);
+  if (rawCpu && rawCpuAfter) log(`      ${describeCpu(rawCpu, rawCpuAfter, rawSeconds)}`);
 
   console.log(
     JSON.stringify({
-      bench: 'reindex',
+      bench: replay ? 'reindex --replay' : 'reindex',
       ours: Math.round(ours),
       raw: Math.round(raw),
       unit: 'docs/s',

@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isWellFormedApiKey } from '@directory/domain';
+import { isWellFormedApiKey, type DoctorPage } from '@directory/domain';
+import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   REPOSITORY_ROOT,
+  indexPlaces,
+  placeState,
   createTestDatabase,
   createTestRedis,
   createTestSearch,
@@ -15,6 +18,7 @@ import {
   type TestSearch,
   freePort,
 } from '@directory/testing';
+import { fetchedResponse, openApiValidatorFor } from '../services/api/test/support/openapi-validator.js';
 
 const run = promisify(execFile);
 
@@ -93,9 +97,127 @@ describe('npm run api, two processes, npm run keys', () => {
 
     const unauthenticated = await fetch(`${first}/openapi.json`);
     expect((await unauthenticated.json()) as { info: { version: string } }).toMatchObject({
-      info: { version: '1.1.0' },
+      info: { version: '1.2.0' },
     });
     for (const api of apis) expect(api.output()).not.toContain(secret);
+  });
+
+  it('answers geo searches, the cities and specialties lists (API 1.2), every response as /openapi.json describes it', async () => {
+    await indexPlaces(search.client, `${search.prefix}_doctors`, [
+      placeState({
+        id: 'pt-centre',
+        name: 'Clínica Centro',
+        country: 'pt',
+        city: 'Lisboa',
+        citySlug: 'lisboa',
+        location: { latitude: 38.7223, longitude: -9.1393 },
+      }),
+      placeState({
+        id: 'pt-north',
+        name: 'Clínica Norte',
+        country: 'pt',
+        city: 'Lisboa',
+        citySlug: 'lisboa',
+        location: { latitude: 38.7313, longitude: -9.1393 },
+      }),
+      placeState({
+        id: 'pt-porto',
+        name: 'Clínica Porto',
+        country: 'pt',
+        city: 'Porto',
+        citySlug: 'porto',
+        location: { latitude: 41.1579, longitude: -8.6291 },
+        primaryType: 'Dentista',
+        specialties: ['Ortodontia'],
+      }),
+    ]);
+    const [base = ''] = bases;
+    const document = (await (await fetch(`${base}/openapi.json`)).json()) as Parameters<
+      typeof openApiValidatorFor
+    >[0];
+    const validator = openApiValidatorFor(document);
+    const account = await ensureAccount(database.db, 'e2e-geo@example.com');
+    // The per-key limit here is 5 requests a minute: a key per few requests.
+    const secrets = await Promise.all(
+      ['geo-1', 'geo-2'].map(
+        async (name) => (await createApiKey(database.db, { accountId: account.id, name })).secret,
+      ),
+    );
+    let used = 0;
+    const get = async (path: string, query: string) => {
+      const secret = secrets[Math.floor(used / 5)] ?? '';
+      used += 1;
+      const response = await fetchedResponse(
+        await fetch(`${base}${path}?${query}`, { headers: { 'x-api-key': secret } }),
+      );
+      validator.check(path, 'GET', response);
+      return response;
+    };
+
+    const first = await get('/api/v1/doctors', 'country=pt&near=38.7223,-9.1393&radius=5000&limit=1');
+    expect(first.statusCode).toBe(200);
+    const firstPage = first.json() as DoctorPage;
+    expect(firstPage.doctors.map((doctor) => [doctor.id, doctor.distanceMeters])).toEqual([['pt-centre', 0]]);
+    const cursor = encodeURIComponent(firstPage.page.nextCursor ?? '');
+    const second = await get(
+      '/api/v1/doctors',
+      `country=pt&near=38.7223,-9.1393&radius=5000&limit=1&cursor=${cursor}`,
+    );
+    expect((second.json() as DoctorPage).doctors.map((doctor) => [doctor.id, doctor.distanceMeters])).toEqual(
+      [['pt-north', 1001]],
+    );
+    expect((second.json() as DoctorPage).page).toEqual({ count: 1, hasMore: false, nextCursor: null });
+    const bad = await get('/api/v1/doctors', 'country=pt&near=38.7,-200');
+    expect(bad.statusCode).toBe(400);
+    const plain = await get('/api/v1/doctors', 'country=pt');
+    expect(plain.body).not.toContain('distanceMeters');
+
+    const cities = await get('/api/v1/cities', 'country=pt');
+    expect(cities.json()).toEqual({
+      cities: [
+        { slug: 'lisboa', name: 'Lisboa', count: 2 },
+        { slug: 'porto', name: 'Porto', count: 1 },
+      ],
+    });
+    expect((await get('/api/v1/cities', 'country=pt&q=PORT')).json()).toEqual({
+      cities: [{ slug: 'porto', name: 'Porto', count: 1 }],
+    });
+    expect((await get('/api/v1/cities', 'country=pt&limit=501')).statusCode).toBe(400);
+
+    expect((await get('/api/v1/specialties', 'country=pt&lang=pt')).json()).toEqual({
+      specialties: [
+        { code: 'dentistry', label: 'Medicina dentária', count: 1 },
+        { code: 'orthodontics', label: 'Ortodontia', count: 1 },
+      ],
+    });
+    const dentists = await get('/api/v1/doctors', 'country=pt&specialty=dentistry');
+    expect((dentists.json() as DoctorPage).doctors.map((doctor) => doctor.id)).toEqual(['pt-porto']);
+  });
+
+  it('answers If-None-Match with a bare 304 over HTTP, in either process, without spending quota', async () => {
+    const account = await ensureAccount(database.db, 'e2e-caching@example.com');
+    const { secret } = await createApiKey(database.db, { accountId: account.id, name: 'caching' });
+    const [first = '', second = ''] = bases;
+    const url = '/api/v1/doctors?country=pt&limit=2';
+    const full = await fetch(`${first}${url}`, { headers: { 'x-api-key': secret } });
+    expect(full.status).toBe(200);
+    const etag = full.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(full.headers.get('ratelimit-remaining')).toBe('4');
+    // The quota is 5 a minute: six conditional requests all come back 304, from both processes.
+    for (const base of [first, second, first, second, first, second]) {
+      const response = await fetch(`${base}${url}`, {
+        headers: { 'x-api-key': secret, 'if-none-match': etag },
+      });
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('etag')).toBe(etag);
+      expect(response.headers.get('content-length')).toBeNull();
+      expect(response.headers.get('content-type')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('private, no-cache');
+      expect(response.headers.get('vary')).toBe('X-API-Key, Authorization');
+      expect(response.headers.get('ratelimit-remaining')).toBe('4');
+    }
   });
 
   it('closes gracefully on SIGTERM', async () => {

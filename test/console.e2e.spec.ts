@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
 import { API_KEY_PATTERN } from '@directory/domain';
@@ -15,18 +15,8 @@ import {
   type TestDatabase,
   freePort,
 } from '@directory/testing';
+import { launchChromium } from './browser.fixture.js';
 
-// Debian's chromium package (installed by .ci/run); headless, no sandbox (root in CI), no network chatter.
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PASSWORD = 'e2e password 1234';
 
 describe('key console in a real browser, against the real API', () => {
@@ -62,7 +52,7 @@ describe('key console in a real browser, against the real API', () => {
     ]);
     apiUrl = `http://127.0.0.1:${apiPort}`;
     consoleUrl = `http://127.0.0.1:${consolePort}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -6,14 +6,9 @@ import {
   type IngestJobData,
   type IngestJobResult,
 } from '@directory/ingest';
-import {
-  assertConverged,
-  eventually,
-  expectedRunSummary,
-  projectRawEvents,
-  SITE_ORIGIN,
-} from '@directory/testing';
+import { assertConverged, eventually, projectRawEvents, SITE_ORIGIN } from '@directory/testing';
 import type { Queue } from 'bullmq';
+import { expectedRunSummary } from './expected-run.fixture.js';
 import { sampleLines, startStorePipeline, type StorePipeline } from './faults/store-pipeline.fixture.js';
 
 function summaryLine(output: string): string {

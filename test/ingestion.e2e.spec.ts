@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@directory/config';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
+  SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
   createTestSearch,
@@ -14,13 +14,12 @@ import {
   startProcess,
   type RunningProcess,
   type TestDatabase,
+  processEnvironment,
 } from '@directory/testing';
-
-const SITE = 'https://www.doctor-directory.example';
 
 /** What the index must hold, computed from the NDJSON file alone (independently of the store). */
 function expectedFromFile(path: string) {
-  const expected = projectRawEvents(readFileSync(path, 'utf8').split('\n'), SITE);
+  const expected = projectRawEvents(readFileSync(path, 'utf8').split('\n'), SITE_ORIGIN);
   const served = new Map<string, unknown>();
   for (const [placeId, row] of expected.rows) if (row.document.served) served.set(placeId, row.document);
   return { uniqueEvents: expected.uniqueEvents, invalid: expected.invalid, served };
@@ -39,17 +38,10 @@ describe('ingestion end to end: NDJSON → queue → worker → store → index'
     database = await createTestDatabase('ingestion-e2e');
     workDir = await mkdtemp(join(tmpdir(), 'ingestion-e2e-'));
     await ensureDoctorsIndex(search.client, alias);
-    env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: loadConfig().REDIS_URL,
-      REDIS_PREFIX: redis.prefix,
-      ELASTICSEARCH_INDEX: alias,
-      SITE_ORIGIN: SITE,
-      INGEST_BATCH_SIZE: '200',
-      WORKER_LOCK_DURATION_MS: '3000',
-      SWEEP_INTERVAL_MS: '1000',
-      LOG_LEVEL: 'info',
-    };
+    env = processEnvironment(
+      { databaseUrl: database.url, redisPrefix: redis.prefix, alias },
+      { INGEST_BATCH_SIZE: '200', WORKER_LOCK_DURATION_MS: '3000', SWEEP_INTERVAL_MS: '1000' },
+    );
   });
   afterAll(async () => {
     await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));

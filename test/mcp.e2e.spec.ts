@@ -37,6 +37,25 @@ describe('npm run mcp', () => {
       placeState({ id: 'pt-a', name: 'Clínica A', country: 'pt', citySlug: 'lisboa' }),
       placeState({ id: 'pt-b', name: 'Clínica B', country: 'pt', citySlug: 'lisboa' }),
       placeState({ id: 'pt-c', name: 'Clínica C', country: 'pt', citySlug: 'porto' }),
+      // API 1.2 geo search: Madrid's centre, 1 km and 30 km north of it.
+      placeState({
+        id: 'es-far',
+        name: 'Clínica Lejos',
+        country: 'es',
+        location: { latitude: 40.6868, longitude: -3.7038 },
+      }),
+      placeState({
+        id: 'es-near',
+        name: 'Clínica Cerca',
+        country: 'es',
+        location: { latitude: 40.4258, longitude: -3.7038 },
+      }),
+      placeState({
+        id: 'es-centre',
+        name: 'Clínica Centro',
+        country: 'es',
+        location: { latitude: 40.4168, longitude: -3.7038 },
+      }),
     ]);
     const port = await freePort();
     mcp = startProcess('services/mcp/src/server.ts', [], {
@@ -58,6 +77,47 @@ describe('npm run mcp', () => {
     await database.drop();
   });
 
+  it('searches near a point (API 1.2): nearest first, with distanceMeters, within the radius', async () => {
+    const account = await ensureAccount(database.db, 'e2e-mcp-geo@example.com');
+    const { secret } = await createApiKey(database.db, { accountId: account.id, name: 'e2e-geo' });
+    const client = new Client({ name: 'e2e-geo', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    const search = tools.find((tool) => tool.name === 'search_doctors');
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['near', 'radius']),
+    );
+    expect(search?.description).toMatch(/distanceMeters/);
+
+    const near = async (args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: 'search_doctors', arguments: args })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      return result;
+    };
+    const result = await near({ country: 'es', near: '40.4168,-3.7038', radius: 50000 });
+    const page = result.structuredContent as DoctorPage;
+    expect(page.doctors.map((doctor) => [doctor.id, doctor.distanceMeters])).toEqual([
+      ['es-centre', 0],
+      ['es-near', 1001],
+      ['es-far', 30023],
+    ]);
+    expect(JSON.stringify(result.content)).toContain('1001 m away');
+    const within = (await near({ country: 'es', near: '40.4168,-3.7038' })).structuredContent as DoctorPage;
+    expect(within.doctors.map((doctor) => doctor.id)).toEqual(['es-centre', 'es-near']);
+
+    const refused = (await client.callTool({
+      name: 'search_doctors',
+      arguments: { country: 'es', radius: 100 },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(/radius: only applies together with near/);
+    await client.close();
+  });
+
   it('serves both tools to an SDK client with a Bearer key, and closes gracefully on SIGTERM', async () => {
     const account = await ensureAccount(database.db, 'e2e-mcp@example.com');
     const { secret } = await createApiKey(database.db, { accountId: account.id, name: 'e2e' });
@@ -68,7 +128,11 @@ describe('npm run mcp', () => {
       }),
     );
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_doctor', 'search_doctors']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_doctor',
+      'list_specialties',
+      'search_doctors',
+    ]);
 
     const ids: string[] = [];
     let cursor: string | null = null;

@@ -7,11 +7,13 @@ import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   REPOSITORY_ROOT,
+  crawled,
   createTestDatabase,
   createTestRedis,
   createTestSearch,
   eventually,
   freePort,
+  published,
   scrapeMetrics,
   startProcess,
   startTcpProxy,
@@ -19,7 +21,6 @@ import {
   type TcpProxy,
   type TestDatabase,
 } from '@directory/testing';
-import { crawled, published } from '../packages/ingest/test/events.fixture.js';
 
 const run = promisify(execFile);
 const OPS_TOKEN = 'operations-e2e-token-0123456789abcdef';
@@ -166,6 +167,11 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
     expect(apiAfter.value('http_requests_total', searches)).toBeGreaterThan(
       apiBefore.value('http_requests_total', searches),
     );
+    // The hot-query cache (on by default): the searches above were sent to Elasticsearch through it.
+    expect(apiAfter.value('search_cache_requests_total', { outcome: 'miss' })).toBeGreaterThan(
+      apiBefore.value('search_cache_requests_total', { outcome: 'miss' }),
+    );
+    expect(apiAfter.has('search_cache_entries')).toBe(true);
     // (this parser keeps no labels on histogram samples: the observation count over all routes)
     expect(apiAfter.value('http_request_duration_seconds')).toBeGreaterThanOrEqual(
       apiBefore.value('http_request_duration_seconds') + 2,

@@ -30,6 +30,21 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 as_root() { [ "$(id -u)" = 0 ]; }
 
+# The state folder is machine-wide, so `down` in one checkout (CI's clean clone, say) must not stop a
+# server that another checkout's `up` started and still uses: each marker names the checkout that
+# started the server, and only that checkout's `down` stops it.
+CHECKOUT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+mark_started() { printf '%s\n' "$CHECKOUT" >"$STATE_DIR/$1.started"; }
+# A marker without a checkout (written by an older script) counts as this checkout's.
+started_here() {
+  local marker="$STATE_DIR/$1.started"
+  [ -f "$marker" ] || return 1
+  local owner
+  owner=$(cat "$marker")
+  [ -z "$owner" ] || [ "$owner" = "$CHECKOUT" ]
+}
+started_elsewhere() { [ -f "$STATE_DIR/$1.started" ] && ! started_here "$1"; }
+
 ensure_dirs() {
   if ! mkdir -p "$STATE_DIR" 2>/dev/null; then
     die "cannot create $CACHE_DIR; set DIRECTORY_CACHE_DIR to a writable folder"
@@ -44,7 +59,7 @@ postgres_up() {
     version=$(ls /etc/postgresql | sort -V | tail -n 1)
     say "starting PostgreSQL $version (pg_ctlcluster)"
     pg_ctlcluster --skip-systemctl-redirect "$version" main start || die "pg_ctlcluster failed to start PostgreSQL $version main"
-    touch "$STATE_DIR/postgres.started"
+    mark_started postgres
   else
     die "PostgreSQL is not answering on 127.0.0.1:$PG_PORT and no local server was found; install postgresql or point DATABASE_URL at a running server"
   fi
@@ -59,7 +74,7 @@ redis_up() {
   say "starting redis-server on 127.0.0.1:$REDIS_PORT"
   redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no \
     --dir /tmp --pidfile "$STATE_DIR/redis.pid" --logfile "$STATE_DIR/redis.log" || die "redis-server failed to start (see $STATE_DIR/redis.log)"
-  touch "$STATE_DIR/redis.started"
+  mark_started redis
   for _ in $(seq 1 20); do port_open "$REDIS_PORT" && { say "Redis up"; return; }; sleep 0.5; done
   die "Redis did not open port $REDIS_PORT within 10 s (see $STATE_DIR/redis.log)"
 }
@@ -215,6 +230,7 @@ elasticsearch_up() {
       es_configure_node "$ES_HOME/config" dev-node doctor-directory-dev "$ES_PORT" "" "$ES_DATA" "$ES_LOG_DIR"
       es_start_daemon "$ES_HOME/config" "$ES_PID_FILE" "$log_name"
     fi
+    mark_started elasticsearch
   fi
   local deadline=$((SECONDS + HEALTH_TIMEOUT_S))
   while [ $SECONDS -lt $deadline ]; do
@@ -257,6 +273,10 @@ es_node() {
 
 elasticsearch_down() {
   local pid_file pid found=0
+  if started_elsewhere elasticsearch; then
+    say "Elasticsearch was started by $(cat "$STATE_DIR/elasticsearch.started"); left alone"
+    return
+  fi
   for pid_file in "$ES_PID_FILE" "$STATE_DIR"/elasticsearch-node*.pid; do
     [ -s "$pid_file" ] || continue
     found=1
@@ -269,18 +289,19 @@ elasticsearch_down() {
     fi
     rm -f "$pid_file"
   done
+  rm -f "$STATE_DIR/elasticsearch.started"
   [ "$found" = 1 ] || say "Elasticsearch was not started by this script; left alone"
 }
 
 redis_down() {
-  [ -f "$STATE_DIR/redis.started" ] || { say "Redis was not started by this script; left alone"; return; }
+  started_here redis || { say "Redis was not started by this checkout's services.sh; left alone"; return; }
   say "stopping Redis"
   redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
   rm -f "$STATE_DIR/redis.started"
 }
 
 postgres_down() {
-  [ -f "$STATE_DIR/postgres.started" ] || { say "PostgreSQL was not started by this script; left alone"; return; }
+  started_here postgres || { say "PostgreSQL was not started by this checkout's services.sh; left alone"; return; }
   local version
   version=$(ls /etc/postgresql | sort -V | tail -n 1)
   say "stopping PostgreSQL $version"

@@ -58,13 +58,15 @@ function publishedEvent(placeId: string): PlaceEvent {
 
 /**
  * Places whose events were stored but never projected (their jobs were lost), and among them, sorting
- * first, one stored before the schema capped names: a 40,000-character name, over Elasticsearch's
- * 32,766-byte keyword limit once folded into `sortName`.
+ * first, one stored before the schema capped slugs: a 40,000-character profile slug, over
+ * Elasticsearch's 32,766-byte keyword limit (`profileSlug`). (A long name no longer poisons: the sort
+ * key keeps only its first 200 code points.)
  */
 function laggingStore(): PlaceEvent[] {
+  const published = publishedEvent(POISON_PLACE);
   const events: PlaceEvent[] = [
-    crawledEvent(POISON_PLACE, 'x'.repeat(40_000)) as PlaceEvent,
-    publishedEvent(POISON_PLACE),
+    placeEventSchema.parse(crawledEvent(POISON_PLACE, 'Praxis Poison')),
+    { ...published, payload: { ...published.payload, profileSlug: 'x'.repeat(40_000) } } as PlaceEvent,
   ];
   for (let index = 0; index < LAGGING_PLACES; index += 1) {
     const placeId = `lag-${String(index).padStart(4, '0')}`;
@@ -101,7 +103,7 @@ describe('fault: a poison record among 1,500 lagging places', () => {
 
     const failures = await listProjectionFailures(pipeline.database.db);
     expect(failures.map((failure) => [failure.placeId, failure.status])).toEqual([[POISON_PLACE, 400]]);
-    expect(failures[0]?.reason).toMatch(/sortName/);
+    expect(failures[0]?.reason).toMatch(/profileSlug/);
     expect(worker.output()).toMatch(/recorded as projection failures/);
 
     const letters = await listDeadLetters(pipeline.database.db, { limit: 10_000 });
@@ -109,7 +111,7 @@ describe('fault: a poison record among 1,500 lagging places', () => {
     expect(tooLong?.reason).toMatch(/payload\.observed\.name: Expected at most 1000 characters/);
 
     // What the operator sees.
-    const listing = startProcess('packages/ingest/src/dead-letters.cli.ts', ['projections'], pipeline.env);
+    const listing = startProcess('packages/operator/src/dead-letters.cli.ts', ['projections'], pipeline.env);
     expect(await listing.exited).toBe(0);
     expect(listing.output()).toContain(`${POISON_PLACE}\t`);
     expect(listing.output()).toMatch(/1 projection failures/);

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeRun } from '@directory/ingest';
 import {
   assertNoServerErrors,
-  expectedRunSummary,
   startPrivateRedis,
   waitForConvergence,
   type PrivateRedis,
 } from '@directory/testing';
+import { expectedRunSummary } from '../expected-run.fixture.js';
 import { sampleLines, startStorePipeline, type StorePipeline } from './store-pipeline.fixture.js';
 
 const EVENTS = 20_000;

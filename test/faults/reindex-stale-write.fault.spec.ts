@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectory, type Directory } from '@directory/directory';
 import type { SearchDocument } from '@directory/domain';
-import { ingestBatch, reindex, type ProjectorDependencies } from '@directory/ingest';
+import { ingestBatch, type ProjectorDependencies } from '@directory/ingest';
+import { reindex } from '@directory/operator';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex, writeProjections } from '@directory/search-index';
 import {

@@ -1,7 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '@directory/config';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
@@ -17,6 +16,7 @@ import {
   type TestRedis,
   type TestSearch,
   UNLIMITED_QUOTAS,
+  processEnvironment,
 } from '@directory/testing';
 import { createLoadKey, searchRequest, startService } from './service-processes.fixture.js';
 
@@ -55,19 +55,16 @@ export async function startStorePipeline(
   const workDir = await mkdtemp(join(tmpdir(), `${label}-`));
   const processes: RunningProcess[] = [];
   const loads: Array<ReturnType<typeof startLoad>> = [];
-  const fullEnv = {
-    DATABASE_URL: database.url,
-    REDIS_URL: loadConfig().REDIS_URL,
-    REDIS_PREFIX: redis.prefix,
-    ELASTICSEARCH_INDEX: alias,
-    SITE_ORIGIN,
-    WORKER_LOCK_DURATION_MS: '1000',
-    SWEEP_INTERVAL_MS: '1000',
-    INGEST_RETRY_DELAY_MS: '200',
-    INGEST_RETRY_MAX_DELAY_MS: '2000',
-    LOG_LEVEL: 'info',
-    ...env,
-  };
+  const fullEnv = processEnvironment(
+    { databaseUrl: database.url, redisPrefix: redis.prefix, alias },
+    {
+      WORKER_LOCK_DURATION_MS: '1000',
+      SWEEP_INTERVAL_MS: '1000',
+      INGEST_RETRY_DELAY_MS: '200',
+      INGEST_RETRY_MAX_DELAY_MS: '2000',
+      ...env,
+    },
+  );
   let files = 0;
   return {
     database,

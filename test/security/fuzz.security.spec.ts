@@ -127,6 +127,7 @@ describe('fuzz: API, MCP and console answer every generated request safely', () 
               'specialty',
               'limit',
               'cursor',
+              'since',
               'verified',
               'whatsapp',
               'api_key',
@@ -144,7 +145,15 @@ describe('fuzz: API, MCP and console answer every generated request safely', () 
         pairs.length === 0 ? '' : `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`,
       );
     const path = fc.oneof(
-      fc.constantFrom('/api/v1/key', '/api/v1/doctors', '/openapi.json', '/', '/api/v1', '/api/v2/doctors'),
+      fc.constantFrom(
+        '/api/v1/key',
+        '/api/v1/doctors',
+        '/api/v1/changes',
+        '/openapi.json',
+        '/',
+        '/api/v1',
+        '/api/v2/doctors',
+      ),
       rawSegment.map((segment) => `/api/v1/doctors/${segment}`),
       fc.constantFrom(...harness.servedGermanIds).map((id) => `/api/v1/doctors/${id}`),
       fc.array(rawSegment, { maxLength: 4 }).map((segments) => `/${segments.join('/')}`),

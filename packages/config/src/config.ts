@@ -9,6 +9,9 @@ import { z } from 'zod';
 const DEVELOPMENT_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 
+/** The index refresh interval (Elasticsearch's default, and what reindex sets): the cache's longest TTL. */
+export const SEARCH_CACHE_TTL_MAX_MS = 1_000;
+
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
 const opsPort = z.coerce.number().int().min(0).max(65_535);
@@ -63,6 +66,16 @@ const environmentSchema = z
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
     // A search that takes longer is answered with a 503 (DESIGN: a 503 within about two seconds, never a hang).
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
+    // Hot-query cache (issue 15, docs/operations.md): the API and MCP processes keep Elasticsearch's
+    // answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s, see
+    // search-index) so an answer is never older than one more refresh; bounded by entries and by MB of
+    // answers (their JSON size). SEARCH_CACHE=off sends every request to the cluster.
+    SEARCH_CACHE: z.enum(['on', 'off']).default('on'),
+    SEARCH_CACHE_TTL_MS: positiveInt
+      .max(SEARCH_CACHE_TTL_MAX_MS, 'must not exceed the index refresh interval (1000 ms)')
+      .default(500),
+    SEARCH_CACHE_MAX_ENTRIES: positiveInt.default(10_000),
+    SEARCH_CACHE_MAX_MB: positiveInt.max(4_096).default(64),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
       .refine((value) => new URL(value).pathname === '/' && !value.endsWith('/'), {
         message:
@@ -155,6 +168,8 @@ const environmentSchema = z
     AUTH_FAILURES_WINDOW_S: positiveInt.default(60),
     AUTH_FAILURES_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     UNKNOWN_KEY_CACHE_S: z.coerce.number().int().min(0).max(3_600).default(60),
+    // How often the API and MCP processes hand key usage and last use on (docs/operations.md "Key usage").
+    KEY_USAGE_FLUSH_INTERVAL_S: z.coerce.number().int().min(1).max(3_600).default(60),
     ACCOUNT_RATE_LIMIT_MAX: positiveInt.default(600),
     CONSOLE_SIGNUP_MAX: positiveInt.default(5),
     CONSOLE_SIGNUP_WINDOW_S: positiveInt.default(3_600),

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, databaseTimeouts, loadConfig } from '../src/config.js';
+import { ConfigError, SEARCH_CACHE_TTL_MAX_MS, databaseTimeouts, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('gives working local defaults for an empty environment', () => {
@@ -143,5 +143,21 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
     const defaults = databaseTimeouts(loadConfig({}), 'request');
     expect(defaults.connectTimeoutMs).toBeLessThan(2_000);
     expect(defaults.statementTimeoutMs).toBeLessThan(2_000);
+  });
+
+  it('turns the hot-query cache on by default, with a TTL within the refresh interval, and off on request', () => {
+    const defaults = loadConfig({});
+    expect(defaults.SEARCH_CACHE).toBe('on');
+    expect(defaults.SEARCH_CACHE_TTL_MS).toBe(500);
+    expect(defaults.SEARCH_CACHE_MAX_ENTRIES).toBe(10_000);
+    expect(defaults.SEARCH_CACHE_MAX_MB).toBe(64);
+    expect(loadConfig({ SEARCH_CACHE: 'off' }).SEARCH_CACHE).toBe('off');
+    expect(() => loadConfig({ SEARCH_CACHE: 'false' })).toThrow(/SEARCH_CACHE/);
+    expect(loadConfig({ SEARCH_CACHE_TTL_MS: String(SEARCH_CACHE_TTL_MAX_MS) }).SEARCH_CACHE_TTL_MS).toBe(
+      1_000,
+    );
+    // An entry older than a refresh would serve answers staler than Elasticsearch's own.
+    expect(() => loadConfig({ SEARCH_CACHE_TTL_MS: '1001' })).toThrow(/refresh interval/);
+    expect(() => loadConfig({ SEARCH_CACHE_MAX_ENTRIES: '0' })).toThrow(/SEARCH_CACHE_MAX_ENTRIES/);
   });
 });

@@ -3,6 +3,8 @@ import * as eventStore from './migrations/0001-event-store.js';
 import * as accountsAndKeys from './migrations/0002-accounts-and-keys.js';
 import * as consoleSessions from './migrations/0003-console-sessions.js';
 import * as faultRecords from './migrations/0004-fault-records.js';
+import * as changesFeed from './migrations/0005-changes-feed.js';
+import * as keyLifecycle from './migrations/0006-key-lifecycle.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -10,6 +12,8 @@ const migrations: Record<string, Migration> = {
   '0002-accounts-and-keys': accountsAndKeys,
   '0003-console-sessions': consoleSessions,
   '0004-fault-records': faultRecords,
+  '0005-changes-feed': changesFeed,
+  '0006-key-lifecycle': keyLifecycle,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

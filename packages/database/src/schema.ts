@@ -21,6 +21,17 @@ export type PlacesTable = {
   projected_version: Generated<number>;
   served: Generated<boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** xid8 as decimal text: the transaction that last changed what a feed consumer sees (null: never served). */
+  changed_xid: ColumnType<string | null, never, never>;
+  /** The dataset the place was last served in (kept on its tombstone); null until first served. */
+  feed_country: ColumnType<string | null, never, never>;
+};
+
+/** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */
+export type PlaceDeparturesTable = {
+  country: string;
+  place_id: string;
+  changed_xid: ColumnType<string, never, never>;
 };
 
 export type DeadLettersTable = {
@@ -64,6 +75,25 @@ export type ApiKeysTable = {
   created_at: ColumnType<Date, never, never>;
   revoked_at: ColumnType<Date, never, Date | string> | null;
   last_used_at: ColumnType<Date, never, Date | string> | null;
+  /** Null: never expires. */
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The key this one replaced when it was rolled (null: created, not rolled). */
+  rolled_from: ColumnType<string | null, string | null | undefined, never>;
+};
+
+/** Authenticated requests per key per UTC day (`limited`: those answered 429). */
+export type ApiKeyUsageTable = {
+  key_id: string;
+  /** `YYYY-MM-DD`: always select it as `day::text` (pg would parse a date into a local-time Date). */
+  day: ColumnType<string, string, string>;
+  requests: ColumnType<number, number, number>;
+  limited: ColumnType<number, number, number>;
+};
+
+/** Usage batches already added to api_key_usage (exactly-once flushing). */
+export type ApiKeyUsageFlushesTable = {
+  id: string;
+  applied_at: ColumnType<Date, never, never>;
 };
 
 export type ConsoleSessionsTable = {
@@ -77,9 +107,12 @@ export type ConsoleSessionsTable = {
 export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
+  place_departures: PlaceDeparturesTable;
   dead_letters: DeadLettersTable;
   projection_failures: ProjectionFailuresTable;
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
+  api_key_usage: ApiKeyUsageTable;
+  api_key_usage_flushes: ApiKeyUsageFlushesTable;
   console_sessions: ConsoleSessionsTable;
 };

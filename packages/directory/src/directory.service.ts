@@ -1,20 +1,42 @@
 import { errors as esErrors, type Client } from '@elastic/elasticsearch';
 import {
-  PLACE_ID_PATTERN,
+  buildCitiesRequest,
+  buildCityCountsRequest,
+  buildGetByIdQuery,
   buildGetByProfileQuery,
   buildSearchRequest,
+  buildSpecialtyCountsRequest,
   decodeCursor,
   filtersOf,
-  parseProfileUrl,
+  parseDoctorId,
+  parseDoctorIds,
+  planBatch,
+  shapeRecord,
+  toCitiesPage,
+  toDoctorBatch,
   toDoctorPage,
-  type Doctor,
-  type DoctorPage,
+  type BatchResponse,
+  toSpecialtyCountsPage,
+  specialtyVocabularyPage,
+  type CitiesAggregation,
+  type CitiesPage,
+  type CitiesParams,
+  type DoctorBatch,
+  type ParameterError,
+  type RecordPage,
+  type RecordShape,
+  type SearchHit,
   type SearchHitSource,
-  type SearchParams,
+  type SearchRequest,
+  type ShapedRecord,
+  type SortValues,
+  type SpecialtiesPage,
+  type SpecialtiesParams,
+  type SpecialtyCountsAggregation,
 } from '@directory/domain';
+import type { SearchRequestCache } from './search-request-cache.js';
 
-/** SPEC §8: a doctorId (a place id or a whole profile URL) is at most 2048 characters. */
-export const MAX_DOCTOR_ID_LENGTH = 2048;
+export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
 
 export type DirectoryOptions = {
   client: Client;
@@ -22,16 +44,43 @@ export type DirectoryOptions = {
   alias: string;
   siteOrigin: string;
   cursorSecret: string;
+  /** The hot-query cache around every request to the cluster; none: every request is sent. */
+  cache?: SearchRequestCache;
 };
 
-export type GetDoctorResult =
-  { status: 'found'; doctor: Doctor } | { status: 'invalid'; reason: string } | { status: 'not-found' };
+export type GetDoctorResult<Record> =
+  { status: 'found'; doctor: Record } | { status: 'invalid'; reason: string } | { status: 'not-found' };
 
+export type GetDoctorsResult<Record> =
+  { status: 'found'; batch: DoctorBatch<Record> } | { status: 'invalid'; errors: ParameterError[] };
+
+// No shape given: the 1.1 record.
+type Plain = { fields?: undefined };
+
+/** Every method answers records shaped as asked (record-shape.ts): the 1.1 Doctor unless `fields` is given. */
 export type Directory = {
-  /** One page of served records in (folded name, id) order. Throws InvalidCursorError, SearchUnavailableError. */
-  searchDoctors(params: SearchParams): Promise<DoctorPage>;
+  /**
+   * One page of served records in (folded name, id) order. `requestTime` is when the request came in:
+   * the instant `openNow` means. Throws InvalidCursorError, SearchUnavailableError.
+   */
+  searchDoctors<Request extends SearchRequest>(
+    request: Request,
+    requestTime: Date,
+  ): Promise<RecordPage<ShapedRecord<Request>>>;
   /** One served record by place id or canonical profile URL. Throws SearchUnavailableError. */
-  getDoctor(doctorId: string): Promise<GetDoctorResult>;
+  getDoctor<Shape extends RecordShape = Plain>(
+    doctorId: string,
+    shape?: Shape,
+  ): Promise<GetDoctorResult<ShapedRecord<Shape>>>;
+  /** API 1.2: served records by ids and profile URLs (doctor-batch.ts). Throws SearchUnavailableError. */
+  getDoctors<Shape extends RecordShape = Plain>(
+    entries: ReadonlyArray<string>,
+    shape?: Shape,
+  ): Promise<GetDoctorsResult<ShapedRecord<Shape>>>;
+  /** API 1.2: the city slugs of a dataset with names and counts. Throws SearchUnavailableError. */
+  listCities(params: CitiesParams): Promise<CitiesPage>;
+  /** API 1.2: the specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
+  listSpecialties(params: SpecialtiesParams): Promise<SpecialtiesPage>;
 };
 
 /** Elasticsearch could not answer (down, slow, overloaded): a 503 for the client, details only in logs. */
@@ -52,79 +101,102 @@ export class InvalidCursorError extends Error {
   }
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
 // Nothing in the project collects traces: skip the client's per-request (no-op) OpenTelemetry spans,
 // measurable CPU on the API's hot path.
 const REQUEST_OPTIONS = { openTelemetry: { enabled: false } };
 
-export const DOCTOR_ID_REASON =
-  'must be a doctor id from a search response (1-128 characters A-Z a-z 0-9 _ -) or a complete profile URL of this website, URL-encoded';
-
 /**
  * THE query service: one implementation behind every transport (HTTP API, MCP). It only reads the
- * alias; every query filters `served: true`, so tombstones never come back.
+ * alias; every query filters `served: true`, so tombstones never come back. What to ask (request
+ * bodies, page conversion) is the domain's search read model; this is only the I/O around it.
  */
 export function createDirectory(options: DirectoryOptions): Directory {
-  const { client, alias, siteOrigin, cursorSecret } = options;
+  const { client, alias, siteOrigin, cursorSecret, cache } = options;
 
-  async function searchSources(body: object): Promise<Array<{ _source?: SearchHitSource }>> {
+  /**
+   * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
+   * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
+   * alike.
+   */
+  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
+    // A shard that could not answer (a node lost mid-request) fails the search rather than silently
+    // shortening a page or turning a served record into a 404.
+    const request = { index: alias, allow_partial_search_results: false, ...body };
+    const send = () => client.search<Source, Aggregations>(request, REQUEST_OPTIONS);
     try {
-      // A shard that could not answer (a node lost mid-request) fails the search rather than silently
-      // shortening a page or turning a served record into a 404.
-      const response = await client.search<SearchHitSource>(
-        { index: alias, allow_partial_search_results: false, ...body },
-        REQUEST_OPTIONS,
-      );
-      return response.hits.hits;
+      return await (cache ? cache.answer(request, send) : send());
     } catch (error) {
       // No index behind the alias yet (a fresh deployment): nothing is published, not an outage.
-      if (isIndexNotFound(error)) return [];
+      if (isIndexNotFound(error)) return undefined;
       throw new SearchUnavailableError(error);
     }
   }
 
-  async function firstDoctor(body: object): Promise<GetDoctorResult> {
-    const [hit] = await searchSources(body);
-    const doctor = hit?._source?.doctor;
-    return doctor === undefined ? { status: 'not-found' } : { status: 'found', doctor };
+  async function searchSources(body: object): Promise<SearchHit[]> {
+    return (await search(body))?.hits.hits ?? [];
+  }
+
+  async function aggregate<Aggregations>(body: object): Promise<Aggregations | undefined> {
+    return (await search<Aggregations>(body))?.aggregations;
   }
 
   return {
-    async searchDoctors(params) {
-      const filters = filtersOf(params);
-      let after: [string, string] | undefined;
-      if (params.cursor !== undefined) {
-        const decoded = decodeCursor(params.cursor, filters, cursorSecret);
-        if (!decoded.ok) throw new InvalidCursorError(decoded.reason);
+    async searchDoctors(request, requestTime) {
+      const filters = filtersOf(request);
+      let after: SortValues | undefined;
+      if (request.cursor !== undefined) {
+        const decoded = decodeCursor(request.cursor, filters, cursorSecret);
+        if (!decoded.ok) throw new InvalidCursorError(decoded.error);
         after = decoded.value;
       }
-      const hits = await searchSources(buildSearchRequest(filters, params.limit, after));
-      return toDoctorPage(hits, params.limit, filters, cursorSecret);
+      const hits = await searchSources(
+        buildSearchRequest(filters, request.limit, after, requestTime, request),
+      );
+      return toDoctorPage(hits, request.limit, filters, cursorSecret, request);
     },
 
-    async getDoctor(doctorId) {
-      if (doctorId.length > MAX_DOCTOR_ID_LENGTH) {
-        return { status: 'invalid', reason: `must be at most ${MAX_DOCTOR_ID_LENGTH} characters` };
-      }
-      if (SCHEME.test(doctorId)) {
-        // Parse, never fetch: the URL is only ever taken apart as a string.
-        const parsed = parseProfileUrl(doctorId, siteOrigin);
-        if (!parsed.ok) return { status: 'invalid', reason: parsed.reason };
-        const { country, citySlug, profileSlug } = parsed.value;
-        return firstDoctor(buildGetByProfileQuery({ country, citySlug, profileSlug }));
-      }
-      if (!PLACE_ID_PATTERN.test(doctorId)) return { status: 'invalid', reason: DOCTOR_ID_REASON };
-      // A search rather than GET: it works whatever the alias points at and applies the served filter.
-      return firstDoctor({
-        size: 1,
-        query: { bool: { filter: [{ ids: { values: [doctorId] } }, { term: { served: true } }] } },
-        _source: ['doctor'],
-        track_total_hits: false,
-      });
+    async getDoctor<Shape extends RecordShape>(doctorId: string, shape: Shape = {} as Shape) {
+      const parsed = parseDoctorId(doctorId, siteOrigin);
+      if (!parsed.ok) return { status: 'invalid', reason: parsed.error };
+      const ref = parsed.value;
+      const body =
+        'placeId' in ref ? buildGetByIdQuery(ref.placeId, shape) : buildGetByProfileQuery(ref.profile, shape);
+      const [hit] = await searchSources(body);
+      if (hit?._source === undefined) return { status: 'not-found' };
+      return { status: 'found', doctor: shapeRecord(hit._source.doctor, hit._source.extras, shape) };
+    },
+
+    async getDoctors<Shape extends RecordShape>(entries: ReadonlyArray<string>, shape: Shape = {} as Shape) {
+      const parsed = parseDoctorIds(entries, siteOrigin);
+      if (!parsed.ok) return { status: 'invalid', errors: parsed.error };
+      const plan = planBatch(parsed.value, shape);
+      const response = await search<BatchAggregations, BatchSource>(plan.body);
+      const answered: BatchResponse | undefined =
+        response === undefined
+          ? undefined
+          : { hits: response.hits.hits, profileBuckets: response.aggregations?.profiles.buckets ?? [] };
+      return { status: 'found', batch: toDoctorBatch(plan, answered, shape) };
+    },
+
+    async listCities(params) {
+      const matching = toCitiesPage(await aggregate<CitiesAggregation>(buildCitiesRequest(params)));
+      if (params.q === undefined || matching.cities.length === 0) return matching;
+      // q chose the cities by their matching records; count each city whole.
+      const slugs = matching.cities.map((city) => city.slug);
+      return toCitiesPage(await aggregate<CitiesAggregation>(buildCityCountsRequest(params.country, slugs)));
+    },
+
+    async listSpecialties({ lang, country }) {
+      // The vocabulary itself needs no index; counts are one aggregation over the dataset.
+      if (country === undefined) return specialtyVocabularyPage(lang);
+      const counts = await aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(country));
+      return toSpecialtyCountsPage(lang, counts);
     },
   };
 }
+
+type BatchSource = BatchResponse['hits'][number]['_source'] & object;
+type BatchAggregations = { profiles: { buckets: BatchResponse['profileBuckets'] } };
 
 function isIndexNotFound(error: unknown): boolean {
   return (

@@ -4,6 +4,10 @@ export {
   SearchUnavailableError,
   createDirectory,
   type Directory,
-  type DirectoryOptions,
-  type GetDoctorResult,
 } from './directory.service.js';
+export {
+  createSearchRequestCache,
+  type SearchCacheOptions,
+  type SearchCacheStats,
+  type SearchRequestCache,
+} from './search-request-cache.js';

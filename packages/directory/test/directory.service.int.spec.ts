@@ -1,7 +1,15 @@
 import { Client } from '@elastic/elasticsearch';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestSearch } from '@directory/testing';
-import { InvalidCursorError, SearchUnavailableError, createDirectory } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_CACHE_TTL_MAX_MS } from '@directory/config';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import { createTestSearch, indexPlaces, placeState } from '@directory/testing';
+import {
+  InvalidCursorError,
+  SearchUnavailableError,
+  createDirectory,
+  createSearchRequestCache,
+  type SearchCacheOptions,
+} from '../src/index.js';
 
 const SITE = 'https://www.doctor-directory.example';
 const SECRET = 'directory-test-secret-0123456789abcdef';
@@ -17,7 +25,7 @@ describe('directory service (the query code shared by the API and MCP)', () => {
       siteOrigin: SITE,
       cursorSecret: SECRET,
     });
-    expect(await directory.searchDoctors({ country: 'de', limit: 10 })).toEqual({
+    expect(await directory.searchDoctors({ country: 'de', limit: 10 }, new Date())).toEqual({
       doctors: [],
       page: { count: 0, hasMore: false, nextCursor: null },
     });
@@ -32,7 +40,7 @@ describe('directory service (the query code shared by the API and MCP)', () => {
       siteOrigin: SITE,
       cursorSecret: SECRET,
     });
-    await expect(directory.searchDoctors({ country: 'de', limit: 10 })).rejects.toBeInstanceOf(
+    await expect(directory.searchDoctors({ country: 'de', limit: 10 }, new Date())).rejects.toBeInstanceOf(
       SearchUnavailableError,
     );
     await expect(directory.getDoctor('some-id')).rejects.toBeInstanceOf(SearchUnavailableError);
@@ -40,8 +48,143 @@ describe('directory service (the query code shared by the API and MCP)', () => {
     expect(await directory.getDoctor('not valid!')).toMatchObject({ status: 'invalid' });
     expect(await directory.getDoctor(`${SITE}/en/about`)).toMatchObject({ status: 'invalid' });
     await expect(
-      directory.searchDoctors({ country: 'de', limit: 10, cursor: 'bogus' }),
+      directory.searchDoctors({ country: 'de', limit: 10, cursor: 'bogus' }, new Date()),
     ).rejects.toBeInstanceOf(InvalidCursorError);
     await dead.close();
+  });
+});
+
+describe('directory service with the hot-query cache (issue 15), in front of the real Elasticsearch', () => {
+  const search = createTestSearch('directory-cache');
+  const alias = `${search.prefix}_doctors`;
+  let index = '';
+  const TTL = 400;
+  const berlin = (id: string, name: string) => placeState({ id, name, country: 'de', citySlug: 'berlin' });
+
+  beforeAll(async () => {
+    index = await ensureDoctorsIndex(search.client, alias);
+    await indexPlaces(search.client, alias, [berlin('de-a', 'Praxis Adler'), berlin('de-b', 'Praxis Berg')]);
+  });
+  afterAll(() => search.cleanup());
+
+  const cachedDirectory = (
+    options: Partial<SearchCacheOptions> & { alias?: string; client?: Client } = {},
+  ) => {
+    const cache = createSearchRequestCache({
+      maxEntries: 1_000,
+      maxBytes: 10_000_000,
+      ttlMs: TTL,
+      ...options,
+    });
+    const directory = createDirectory({
+      client: options.client ?? search.client,
+      alias: options.alias ?? alias,
+      siteOrigin: SITE,
+      cursorSecret: SECRET,
+      cache,
+    });
+    return { directory, cache };
+  };
+  /** Searches Elasticsearch has run on the index: its own count, no wrapper around the client. */
+  const searchesRun = async () => {
+    const stats = await search.client.indices.stats({ index, metric: 'search' });
+    return stats.indices?.[index]?.total?.search?.query_total ?? 0;
+  };
+  const names = (page: { doctors: Array<{ name: string | null }> }) =>
+    page.doctors.map((doctor) => doctor.name);
+
+  it('answers a repeated search, get and cities list from memory, exactly as Elasticsearch answered', async () => {
+    const { directory, cache } = cachedDirectory();
+    const before = await searchesRun();
+    const page = await directory.searchDoctors({ country: 'de', city: 'berlin', limit: 1 }, new Date());
+    const record = await directory.getDoctor('de-a');
+    const cities = await directory.listCities({ country: 'de', limit: 10 });
+    expect(await searchesRun()).toBe(before + 3);
+
+    expect(await directory.searchDoctors({ country: 'de', city: 'berlin', limit: 1 }, new Date())).toEqual(
+      page,
+    );
+    expect(await directory.getDoctor('de-a')).toEqual(record);
+    expect(await directory.listCities({ country: 'de', limit: 10 })).toEqual(cities);
+    expect(await searchesRun()).toBe(before + 3);
+    expect(cache.stats()).toMatchObject({ hits: 3, misses: 3, entries: 3 });
+
+    // The next page (another search_after), another limit or filter, another record: other requests.
+    const second = await directory.searchDoctors(
+      {
+        country: 'de',
+        city: 'berlin',
+        limit: 1,
+        cursor: page.page.nextCursor ?? '',
+      },
+      new Date(),
+    );
+    expect(names(second)).toEqual(['Praxis Berg']);
+    await directory.searchDoctors({ country: 'de', city: 'berlin', limit: 2 }, new Date());
+    await directory.searchDoctors({ country: 'de', city: 'berlin', limit: 1, verified: true }, new Date());
+    expect(await directory.getDoctor('de-b')).toMatchObject({ status: 'found' });
+    expect(await searchesRun()).toBe(before + 7);
+  });
+
+  it('serves a write made searchable by a refresh once the entry has lived its TTL', async () => {
+    const { directory } = cachedDirectory();
+    const params = { country: 'de' as const, q: 'praxis', limit: 10 };
+    expect(names(await directory.searchDoctors(params, new Date()))).toEqual(['Praxis Adler', 'Praxis Berg']);
+    await indexPlaces(search.client, alias, [berlin('de-c', 'Praxis Claus')]);
+    // Refreshed in the index, not yet in the cache: the cached page is at most one TTL old.
+    expect(names(await directory.searchDoctors(params, new Date()))).toEqual(['Praxis Adler', 'Praxis Berg']);
+    await new Promise((resolve) => setTimeout(resolve, TTL + 50));
+    expect(names(await directory.searchDoctors(params, new Date()))).toEqual([
+      'Praxis Adler',
+      'Praxis Berg',
+      'Praxis Claus',
+    ]);
+  });
+
+  it('sends one request to Elasticsearch for many identical searches arriving together', async () => {
+    const { directory, cache } = cachedDirectory();
+    const before = await searchesRun();
+    const params = { country: 'de' as const, city: 'berlin', limit: 5 };
+    const pages = await Promise.all(
+      Array.from({ length: 12 }, () => directory.searchDoctors(params, new Date())),
+    );
+    expect(await searchesRun()).toBe(before + 1);
+    for (const page of pages) expect(page).toEqual(pages[0]);
+    expect(cache.stats()).toMatchObject({ misses: 1, coalesced: 11, hits: 0 });
+  });
+
+  it('keeps no failure: an unreachable cluster fails every waiter, and a missing index is not remembered', async () => {
+    const dead = new Client({ node: 'http://127.0.0.1:9', requestTimeout: 500, maxRetries: 0 });
+    const unreachable = cachedDirectory({ client: dead });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        unreachable.directory.searchDoctors({ country: 'de', limit: 10 }, new Date()),
+      ),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.status === 'rejected' && outcome.reason instanceof SearchUnavailableError).toBe(true);
+    }
+    expect(unreachable.cache.stats()).toMatchObject({ misses: 1, coalesced: 3, entries: 0 });
+    await dead.close();
+
+    // A fresh deployment: no index behind the alias reads as empty, and is asked again next time.
+    const lateAlias = `${search.prefix}_late`;
+    const late = cachedDirectory({ alias: lateAlias });
+    expect(names(await late.directory.searchDoctors({ country: 'de', limit: 10 }, new Date()))).toEqual([]);
+    await ensureDoctorsIndex(search.client, lateAlias);
+    await indexPlaces(search.client, lateAlias, [berlin('de-late', 'Praxis Spät')]);
+    expect(names(await late.directory.searchDoctors({ country: 'de', limit: 10 }, new Date()))).toEqual([
+      'Praxis Spät',
+    ]);
+  });
+
+  it('never keeps an entry longer than the refresh interval of the indices it reads', async () => {
+    const settings = await search.client.indices.getSettings({ index, include_defaults: true });
+    const refresh =
+      settings[index]?.settings?.index?.refresh_interval ??
+      settings[index]?.defaults?.index?.refresh_interval;
+    const [, amount = '', unit = ''] = /^(\d+)(ms|s)$/.exec(String(refresh)) ?? [];
+    expect(unit, `refresh_interval ${String(refresh)}`).not.toBe('');
+    expect(SEARCH_CACHE_TTL_MAX_MS).toBeLessThanOrEqual(Number(amount) * (unit === 's' ? 1_000 : 1));
   });
 });

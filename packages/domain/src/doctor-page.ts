@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { doctorSchema } from './doctor.js';
-import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search-params.js';
+import { selectedDoctorSchema } from './record-shape.js';
+import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/search-params.js';
 
 /** The `page` object of a DoctorPage (SPEC §2), shared by the OpenAPI document and the MCP output schema. */
 export const pageInfoSchema = z.strictObject({
@@ -12,8 +13,36 @@ export const pageInfoSchema = z.strictObject({
   }),
 });
 
+/**
+ * A record as search returns it: exactly the Doctor, plus (API 1.2) `distanceMeters` when the search
+ * used `near`. Without `near` it is the Doctor byte for byte.
+ */
+const distanceMeters = z.number().int().min(0).optional().meta({
+  description:
+    'API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle)',
+});
+
+export const searchResultSchema = doctorSchema.extend({ distanceMeters });
+export type SearchResult = z.output<typeof searchResultSchema>;
+
+/** API 1.2: a search record with only the fields named in `fields` (`distanceMeters` is not a record field: it stays). */
+export const selectedSearchResultSchema = selectedDoctorSchema.extend({ distanceMeters });
+
 /** One page of search results, as served by `GET /api/v1/doctors` and the MCP tool `search_doctors`. */
 export const doctorPageSchema = z.strictObject({
-  doctors: z.array(doctorSchema).max(LIMIT_MAX),
+  doctors: z.array(searchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
 });
+export type DoctorPage = z.output<typeof doctorPageSchema>;
+
+/** API 1.2: a page of search results shaped by `fields`. */
+export const selectedDoctorPageSchema = z.strictObject({
+  doctors: z.array(selectedSearchResultSchema).max(LIMIT_MAX),
+  page: pageInfoSchema,
+});
+
+/** A page of records of any shape (record-shape.ts): the Doctor's (DoctorPage) or a selection's. */
+export type RecordPage<Record> = {
+  doctors: Array<Record & { distanceMeters?: number }>;
+  page: DoctorPage['page'];
+};

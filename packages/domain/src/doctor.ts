@@ -89,7 +89,8 @@ export const doctorSchema = z
       .record(z.string(), z.array(timeRangeSchema))
       .nullable()
       .meta({
-        description: 'Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges',
+        description:
+          'Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.',
         examples: [{ Monday: [{ open: '08:00', close: '12:00' }] }],
       }),
     profileUrl: httpUrlSchema.meta({
@@ -99,52 +100,11 @@ export const doctorSchema = z
   .meta({ description: "A doctor's practice or a clinic" });
 export type Doctor = z.infer<typeof doctorSchema>;
 
-// Key lists, spelled out so a schema change shows up in review; the types below keep them complete.
-export const DOCTOR_KEYS = [
-  'id',
-  'name',
-  'legalName',
-  'address',
-  'location',
-  'phone',
-  'phoneType',
-  'additionalPhones',
-  'email',
-  'website',
-  'googleMapsUrl',
-  'primaryType',
-  'specialties',
-  'rating',
-  'reviewCount',
-  'whatsappEligible',
-  'verified',
-  'workingHours',
-  'profileUrl',
-] as const satisfies ReadonlyArray<keyof Doctor>;
-export const ADDRESS_KEYS = [
-  'street',
-  'city',
-  'state',
-  'postalCode',
-  'country',
-] as const satisfies ReadonlyArray<keyof Doctor['address']>;
-export const LOCATION_KEYS = ['latitude', 'longitude'] as const satisfies ReadonlyArray<
-  keyof NonNullable<Doctor['location']>
->;
-export const PHONE_RECORD_KEYS = ['number', 'type'] as const satisfies ReadonlyArray<keyof PhoneRecord>;
-
-/** True when `List` names every key of `T`: a compile-time check that a spelled-out key list is complete. */
-export type ListsEveryKey<T, List extends ReadonlyArray<unknown>> = [Exclude<keyof T, List[number]>] extends [
-  never,
-]
-  ? true
-  : false;
-const _keyListsComplete: [
-  ListsEveryKey<Doctor, typeof DOCTOR_KEYS>,
-  ListsEveryKey<Doctor['address'], typeof ADDRESS_KEYS>,
-  ListsEveryKey<NonNullable<Doctor['location']>, typeof LOCATION_KEYS>,
-  ListsEveryKey<PhoneRecord, typeof PHONE_RECORD_KEYS>,
-] = [true, true, true, true];
+// The key lists the allowlist tests and fixtures check records against, read off the schemas.
+export const DOCTOR_KEYS = doctorSchema.keyof().options;
+export const ADDRESS_KEYS = addressSchema.keyof().options;
+export const LOCATION_KEYS = locationSchema.keyof().options;
+export const PHONE_RECORD_KEYS = phoneRecordSchema.keyof().options;
 
 export type ToDoctorOptions = { siteOrigin: string };
 
@@ -260,12 +220,17 @@ function publicSpecialties(specialties: ReadonlyArray<string>): string[] {
   return [...unique];
 }
 
+/**
+ * One shape for a closed day: it is left out. Sources mark one either way (`[]` or no entry), and the
+ * labels are the source's own (any language), so the full week cannot be listed; an open day has at
+ * least one range. No open day at all is no published hours: null.
+ */
 function publicWorkingHours(hours: Observed['workingHours']): Doctor['workingHours'] {
   if (hours === null) return null;
   const days = new Map<string, Array<{ open: string; close: string }>>();
   for (const [label, ranges] of Object.entries(hours)) {
     const day = label.trim();
-    if (day === '' || days.has(day)) continue;
+    if (day === '' || days.has(day) || ranges.length === 0) continue;
     days.set(
       day,
       ranges.map((range) => ({ open: range.open, close: range.close })),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fail, ok, type Result } from './result.js';
 
 /** Every dataset code the API accepts for `country`. */
 export const COUNTRY_CODES = ['de', 'es', 'fr', 'gb', 'it', 'mx', 'pt'] as const;
@@ -21,8 +22,9 @@ export const TIME_OF_DAY_PATTERN = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
 
 /**
  * The longest text each event field may carry, in characters. Far above any real value, and far below
- * what breaks the index: a keyword term over 32,766 bytes (the folded name, a slug) makes Elasticsearch
- * refuse the whole document. A longer value is bad data: the event becomes a dead letter with the reason.
+ * what breaks the index: a keyword term over 32,766 bytes (a slug; the folded name is cut to 200 code
+ * points for sorting) makes Elasticsearch refuse the whole document. A longer value is bad data: the
+ * event becomes a dead letter with the reason.
  */
 export const TEXT_LIMITS = {
   name: 1_000,
@@ -35,6 +37,13 @@ export const TEXT_LIMITS = {
   slug: 200,
   reason: 1_000,
 } as const;
+
+/**
+ * The longest NDJSON line an event may arrive on. No real event comes near this (every field is bounded);
+ * a longer line is bad data. Its dead letter keeps the first MAX_EVENT_LINE_CHARACTERS, so one runaway
+ * line cannot swell a job, Redis or the table.
+ */
+export const MAX_EVENT_LINE_CHARACTERS = 1_000_000;
 
 const MAX_WORKING_HOURS_DAYS = 14;
 
@@ -140,34 +149,21 @@ export const placeEventSchema = z.discriminatedUnion('type', [
 export type PlaceEvent = z.infer<typeof placeEventSchema>;
 export type PlaceEventType = PlaceEvent['type'];
 
-export const PLACE_EVENT_TYPES = [
-  'place.crawled',
-  'place.published',
-  'place.unpublished',
-  'place.suppressed',
-  'place.unsuppressed',
-  'place.closed',
-  'place.reopened',
-  'place.verified',
-  'place.unverified',
-] as const satisfies ReadonlyArray<PlaceEventType>;
-
-// Compile-time guard: the list above must name every event type in the schema.
-type MissingEventTypes = Exclude<PlaceEventType, (typeof PLACE_EVENT_TYPES)[number]>;
-const _allEventTypesListed: [MissingEventTypes] extends [never] ? true : MissingEventTypes = true;
-
-export type ParsePlaceEventResult = { ok: true; event: PlaceEvent } | { ok: false; reason: string };
+/** Every event type, in the schema's order: read from the schema, so the two cannot disagree. */
+export const PLACE_EVENT_TYPES: ReadonlyArray<PlaceEventType> = placeEventSchema.options.map(
+  (option) => option.shape.type.value,
+);
 
 const MAX_REPORTED_ISSUES = 10;
 const MAX_PATH_SEGMENT = 40;
 
 /** Validates one raw event; the reason is meant for dead letters a person will read. */
-export function parsePlaceEvent(raw: unknown): ParsePlaceEventResult {
+export function parsePlaceEvent(raw: unknown): Result<PlaceEvent> {
   const result = placeEventSchema.safeParse(raw);
-  if (!result.success) return { ok: false, reason: describeIssues(result.error.issues) };
+  if (!result.success) return fail(describeIssues(result.error.issues));
   if (hasUnstorableText(result.data))
-    return { ok: false, reason: `${unstorableTextPath(result.data, [])}: ${UNSTORABLE_TEXT_MESSAGE}` };
-  return { ok: true, event: result.data };
+    return fail(`${unstorableTextPath(result.data, [])}: ${UNSTORABLE_TEXT_MESSAGE}`);
+  return ok(result.data);
 }
 
 const UNSTORABLE_TEXT_MESSAGE = 'Expected text without NUL (\\u0000) or unpaired surrogate characters';

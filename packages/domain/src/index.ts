@@ -1,16 +1,161 @@
-// Public surface of the pure core. Each module adds its own export line.
-export * from './text.js';
-export * from './assert-never.js';
-export * from './events.js';
-export * from './place-state.js';
-export * from './phone-number.js';
-export * from './public-url.js';
-export * from './profile-url.js';
-export * from './doctor.js';
-export * from './search-document.js';
-export * from './result.js';
-export * from './api-key.js';
-export * from './search-params.js';
-export * from './cursor.js';
-export * from './search-query.js';
-export * from './doctor-page.js';
+// Public surface of the pure core: exactly what other packages use (specs inside import ../src directly).
+export { foldText } from './text.js';
+export { assertNever } from './assert-never.js';
+export {
+  parsePlaceEvent,
+  COUNTRY_CODES,
+  LIVE_COUNTRY_CODES,
+  SLUG_PATTERN,
+  PLACE_ID_PATTERN,
+  MAX_EVENT_LINE_CHARACTERS,
+  placeEventSchema,
+  type CountryCode,
+  type Observed,
+  type Publication,
+  type PlaceEvent,
+} from './events.js';
+export {
+  initialPlaceState,
+  foldPlace,
+  isServed,
+  type StoredPlaceEvent,
+  type PlaceState,
+} from './place-state.js';
+export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './profile-url.js';
+export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './doctor-id.js';
+export {
+  parseRecordShape,
+  recordShapeParamsSchema,
+  shapeRecord,
+  selectedDoctorSchema,
+  RECORD_FIELD_NAMES,
+  type FieldSelection,
+  type RecordShape,
+  type SelectedDoctor,
+  type ShapedRecord,
+} from './record-shape.js';
+export {
+  parseDoctorIds,
+  planBatch,
+  toDoctorBatch,
+  MAX_BATCH_IDS,
+  MAX_IDS_LENGTH,
+  IDS_DESCRIPTION,
+  idsParameter,
+  type BatchResponse,
+  type DoctorBatch,
+} from './search/doctor-batch.js';
+export { doctorSchema, DOCTOR_KEYS, toDoctor, type Doctor } from './doctor.js';
+export {
+  doctorExtrasSchema,
+  DOCTOR_EXTRA_KEYS,
+  openingHoursSchema,
+  type DoctorExtras,
+  type OpeningHours,
+} from './doctor-extras.js';
+export {
+  toSearchDocument,
+  SEARCH_DOCUMENT_MAPPING,
+  type SearchDocument,
+  type Tombstone,
+} from './search/search-document.js';
+export { projectPlace, type PlaceProjection } from './search/place-projection.js';
+export { specialtyCodeOf, SPECIALTY_CODES, type SpecialtyCode } from './specialties/vocabulary.js';
+export {
+  parseSpecialtiesParams,
+  parseSpecialtiesToolInput,
+  specialtiesParamsSchema,
+  specialtiesToolInputSchema,
+  specialtiesPageSchema,
+  specialtyEntrySchema,
+  specialtyVocabularyPage,
+  buildSpecialtyCountsRequest,
+  toSpecialtyCountsPage,
+  type SpecialtiesParams,
+  type SpecialtiesPage,
+  type SpecialtyCountsAggregation,
+} from './specialties/specialty-list.js';
+export { ok, fail, type Result } from './result.js';
+export { keyInQueryErrors, safeParameterName, type ParameterError } from './query-parameters.js';
+export {
+  generateApiKey,
+  isWellFormedApiKey,
+  hashApiKey,
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_BYTES,
+  API_KEY_PATTERN,
+} from './api-key.js';
+export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';
+export {
+  parseDoctorsQuery,
+  parseSearchParams,
+  parseSearchToolInput,
+  RECORD_SHAPE_PARAMETERS,
+  LIMIT_MAX,
+  CURSOR_MAX_LENGTH,
+  KNOWN_PARAMETERS,
+  searchParamsSchema,
+  searchToolInputSchema,
+  type DoctorsQuery,
+  type SearchParams,
+  type SearchRequest,
+} from './search/search-params.js';
+export { encodeCursor, decodeCursor, type SortValues } from './search/cursor.js';
+export { GEO_RADIUS_DEFAULT_M } from './search/geo.js';
+export {
+  parseCitiesParams,
+  buildCitiesRequest,
+  buildCityCountsRequest,
+  toCitiesPage,
+  citiesParamsSchema,
+  CITIES_LIMIT_MAX,
+  CITIES_DEFAULT_LIMIT,
+  type CitiesParams,
+  type CitiesPage,
+  type CitiesAggregation,
+} from './search/city-list.js';
+export {
+  buildSearchRequest,
+  buildGetByProfileQuery,
+  buildGetByIdQuery,
+  toDoctorPage,
+  type SearchHitSource,
+  type SearchHit,
+} from './search/search-query.js';
+export {
+  doctorPageSchema,
+  searchResultSchema,
+  selectedDoctorPageSchema,
+  type DoctorPage,
+  type RecordPage,
+  type SearchResult,
+} from './doctor-page.js';
+export {
+  encodeChangesCursor,
+  decodeChangesCursor,
+  FEED_START,
+  type FeedPosition,
+} from './changes/changes-cursor.js';
+export { parseChangesParams, CHANGES_LIMIT_MAX, changesParamsSchema } from './changes/changes-params.js';
+export { toChangesPage, type FeedRow, type ChangesPage } from './changes/changes-page.js';
+export {
+  KEY_EXPIRY_CHOICES,
+  KEY_GRACE_CHOICES,
+  KEY_USAGE_DAYS,
+  expiryFor,
+  graceEndFor,
+  isKeyExpiryChoice,
+  isKeyGraceChoice,
+  keyEndsSoon,
+  keyStateAt,
+  keyWorksAt,
+  nextUsageDayStart,
+  successorExpiry,
+  usageDay,
+  usageTotals,
+  usageWindow,
+  type DailyUsage,
+  type KeyExpiryChoice,
+  type KeyGraceChoice,
+  type KeyState,
+} from './key-lifecycle.js';

@@ -1,5 +1,5 @@
 import { COUNTRY_CODES, SLUG_PATTERN, type CountryCode } from './events.js';
-import { fail, type Result } from './result.js';
+import { fail, ok, type Result } from './result.js';
 
 /** Page language → that language's word for the directory section of the website. */
 export const PAGE_LANGUAGES = {
@@ -18,7 +18,6 @@ export const MAX_PROFILE_URL_LENGTH = 2048;
 /** What identifies a profile, whatever the page language. */
 export type ProfileRef = { country: CountryCode; citySlug: string; profileSlug: string };
 export type ParsedProfileUrl = ProfileRef & { lang: PageLanguage };
-export type ParseProfileUrlResult = Result<ParsedProfileUrl>;
 
 const SEGMENT_NAMES = ['language', 'section', 'country', 'city slug', 'profile slug'] as const;
 
@@ -26,6 +25,19 @@ const SEGMENT_NAMES = ['language', 'section', 'country', 'city slug', 'profile s
 export function buildProfileUrl(siteOrigin: string, ref: ProfileRef, lang: PageLanguage = 'en'): string {
   const site = parseSiteOrigin(siteOrigin);
   return `${site.origin}/${lang}/${PAGE_LANGUAGES[lang]}/${ref.country}/${ref.citySlug}/${ref.profileSlug}`;
+}
+
+/**
+ * The same profile page in another language: a profile URL as `buildProfileUrl` made it (the stored
+ * record's `profileUrl`), with its language and section swapped and its origin and slugs kept. Anything
+ * but such a URL is a broken record, not bad input: it throws.
+ */
+export function profileUrlIn(profileUrl: string, lang: PageLanguage): string {
+  const { origin } = parseSiteOrigin(profileUrl);
+  const parsed = parseProfileUrl(profileUrl, origin);
+  if (!parsed.ok) throw new Error(`Stored profile URL is not canonical: ${parsed.error}`);
+  if (parsed.value.lang === lang) return profileUrl;
+  return buildProfileUrl(origin, parsed.value, lang);
 }
 
 /**
@@ -41,7 +53,7 @@ export function buildProfileUrl(siteOrigin: string, ref: ProfileRef, lang: PageL
  *   segments or trailing slash (one resource, one URL);
  * - path segments are case-sensitive and lowercase.
  */
-export function parseProfileUrl(input: string, siteOrigin: string): ParseProfileUrlResult {
+export function parseProfileUrl(input: string, siteOrigin: string): Result<ParsedProfileUrl> {
   const site = parseSiteOrigin(siteOrigin);
 
   if (input.length > MAX_PROFILE_URL_LENGTH) {
@@ -75,7 +87,7 @@ export function parseProfileUrl(input: string, siteOrigin: string): ParseProfile
   return parseProfilePath(rawPath);
 }
 
-function parseProfilePath(rawPath: string): ParseProfileUrlResult {
+function parseProfilePath(rawPath: string): Result<ParsedProfileUrl> {
   if (/%(?:2f|5c)/i.test(rawPath)) return fail('profile path must not contain encoded slashes');
   if (/%2e/i.test(rawPath)) return fail('profile path must not contain encoded dots');
   if (rawPath.includes('%')) return fail('profile path must not contain percent-encoded characters');
@@ -105,7 +117,7 @@ function parseProfilePath(rawPath: string): ParseProfileUrlResult {
   if (!isCountryCode(country)) return fail(`unknown country; expected one of ${COUNTRY_CODES.join(', ')}`);
   if (!SLUG_PATTERN.test(citySlug)) return fail(`city slug must match ${SLUG_PATTERN.source}`);
   if (!SLUG_PATTERN.test(profileSlug)) return fail(`profile slug must match ${SLUG_PATTERN.source}`);
-  return { ok: true, value: { lang, country, citySlug, profileSlug } };
+  return ok({ lang, country, citySlug, profileSlug });
 }
 
 function parseSiteOrigin(siteOrigin: string): URL {
@@ -122,7 +134,7 @@ function parseSiteOrigin(siteOrigin: string): URL {
   return site;
 }
 
-function isPageLanguage(value: string): value is PageLanguage {
+export function isPageLanguage(value: string): value is PageLanguage {
   return Object.hasOwn(PAGE_LANGUAGES, value);
 }
 

@@ -2,8 +2,16 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../src/events.js';
-import { CURSOR_REASONS, decodeCursor, encodeCursor, filterFingerprint } from '../src/cursor.js';
-import type { SearchFilters } from '../src/search-params.js';
+import {
+  CURSOR_REASONS,
+  SORT_NAME_MAX_CODE_POINTS,
+  decodeCursor,
+  encodeCursor,
+  filterFingerprint,
+} from '../src/search/cursor.js';
+import { sortNameOf } from '../src/search/search-document.js';
+import type { SearchFilters } from '../src/search/search-filters.js';
+import { CURSOR_MAX_LENGTH, parseSearchParams } from '../src/search/search-params.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';
 const FILTERS: SearchFilters = { country: 'de', city: 'berlin', q: 'Zahnarzt', whatsapp: true };
@@ -45,6 +53,56 @@ describe('cursor codec', () => {
     expect(token.length).toBeLessThan(1800);
   });
 
+  describe('length bound: a cursor the API issues is always accepted back', () => {
+    // What the API issues: the sort key the projection indexed for the page's last record, its id.
+    const issue = (name: string, placeId: string, filters: SearchFilters) =>
+      encodeCursor({ after: [sortNameOf(name), placeId], filters }, SECRET);
+    const accepted = (token: string, filters: SearchFilters) =>
+      parseSearchParams({ country: filters.country, cursor: token }).ok &&
+      decodeCursor(token, filters, SECRET).ok;
+    const longestId = 'p'.repeat(128);
+
+    it.each([
+      // Escaped as \uXXXX in JSON: 6 bytes for one code point, the worst case.
+      ['control characters', '\u0001'.repeat(1_000)],
+      ['lone surrogates', '\ud800'.repeat(1_000)],
+      ['4-byte code points', '\u{1F600}'.repeat(1_000)],
+      ['CJK (690 gave 2,922 characters before the bound)', '医'.repeat(1_000)],
+      ['quotes and backslashes', '"\\'.repeat(500)],
+      ['a 1,500-character Latin name (gave 2,162 characters before the bound)', 'a'.repeat(1_500)],
+      ['a 40,000-character name', 'x'.repeat(40_000)],
+    ])('%s, with the longest place id', (_name, name) => {
+      const token = issue(name, longestId, FILTERS);
+      expect(token.length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
+      expect(accepted(token, FILTERS)).toBe(true);
+    });
+
+    it('holds for any name, place id and filters', () => {
+      const placeId = fc.stringMatching(/^[A-Za-z0-9_-]{1,128}$/);
+      fc.assert(
+        fc.property(
+          fc.string({ unit: 'binary', maxLength: 1_500, size: 'max' }),
+          placeId,
+          filtersArbitrary,
+          (name, id, filters) => {
+            const token = issue(name, id, filters);
+            expect(token.length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
+            expect(accepted(token, filters)).toBe(true);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it('has room to spare at the bound: 6-byte code points all the way and the longest id', () => {
+      const worst = encodeCursor(
+        { after: ['\u0001'.repeat(SORT_NAME_MAX_CODE_POINTS), longestId], filters: FILTERS },
+        SECRET,
+      );
+      expect(worst.length).toBe(1_907);
+    });
+  });
+
   it('rejects a token with any single character changed', () => {
     const token = encodeCursor({ after: ['dr. anna schmidt', 'ChIJ-abc_123'], filters: FILTERS }, SECRET);
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ ';
@@ -68,7 +126,7 @@ describe('cursor codec', () => {
       const tampered = token.slice(0, index) + replacement + token.slice(index + 1);
       expect(decodeCursor(tampered, FILTERS, SECRET)).toEqual({
         ok: false,
-        reason: CURSOR_REASONS.badSignature,
+        error: CURSOR_REASONS.badSignature,
       });
     }
   });
@@ -80,7 +138,7 @@ describe('cursor codec', () => {
         const token = encodeCursor({ after: ['a', 'b'], filters: FILTERS }, otherSecret);
         expect(decodeCursor(token, FILTERS, SECRET)).toEqual({
           ok: false,
-          reason: CURSOR_REASONS.badSignature,
+          error: CURSOR_REASONS.badSignature,
         });
       }),
     );
@@ -93,7 +151,7 @@ describe('cursor codec', () => {
         const token = encodeCursor({ after: ['a', 'b'], filters: issuedFor }, SECRET);
         expect(decodeCursor(token, sentWith, SECRET)).toEqual({
           ok: false,
-          reason: CURSOR_REASONS.differentFilters,
+          error: CURSOR_REASONS.differentFilters,
         });
       }),
     );
@@ -110,7 +168,7 @@ describe('cursor codec', () => {
     ] satisfies SearchFilters[]) {
       expect(decodeCursor(token, changed, SECRET)).toEqual({
         ok: false,
-        reason: CURSOR_REASONS.differentFilters,
+        error: CURSOR_REASONS.differentFilters,
       });
     }
   });
@@ -139,7 +197,7 @@ describe('cursor codec', () => {
     ['abc.d=f', CURSOR_REASONS.malformed],
     ['abc.def', CURSOR_REASONS.badSignature],
   ])('rejects %j: %s', (token, reason) => {
-    expect(decodeCursor(token, FILTERS, SECRET)).toEqual({ ok: false, reason });
+    expect(decodeCursor(token, FILTERS, SECRET)).toEqual({ ok: false, error: reason });
   });
 
   it('checks the decoded payload after the signature', () => {
@@ -147,28 +205,28 @@ describe('cursor codec', () => {
     const forge = (json: string) => signBody(Buffer.from(json, 'utf8').toString('base64url'));
     expect(decodeCursor(forge('not json'), FILTERS, SECRET)).toEqual({
       ok: false,
-      reason: CURSOR_REASONS.malformed,
+      error: CURSOR_REASONS.malformed,
     });
     expect(decodeCursor(forge('[1,2]'), FILTERS, SECRET)).toEqual({
       ok: false,
-      reason: CURSOR_REASONS.malformed,
+      error: CURSOR_REASONS.malformed,
     });
     const fingerprint = filterFingerprint(FILTERS);
     expect(
       decodeCursor(forge(JSON.stringify({ v: 2, a: ['a', 'b'], f: fingerprint })), FILTERS, SECRET),
     ).toEqual({
       ok: false,
-      reason: CURSOR_REASONS.unsupportedVersion,
+      error: CURSOR_REASONS.unsupportedVersion,
     });
     expect(decodeCursor(forge(JSON.stringify({ v: 1, a: ['a'], f: fingerprint })), FILTERS, SECRET)).toEqual({
       ok: false,
-      reason: CURSOR_REASONS.malformed,
+      error: CURSOR_REASONS.malformed,
     });
     expect(
       decodeCursor(forge(JSON.stringify({ v: 1, a: ['a', 2], f: fingerprint })), FILTERS, SECRET),
     ).toEqual({
       ok: false,
-      reason: CURSOR_REASONS.malformed,
+      error: CURSOR_REASONS.malformed,
     });
     expect(
       decodeCursor(forge(JSON.stringify({ v: 1, a: ['a', 'b'], f: fingerprint })), FILTERS, SECRET),

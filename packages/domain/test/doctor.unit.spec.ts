@@ -108,7 +108,8 @@ describe('toDoctor', () => {
       reviewCount: 87,
       whatsappEligible: true,
       verified: false,
-      workingHours: { Montag: [{ open: '08:00', close: '12:00' }], Dienstag: [] },
+      // The source's closed Dienstag (`[]`) is left out: a closed day is never listed (issue 14).
+      workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
       profileUrl: 'https://site.example/en/doctors/de/berlin/praxis-dr-mueller',
     });
   });
@@ -223,6 +224,18 @@ describe('toDoctor', () => {
     expect(doctorOf({ workingHours }).workingHours).toEqual({ Monday: [{ open: '08:00', close: '12:00' }] });
     expect(doctorOf({ workingHours: {} }).workingHours).toBeNull();
     expect(doctorOf({ workingHours: null }).workingHours).toBeNull();
+  });
+
+  it('marks a closed day one way only: not listed, whether the source wrote [] or left it out', () => {
+    const open = [{ open: '08:00', close: '12:00' }];
+    const withEmptyDays = { Montag: open, Samstag: [], Sonntag: [] };
+    const withoutThem = { Montag: open };
+    expect(doctorOf({ workingHours: withEmptyDays }).workingHours).toEqual({ Montag: open });
+    expect(doctorOf({ workingHours: withoutThem }).workingHours).toEqual({ Montag: open });
+    // No open day at all: no published hours.
+    expect(doctorOf({ workingHours: { Montag: [], Dienstag: [] } }).workingHours).toBeNull();
+    const description = doctorSchema.shape.workingHours.meta()?.description ?? '';
+    expect(description).toMatch(/a day that is not listed is closed/);
   });
 
   it('takes verified from the state', () => {

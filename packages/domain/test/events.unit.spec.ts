@@ -29,7 +29,7 @@ function withName(name: string) {
 function reasonFor(raw: unknown): string {
   const result = parsePlaceEvent(raw);
   if (result.ok) throw new Error('expected the event to be rejected');
-  return result.reason;
+  return result.error;
 }
 
 describe('parsePlaceEvent', () => {
@@ -46,7 +46,7 @@ describe('parsePlaceEvent', () => {
   ])('accepts a valid %s event', (type, payload) => {
     const result = parsePlaceEvent({ ...envelope, type, payload });
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.event.type).toBe(type);
+    if (result.ok) expect(result.value.type).toBe(type);
   });
 
   it('keeps unknown crawl fields so a new crawler field never dead-letters a crawl', () => {

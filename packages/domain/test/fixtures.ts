@@ -1,3 +1,4 @@
+import { KEY_IN_QUERY_REASON, type ParameterError } from '../src/query-parameters.js';
 import type { Observed, PlaceEvent, PlaceEventType, Publication } from '../src/events.js';
 import { foldPlace, type PlaceState, type StoredPlaceEvent } from '../src/place-state.js';
 
@@ -79,4 +80,14 @@ export function servedState(
       position: 2,
     }),
   ]);
+}
+
+/** The kind of a parameter error, read from its reason as a client would (errors carry no code). */
+export function kindOf(error: ParameterError | undefined): string {
+  const reason = error?.reason ?? '';
+  if (reason === KEY_IN_QUERY_REASON) return 'key_in_query';
+  if (reason.startsWith('is not a known parameter')) return 'unknown_parameter';
+  if (reason === 'must be given once') return 'repeated_parameter';
+  if (reason.startsWith('is required')) return 'missing_parameter';
+  return 'invalid_value';
 }

@@ -16,7 +16,7 @@ const REF: ProfileRef = { country: 'de', citySlug: 'berlin', profileSlug: 'praxi
 function reasonFor(input: string, site = SITE): string {
   const result = parseProfileUrl(input, site);
   if (result.ok) throw new Error(`expected ${input} to be rejected`);
-  return result.reason;
+  return result.error;
 }
 
 describe('buildProfileUrl', () => {

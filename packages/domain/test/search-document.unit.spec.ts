@@ -10,7 +10,13 @@ import {
 } from '../src/doctor.js';
 import { placeEventSchema } from '../src/events.js';
 import { foldPlace, type PlaceState } from '../src/place-state.js';
-import { SEARCH_DOCUMENT_KEYS, toSearchDocument, type SearchDocument } from '../src/search-document.js';
+import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/cursor.js';
+import {
+  SEARCH_DOCUMENT_MAPPING,
+  sortNameOf,
+  toSearchDocument,
+  type SearchDocument,
+} from '../src/search/search-document.js';
 import { crawlMetadata, makeEvent, PLACE_ID, PUBLICATION, servedState, SITE_ORIGIN } from './fixtures.js';
 
 const options = { siteOrigin: SITE_ORIGIN };
@@ -43,12 +49,24 @@ describe('toSearchDocument', () => {
       sortName: 'praxis dr. muller',
       searchText:
         'praxis dr. muller muller gmbh munchen allgemeinmedizin kinderheilkunde arztlicher notdienst',
+      // The primary type's code first; "Ärztlicher Notdienst" is not in the vocabulary.
+      specialtyCodes: ['general-practice', 'pediatrics'],
     });
+    expect(document.extras.specialtyCodes).toEqual(document.specialtyCodes);
   });
 
   it('sorts by the legal name when there is no name, and by "" when there is neither', () => {
     expect(served(servedState({ name: null, legalName: 'Ábaco Clínica' })).sortName).toBe('abaco clinica');
     expect(served(servedState({ name: '  ', legalName: null })).sortName).toBe('');
+  });
+
+  it('keeps the first 200 code points of the folded name as the sort key, never splitting a pair', () => {
+    expect(SORT_NAME_MAX_CODE_POINTS).toBe(200);
+    const long = served(servedState({ name: `Ärztehaus ${'Ü'.repeat(300)}` })).sortName;
+    expect(long).toBe(`arztehaus ${'u'.repeat(190)}`);
+    const emoji = served(servedState({ name: '\u{1F600}'.repeat(300) })).sortName;
+    expect(Array.from(emoji)).toEqual(Array(200).fill('\u{1F600}'));
+    expect(sortNameOf('  Praxis  Dr.  Müller ')).toBe('praxis dr. muller');
   });
 
   it('skips missing fields in the search text', () => {
@@ -67,6 +85,37 @@ describe('toSearchDocument', () => {
     expect(document.whatsappEligible).toBe(false);
     expect(document.verified).toBe(true);
     expect(document.doctor.verified).toBe(true);
+  });
+
+  it('indexes the structured opening hours as local minute-of-week ranges with their zone', () => {
+    const document = served(
+      servedState({
+        workingHours: {
+          Montag: [{ open: '08:00', close: '12:00' }],
+          Sonntag: [{ open: '22:00', close: '02:00' }],
+        },
+      }),
+    );
+    expect(document.extras.openingHours).toEqual({
+      timeZone: 'Europe/Berlin',
+      periods: [
+        { day: 1, open: '08:00', close: '12:00' },
+        { day: 7, open: '22:00', close: '02:00' },
+      ],
+    });
+    expect(document.timeZone).toBe('Europe/Berlin');
+    expect(document.openRanges).toEqual([
+      { gte: 0, lt: 120 },
+      { gte: 480, lt: 720 },
+      { gte: 6 * 1440 + 22 * 60, lt: 7 * 1440 },
+    ]);
+    // Without structured hours: nothing to match, so openAt and openNow never find the record.
+    for (const workingHours of [null, { Feiertag: [{ open: '10:00', close: '12:00' }] }]) {
+      const without = served(servedState({ workingHours }));
+      expect(without.extras.openingHours).toBeNull();
+      expect(without.openRanges).toEqual([]);
+      expect(without.timeZone).toBeNull();
+    }
   });
 
   it.each<[string, (state: PlaceState) => PlaceState]>([
@@ -190,7 +239,7 @@ function expectOnlyKeys(value: object, allowed: ReadonlyArray<string>): void {
 }
 
 function expectAllowlisted(document: SearchDocument): void {
-  expectOnlyKeys(document, SEARCH_DOCUMENT_KEYS);
+  expectOnlyKeys(document, Object.keys(SEARCH_DOCUMENT_MAPPING.properties));
   const { doctor } = document;
   expectOnlyKeys(doctor, DOCTOR_KEYS);
   expectOnlyKeys(doctor.address, ADDRESS_KEYS);

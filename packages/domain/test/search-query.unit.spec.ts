@@ -1,15 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES } from '../src/events.js';
-import { decodeCursor } from '../src/cursor.js';
-import type { SearchFilters } from '../src/search-params.js';
+import { decodeCursor } from '../src/search/cursor.js';
+import type { SearchFilters } from '../src/search/search-filters.js';
 import {
   buildGetByProfileQuery,
   buildSearchRequest,
   toDoctorPage,
   type SearchHit,
-} from '../src/search-query.js';
+} from '../src/search/search-query.js';
 import { foldText } from '../src/text.js';
+import { toDoctor, type Doctor } from '../src/doctor.js';
+import { servedState, SITE_ORIGIN } from './fixtures.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';
 const SERVED = { term: { served: true } };
@@ -141,10 +143,11 @@ describe('buildGetByProfileQuery', () => {
 });
 
 describe('toDoctorPage', () => {
-  type FakeDoctor = { id: string };
-  const hits = (count: number): Array<SearchHit<FakeDoctor>> =>
+  const template = toDoctor(servedState(), { siteOrigin: SITE_ORIGIN });
+  const doctor = (id: string): Doctor => ({ ...template, id });
+  const hits = (count: number): SearchHit[] =>
     Array.from({ length: count }, (_, index) => ({
-      _source: { doctor: { id: `p${index}` }, sortName: `name ${index}`, placeId: `p${index}` },
+      _source: { doctor: doctor(`p${index}`), sortName: `name ${index}`, placeId: `p${index}` },
     }));
   const filters: SearchFilters = { country: 'pt', q: 'dentista' };
 
@@ -159,7 +162,7 @@ describe('toDoctorPage', () => {
 
   it('drops the extra hit and points the cursor after the last record returned', () => {
     const page = toDoctorPage(hits(4), 3, filters, SECRET);
-    expect(page.doctors).toEqual([{ id: 'p0' }, { id: 'p1' }, { id: 'p2' }]);
+    expect(page.doctors).toEqual([doctor('p0'), doctor('p1'), doctor('p2')]);
     expect(page.page.count).toBe(3);
     expect(page.page.hasMore).toBe(true);
     expect(page.page.nextCursor).toEqual(expect.any(String));

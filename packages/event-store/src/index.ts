@@ -4,7 +4,6 @@ export {
   allPlaceIds,
   lastPosition,
   countStoredSince,
-  type AppendResult,
   type StoredSince,
 } from './events.repository.js';
 export {
@@ -17,8 +16,8 @@ export {
   replacePlaceStates,
   databaseNow,
   countPlacesUpdatedSince,
-  type PlaceRow,
   type StoredProjection,
+  type SerializedPlaceState,
 } from './places.repository.js';
 export {
   recordDeadLetters,
@@ -34,13 +33,12 @@ export {
   releaseProjectionFailures,
   listProjectionFailures,
   countProjectionFailures,
-  type ProjectionFailure,
-  type ProjectionFailureInput,
+  setAsideVersions,
 } from './projection-failures.repository.js';
 export {
   countPendingDeadLetters,
   newestEventRecordedAt,
   readProjectionLag,
   streamPositionOf,
-  type ProjectionLag,
 } from './operations.repository.js';
+export { readChanges } from './changes.repository.js';

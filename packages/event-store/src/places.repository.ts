@@ -1,36 +1,43 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import type { SearchDocument, Tombstone } from '@directory/domain';
-
-/** A folded place as stored: the stream version it was folded at and its index document. */
-export type PlaceRow = {
-  placeId: string;
-  stateVersion: number;
-  document: SearchDocument | Tombstone;
-};
+import type { PlaceProjection } from '@directory/domain';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
 export type StoredProjection = { placeId: string; version: number; documentJson: string };
 
 /**
+ * A folded state with its document already serialized, when the caller sends the same text to the index
+ * too (a replay): serialized once for both.
+ */
+export type SerializedPlaceState = PlaceProjection & { documentJson: string };
+
+/**
  * Saves folded states. A row only moves forward: when two workers refold the same place concurrently,
  * the one that saw more of the stream (higher version) wins, whatever order their writes land in.
  */
-export async function savePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+export async function savePlaceStates(
+  db: Database,
+  rows: ReadonlyArray<PlaceProjection | SerializedPlaceState>,
+): Promise<void> {
   await upsertStates(db, rows, 'newer');
 }
 
 /**
- * Replay writes: overwrite states refolded with a changed fold even at the same version, but never
- * replace a row a worker has meanwhile moved to a newer version.
+ * Replay writes (`reindex --replay`): overwrite states refolded with a changed fold even at the same
+ * version, but never replace a row a worker has meanwhile moved to a newer version. `updated_at` keeps
+ * its value: it marks the writes a running reindex must catch up, and the replay sends the same document
+ * to the new index in the same pass, so its own writes are not changes to catch up (a worker's are).
  */
-export async function replacePlaceStates(db: Database, rows: ReadonlyArray<PlaceRow>): Promise<void> {
+export async function replacePlaceStates(
+  db: Database,
+  rows: ReadonlyArray<SerializedPlaceState>,
+): Promise<void> {
   await upsertStates(db, rows, 'same-or-newer');
 }
 
 async function upsertStates(
   db: Database,
-  rows: ReadonlyArray<PlaceRow>,
+  rows: ReadonlyArray<PlaceProjection | SerializedPlaceState>,
   when: 'newer' | 'same-or-newer',
 ): Promise<void> {
   if (rows.length === 0) return;
@@ -39,24 +46,38 @@ async function upsertStates(
     when === 'newer'
       ? sql`places.state_version < excluded.state_version`
       : sql`places.state_version <= excluded.state_version`;
-  // One JSON parameter unpacked by PostgreSQL (as in appends): no per-element array escaping.
-  const rowsJson = JSON.stringify(
-    sorted.map((row) => ({
-      place_id: row.placeId,
-      document: row.document,
-      state_version: row.stateVersion,
-      served: row.document.served,
-    })),
-  );
+  const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
+  // One JSON parameter unpacked by PostgreSQL (as in appends): no per-element array escaping. Built as
+  // text so a document serialized already is not serialized again.
+  const rowsJson = `[${sorted
+    .map(
+      (row) =>
+        `{"place_id":${JSON.stringify(row.placeId)},"state_version":${row.stateVersion},` +
+        `"served":${row.document.served},"document":${'documentJson' in row ? row.documentJson : JSON.stringify(row.document)}}`,
+    )
+    .join(',')}]`;
+  // The changes feed (migration 0005): `changed_xid` moves to this transaction only when what a consumer
+  // sees changes (served or not, the public doctor, the dataset), so a re-crawl with identical data or a
+  // replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
+  // are JSON.stringify output of the same allowlist, and a spurious difference only repeats an entry.
+  // A tombstone keeps the dataset it was last served in, so that dataset's consumers see the removal.
   await sql`
-    insert into places (place_id, document, state_version, stream_version, served, updated_at)
-    select place_id, document, state_version, state_version, served, now()
+    insert into places (place_id, document, state_version, stream_version, served, updated_at,
+                        changed_xid, feed_country)
+    select place_id, document, state_version, state_version, served, now(),
+           case when served then pg_current_xact_id() end, case when served then document ->> 'country' end
     from json_to_recordset(${rowsJson}::json)
       as v(place_id text, document json, state_version bigint, served boolean)
     order by place_id
     on conflict (place_id) do update set
       document = excluded.document, state_version = excluded.state_version,
-      served = excluded.served, updated_at = excluded.updated_at
+      served = excluded.served, updated_at = ${updatedAt},
+      changed_xid = case
+        when places.served is distinct from excluded.served
+          or (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
+          or places.feed_country is distinct from coalesce(excluded.feed_country, places.feed_country)
+        then pg_current_xact_id() else places.changed_xid end,
+      feed_country = coalesce(excluded.feed_country, places.feed_country)
     where ${condition}`.execute(db);
 }
 

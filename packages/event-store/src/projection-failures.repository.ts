@@ -121,3 +121,17 @@ export async function countProjectionFailures(
     .execute();
   return rows.map((row) => ({ errorType: row.error_type, count: row.count }));
 }
+
+/** Of the given places, the ones set aside as projection failures, with the stream version refused. */
+export async function setAsideVersions(
+  db: Database,
+  placeIds: ReadonlyArray<string>,
+): Promise<Map<string, number>> {
+  if (placeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('projection_failures')
+    .select(['place_id', 'state_version'])
+    .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
+    .execute();
+  return new Map(rows.map((row) => [row.place_id, Number(row.state_version)]));
+}

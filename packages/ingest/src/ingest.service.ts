@@ -27,8 +27,8 @@ export async function ingestBatch(
       continue;
     }
     const parsed = parsePlaceEvent(item.raw);
-    if (parsed.ok) valid.push(parsed.event);
-    else rejected.push({ raw: item.raw, reason: parsed.reason, source: item.source });
+    if (parsed.ok) valid.push(parsed.value);
+    else rejected.push({ raw: item.raw, reason: parsed.error, source: item.source });
   }
   // Dead letters commit with the append, before any projection: an outage of the index, however long,
   // can delay the batch but never lose its rejected lines.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Queue } from 'bullmq';
-import { parsePlaceEvent } from '@directory/domain';
+import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
 import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
 
 export type Rejection = { line: number; reason: string };
@@ -126,18 +126,12 @@ export async function addBatches(
   }
 }
 
-/**
- * No real event comes near this (every field is bounded); a longer line is bad data. Its dead letter
- * keeps the first MAX_LINE_CHARACTERS, so one runaway line cannot swell a job, Redis or the table.
- */
-export const MAX_LINE_CHARACTERS = 1_000_000;
-
 function toItem(text: string, source: string): IngestItem {
-  if (text.length > MAX_LINE_CHARACTERS)
+  if (text.length > MAX_EVENT_LINE_CHARACTERS)
     return {
-      raw: text.slice(0, MAX_LINE_CHARACTERS),
+      raw: text.slice(0, MAX_EVENT_LINE_CHARACTERS),
       source,
-      rejection: `line of ${text.length} characters is over the limit of ${MAX_LINE_CHARACTERS} (the first ${MAX_LINE_CHARACTERS} are kept)`,
+      rejection: `line of ${text.length} characters is over the limit of ${MAX_EVENT_LINE_CHARACTERS} (the first ${MAX_EVENT_LINE_CHARACTERS} are kept)`,
     };
   let raw: unknown;
   try {
@@ -146,5 +140,5 @@ function toItem(text: string, source: string): IngestItem {
     return { raw: text, source, rejection: 'not valid JSON' };
   }
   const parsed = parsePlaceEvent(raw);
-  return parsed.ok ? { raw: parsed.event, source } : { raw, source, rejection: parsed.reason };
+  return parsed.ok ? { raw: parsed.value, source } : { raw, source, rejection: parsed.error };
 }

@@ -1,5 +1,5 @@
 import type { Database } from '@directory/database';
-import { foldPlace, toSearchDocument, type StoredPlaceEvent } from '@directory/domain';
+import { projectPlace, type StoredPlaceEvent } from '@directory/domain';
 import {
   clearProjectionFailures,
   findLaggingPlaceIds,
@@ -7,7 +7,7 @@ import {
   readStreams,
   recordProjectionFailures,
   savePlaceStates,
-  type PlaceRow,
+  type SerializedPlaceState,
 } from '@directory/event-store';
 import {
   writeProjections,
@@ -24,18 +24,14 @@ export type ProjectorDependencies = {
   onRefused?: (refused: ReadonlyArray<RefusedProjection>) => void;
 };
 
-/** Folds one stream into the row the store keeps: state, version and index document. */
-export function foldToRow(
-  placeId: string,
-  events: ReadonlyArray<StoredPlaceEvent>,
-  siteOrigin: string,
-): PlaceRow {
-  const state = foldPlace(placeId, events);
-  return { placeId, stateVersion: state.version, document: toSearchDocument(state, { siteOrigin }) };
-}
-
-function projectionOf(row: PlaceRow): Projection {
-  return { placeId: row.placeId, version: row.stateVersion, source: row.document };
+/** A place's projection as the index write takes it: its document under its state version. */
+function indexWriteOf(place: SerializedPlaceState): Projection {
+  return {
+    placeId: place.placeId,
+    version: place.stateVersion,
+    source: place.document,
+    sourceJson: place.documentJson,
+  };
 }
 
 export type ProjectOutcome = {
@@ -67,14 +63,18 @@ export async function refoldAndProject(
     const events = streamsInHand.get(placeId) ?? readBack.get(placeId);
     return events === undefined ? [] : [[placeId, events] as const];
   });
-  const rows = streams.map(([placeId, events]) => foldToRow(placeId, events, deps.siteOrigin));
-  await savePlaceStates(deps.db, rows);
+  // Serialized once: the same text is stored in `places` and sent to the index.
+  const places = streams.map(([placeId, events]): SerializedPlaceState => {
+    const place = projectPlace(placeId, events, { siteOrigin: deps.siteOrigin });
+    return { ...place, documentJson: JSON.stringify(place.document) };
+  });
+  await savePlaceStates(deps.db, places);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
-  const { refused } = await writeProjections(deps.search.client, deps.search.alias, rows.map(projectionOf));
+  const { refused } = await writeProjections(deps.search.client, deps.search.alias, places.map(indexWriteOf));
   const refusedIds = new Set(refused.map((failure) => failure.placeId));
-  const projected = rows
-    .filter((row) => !refusedIds.has(row.placeId))
-    .map((row) => ({ placeId: row.placeId, version: row.stateVersion }));
+  const projected = places
+    .filter((place) => !refusedIds.has(place.placeId))
+    .map((place) => ({ placeId: place.placeId, version: place.stateVersion }));
   if (refused.length > 0) deps.onRefused?.(refused);
   await recordProjectionFailures(
     deps.db,

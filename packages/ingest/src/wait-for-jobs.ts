@@ -1,4 +1,5 @@
 import type { Queue, QueueEvents } from 'bullmq';
+import { fail, ok, type Result } from '@directory/domain';
 import { addBatches, BATCHES_PER_ADD, type EnqueuedBatch } from './producer.js';
 import type { IngestJobData, IngestJobResult } from './queue.js';
 
@@ -34,7 +35,8 @@ export type KeptBatches = {
   delete: (jobId: string) => unknown;
 };
 
-type Settlement = { ok: true; result: IngestJobResult } | { ok: false; reason: string };
+/** How a job ended for good: its result, or why it failed. */
+type Settlement = Result<IngestJobResult>;
 type JobLookup = Settlement | 'unfinished' | 'unknown';
 
 /**
@@ -67,16 +69,16 @@ export async function waitForJobs(
     if (!waiting.delete(jobId)) return;
     options.batches?.delete(jobId);
     outcome.pending -= 1;
-    if (settlement.ok) outcome.results.push(settlement.result);
-    else outcome.failed.push({ jobId, reason: settlement.reason });
+    if (settlement.ok) outcome.results.push(settlement.value);
+    else outcome.failed.push({ jobId, reason: settlement.error });
     options.onProgress?.(jobIds.length - waiting.size, jobIds.length);
     if (waiting.size === 0) resolveAll();
   };
   // QueueEvents parses the return value; the 'failed' event only fires once retries are exhausted.
   const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) =>
-    settle(jobId, { ok: true, result: returnvalue as IngestJobResult });
+    settle(jobId, ok(returnvalue as IngestJobResult));
   const onFailed = ({ jobId, failedReason }: { jobId: string; failedReason: string }) =>
-    settle(jobId, { ok: false, reason: failedReason });
+    settle(jobId, fail(failedReason));
   queueEvents.on('completed', onCompleted);
   queueEvents.on('failed', onFailed);
 
@@ -88,7 +90,7 @@ export async function waitForJobs(
         if (lookup === 'unfinished') return;
         if (lookup !== 'unknown') return settle(jobId, lookup);
         if (options.batches?.has(jobId)) lost.push(jobId);
-        else settle(jobId, { ok: false, reason: 'job vanished from the queue (Redis lost it?)' });
+        else settle(jobId, fail('job vanished from the queue (Redis lost it?)'));
       }),
     );
     if (lost.length === 0) return;
@@ -160,6 +162,6 @@ async function lookUpJob(queue: Queue<IngestJobData, IngestJobResult>, jobId: st
   // The job hash's result fields, without its data (Queue has no getter that leaves the data out).
   const client = await queue.client;
   const [returnvalue, failedReason] = await client.hmget(queue.toKey(jobId), 'returnvalue', 'failedReason');
-  if (state === 'failed') return { ok: false, reason: failedReason ?? 'failed' };
-  return { ok: true, result: JSON.parse(returnvalue ?? 'null') as IngestJobResult };
+  if (state === 'failed') return fail(failedReason ?? 'failed');
+  return ok(JSON.parse(returnvalue ?? 'null') as IngestJobResult);
 }

@@ -2,10 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldPlace, placeEventSchema, toSearchDocument } from '@directory/domain';
 import { appendEvents, readStreams } from '@directory/event-store';
 import { ensureDoctorsIndex, writeProjections } from '@directory/search-index';
-import { createTestDatabase, createTestSearch, type TestDatabase } from '@directory/testing';
+import {
+  crawled,
+  createTestDatabase,
+  createTestSearch,
+  lifecycle,
+  published,
+  type TestDatabase,
+} from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import { sweepLaggingPlaces, type ProjectorDependencies } from '../src/projector.service.js';
-import { crawled, lifecycle, published } from './events.fixture.js';
 
 const SITE = 'https://www.doctor-directory.example';
 

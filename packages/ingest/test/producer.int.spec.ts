@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestRedis } from '@directory/testing';
-import { MAX_LINE_CHARACTERS, produceFromNdjson, type Rejection } from '../src/producer.js';
+import { MAX_EVENT_LINE_CHARACTERS } from '@directory/domain';
+import { crawled, createTestRedis } from '@directory/testing';
+import { produceFromNdjson, type Rejection } from '../src/producer.js';
 import { createIngestQueue } from '../src/queue.js';
-import { crawled } from './events.fixture.js';
 
 describe('producer: bad lines travel on flagged, bounded', () => {
   const redis = createTestRedis('producer');
@@ -15,7 +15,7 @@ describe('producer: bad lines travel on flagged, bounded', () => {
   });
 
   it('flags a runaway line and keeps only its first million characters for the dead letter', async () => {
-    const runaway = `{"eventId": "${'x'.repeat(MAX_LINE_CHARACTERS + 10)}"}`;
+    const runaway = `{"eventId": "${'x'.repeat(MAX_EVENT_LINE_CHARACTERS + 10)}"}`;
     const lines = [JSON.stringify(crawled('P1', 1, '2026-01-01T10:00:00Z')), runaway, 'not json \u0000'];
     const rejections: Rejection[] = [];
     const summary = await produceFromNdjson({
@@ -33,7 +33,7 @@ describe('producer: bad lines travel on flagged, bounded', () => {
 
     const [job] = await queue.getJobs(['waiting']);
     const items = job?.data.items ?? [];
-    expect(items[1]?.raw).toBe(runaway.slice(0, MAX_LINE_CHARACTERS));
+    expect(items[1]?.raw).toBe(runaway.slice(0, MAX_EVENT_LINE_CHARACTERS));
     expect(items[2]).toEqual({
       raw: 'not json \u0000',
       source: 'runaway.ndjson:3',

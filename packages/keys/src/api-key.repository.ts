@@ -1,9 +1,23 @@
 import { randomBytes as nodeRandomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { API_KEY_RANDOM_BYTES, generateApiKey, hashApiKey, isWellFormedApiKey } from '@directory/domain';
+import {
+  API_KEY_RANDOM_BYTES,
+  expiryFor,
+  generateApiKey,
+  graceEndFor,
+  hashApiKey,
+  isWellFormedApiKey,
+  keyStateAt,
+  successorExpiry,
+  type KeyExpiryChoice,
+  type KeyGraceChoice,
+} from '@directory/domain';
 
-/** SPEC §5: an account may hold at most five active (not revoked) keys. */
+/**
+ * SPEC §5: an account may hold at most five active keys. A key counts while it authenticates requests:
+ * a rolled key in its grace period counts beside its successor; an expired key no longer does.
+ */
 export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 5;
 
 /** Non-secret metadata of a key (SPEC §2 "Key"), plus what operators and the console need. */
@@ -13,11 +27,20 @@ export type ApiKeyRecord = {
   name: string;
   prefix: string;
   creationTime: Date;
+  /** When it stops (or stopped) working; in the future for a rolled key in its grace period. */
   revokedAt: Date | null;
+  expiresAt: Date | null;
+  /** The last request it authenticated, as of the last usage flush (about a minute behind at most). */
+  lastUsedAt: Date | null;
+  /** The key this one replaced, when it was made by rolling. */
+  rolledFrom: string | null;
 };
 
-/** The key a request authenticated with: only active keys are ever returned as this. */
-export type ActiveApiKey = Omit<ApiKeyRecord, 'revokedAt'>;
+/** The key a request authenticated with: only working keys are ever returned as this. */
+export type ActiveApiKey = Pick<ApiKeyRecord, 'id' | 'accountId' | 'name' | 'prefix' | 'creationTime'>;
+
+/** What a secret's hash names: a working key, an expired one, or nothing usable (unknown or revoked). */
+export type KeyCheck = { kind: 'active'; key: ActiveApiKey } | { kind: 'expired' } | { kind: 'refused' };
 
 export type CreatedApiKey = { key: ApiKeyRecord; secret: string };
 
@@ -48,6 +71,13 @@ export class InvalidKeyNameError extends Error {
   }
 }
 
+export class KeyNotRollableError extends Error {
+  constructor() {
+    super('only an active key can be rolled (not a revoked or expired one, nor one already rolled)');
+    this.name = 'KeyNotRollableError';
+  }
+}
+
 type ApiKeyRow = {
   id: string;
   account_id: string;
@@ -55,6 +85,9 @@ type ApiKeyRow = {
   prefix: string;
   created_at: Date;
   revoked_at: Date | null;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  rolled_from: string | null;
 };
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
@@ -65,10 +98,65 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
     prefix: row.prefix,
     creationTime: row.created_at,
     revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    rolledFrom: row.rolled_from,
   };
 }
 
-const KEY_COLUMNS = ['id', 'account_id', 'name', 'prefix', 'created_at', 'revoked_at'] as const;
+const KEY_COLUMNS = [
+  'id',
+  'account_id',
+  'name',
+  'prefix',
+  'created_at',
+  'revoked_at',
+  'expires_at',
+  'last_used_at',
+  'rolled_from',
+] as const;
+
+// A transaction is a Database (kysely's Transaction extends Kysely); these helpers expect one.
+type KeysTransaction = Database;
+
+/**
+ * The transaction's clock (PostgreSQL's `now()`, fixed for the whole transaction): creation, expiry and
+ * grace are all computed from it, so they agree with the `created_at` default and with each other.
+ */
+async function transactionNow(trx: KeysTransaction): Promise<Date> {
+  const { rows } = await sql<{ now: Date }>`select now() as now`.execute(trx);
+  if (rows[0] === undefined) throw new Error('select now() returned no row');
+  return rows[0].now;
+}
+
+/** Locks the account row (serializing key changes of one account) and counts its working keys. */
+async function lockAccountAndCountWorkingKeys(
+  trx: KeysTransaction,
+  accountId: string,
+  now: Date,
+): Promise<number> {
+  const account = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (account === undefined) throw new AccountNotFoundError(accountId);
+  const { working } = await trx
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('working'))
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', now)]))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(working);
+}
+
+function validName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > MAX_KEY_NAME_LENGTH) throw new InvalidKeyNameError();
+  return trimmed;
+}
 
 /**
  * Creates a key and returns its secret (the only time it exists outside the caller's hands). The
@@ -77,28 +165,21 @@ const KEY_COLUMNS = ['id', 'account_id', 'name', 'prefix', 'created_at', 'revoke
  */
 export async function createApiKey(
   db: Database,
-  options: { accountId: string; name: string; randomBytes?: (size: number) => Uint8Array },
+  options: {
+    accountId: string;
+    name: string;
+    /** Lifetime in days, or never (the default). */
+    expiry?: KeyExpiryChoice;
+    randomBytes?: (size: number) => Uint8Array;
+  },
 ): Promise<CreatedApiKey> {
-  const name = options.name.trim();
-  if (name === '' || name.length > MAX_KEY_NAME_LENGTH) throw new InvalidKeyNameError();
+  const name = validName(options.name);
   const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
 
   const row = await db.transaction().execute(async (trx) => {
-    const account = await trx
-      .selectFrom('accounts')
-      .select('id')
-      .where('id', '=', options.accountId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (account === undefined) throw new AccountNotFoundError(options.accountId);
-
-    const { active } = await trx
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number>().as('active'))
-      .where('account_id', '=', options.accountId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(active) >= MAX_ACTIVE_KEYS_PER_ACCOUNT) throw new ApiKeyLimitError(options.accountId);
+    const now = await transactionNow(trx);
+    const working = await lockAccountAndCountWorkingKeys(trx, options.accountId, now);
+    if (working >= MAX_ACTIVE_KEYS_PER_ACCOUNT) throw new ApiKeyLimitError(options.accountId);
 
     return trx
       .insertInto('api_keys')
@@ -108,11 +189,67 @@ export async function createApiKey(
         name,
         prefix: generated.prefix,
         secret_hash: generated.hash,
+        expires_at: expiryFor(now, options.expiry ?? 'never'),
       })
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
   });
   return { key: toRecord(row), secret: generated.secret };
+}
+
+export type RolledApiKey = CreatedApiKey & { previous: ApiKeyRecord };
+
+/**
+ * Rolls an active key: a successor with the same name (and the same lifetime, from now) is created, and
+ * the old key's revocation is scheduled at the end of the grace period (now, for `none`). While both
+ * work both count toward the five-key limit, so a roll with a grace period needs a free slot. Null
+ * when there is no such key (or, with `accountId`, that account does not hold it).
+ */
+export async function rollApiKey(
+  db: Database,
+  id: string,
+  options: { grace: KeyGraceChoice; accountId?: string; randomBytes?: (size: number) => Uint8Array },
+): Promise<RolledApiKey | null> {
+  if (!KEY_ID_PATTERN.test(id)) return null;
+  const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id);
+    if (options.accountId !== undefined) query = query.where('account_id', '=', options.accountId);
+    const found = await query.executeTakeFirst();
+    if (found === undefined) return null;
+
+    const now = await transactionNow(trx);
+    const working = await lockAccountAndCountWorkingKeys(trx, found.account_id, now);
+    // Read again under the account lock: a concurrent roll or revoke of this key has finished by now.
+    const old = toRecord(
+      await trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow(),
+    );
+    if (keyStateAt(old, now) !== 'active') throw new KeyNotRollableError();
+    if (options.grace !== 'none' && working >= MAX_ACTIVE_KEYS_PER_ACCOUNT) {
+      throw new ApiKeyLimitError(old.accountId);
+    }
+
+    const previous = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: graceEndFor(now, options.grace) })
+      .where('id', '=', old.id)
+      .returning(KEY_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const successor = await trx
+      .insertInto('api_keys')
+      .values({
+        id: randomUUID(),
+        account_id: old.accountId,
+        name: old.name,
+        prefix: generated.prefix,
+        secret_hash: generated.hash,
+        expires_at: successorExpiry(old, now),
+        rolled_from: old.id,
+      })
+      .returning(KEY_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return { key: toRecord(successor), secret: generated.secret, previous: toRecord(previous) };
+  });
 }
 
 /** Every key (of one account, or of all), newest first; revoked keys included for the record. */
@@ -140,8 +277,9 @@ export async function findApiKey(
 }
 
 /**
- * Revokes a key (idempotent: a second revoke keeps the first time). Null when there is no such key, or,
- * with `accountId`, when that account does not hold it.
+ * Revokes a key now (idempotent: a second revoke keeps the first time; a rolled key's scheduled
+ * revocation is brought forward to now). Null when there is no such key, or, with `accountId`, when that
+ * account does not hold it.
  */
 export async function revokeApiKey(
   db: Database,
@@ -151,7 +289,7 @@ export async function revokeApiKey(
   if (!KEY_ID_PATTERN.test(id)) return null;
   let query = db
     .updateTable('api_keys')
-    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .set({ revoked_at: sql<Date>`least(coalesce(revoked_at, now()), now())` })
     .where('id', '=', id);
   if (scope.accountId !== undefined) query = query.where('account_id', '=', scope.accountId);
   const row = await query.returning(KEY_COLUMNS).executeTakeFirst();
@@ -159,25 +297,47 @@ export async function revokeApiKey(
 }
 
 /**
- * The active key a secret belongs to, or null. Malformed secrets are refused before any database
- * access. Never cached: a revoke is effective on the very next request, in every process.
+ * What a secret authenticates as, at `now`. Malformed secrets are refused before any database access.
+ * Never cached: a revoke is effective on the very next request, in every process, and an expiry (or the
+ * end of a grace period) at its exact instant.
  */
-export async function findActiveKeyBySecret(db: Database, secret: string): Promise<ActiveApiKey | null> {
-  if (!isWellFormedApiKey(secret)) return null;
-  return findActiveKeyByHash(db, hashApiKey(secret));
+export async function checkKeyBySecret(db: Database, secret: string, now = new Date()): Promise<KeyCheck> {
+  if (!isWellFormedApiKey(secret)) return { kind: 'refused' };
+  return checkKeyByHash(db, hashApiKey(secret), now);
 }
 
-/** The active key with this secret hash (for a caller that already checked and hashed the secret). */
-export async function findActiveKeyByHash(db: Database, secretHash: string): Promise<ActiveApiKey | null> {
+/** `checkKeyBySecret` for a caller that already checked and hashed the secret. */
+export async function checkKeyByHash(db: Database, secretHash: string, now = new Date()): Promise<KeyCheck> {
   const row = await db
     .selectFrom('api_keys')
-    .select(KEY_COLUMNS)
+    .select(['id', 'account_id', 'name', 'prefix', 'created_at', 'revoked_at', 'expires_at'])
     .where('secret_hash', '=', secretHash)
-    .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  if (row === undefined) return null;
-  const { revokedAt: _revokedAt, ...active } = toRecord(row);
-  return active;
+  if (row === undefined) return { kind: 'refused' };
+  switch (keyStateAt({ revokedAt: row.revoked_at, expiresAt: row.expires_at }, now)) {
+    case 'active':
+    case 'retiring':
+      return {
+        kind: 'active',
+        key: {
+          id: row.id,
+          accountId: row.account_id,
+          name: row.name,
+          prefix: row.prefix,
+          creationTime: row.created_at,
+        },
+      };
+    case 'expired':
+      return { kind: 'expired' };
+    case 'revoked':
+      return { kind: 'refused' };
+  }
+}
+
+/** The working key a secret belongs to, or null (operators' and tests' shorthand of checkKeyBySecret). */
+export async function findActiveKeyBySecret(db: Database, secret: string): Promise<ActiveApiKey | null> {
+  const check = await checkKeyBySecret(db, secret);
+  return check.kind === 'active' ? check.key : null;
 }
 
 // A password hash no password verifies against: operator-created accounts cannot sign in until the

@@ -1,18 +1,21 @@
 export {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   MAX_KEY_NAME_LENGTH,
-  AccountNotFoundError,
   ApiKeyLimitError,
   InvalidKeyNameError,
+  KeyNotRollableError,
+  checkKeyBySecret,
   createApiKey,
   ensureAccount,
-  findAccountByEmail,
   findActiveKeyBySecret,
   findApiKey,
   listApiKeys,
   revokeApiKey,
+  rollApiKey,
   type ActiveApiKey,
   type ApiKeyRecord,
-  type CreatedApiKey,
+  type KeyCheck,
+  type RolledApiKey,
 } from './api-key.repository.js';
+export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { createKeyLookup, type KeyLookup } from './key-lookup.js';

@@ -1,18 +1,30 @@
-// `npm run keys -- create --account EMAIL --name NAME` | `list [--account EMAIL]` | `revoke ID`
+// `npm run keys -- create --account EMAIL --name NAME [--expires never|30|90|365]` | `list [--account EMAIL]`
+// | `revoke ID` | `roll ID --grace none|1h|24h`
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
+import {
+  KEY_EXPIRY_CHOICES,
+  KEY_GRACE_CHOICES,
+  isKeyExpiryChoice,
+  isKeyGraceChoice,
+  keyStateAt,
+  type KeyExpiryChoice,
+  type KeyGraceChoice,
+} from '@directory/domain';
 import {
   AccountNotFoundError,
   ApiKeyLimitError,
   InvalidKeyNameError,
+  KeyNotRollableError,
   createApiKey,
   ensureAccount,
   findAccountByEmail,
   listApiKeys,
   revokeApiKey,
+  rollApiKey,
 } from './api-key.repository.js';
 
 const say = (line: string): void => {
@@ -28,6 +40,13 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
+function choice<T extends string>(choices: readonly T[], accepts: (value: string) => value is T) {
+  return (value: string): T => {
+    if (!accepts(value)) throw new InvalidArgumentError(`choose one of ${choices.join(', ')}`);
+    return value;
+  };
+}
+
 const program = new Command('keys')
   .description('Operator API key management (the secret is shown once, at creation)')
   .exitOverride();
@@ -37,12 +56,25 @@ program
   .description('create a key for an account (created if missing, unable to sign in)')
   .requiredOption('--account <email>', 'account email')
   .requiredOption('--name <name>', 'a name that tells the key apart')
-  .action(async (options: { account: string; name: string }) => {
+  .option(
+    '--expires <days>',
+    `lifetime in days: ${KEY_EXPIRY_CHOICES.join(', ')}`,
+    choice(KEY_EXPIRY_CHOICES, isKeyExpiryChoice),
+    'never',
+  )
+  .action(async (options: { account: string; name: string; expires: KeyExpiryChoice }) => {
     await withDatabase(async (db) => {
       const account = await ensureAccount(db, options.account);
       if (account.created) say(`[keys] created account ${options.account} (${account.id})`);
-      const { key, secret } = await createApiKey(db, { accountId: account.id, name: options.name });
-      say(`[keys] created key ${key.id} "${key.name}" (prefix ${key.prefix}) for ${options.account}`);
+      const { key, secret } = await createApiKey(db, {
+        accountId: account.id,
+        name: options.name,
+        expiry: options.expires,
+      });
+      const expiry = key.expiresAt === null ? 'never expires' : `expires ${key.expiresAt.toISOString()}`;
+      say(
+        `[keys] created key ${key.id} "${key.name}" (prefix ${key.prefix}, ${expiry}) for ${options.account}`,
+      );
       say('[keys] the secret below is shown once; store it in server-side secret storage');
       process.stdout.write(`${secret}\n`);
     });
@@ -50,7 +82,7 @@ program
 
 program
   .command('list')
-  .description('list keys: id, name, prefix, created, revoked')
+  .description('list keys: id, name, prefix, created, revoked, expires, last used, state')
   .option('--account <email>', 'only this account')
   .action(async (options: { account?: string }) => {
     await withDatabase(async (db) => {
@@ -61,12 +93,23 @@ program
         accountId = found;
       }
       const keys = await listApiKeys(db, accountId);
-      process.stdout.write('id\tname\tprefix\tcreated\trevoked\n');
+      const now = new Date();
+      // Revoked: when it stops working (in the future for a rolled key in its grace period, then
+      // "retiring"). Last used lags requests by up to a usage flush interval.
+      process.stdout.write('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate\n');
+      const time = (date: Date | null): string => date?.toISOString() ?? '-';
       for (const key of keys) {
-        const revoked = key.revokedAt?.toISOString() ?? '-';
-        process.stdout.write(
-          `${key.id}\t${key.name}\t${key.prefix}\t${key.creationTime.toISOString()}\t${revoked}\n`,
-        );
+        const columns = [
+          key.id,
+          key.name,
+          key.prefix,
+          time(key.creationTime),
+          time(key.revokedAt),
+          time(key.expiresAt),
+          time(key.lastUsedAt),
+          keyStateAt(key, now),
+        ];
+        process.stdout.write(`${columns.join('\t')}\n`);
       }
       say(`[keys] ${keys.length} key(s)`);
     });
@@ -84,6 +127,29 @@ program
     });
   });
 
+program
+  .command('roll')
+  .description(
+    'replace a key by a new one with the same name; the old secret keeps working for the grace period',
+  )
+  .argument('<id>', 'key id (see list)')
+  .requiredOption(
+    '--grace <period>',
+    `how long the old secret keeps working: ${KEY_GRACE_CHOICES.join(', ')}`,
+    choice(KEY_GRACE_CHOICES, isKeyGraceChoice),
+  )
+  .action(async (id: string, options: { grace: KeyGraceChoice }) => {
+    await withDatabase(async (db) => {
+      const rolled = await rollApiKey(db, id, { grace: options.grace });
+      if (rolled === null) throw new CliError(`no key with id ${id}`);
+      say(
+        `[keys] rolled ${rolled.previous.id} "${rolled.previous.name}": its secret stops working at ${rolled.previous.revokedAt?.toISOString() ?? '?'}`,
+      );
+      say(`[keys] new key ${rolled.key.id} (prefix ${rolled.key.prefix}); the secret below is shown once`);
+      process.stdout.write(`${rolled.secret}\n`);
+    });
+  });
+
 class CliError extends Error {}
 
 try {
@@ -95,7 +161,8 @@ try {
     error instanceof CliError ||
     error instanceof ApiKeyLimitError ||
     error instanceof AccountNotFoundError ||
-    error instanceof InvalidKeyNameError
+    error instanceof InvalidKeyNameError ||
+    error instanceof KeyNotRollableError
   ) {
     say(`[keys] ${error.message}`);
     process.exitCode = 1;

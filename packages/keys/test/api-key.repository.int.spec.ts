@@ -5,14 +5,19 @@ import { createTestDatabase, type TestDatabase } from '@directory/testing';
 import {
   ApiKeyLimitError,
   AccountNotFoundError,
+  KeyNotRollableError,
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
+  checkKeyBySecret,
   createApiKey,
   ensureAccount,
   findApiKey,
   findActiveKeyBySecret,
   listApiKeys,
   revokeApiKey,
-} from '../src/index.js';
+  rollApiKey,
+} from '../src/api-key.repository.js';
+
+const DAY = 86_400_000;
 
 describe('API key store on the local PostgreSQL', () => {
   let test: TestDatabase;
@@ -145,5 +150,86 @@ describe('API key store on the local PostgreSQL', () => {
     expect(keys.map((key) => key.name).sort()).toEqual(['a', 'b']);
     expect(keys.find((key) => key.name === 'a')?.revokedAt).toBeInstanceOf(Date);
     expect((await listApiKeys(test.db)).length).toBeGreaterThan(keys.length);
+  });
+
+  it('creates a key with an expiry counted from its creation; an expired key is reported as expired', async () => {
+    const account = await ensureAccount(test.db, 'expiry@example.com');
+    const { key, secret } = await createApiKey(test.db, { accountId: account.id, name: 'e', expiry: '90' });
+    expect((key.expiresAt?.getTime() ?? 0) - key.creationTime.getTime()).toBe(90 * DAY);
+    expect((await checkKeyBySecret(test.db, secret)).kind).toBe('active');
+    expect(await checkKeyBySecret(test.db, secret, new Date(key.creationTime.getTime() + 90 * DAY))).toEqual({
+      kind: 'expired',
+    });
+    // A key revoked before it expired stays "revoked" (no hint that it ever had an expiry).
+    await revokeApiKey(test.db, key.id);
+    expect(await checkKeyBySecret(test.db, secret, new Date(Date.now() + 91 * DAY))).toEqual({
+      kind: 'refused',
+    });
+  });
+
+  it('does not count expired keys toward the five', async () => {
+    const account = await ensureAccount(test.db, 'expired-slots@example.com');
+    const created = [];
+    for (let index = 0; index < MAX_ACTIVE_KEYS_PER_ACCOUNT; index += 1)
+      created.push(await createApiKey(test.db, { accountId: account.id, name: `k${index}` }));
+    await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).rejects.toBeInstanceOf(
+      ApiKeyLimitError,
+    );
+    await test.db
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 1_000) })
+      .where('id', '=', created[0]?.key.id ?? '')
+      .execute();
+    await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).resolves.toBeDefined();
+  });
+
+  it('rolls a key: same name and lifetime, the old secret works until the end of its grace period', async () => {
+    const account = await ensureAccount(test.db, 'roll@example.com');
+    const old = await createApiKey(test.db, { accountId: account.id, name: 'backend', expiry: '30' });
+    const rolled = await rollApiKey(test.db, old.key.id, { grace: '24h' });
+    if (rolled === null) throw new Error('expected a rolled key');
+    expect(rolled.key).toMatchObject({ name: 'backend', rolledFrom: old.key.id, revokedAt: null });
+    expect((rolled.key.expiresAt?.getTime() ?? 0) - rolled.key.creationTime.getTime()).toBe(30 * DAY);
+    expect(rolled.previous.revokedAt?.getTime()).toBe(rolled.key.creationTime.getTime() + DAY);
+    expect((await checkKeyBySecret(test.db, old.secret)).kind).toBe('active');
+    expect((await checkKeyBySecret(test.db, rolled.secret)).kind).toBe('active');
+    const graceEnd = rolled.previous.revokedAt ?? new Date();
+    expect((await checkKeyBySecret(test.db, old.secret, new Date(graceEnd.getTime() - 1))).kind).toBe(
+      'active',
+    );
+    expect((await checkKeyBySecret(test.db, old.secret, graceEnd)).kind).toBe('refused');
+    // Only an active key rolls: the old one (retiring) and a revoked one do not.
+    await expect(rollApiKey(test.db, old.key.id, { grace: 'none' })).rejects.toBeInstanceOf(
+      KeyNotRollableError,
+    );
+    // Revoking a retiring key brings its revocation forward to now.
+    await revokeApiKey(test.db, old.key.id);
+    expect((await checkKeyBySecret(test.db, old.secret)).kind).toBe('refused');
+  });
+
+  it('rolls without grace even at the limit; with grace only with a free slot, both keys counting', async () => {
+    const account = await ensureAccount(test.db, 'roll-limit@example.com');
+    const keys = [];
+    for (let index = 0; index < MAX_ACTIVE_KEYS_PER_ACCOUNT - 1; index += 1)
+      keys.push(await createApiKey(test.db, { accountId: account.id, name: `k${index}` }));
+    const first = keys[0]?.key.id ?? '';
+    // Four keys: a graceful roll takes the fifth slot…
+    const rolled = await rollApiKey(test.db, first, { grace: '1h' });
+    await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).rejects.toBeInstanceOf(
+      ApiKeyLimitError,
+    );
+    // …so another graceful roll is refused, while one without grace replaces the key at once.
+    await expect(rollApiKey(test.db, keys[1]?.key.id ?? '', { grace: '1h' })).rejects.toBeInstanceOf(
+      ApiKeyLimitError,
+    );
+    const immediate = await rollApiKey(test.db, keys[1]?.key.id ?? '', { grace: 'none' });
+    expect((await checkKeyBySecret(test.db, keys[1]?.secret ?? '')).kind).toBe('refused');
+    expect((await checkKeyBySecret(test.db, immediate?.secret ?? '')).kind).toBe('active');
+    expect((await checkKeyBySecret(test.db, rolled?.secret ?? '')).kind).toBe('active');
+    // Another account cannot roll this account's key.
+    const other = await ensureAccount(test.db, 'roll-other@example.com');
+    expect(
+      await rollApiKey(test.db, keys[2]?.key.id ?? '', { grace: 'none', accountId: other.id }),
+    ).toBeNull();
   });
 });

@@ -33,7 +33,7 @@ describe('npm run keys (operator CLI)', () => {
     expect(await findActiveKeyBySecret(test.db, secret)).not.toBeNull();
   });
 
-  it('lists (id, name, prefix, created, revoked) and revokes; a sixth active key is refused clearly', async () => {
+  it('lists (id, name, prefix, created, revoked, expires, last used, state) and revokes; a sixth active key is refused clearly', async () => {
     for (let index = 0; index < 4; index += 1)
       await keys('create', '--account', 'cli@example.com', '--name', `k${index}`);
     const sixth = keys('create', '--account', 'cli@example.com', '--name', 'sixth');
@@ -46,13 +46,47 @@ describe('npm run keys (operator CLI)', () => {
 
     const { stdout } = await keys('list', '--account', 'cli@example.com');
     const [header, ...rows] = stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tname\tprefix\tcreated\trevoked');
+    expect(header).toBe('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate');
     expect(rows).toHaveLength(5);
     const id = rows[0]?.split('\t')[0] ?? '';
     await keys('revoke', id);
     const after = await keys('list');
     const revokedRow = after.stdout.split('\n').find((row) => row.startsWith(id));
     expect(revokedRow?.split('\t')[4]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(revokedRow?.split('\t')[7]).toBe('revoked');
     await expect(keys('revoke', 'no-such-id')).rejects.toMatchObject({ code: 1 });
-  });
+  }, 180_000);
+
+  it('creates an expiring key and rolls it: the new secret is printed, the old one works for the grace period', async () => {
+    const created = await keys(
+      'create',
+      '--account',
+      'roll@example.com',
+      '--name',
+      'rolling',
+      '--expires',
+      '30',
+    );
+    const oldSecret = created.stdout.trim();
+    const [row] = (await keys('list', '--account', 'roll@example.com')).stdout.trimEnd().split('\n').slice(1);
+    const [id, , , createdAt, revoked, expires, lastUsed, state] = row?.split('\t') ?? [];
+    expect([revoked, lastUsed, state]).toEqual(['-', '-', 'active']);
+    expect(Date.parse(expires ?? '') - Date.parse(createdAt ?? '')).toBe(30 * 86_400_000);
+
+    const rolled = await keys('roll', id ?? '', '--grace', '1h');
+    const newSecret = rolled.stdout.trim();
+    expect(isWellFormedApiKey(newSecret)).toBe(true);
+    expect(rolled.stderr).not.toContain(newSecret);
+    expect((await findActiveKeyBySecret(test.db, oldSecret))?.id).toBe(id);
+    expect((await findActiveKeyBySecret(test.db, newSecret))?.name).toBe('rolling');
+    const states = (await keys('list', '--account', 'roll@example.com')).stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t')[7]);
+    expect(states.sort()).toEqual(['active', 'retiring']);
+    // Rolled once already: rolling the old key again is refused.
+    await expect(keys('roll', id ?? '', '--grace', 'none')).rejects.toMatchObject({ code: 1 });
+    await expect(keys('roll', id ?? '', '--grace', '2h')).rejects.toMatchObject({ code: 1 });
+  }, 180_000);
 });

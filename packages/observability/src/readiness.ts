@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
-import type { SearchClient } from '@directory/search-index';
 
-/** One dependency a process needs to do its work; `check` throws (or rejects) when it does not answer. */
+/**
+ * One dependency a process needs to do its work, by the name /readyz reports; `check` throws (or
+ * rejects) when it does not answer. Whoever holds the client supplies the check (postgresCheck and
+ * redisCheck are here; the Elasticsearch one is search-index's), so readiness loads no search client.
+ */
 export type DependencyCheck = { name: string; check: () => Promise<unknown> };
 
 export type DependencyStatus = { name: string; ready: boolean; reason?: string; durationMs: number };
@@ -57,17 +60,5 @@ export function redisCheck(redis: Redis): DependencyCheck {
       if (redis.status !== 'ready') throw new Error(`connection ${redis.status}`);
       await redis.ping();
     },
-  };
-}
-
-/** The read alias answers a search (the cluster is up and the alias points at a searchable index). */
-export function elasticsearchCheck(client: SearchClient, alias: string): DependencyCheck {
-  return {
-    name: 'elasticsearch',
-    check: () =>
-      client.search(
-        { index: alias, size: 0, track_total_hits: false },
-        { maxRetries: 0, requestTimeout: 5_000 },
-      ),
   };
 }

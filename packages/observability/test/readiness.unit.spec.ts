@@ -1,13 +1,9 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import {
-  checkReadiness,
-  notReadyProblem,
-  redisDurabilityWarnings,
-  sameSecret,
-  verboseReport,
-  warnAboutRedisDurability,
-} from '../src/index.js';
+import { sameSecret } from '../src/operator-listener.js';
+import { notReadyProblem, verboseReport } from '../src/probes.js';
+import { checkReadiness } from '../src/readiness.js';
+import { redisDurabilityWarnings, warnAboutRedisDurability } from '../src/redis-settings.js';
 
 describe('readiness', () => {
   it('is ready only when every check answers, and names each failing one', async () => {

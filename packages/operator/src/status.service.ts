@@ -2,14 +2,8 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import { countPendingDeadLetters, newestEventRecordedAt, readProjectionLag } from '@directory/event-store';
-import {
-  checkReadiness,
-  elasticsearchCheck,
-  postgresCheck,
-  redisCheck,
-  type DependencyStatus,
-} from '@directory/observability';
-import type { SearchClient } from '@directory/search-index';
+import { checkReadiness, postgresCheck, redisCheck, type DependencyStatus } from '@directory/observability';
+import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
 import type { StatusSnapshot } from './attention.js';
 import {
   ageSeconds,

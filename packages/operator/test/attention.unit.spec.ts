@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatStatus, needsAttention, stalenessSeconds, type StatusSnapshot } from '../src/index.js';
+import { formatStatus, needsAttention, type StatusSnapshot } from '../src/attention.js';
+import { stalenessSeconds } from '../src/projection-health.js';
 
 const healthy: StatusSnapshot = {
   dependencies: [

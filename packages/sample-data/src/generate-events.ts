@@ -1,5 +1,11 @@
 import { Faker } from '@faker-js/faker';
-import { LIVE_COUNTRY_CODES, type CountryCode } from '@directory/domain';
+import {
+  LIVE_COUNTRY_CODES,
+  foldPlace,
+  isServed,
+  type CountryCode,
+  type PlaceEvent,
+} from '@directory/domain';
 import { citiesOf, pickCity } from './cities.js';
 import {
   crawledEvent,
@@ -14,7 +20,6 @@ import { LOCALES, type CountryLocale } from './locales.js';
 import { createPlace, recrawl, type SamplePlace } from './place.js';
 import { planSteps, type Step } from './place-plan.js';
 import { createPrng, type Prng } from './prng.js';
-import { createServedTracker, type ServedTracker } from './served-tracker.js';
 
 export type GenerateOptions = {
   count: number;
@@ -66,7 +71,8 @@ type OpenPlace = {
   nextStep: number;
   eventNumber: number;
   latestOccurredMs: number;
-  tracker: ServedTracker;
+  /** The place's valid events so far, folded once when it closes to count it as served or not. */
+  events: PlaceEvent[];
 };
 
 /**
@@ -132,11 +138,13 @@ export function* generateLabelledEvents(
       nextStep: 0,
       eventNumber: 0,
       latestOccurredMs: -Infinity,
-      tracker: createServedTracker(),
+      events: [],
     };
   };
+  // The domain's own fold decides, so the estimate cannot drift from what the pipeline serves.
   const closePlace = (open: OpenPlace) => {
-    if (open.tracker.isServed()) summary.servedEstimate++;
+    const stream = open.events.map((event, index) => ({ ...event, position: index + 1 }));
+    if (isServed(foldPlace(open.place.placeId, stream))) summary.servedEstimate++;
   };
 
   const pool = Array.from({ length: POOL_SIZE }, openPlace);
@@ -176,7 +184,8 @@ export function* generateLabelledEvents(
         const country = open.place.locale.dataset;
         summary.placesByCountry[country] = (summary.placesByCountry[country] ?? 0) + 1;
       }
-      open.tracker.record(event);
+      // Step events are valid by construction (the fold-consistency spec parses every one).
+      open.events.push(event as PlaceEvent);
       countType(summary, event);
       recent.push(event);
       if (recent.length > RECENT_EVENTS) recent.shift();

@@ -7,7 +7,7 @@ import {
   toSearchDocument,
   type StoredPlaceEvent,
 } from '@directory/domain';
-import { generateLabelledEvents, type GenerationSummary } from '../src/index.js';
+import { generateLabelledEvents, type GenerationSummary } from '../src/generate-events.js';
 
 // Replays a sample through the real fold, as the worker will, to check the generator's own bookkeeping.
 function replay(count: number, seed: number) {
@@ -19,9 +19,9 @@ function replay(count: number, seed: number) {
     position++;
     const parsed = parsePlaceEvent(step.value.event);
     if (parsed.ok) {
-      const stream = streams.get(parsed.event.placeId) ?? [];
-      stream.push({ ...parsed.event, position });
-      streams.set(parsed.event.placeId, stream);
+      const stream = streams.get(parsed.value.placeId) ?? [];
+      stream.push({ ...parsed.value, position });
+      streams.set(parsed.value.placeId, stream);
     }
     step = generator.next();
   }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlaceEvent } from '@directory/domain';
+import type { RawEvent } from '../src/event-builders.js';
 import {
   generateEvents,
   generateLabelledEvents,
   type GenerationSummary,
   type LabelledEvent,
-  type RawEvent,
-} from '../src/index.js';
+} from '../src/generate-events.js';
 
 function collect(count: number, seed: number): { events: LabelledEvent[]; summary: GenerationSummary } {
   const events: LabelledEvent[] = [];
@@ -68,9 +68,9 @@ describe('generateEvents', () => {
     for (const event of valid) {
       const parsed = parsePlaceEvent(event);
       if (!parsed.ok) continue;
-      if (parsed.event.type === 'place.crawled')
-        crawledCountries.add(String(parsed.event.payload.observed.address.country));
-      if (parsed.event.type === 'place.published') publishedCountries.add(parsed.event.payload.country);
+      if (parsed.value.type === 'place.crawled')
+        crawledCountries.add(String(parsed.value.payload.observed.address.country));
+      if (parsed.value.type === 'place.published') publishedCountries.add(parsed.value.payload.country);
     }
     expect([...crawledCountries].sort()).toEqual(['DE', 'ES', 'FR', 'GB', 'IT', 'MX', 'PT']);
     expect([...publishedCountries].sort()).toEqual(['de', 'es', 'it', 'pt']);
@@ -89,9 +89,9 @@ describe('generateEvents', () => {
     const nonLivePlaces = new Set<string>();
     for (const { event } of sample.events) {
       const parsed = parsePlaceEvent(event);
-      if (parsed.ok && parsed.event.type === 'place.crawled') {
-        const country = parsed.event.payload.observed.address.country;
-        if (country === 'FR' || country === 'GB' || country === 'MX') nonLivePlaces.add(parsed.event.placeId);
+      if (parsed.ok && parsed.value.type === 'place.crawled') {
+        const country = parsed.value.payload.observed.address.country;
+        if (country === 'FR' || country === 'GB' || country === 'MX') nonLivePlaces.add(parsed.value.placeId);
       }
     }
     expect(nonLivePlaces.size).toBeGreaterThan(100);

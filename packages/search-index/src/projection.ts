@@ -1,8 +1,17 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { SearchDocument, Tombstone } from '@directory/domain';
 
-/** One place's index copy at a stream version. Tombstones keep their version, so a stale write can't resurrect. */
-export type Projection = { placeId: string; version: number; source: SearchDocument | Tombstone };
+/**
+ * One place's index copy at a stream version. Tombstones keep their version, so a stale write can't
+ * resurrect. `sourceJson`, when given, is `source` already serialized (the worker stores the same text):
+ * sent as it is.
+ */
+export type Projection = {
+  placeId: string;
+  version: number;
+  source: SearchDocument | Tombstone;
+  sourceJson?: string;
+};
 
 /** A document Elasticsearch refused for its content: retrying it unchanged can never succeed. */
 export type RefusedProjection = {
@@ -84,7 +93,7 @@ export async function writeProjections(
           version_type: 'external',
         },
       },
-      projection.source,
+      projection.sourceJson ?? projection.source,
     ],
     // `dropped.document` is the document sent (the second bulk line), not the datasource item, and
     // `dropped.operation` the action line as sent: the place id and version come from there.

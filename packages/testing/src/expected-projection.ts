@@ -1,6 +1,10 @@
-import { parsePlaceEvent, type PlaceEvent } from '@directory/domain';
-import type { PlaceRow } from '@directory/event-store';
-import { foldToRow, MAX_LINE_CHARACTERS } from '@directory/ingest';
+import {
+  MAX_EVENT_LINE_CHARACTERS,
+  parsePlaceEvent,
+  projectPlace,
+  type PlaceEvent,
+  type PlaceProjection,
+} from '@directory/domain';
 
 export type ExpectedProjection = {
   /** Valid events in input order (duplicates included). */
@@ -11,7 +15,7 @@ export type ExpectedProjection = {
   /** Those lines themselves, in input order (what dead letters must hold). */
   invalidInputs: unknown[];
   /** Each place folded from the input alone, as the store would hold it. */
-  rows: Map<string, PlaceRow>;
+  rows: Map<string, PlaceProjection>;
 };
 
 /**
@@ -25,7 +29,7 @@ export function projectRawEvents(inputs: Iterable<unknown>, siteOrigin: string):
   const invalidInputs: unknown[] = [];
   for (const input of inputs) {
     if (typeof input === 'string' && input.trim() === '') continue;
-    if (typeof input === 'string' && input.length > MAX_LINE_CHARACTERS) {
+    if (typeof input === 'string' && input.length > MAX_EVENT_LINE_CHARACTERS) {
       invalidInputs.push(input);
       continue;
     }
@@ -40,16 +44,16 @@ export function projectRawEvents(inputs: Iterable<unknown>, siteOrigin: string):
       invalidInputs.push(input);
       continue;
     }
-    validEvents.push(parsed.event);
-    eventIds.add(parsed.event.eventId);
-    const stream = streams.get(parsed.event.placeId);
-    if (stream) stream.push(parsed.event);
-    else streams.set(parsed.event.placeId, [parsed.event]);
+    validEvents.push(parsed.value);
+    eventIds.add(parsed.value.eventId);
+    const stream = streams.get(parsed.value.placeId);
+    if (stream) stream.push(parsed.value);
+    else streams.set(parsed.value.placeId, [parsed.value]);
   }
-  const rows = new Map<string, PlaceRow>();
+  const rows = new Map<string, PlaceProjection>();
   for (const [placeId, events] of streams) {
     const stored = events.map((event, index) => ({ ...event, position: index + 1 }));
-    rows.set(placeId, foldToRow(placeId, stored, siteOrigin));
+    rows.set(placeId, projectPlace(placeId, stored, { siteOrigin }));
   }
   return { validEvents, uniqueEvents: eventIds.size, invalid: invalidInputs.length, invalidInputs, rows };
 }

@@ -1,7 +1,11 @@
 import type { Database } from '@directory/database';
-import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
+import {
+  MAX_EVENT_LINE_CHARACTERS,
+  projectPlace,
+  type PlaceEvent,
+  type StoredPlaceEvent,
+} from '@directory/domain';
 import { allPlaceIds, listDeadLetters, readStreams } from '@directory/event-store';
-import { foldToRow, MAX_LINE_CHARACTERS } from '@directory/ingest';
 import type { SearchClient } from '@directory/search-index';
 import { projectRawEvents } from './expected-projection.js';
 
@@ -73,8 +77,8 @@ async function replayStore(db: Database, siteOrigin: string): Promise<Replay> {
     const streams = await readStreams(db, placeIds);
     for (const [placeId, stream] of streams) {
       events.push(...stream);
-      const row = foldToRow(placeId, stream, siteOrigin);
-      rows.set(placeId, { document: row.document, version: row.stateVersion });
+      const place = projectPlace(placeId, stream, { siteOrigin });
+      rows.set(placeId, { document: place.document, version: place.stateVersion });
     }
   }
   return { events, rows };
@@ -126,7 +130,8 @@ async function checkDeadLetters(db: Database, inputs: unknown[]): Promise<string
 /** A line as the producer sends it to dead letters: parsed when it is JSON, else its text. */
 function asSent(input: unknown): string {
   if (typeof input !== 'string') return canonicalJson(input);
-  if (input.length > MAX_LINE_CHARACTERS) return canonicalJson(input.slice(0, MAX_LINE_CHARACTERS));
+  if (input.length > MAX_EVENT_LINE_CHARACTERS)
+    return canonicalJson(input.slice(0, MAX_EVENT_LINE_CHARACTERS));
   try {
     return canonicalJson(JSON.parse(input));
   } catch {

@@ -1,13 +1,12 @@
 export { withAdmin, withDatabase } from './admin.js';
-export { uniqueName } from './names.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
 export { createTestRedis, type TestRedis } from './test-redis.js';
 export { createTestSearch, type TestSearch } from './test-search.js';
 export { startProcess, eventually, freePort, REPOSITORY_ROOT, type RunningProcess } from './processes.js';
 export { SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
+export { crawled, lifecycle, published } from './raw-events.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
-export { projectRawEvents, type ExpectedProjection } from './expected-projection.js';
-export { expectedRunSummary } from './expected-run.js';
+export { projectRawEvents } from './expected-projection.js';
 export {
   assertConverged,
   checkConvergence,
@@ -20,14 +19,15 @@ export {
   type ResponseTally,
 } from './fault-checks.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
-export { scrapeMetrics, type Scrape } from './metrics-scrape.js';
+export { scrapeMetrics } from './metrics-scrape.js';
 export {
   startPrivateElasticsearch,
   startPrivatePostgres,
   startPrivateRedis,
   type PrivateElasticsearch,
-  type PrivateElasticsearchNode,
   type PrivatePostgres,
   type PrivateRedis,
 } from './private-servers/index.js';
 export { UNLIMITED_QUOTAS } from './quotas.js';
+export { expectGolden } from './golden.js';
+export { processEnvironment } from './process-environment.js';

@@ -22,6 +22,11 @@ type PlaceInput = {
   suppressed?: boolean;
   closed?: boolean;
   version?: number;
+  /** Coordinates (default: central Berlin); null for a place without a location. */
+  location?: { latitude: number; longitude: number } | null;
+  postalCode?: string | null;
+  /** Opening hours by source day label (default: Montag 08:00–12:00); null for none published. */
+  workingHours?: Observed['workingHours'];
 };
 
 const ADDRESS_COUNTRY = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT', fr: 'FR', gb: 'GB', mx: 'MX' } as const;
@@ -36,10 +41,10 @@ export function placeState(input: PlaceInput): PlaceState {
       street: 'Hauptstraße 1',
       city: input.city === undefined ? 'Berlin' : input.city,
       state: null,
-      postalCode: '10115',
+      postalCode: input.postalCode === undefined ? '10115' : input.postalCode,
       country: ADDRESS_COUNTRY[country],
     },
-    location: { latitude: 52.52, longitude: 13.405 },
+    location: input.location === undefined ? { latitude: 52.52, longitude: 13.405 } : input.location,
     phone: input.phone === undefined ? null : input.phone,
     phoneType: input.phoneType ?? null,
     additionalPhones: [],
@@ -51,7 +56,8 @@ export function placeState(input: PlaceInput): PlaceState {
     rating: 4.5,
     reviewCount: 12,
     whatsappEligible: input.whatsappEligible ?? false,
-    workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
+    workingHours:
+      input.workingHours === undefined ? { Montag: [{ open: '08:00', close: '12:00' }] } : input.workingHours,
     // Internal crawl fields a crawler might add: the allowlist must drop them.
     crawlerNote: 'internal',
   };

@@ -1,40 +1,52 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { Directory } from '@directory/directory';
 import {
   baseServerOptions,
   installErrorHandling,
   installRequestLogging,
-  registerKeyedAccess,
-  type KeyedAccessOptions,
+  registerHttpCaching,
   type LogOptions,
-} from '@directory/http-kit';
+} from '@directory/http-server';
+import { API_KEY_HEADERS, registerKeyedAccess } from '@directory/keyed-access';
+import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search-service';
 import { serializerCompiler } from './serializer.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { doctorRoutes } from './routes/doctors/doctors.routes.js';
 import { keyRoutes } from './routes/key/key.routes.js';
+import { changeRoutes } from './routes/changes/changes.routes.js';
+import { cityRoutes } from './routes/cities/cities.routes.js';
+import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 
 /**
  * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
  * the keyed-access stores (redisPrefix is config REDIS_PREFIX) and the directory.
  */
-export type AppDependencies = KeyedAccessOptions & { directory: Directory };
+export type AppDependencies = SearchServiceDependencies & {
+  /** Signs the changes feed's cursors (config CURSOR_SECRET, with a MAC context apart from search cursors). */
+  cursorSecret: string;
+};
 
 export type AppOptions = LogOptions;
 
 // Long enough for a URL-encoded 2048-character profile URL (every character may take 3 bytes encoded).
 const MAX_PARAM_LENGTH = 8192;
+// The request line and headers Node accepts (its default is 16 KiB): room for a batch get's `ids` at its
+// limit (MAX_IDS_LENGTH characters, up to three bytes each URL-encoded) and ordinary headers. `ids`
+// longer than its limit is a 400 naming it; a request head past this is a 431 problem (server-options).
+const MAX_HEADER_SIZE = 64 * 1024;
 
 /** Builds the API (not listening): external plugins → app plugins → routes, as in fastify/demo. */
 export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...baseServerOptions(options, deps.trustedProxies),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    http: { maxHeaderSize: MAX_HEADER_SIZE },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app, {
     notFoundDetail: 'There is no such resource; see /openapi.json for the routes.',
+    mappings: searchServiceProblemMappings,
   });
   installRequestLogging(app, options.httpMetrics);
 
@@ -42,9 +54,15 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
 
   await app.register(
     async (v1) => {
+      // First, so its onSend hook turns a matching 200 into a 304 before the rate limit's hook gives
+      // that request's quota back. Answers depend on the key: private, varying on its headers.
+      registerHttpCaching(v1, { vary: API_KEY_HEADERS });
       await registerKeyedAccess(v1, deps);
       await v1.register(keyRoutes);
       await v1.register(doctorRoutes, { directory: deps.directory });
+      await v1.register(changeRoutes, { db: deps.db, cursorSecret: deps.cursorSecret });
+      await v1.register(cityRoutes, { directory: deps.directory });
+      await v1.register(specialtyRoutes, { directory: deps.directory });
     },
     { prefix: '/api/v1' },
   );

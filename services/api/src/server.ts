@@ -1,12 +1,12 @@
 // `npm run api`: the public HTTP API. Config, logger, listen, graceful close; the app is in app.ts.
 import { loadConfigOrExit } from '@directory/config';
-import { runSearchService } from '@directory/http-kit';
+import { runSearchService } from '@directory/search-service';
 import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();
 const app = await runSearchService(
   config,
   { service: 'api', port: config.API_PORT, opsPort: config.API_OPS_PORT },
-  buildApp,
+  (deps, logOptions) => buildApp({ ...deps, cursorSecret: config.CURSOR_SECRET }, logOptions),
 );
 app.log.info(`API docs at http://${config.HOST}:${config.API_PORT}/docs`);

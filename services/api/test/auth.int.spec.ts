@@ -92,6 +92,7 @@ describe('authentication (SPEC §5)', () => {
           siteOrigin: 'https://www.doctor-directory.example',
           cursorSecret: 'x'.repeat(40),
         }),
+        cursorSecret: 'x'.repeat(40),
         rateLimit: { max: 100, windowSeconds: 60 },
         ...TEST_ABUSE_LIMITS,
       },

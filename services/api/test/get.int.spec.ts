@@ -166,12 +166,12 @@ describe('GET /api/v1/doctors/{doctorId} (SPEC §4.3)', () => {
     expect(found.body).not.toMatch(/crawlId|sourceUrl/);
   });
 
-  it('rejects query parameters on the single-record route', async () => {
+  it('rejects query parameters on the single-record route (other than API 1.2 fields and lang)', async () => {
     const response = await call({
-      url: '/api/v1/doctors/de-mueller?lang=en',
+      url: '/api/v1/doctors/de-mueller?format=json',
       headers: { 'x-api-key': secret },
     });
-    expect(expectProblem(response, 400).errors.map((error) => error.parameter)).toEqual(['lang']);
+    expect(expectProblem(response, 400).errors.map((error) => error.parameter)).toEqual(['format']);
   });
 
   describe('parse, never fetch', () => {

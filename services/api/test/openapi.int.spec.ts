@@ -1,8 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DOCTOR_KEYS } from '@directory/domain';
-import { createApiHarness, type ApiHarness } from './support/api-harness.js';
+import { placeState } from '@directory/testing';
+import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
+import { openApiValidatorFor } from './support/openapi-validator.js';
 
 type Document = {
   openapi: string;
@@ -14,6 +18,7 @@ type Document = {
       {
         description?: string;
         security?: unknown;
+        parameters?: Array<{ name: string; in: string; required?: boolean }>;
         responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
       }
     >
@@ -40,19 +45,43 @@ describe('OpenAPI document (SPEC §9)', () => {
   });
   afterAll(() => harness.close());
 
-  it('is served without a key, at version 1.1.0, and is a valid OpenAPI 3.1 document', async () => {
+  it('is served without a key, at version 1.2.0, and is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.1.0');
+    expect(document.info.version).toBe('1.2.0');
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
-  it('describes exactly the three operations, each secured by the API key header or Bearer', () => {
+  it('has component schemas that each compile alone as JSON Schema 2020-12 (Ajv strict mode)', () => {
+    // A client may take any one component out of the document. Its `$ref`s point into the document, so
+    // the components are bundled as one resource (under `$defs`, the 2020-12 place for them) that the
+    // refs are pointed at; the component itself is compiled as served otherwise.
+    const bundle = 'https://directory.test/components.json';
+    const pointAtBundle = (schema: unknown): object =>
+      JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${bundle}#/$defs/`)) as object;
+    const names = Object.keys(document.components.schemas);
+    expect(names).toEqual(
+      expect.arrayContaining(['Doctor', 'DoctorPage', 'DoctorResponse', 'Key', 'Problem']),
+    );
+    for (const name of names) {
+      const schema = document.components.schemas[name];
+      expect(schema, name).not.toHaveProperty('$id');
+      const ajv = new Ajv2020({ strict: true, allErrors: true });
+      addFormats(ajv);
+      ajv.addSchema({ $id: bundle, $defs: pointAtBundle(document.components.schemas) });
+      expect(() => ajv.compile(pointAtBundle(schema)), name).not.toThrow();
+    }
+  });
+
+  it('describes exactly the six operations (1.2 adds the changes feed, the cities and the specialties lists), each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
+      '/api/v1/changes',
+      '/api/v1/cities',
       '/api/v1/doctors',
       '/api/v1/doctors/{doctorId}',
       '/api/v1/key',
+      '/api/v1/specialties',
     ]);
     expect(document.components.securitySchemes).toMatchObject({
       ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -63,11 +92,66 @@ describe('OpenAPI document (SPEC §9)', () => {
     }
   });
 
-  it('declares the Doctor allowlist with every field required and nothing else allowed', () => {
+  it('describes the changes feed with open 1.2 objects around the Doctor', () => {
+    const feed = document.paths['/api/v1/changes']?.get;
+    expect(feed?.description).toMatch(/no change is ever skipped/i);
+    expect(Object.keys(feed?.responses ?? {}).sort()).toEqual(['200', '304', '400', '401', '429', '503']);
+    expect(Object.keys(feed?.responses['200']?.headers ?? {})).toContain('RateLimit-Policy');
+    for (const name of ['ChangesPage', 'Change']) {
+      expect(document.components.schemas[name]?.additionalProperties).toEqual({});
+    }
+    expect(JSON.stringify(document.components.schemas.Change)).toContain('#/components/schemas/Doctor');
+  });
+
+  it('declares the Doctor allowlist with every field required, open to fields a later 1.x adds', () => {
     const doctor = document.components.schemas.Doctor;
     expect(Object.keys(doctor?.properties ?? {}).sort()).toEqual([...DOCTOR_KEYS].sort());
     expect([...(doctor?.required ?? [])].sort()).toEqual([...DOCTOR_KEYS].sort());
-    expect(doctor?.additionalProperties).toBe(false);
+    // Issue 14: was `false`, which made any addition break a client validating against the schema.
+    expect(doctor?.additionalProperties).toBeUndefined();
+  });
+
+  it('publishes every response schema open (no additionalProperties: false) and says clients ignore unknown fields', () => {
+    const closed: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'additionalProperties' && value === false) closed.push(where);
+        visit(value, `${where}/${key}`);
+      }
+    };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        visit(operation.responses, `${path} ${method}`);
+      }
+    }
+    visit(document.components.schemas, 'components');
+    expect(closed).toEqual([]);
+    expect(document.info.description).toMatch(/must ignore fields it does not know/);
+  });
+
+  it('still writes exactly the allowlisted fields: the serializer is not opened with the document', async () => {
+    const { secret } = await harness.createKey();
+    // placeState's observed record carries a crawler field the allowlist must drop.
+    await harness.index([placeState({ id: 'openapi-open-1', name: 'Praxis Offen' })]);
+    const call = await createCaller(app);
+    const response = await call({ url: '/api/v1/doctors/openapi-open-1', headers: { 'x-api-key': secret } });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json<{ doctor: Record<string, unknown> }>();
+    expect(Object.keys(body)).toEqual(['doctor']);
+    expect(Object.keys(body.doctor).sort()).toEqual([...DOCTOR_KEYS].sort());
+    expect(response.body).not.toContain('crawlerNote');
+  });
+
+  it("keeps the tests' response checks closed: a field outside the allowlist still fails them", async () => {
+    const { secret } = await harness.createKey();
+    const reply = await app.inject({ url: '/api/v1/key', headers: { 'x-api-key': secret } });
+    const validator = openApiValidatorFor(document as Parameters<typeof openApiValidatorFor>[0]);
+    expect(() => validator.check('/api/v1/key', 'GET', reply)).not.toThrow();
+    const body = reply.json<{ key: Record<string, unknown> }>();
+    const withExtra = JSON.stringify({ key: { ...body.key, secretHash: 'x' } });
+    const extra = { ...reply, body: withExtra, json: () => JSON.parse(withExtra) as unknown };
+    expect(() => validator.check('/api/v1/key', 'GET', extra)).toThrow(/closed/);
   });
 
   it('documents ordering, cursors, errors, rate-limit headers and the WhatsApp disclaimer', () => {
@@ -101,5 +185,28 @@ describe('OpenAPI document (SPEC §9)', () => {
       '429',
       '503',
     ]);
+  });
+
+  it('documents HTTP caching on every GET: If-None-Match, the 304, and ETag, Cache-Control and Vary headers', () => {
+    const text = JSON.stringify(document.info.description);
+    expect(text).toMatch(/If-None-Match/);
+    expect(text).toMatch(/private, no-cache/);
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = item.get;
+      expect(operation, path).toBeDefined();
+      expect(
+        operation?.parameters?.filter((parameter) => parameter.name === 'If-None-Match'),
+        path,
+      ).toEqual([expect.objectContaining({ in: 'header', required: false })]);
+      const responses = operation?.responses ?? {};
+      expect(responses['304']?.content, path).toBeUndefined();
+      for (const [status, response] of Object.entries(responses)) {
+        const headers = Object.keys(response.headers ?? {});
+        expect(headers, `${path} ${status}`).toEqual(expect.arrayContaining(['Cache-Control', 'Vary']));
+        if (status === '200' || status === '304') expect(headers, `${path} ${status}`).toContain('ETag');
+        else expect(headers, `${path} ${status}`).not.toContain('ETag');
+        if (status === '304') expect(headers).toEqual(expect.arrayContaining(['RateLimit-Remaining']));
+      }
+    }
   });
 });

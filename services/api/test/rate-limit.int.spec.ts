@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitRedisNamespace } from '@directory/rate-limit';
+import { rateLimitRedisNamespace } from '@directory/keyed-access';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 

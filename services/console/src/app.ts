@@ -3,9 +3,9 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
-import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-kit';
+import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-server';
+import { isRedisUnavailableError } from '@directory/keyed-access';
 import { installHttpMetrics } from '@directory/observability';
-import { isRedisUnavailableError } from '@directory/rate-limit';
 import { createLoginThrottle, createSignUpThrottle } from './accounts/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
@@ -32,6 +32,8 @@ export type ConsoleDependencies = {
   signUp: { max: number; windowSeconds: number };
   /** Proxies whose X-Forwarded-For/-Proto is believed (behind a TLS-terminating proxy); addresses or CIDRs. */
   trustedProxies: readonly string[];
+  /** The per-key quota the API applies (config RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S), shown beside each key. */
+  keyPolicy: { max: number; windowSeconds: number };
 };
 
 export type ConsoleOptions = LogOptions;
@@ -135,7 +137,7 @@ export async function buildConsoleApp(
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
   await app.register(authRoutes, { db: deps.db, sessions, csrf, throttle, signUpThrottle });
-  await app.register(keysRoutes, { db: deps.db, csrf });
+  await app.register(keysRoutes, { db: deps.db, csrf, keyPolicy: deps.keyPolicy });
 
   await app.ready();
   return app;

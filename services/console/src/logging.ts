@@ -1,7 +1,7 @@
-import type { LoggerOptions } from '@directory/http-kit';
+import type { LoggerOptions } from '@directory/http-server';
 
 /**
- * pino options, stricter than http-kit's (which keeps sanitized query strings and redacts only API-key
+ * pino options, stricter than http-server's (which keeps sanitized query strings and redacts only API-key
  * headers): requests are logged as id, method and path only (no headers, so no cookies; no bodies,
  * so no passwords or CSRF tokens). The redact paths are a second line of defence for anything that
  * logs a request or reply object in full.

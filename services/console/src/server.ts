@@ -1,6 +1,7 @@
 // `npm run console`: the key console. Config, logger, listen, graceful close; the app is in app.ts.
 import { loadConfigOrExit } from '@directory/config';
-import { openStores, serveUntilSignal } from '@directory/http-kit';
+import { serveUntilSignal } from '@directory/http-server';
+import { openStores } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
 import { buildConsoleApp } from './app.js';
 
@@ -29,6 +30,7 @@ const app = await buildConsoleApp(
     },
     signUp: { max: config.CONSOLE_SIGNUP_MAX, windowSeconds: config.CONSOLE_SIGNUP_WINDOW_S },
     trustedProxies: config.TRUSTED_PROXIES,
+    keyPolicy: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
   },
   { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },
 );

@@ -1,13 +1,12 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/directory';
 import {
   baseServerOptions,
   installErrorHandling,
   installRequestLogging,
-  registerKeyedAccess,
-  type KeyedAccessOptions,
   type LogOptions,
-} from '@directory/http-kit';
+} from '@directory/http-server';
+import { registerKeyedAccess } from '@directory/keyed-access';
+import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search-service';
 import { mcpRoute, unsupportedMethodsRoute } from './mcp.routes.js';
 import { registerTransportGuard } from './transport-guard.plugin.js';
 
@@ -15,8 +14,7 @@ import { registerTransportGuard } from './transport-guard.plugin.js';
  * Everything the MCP server talks to, built by the caller (server.ts, or a test with its own deps).
  * redisPrefix is the API's, so a key has one quota on both.
  */
-export type McpAppDependencies = KeyedAccessOptions & {
-  directory: Directory;
+export type McpAppDependencies = SearchServiceDependencies & {
   allowedOrigins: readonly string[];
   allowedHosts: readonly string[];
 };
@@ -34,7 +32,10 @@ export async function buildMcpApp(
   const app = Fastify(baseServerOptions(options, deps.trustedProxies));
   // JSON-RPC only: any other media type is a 415 problem before the SDK sees it.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app, { notFoundDetail: 'There is no such resource; the MCP endpoint is POST /mcp.' });
+  installErrorHandling(app, {
+    notFoundDetail: 'There is no such resource; the MCP endpoint is POST /mcp.',
+    mappings: searchServiceProblemMappings,
+  });
   installRequestLogging(app, options.httpMetrics);
   registerTransportGuard(app, { allowedOrigins: deps.allowedOrigins, allowedHosts: deps.allowedHosts });
 

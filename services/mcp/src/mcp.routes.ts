@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Directory } from '@directory/directory';
-import { ProblemError } from '@directory/http-kit';
+import { ProblemError } from '@directory/http-server';
 import { CORS_PREFLIGHT_HEADERS, rejectUnsupportedProtocolVersion } from './transport-guard.plugin.js';
 import { createToolServer } from './tools/tool-server.js';
 
 export const MCP_PATH = '/mcp';
 
-// One JSON-RPC message of two small tools: 64 KiB leaves ample room for 2048-character cursors and
+// One JSON-RPC message of a few small tools: 64 KiB leaves ample room for 2048-character cursors and
 // URLs, and bounds what an authenticated client can make us parse.
 export const MAX_BODY_BYTES = 64 * 1024;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ProblemError } from '@directory/http-kit';
+import { ProblemError } from '@directory/http-server';
 
 export type TransportGuardOptions = {
   /** Browser origins allowed to call the server (config MCP_ALLOWED_ORIGINS); no Origin is always fine. */

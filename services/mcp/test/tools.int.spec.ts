@@ -2,13 +2,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNTRY_CODES, type Doctor, type DoctorPage } from '@directory/domain';
+import { COUNTRY_CODES, KNOWN_PARAMETERS, type Doctor, type DoctorPage } from '@directory/domain';
 import { HIDDEN_IDS, SITE_ORIGIN } from '@directory/testing';
 import { createMcpHarness, type McpHarness } from './support/mcp-harness.js';
 
 type ApiProblem = { errors: Array<{ parameter: string; reason: string }> };
 
-describe('MCP tools search_doctors and get_doctor (same query code as the API)', () => {
+describe('MCP tools search_doctors, get_doctor and list_specialties (same query code as the API)', () => {
   let harness: McpHarness;
   let client: Client;
   let api: FastifyInstance;
@@ -28,36 +28,93 @@ describe('MCP tools search_doctors and get_doctor (same query code as the API)',
   });
   afterAll(() => harness.close());
 
-  it('lists exactly the two tools, read-only, with input and output schemas and the disclaimers', async () => {
+  it('lists exactly the three tools, read-only, with input and output schemas and the disclaimers', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_doctor', 'search_doctors']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_doctor',
+      'list_specialties',
+      'search_doctors',
+    ]);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({
         readOnlyHint: true,
         openWorldHint: false,
         idempotentHint: true,
       });
-      expect(tool.description).toMatch(/not consent/i);
+      // The WhatsApp disclaimer goes with every tool that returns records.
+      if (tool.name !== 'list_specialties') expect(tool.description).toMatch(/not consent/i);
       expect(tool.outputSchema?.type).toBe('object');
       expect(tool.inputSchema.additionalProperties).toBe(false);
     }
     const search = tools.find((tool) => tool.name === 'search_doctors');
     expect(search?.description).toMatch(/cursor/);
     expect(search?.inputSchema.required).toEqual(['country']);
-    expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual([
-      'city',
-      'country',
-      'cursor',
-      'limit',
-      'q',
-      'verified',
-      'whatsapp',
-    ]);
+    // Exactly the search parameters (the filter table's, pinned in the domain's filter-table spec).
+    expect(Object.keys(search?.inputSchema.properties ?? {}).sort()).toEqual([...KNOWN_PARAMETERS].sort());
+    expect(KNOWN_PARAMETERS).toEqual(
+      expect.arrayContaining(['country', 'city', 'q', 'whatsapp', 'verified', 'limit', 'cursor']),
+    );
     expect((search?.inputSchema.properties?.country as { enum?: string[] }).enum).toEqual([...COUNTRY_CODES]);
     expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual(['doctors', 'page']);
     const get = tools.find((tool) => tool.name === 'get_doctor');
     expect(get?.inputSchema.required).toEqual(['doctorId']);
     expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor']);
+    const specialties = tools.find((tool) => tool.name === 'list_specialties');
+    expect(specialties?.description).toMatch(/specialty argument of search_doctors/);
+    expect(Object.keys(specialties?.inputSchema.properties ?? {})).toEqual(['country', 'lang']);
+    expect(specialties?.inputSchema.required).toBeUndefined();
+    expect(Object.keys(specialties?.outputSchema?.properties ?? {})).toEqual(['specialties']);
+    expect(search?.description).toMatch(/list_specialties/);
+  });
+
+  it('lists specialties exactly as GET /api/v1/specialties does, and searches by their codes', async () => {
+    for (const [args, query] of [
+      [{}, ''],
+      [{ lang: 'de', country: 'de' }, 'lang=de&country=de'],
+      [{ country: 'ES', lang: null }, 'country=ES'],
+      [{ country: 'fr' }, 'country=fr'],
+    ] as const) {
+      const result = await call('list_specialties', args);
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      expect(result.structuredContent).toEqual((await apiGet(`/api/v1/specialties?${query}`)).json());
+    }
+    const german = await call('list_specialties', { country: 'de', lang: 'de' });
+    expect(german.structuredContent).toEqual({
+      specialties: [
+        { code: 'dentistry', label: 'Zahnmedizin', count: 1 },
+        { code: 'general-practice', label: 'Allgemeinmedizin', count: 1 },
+        { code: 'sports-medicine', label: 'Sportmedizin', count: 1 },
+      ],
+    });
+    expect(textOf(german)).toContain('- dentistry: Zahnmedizin (1 record)');
+    const dentists = await call('search_doctors', { country: 'de', specialty: 'dentistry' });
+    expect((dentists.structuredContent as DoctorPage).doctors.map((doctor) => doctor.id)).toEqual([
+      'de-schmidt',
+    ]);
+    expect(dentists.structuredContent).toEqual(
+      (await apiGet('/api/v1/doctors?country=de&specialty=dentistry')).json(),
+    );
+  });
+
+  it('answers bad list_specialties and specialty arguments with tool errors carrying the API reasons', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['list_specialties', { lang: 'xx', country: 'xx' }, '/api/v1/specialties?lang=xx&country=xx'],
+      ['list_specialties', { colour: 'blue' }, '/api/v1/specialties?colour=blue'],
+      [
+        'search_doctors',
+        { country: 'de', specialty: 'dentist' },
+        '/api/v1/doctors?country=de&specialty=dentist',
+      ],
+    ];
+    for (const [tool, args, url] of cases) {
+      const result = await call(tool, args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      const http = await apiGet(url);
+      expect(http.statusCode).toBe(400);
+      for (const { parameter, reason } of http.json<ApiProblem>().errors) {
+        expect(textOf(result)).toContain(`- ${parameter}: ${reason}`);
+      }
+    }
   });
 
   it('pages through a whole country with cursors: every served record exactly once, in order', async () => {
@@ -167,6 +224,33 @@ describe('MCP tools search_doctors and get_doctor (same query code as the API)',
     expect(textOf(foreign)).toContain(`- cursor: ${cursorError?.reason}`);
   });
 
+  it('filters by opening hours through the same table (openAt, openNow), as the API does', async () => {
+    // Every German record of the dataset opens Montag 08:00–12:00; 23 November 2026 is a Monday.
+    const monday = async (time: string) => {
+      const args = { country: 'de', limit: 100, openAt: `2026-11-23T${time}+01:00` };
+      const tool = await call('search_doctors', args);
+      expect(tool.isError ?? false, textOf(tool)).toBe(false);
+      const http = await apiGet(
+        `/api/v1/doctors?country=de&limit=100&openAt=${encodeURIComponent(args.openAt)}`,
+      );
+      expect(tool.structuredContent).toEqual(http.json());
+      return (tool.structuredContent as DoctorPage).doctors.map((doctor) => doctor.id);
+    };
+    expect(new Set(await monday('09:30:00'))).toEqual(new Set(harness.servedGermanIds));
+    expect(await monday('12:00:00')).toEqual([]);
+    const openNow = await call('search_doctors', { country: 'de', openNow: true, limit: 1 });
+    expect(openNow.isError ?? false, textOf(openNow)).toBe(false);
+    for (const [args, query] of [
+      [{ country: 'de', openNow: false }, 'country=de&openNow=false'],
+      [{ country: 'de', openAt: '2026-11-23T09:30:00' }, 'country=de&openAt=2026-11-23T09%3A30%3A00'],
+    ] as const) {
+      const result = await call('search_doctors', args);
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      const [error] = (await apiGet(`/api/v1/doctors?${query}`)).json<ApiProblem>().errors;
+      expect(textOf(result)).toContain(`- ${error?.parameter}: ${error?.reason}`);
+    }
+  });
+
   it('treats null as an absent argument (AI clients often send null for optional ones)', async () => {
     const result = await call('search_doctors', {
       country: 'it',
@@ -218,6 +302,7 @@ describe('MCP tools search_doctors and get_doctor (same query code as the API)',
     for (const [name, args] of [
       ['search_doctors', { country: 'de' }],
       ['get_doctor', { doctorId: 'de-mueller' }],
+      ['list_specialties', { country: 'de' }],
     ] as const) {
       const result = (await down.callTool({ name, arguments: args })) as CallToolResult;
       expect(result.isError).toBe(true);

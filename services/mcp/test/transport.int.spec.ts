@@ -2,7 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
-import { rateLimitRedisNamespace } from '@directory/rate-limit';
+import { rateLimitRedisNamespace } from '@directory/keyed-access';
 import { createMcpHarness, postMcp, type McpHarness } from './support/mcp-harness.js';
 
 type ProblemBody = { type: string; title: string; status: number; detail: string; errors: unknown[] };
@@ -52,7 +52,7 @@ describe('MCP transport: auth, limits and hardening before any MCP handling', ()
       expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
       expect(response.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
       const body = (await response.json()) as { result: { tools: unknown[] } };
-      expect(body.result.tools).toHaveLength(2);
+      expect(body.result.tools).toHaveLength(3);
     }
   });
 

@@ -132,7 +132,7 @@ function lastPlaceId(items: IngestJobData['items']): string | null {
     const item = items[index];
     if (item === undefined || item.rejection !== undefined) continue;
     const parsed = parsePlaceEvent(item.raw);
-    if (parsed.ok) return parsed.event.placeId;
+    if (parsed.ok) return parsed.value.placeId;
   }
   return null;
 }

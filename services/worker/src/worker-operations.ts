@@ -5,13 +5,12 @@ import type { Config } from '@directory/config';
 import type { Database } from '@directory/database';
 import { createIngestQueue, type IngestJobData, type IngestJobResult } from '@directory/ingest';
 import {
-  elasticsearchCheck,
   postgresCheck,
   redisCheck,
   startProcessOperations,
   warnAboutRedisDurability,
 } from '@directory/observability';
-import type { RefusedProjection, SearchClient } from '@directory/search-index';
+import { elasticsearchCheck, type RefusedProjection, type SearchClient } from '@directory/search-index';
 import { countRefusedDocuments, createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
 import { watchPipelineHealth } from './pipeline-health.js';
 import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';

@@ -88,8 +88,14 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
   const directory = (siteOrigin = SITE_ORIGIN): Directory => {
     const real = createDirectory({ client: search.client, alias, siteOrigin, cursorSecret: CURSOR_SECRET });
     return {
-      searchDoctors: (params) => ((directoryCalls += 1), real.searchDoctors(params)),
-      getDoctor: (doctorId) => ((directoryCalls += 1), real.getDoctor(doctorId)),
+      searchDoctors: (params, requestTime) => (
+        (directoryCalls += 1),
+        real.searchDoctors(params, requestTime)
+      ),
+      getDoctor: (doctorId, shape) => ((directoryCalls += 1), real.getDoctor(doctorId, shape)),
+      getDoctors: (entries, shape) => ((directoryCalls += 1), real.getDoctors(entries, shape)),
+      listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
+      listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
     };
   };
   const keyedAccess = (settings: Partial<AbuseSettings>) => ({
@@ -112,7 +118,12 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
     directoryCalls: () => directoryCalls,
     servedGermanIds,
     api: async ({ siteOrigin, ...settings } = {}) =>
-      track(await buildApp({ ...keyedAccess(settings), directory: directory(siteOrigin) }, logOptions)),
+      track(
+        await buildApp(
+          { ...keyedAccess(settings), directory: directory(siteOrigin), cursorSecret: CURSOR_SECRET },
+          logOptions,
+        ),
+      ),
     mcp: async (settings = {}) =>
       track(
         await buildMcpApp(
@@ -132,6 +143,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
             login: { maxFailures: 5, maxPerAccount: 50, maxPerAddress: 100, windowSeconds: 60 },
             signUp: { max: 1_000, windowSeconds: 60 },
             trustedProxies: [],
+            keyPolicy: { max: 120, windowSeconds: 60 },
             ...overrides,
           },
           logOptions,

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS } from '../routes/route-docs.js';
 
-export const OPENAPI_VERSION = '1.1.0';
+export const OPENAPI_VERSION = '1.2.0';
 
 const DESCRIPTION = `Read-only access to published doctor and clinic directory records.
 
@@ -13,6 +13,10 @@ const DESCRIPTION = `Read-only access to published doctor and clinic directory r
 **Errors** are RFC 9457 problem details (\`application/problem+json\`): \`type\`, \`title\`, \`status\`, \`detail\` and \`errors\`, a list of \`{parameter, reason}\` naming every bad parameter.
 
 **Rate limits** are per key, in fixed windows shared by every server. Successful responses carry \`RateLimit-Limit\` (requests per window), \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until the window resets) and \`RateLimit-Policy: <limit>;w=<window seconds>\`. When the window is exhausted the API answers 429 with \`Retry-After\` (whole seconds, never earlier than the window's end). Failed authentication does not spend quota.
+
+**Caching** (API 1.2): every successful GET answer carries a strong \`ETag\`; send it back in \`If-None-Match\` and an unchanged answer comes back as 304 with no body, which does not spend the key's quota (a key already at its limit still gets 429). Answers depend on the key: \`Cache-Control: private, no-cache\` and \`Vary: X-API-Key, Authorization\`; errors are \`no-store\`.
+
+**Compatibility**: API 1.x only adds. Response objects are open (their schemas do not forbid other properties): a client must ignore fields it does not know, so that a new optional field never breaks it. The server itself writes exactly the fields listed.
 
 **whatsappEligible** is a technical reachability signal only: the published primary phone appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing.`;
 
@@ -31,25 +35,55 @@ const RETRY_AFTER = {
     schema: { type: 'integer' },
   },
 };
-const ETAG = { ETag: { description: 'Entity tag of the record', schema: { type: 'string' } } };
+const ETAG = {
+  ETag: {
+    description:
+      'Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged',
+    schema: { type: 'string', examples: ['"mJm4rN0yq1Qv1b6y8b2kq3tXo3r"'] },
+  },
+};
+const CACHING_HEADERS = {
+  'Cache-Control': {
+    description:
+      '`private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors',
+    schema: { type: 'string', examples: ['private, no-cache', 'no-store'] },
+  },
+  Vary: {
+    description: 'The request headers that carry the API key: the answer depends on the key',
+    schema: { type: 'string', examples: ['X-API-Key, Authorization'] },
+  },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form.',
+  schema: { type: 'string' },
+};
 
 type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Adds what the zod transform cannot express: response descriptions, rate-limit and ETag headers,
- * `application/problem+json` for error bodies, and the 304 of the single-record route.
+ * Adds what the zod transform cannot express: response descriptions, rate-limit and caching headers,
+ * `application/problem+json` for error bodies, and on every GET the `If-None-Match` parameter and the
+ * 304 (both from the one caching hook, registerHttpCaching); and publishes the response schemas open
+ * (see `openResponseSchema`).
  */
 function finishDocument(document: JsonObject): JsonObject {
   const paths = isObject(document.paths) ? document.paths : {};
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item) || !path.startsWith('/api/v1/')) continue;
-    for (const operation of Object.values(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (!isObject(operation) || !isObject(operation.responses)) continue;
       const responses = operation.responses;
-      if (operation.operationId === 'getDoctor')
+      if (method === 'get') {
         responses['304'] = { description: RESPONSE_DESCRIPTIONS[304] };
+        const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
+        operation.parameters = [...parameters, { ...IF_NONE_MATCH }];
+      }
       for (const [status, response] of Object.entries(responses)) {
         if (!isObject(response)) continue;
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
@@ -57,24 +91,86 @@ function finishDocument(document: JsonObject): JsonObject {
         const headers: JsonObject = {};
         if (code !== 401) Object.assign(headers, RATE_LIMIT_HEADERS);
         if (code === 429) Object.assign(headers, RETRY_AFTER);
-        if ((code === 200 || code === 304) && operation.operationId === 'getDoctor')
-          Object.assign(headers, ETAG);
+        if (code === 200 || code === 304) Object.assign(headers, ETAG);
+        Object.assign(headers, CACHING_HEADERS);
         response.headers = headers;
         if (code >= 400 && isObject(response.content) && response.content['application/json'] !== undefined) {
           response.content = { 'application/problem+json': response.content['application/json'] };
+        }
+        for (const media of Object.values(isObject(response.content) ? response.content : {})) {
+          if (isObject(media)) openResponseSchema(media.schema, componentSchemas(document));
         }
       }
     }
   }
   dropUnusedInputSchemas(document);
+  dropComponentIds(document);
   return document;
+}
+
+// zod's `.meta({ id })` is what registers a component, and the transform leaves it in the schema as
+// `$id: "#/components/schemas/X"`. JSON Schema 2020-12 forbids a fragment in `$id`, so a strict
+// validator refuses the component; `$ref`s name components by their place in the document anyway.
+function dropComponentIds(document: JsonObject): void {
+  for (const schema of Object.values(componentSchemas(document))) {
+    if (isObject(schema)) delete schema.$id;
+  }
+}
+
+const COMPONENT_REF = '#/components/schemas/';
+// JSON Schema keywords whose value is a map of schemas, a list of schemas, or one schema.
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_VALUES = [
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
+
+function componentSchemas(document: JsonObject): JsonObject {
+  const components = isObject(document.components) ? document.components : {};
+  return isObject(components.schemas) ? components.schemas : {};
+}
+
+/**
+ * Response schemas are published open: `additionalProperties: false` (zod's strict objects) is removed
+ * from a response schema and every component it refers to, so a client validating against the document
+ * keeps working when a later 1.x adds a field (it must ignore fields it does not know). Only the
+ * document changes: the serializer compiles its writers from the zod schemas themselves, still closed,
+ * so the server writes exactly the allowlisted fields. Request parameters keep their strict schemas.
+ */
+function openResponseSchema(schema: unknown, components: JsonObject, opened = new Set<string>()): void {
+  if (!isObject(schema)) return;
+  if (schema.additionalProperties === false) delete schema.additionalProperties;
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith(COMPONENT_REF)) {
+    const name = schema.$ref.slice(COMPONENT_REF.length);
+    if (!opened.has(name)) {
+      opened.add(name);
+      openResponseSchema(components[name], components, opened);
+    }
+  }
+  for (const keyword of SCHEMA_MAPS) {
+    const map = schema[keyword];
+    if (isObject(map)) for (const value of Object.values(map)) openResponseSchema(value, components, opened);
+  }
+  for (const keyword of SCHEMA_LISTS) {
+    const list = schema[keyword];
+    if (Array.isArray(list)) for (const value of list) openResponseSchema(value, components, opened);
+  }
+  for (const keyword of SCHEMA_VALUES) openResponseSchema(schema[keyword], components, opened);
 }
 
 // The zod transform emits an `…Input` twin of every registered schema; our request schemas are
 // inline, so the twins are noise unless something refers to them.
 function dropUnusedInputSchemas(document: JsonObject): void {
-  const components = isObject(document.components) ? document.components : {};
-  const schemas = isObject(components.schemas) ? components.schemas : {};
+  const schemas = componentSchemas(document);
   const paths = JSON.stringify(document.paths ?? {});
   for (const name of Object.keys(schemas)) {
     if (name.endsWith('Input') && !paths.includes(`#/components/schemas/${name}"`)) delete schemas[name];

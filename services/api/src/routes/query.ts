@@ -1,6 +1,13 @@
 import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import { safeParameterName } from '@directory/domain';
-import { ProblemError } from '@directory/http-kit';
+import {
+  RECORD_SHAPE_PARAMETERS,
+  parseRecordShape,
+  safeParameterName,
+  type ParameterError,
+  type RecordShape,
+  type Result,
+} from '@directory/domain';
+import { ProblemError } from '@directory/http-server';
 
 /**
  * Route schemas document the inputs (OpenAPI); the handlers validate them with the domain's rules,
@@ -18,4 +25,31 @@ export function rejectQueryParameters(request: FastifyRequest): void {
     'This operation takes no query parameters.',
     names.map((name) => ({ parameter: safeParameterName(name), reason: 'is not a known parameter' })),
   );
+}
+
+/** Runs a domain parameter parser over the query string: its value, or a 400 naming every bad parameter. */
+export function parsedQuery<T>(
+  request: FastifyRequest,
+  parse: (raw: Record<string, unknown>) => Result<T, ParameterError[]>,
+): T {
+  const parsed = parse(request.query as Record<string, unknown>);
+  if (parsed.ok) return parsed.value;
+  throw new ProblemError(
+    'invalidParameter',
+    'One or more query parameters are invalid; see errors.',
+    parsed.error,
+  );
+}
+
+/**
+ * A route whose only parameters are API 1.2's `fields` and `lang` (single get): a request using neither
+ * is held to the 1.1 rule, no query parameters, with the 1.1 error body.
+ */
+export function parsedRecordShape(request: FastifyRequest): RecordShape {
+  const raw = request.query as Record<string, unknown>;
+  if (!RECORD_SHAPE_PARAMETERS.some((name) => raw[name] !== undefined)) {
+    rejectQueryParameters(request);
+    return {};
+  }
+  return parsedQuery(request, parseRecordShape);
 }

@@ -1,11 +1,11 @@
-import { problemSchema } from '@directory/http-kit';
+import { problemSchema } from '@directory/http-server';
 
 export type ErrorStatus = 400 | 401 | 404 | 429 | 503;
 
 /** Response descriptions for the OpenAPI document, by status. */
 export const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   200: 'Success',
-  304: 'Not modified: the record still has the ETag sent in If-None-Match',
+  304: 'Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit.',
   400: 'A query or path parameter is invalid; every bad parameter is named in `errors`',
   401: 'The API key is missing, malformed, unknown or revoked. Do not retry with the same key.',
   404: 'No current published record has this id (unknown, suppressed, closed or no longer published)',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createServiceRedis } from '@directory/http-kit';
-import { createDirectory } from '@directory/directory';
+import { createServiceRedis } from '@directory/keyed-access';
+import { createDirectory, type SearchRequestCache } from '@directory/directory';
 import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
 import { loadConfig } from '@directory/config';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
@@ -44,13 +44,18 @@ export const TEST_ABUSE_LIMITS = {
 
 export type HarnessAppOptions = AppOptions &
   Partial<
-    Pick<AppDependencies, 'accountMax' | 'failedAuth' | 'unknownKeyCacheSeconds' | 'trustedProxies'>
+    Pick<
+      AppDependencies,
+      'accountMax' | 'failedAuth' | 'unknownKeyCacheSeconds' | 'trustedProxies' | 'usageFlushIntervalMs'
+    >
   > & {
     rateLimit?: { max: number; windowSeconds: number };
     /** Override the search client's node (e.g. a closed port). */
     elasticsearchUrl?: string;
     /** Override the Redis URL (e.g. a closed port). */
     redisUrl?: string;
+    /** Put the hot-query cache in front of Elasticsearch (none by default: specs read their writes at once). */
+    searchCache?: SearchRequestCache;
   };
 
 /** Real PostgreSQL, Redis and Elasticsearch, isolated per spec file (own database, prefix, alias). */
@@ -85,12 +90,22 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           db: database.db,
           redis: connection,
           redisPrefix: redis.prefix,
-          directory: createDirectory({ client, alias, siteOrigin: SITE_ORIGIN, cursorSecret: CURSOR_SECRET }),
+          directory: createDirectory({
+            client,
+            alias,
+            siteOrigin: SITE_ORIGIN,
+            cursorSecret: CURSOR_SECRET,
+            ...(options.searchCache ? { cache: options.searchCache } : {}),
+          }),
+          cursorSecret: CURSOR_SECRET,
           rateLimit: options.rateLimit ?? { max: 10_000, windowSeconds: 60 },
           accountMax: options.accountMax ?? TEST_ABUSE_LIMITS.accountMax,
           failedAuth: options.failedAuth ?? TEST_ABUSE_LIMITS.failedAuth,
           unknownKeyCacheSeconds: options.unknownKeyCacheSeconds ?? TEST_ABUSE_LIMITS.unknownKeyCacheSeconds,
           trustedProxies: options.trustedProxies ?? TEST_ABUSE_LIMITS.trustedProxies,
+          ...(options.usageFlushIntervalMs === undefined
+            ? {}
+            : { usageFlushIntervalMs: options.usageFlushIntervalMs }),
         },
         {
           logLevel: options.logLevel ?? false,
@@ -126,6 +141,8 @@ const DOCUMENTED_ROUTES: Array<[RegExp, string]> = [
   [/^\/api\/v1\/key(?:\?|$)/, '/api/v1/key'],
   [/^\/api\/v1\/doctors(?:\?|$)/, '/api/v1/doctors'],
   [/^\/api\/v1\/doctors\/[^/?]*(?:\?|$)/, '/api/v1/doctors/{doctorId}'],
+  [/^\/api\/v1\/changes(?:\?|$)/, '/api/v1/changes'],
+  [/^\/api\/v1\/cities(?:\?|$)/, '/api/v1/cities'],
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createAttemptLimiter } from '@directory/rate-limit';
+import { createAttemptLimiter } from '@directory/keyed-access';
 
 export type LoginThrottle = {
   /**

@@ -1,13 +1,23 @@
 import type { Database } from '@directory/database';
 import {
+  KEY_USAGE_DAYS,
+  usageWindow,
+  type DailyUsage,
+  type KeyExpiryChoice,
+  type KeyGraceChoice,
+} from '@directory/domain';
+import {
   ApiKeyLimitError,
   InvalidKeyNameError,
+  KeyNotRollableError,
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   MAX_KEY_NAME_LENGTH,
   createApiKey,
   findApiKey,
   listApiKeys,
   revokeApiKey,
+  rollApiKey,
+  usageOfKeys,
   type ApiKeyRecord,
 } from '@directory/keys';
 
@@ -25,9 +35,10 @@ export async function createKeyForAccount(
   db: Database,
   accountId: string,
   name: string,
+  expiry: KeyExpiryChoice,
 ): Promise<CreateKeyResult> {
   try {
-    const { key, secret } = await createApiKey(db, { accountId, name });
+    const { key, secret } = await createApiKey(db, { accountId, name, expiry });
     return { kind: 'created', key, secret };
   } catch (error) {
     if (error instanceof ApiKeyLimitError) return { kind: 'limitReached' };
@@ -36,8 +47,25 @@ export async function createKeyForAccount(
   }
 }
 
-export function listKeysOfAccount(db: Database, accountId: string): Promise<ApiKeyRecord[]> {
-  return listApiKeys(db, accountId);
+/** A key with its daily usage over the last KEY_USAGE_DAYS days (oldest first, every day present). */
+export type KeyWithUsage = { key: ApiKeyRecord; usage: DailyUsage[] };
+
+/** The account's keys, newest first, each with its recent usage (one query for all of them). */
+export async function listKeysOfAccount(db: Database, accountId: string, now: Date): Promise<KeyWithUsage[]> {
+  const keys = await listApiKeys(db, accountId);
+  const since = usageWindow([], now, KEY_USAGE_DAYS)[0]?.day ?? '';
+  const counts = await usageOfKeys(
+    db,
+    keys.map((key) => key.id),
+    since,
+  );
+  return keys.map((key) => ({
+    key,
+    usage: usageWindow(
+      counts.filter((count) => count.keyId === key.id),
+      now,
+    ),
+  }));
 }
 
 /** One of the account's own keys, or null (another account's key id is treated as unknown). */
@@ -58,4 +86,26 @@ export async function revokeKeyOfAccount(
 ): Promise<RevokeKeyResult> {
   const revoked = await revokeApiKey(db, keyId, { accountId });
   return revoked === null ? { kind: 'notFound' } : { kind: 'revoked', key: revoked };
+}
+
+export type RollKeyResult =
+  | { kind: 'rolled'; key: ApiKeyRecord; secret: string; previous: ApiKeyRecord }
+  | { kind: 'limitReached' }
+  | { kind: 'notRollable' }
+  | { kind: 'notFound' };
+
+export async function rollKeyOfAccount(
+  db: Database,
+  accountId: string,
+  keyId: string,
+  grace: KeyGraceChoice,
+): Promise<RollKeyResult> {
+  try {
+    const rolled = await rollApiKey(db, keyId, { grace, accountId });
+    return rolled === null ? { kind: 'notFound' } : { kind: 'rolled', ...rolled };
+  } catch (error) {
+    if (error instanceof ApiKeyLimitError) return { kind: 'limitReached' };
+    if (error instanceof KeyNotRollableError) return { kind: 'notRollable' };
+    throw error;
+  }
 }

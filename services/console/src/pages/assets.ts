@@ -58,6 +58,22 @@ td.actions { text-align: right; }
 time { white-space: nowrap; }
 .badge { display: inline-block; padding: .1rem .55rem; border-radius: 999px; font-size: .8rem; font-weight: 700; }
 .badge.active { background: #e3f5eb; color: var(--ok); } .badge.revoked { background: #eceff4; color: var(--muted); }
+.badge.retiring { background: #e8f0fb; color: var(--brand-dark); } .badge.expired { background: #fdecec; color: #8e1c1c; }
+.badge.warn { background: var(--warn-bg); color: #7a5b00; border: 1px solid var(--warn-line); }
+select { padding: .55rem .6rem; border: 1px solid #c5ccd9; border-radius: .5rem; font: inherit; background: #fff; }
+.create-form .field { margin-bottom: 0; }
+.small-button { padding: .35rem .8rem; }
+.limited-count { color: var(--danger); font-weight: 600; }
+.choices { border: 1px solid var(--line); border-radius: .5rem; padding: .6rem 1rem; margin: 1rem 0 0; }
+.choice { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .3rem 0; }
+.facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem 1.5rem; margin: 0 0 1.25rem; }
+.facts dt { font-size: .8rem; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.facts dd { margin: .1rem 0 0; font-weight: 600; }
+.usage-chart { margin: 0; } .usage-chart svg { width: 100%; height: auto; display: block; }
+.usage-chart .bar-slot { fill: #f0f2f7; } .usage-chart .bar-served { fill: var(--brand); } .usage-chart .bar-limited { fill: var(--danger); }
+.usage-chart .axis { font-size: 9px; fill: var(--muted); }
+.legend { display: inline-block; width: .8rem; height: .8rem; border-radius: .15rem; vertical-align: middle; margin-left: .75rem; }
+.legend.served { background: var(--brand); } .legend.limited { background: var(--danger); }
 .empty { color: var(--muted); margin: 0; }
 .site-footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 2rem 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

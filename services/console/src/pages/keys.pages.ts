@@ -1,13 +1,43 @@
+import {
+  KEY_EXPIRY_CHOICES,
+  KEY_GRACE_CHOICES,
+  keyEndsSoon,
+  keyStateAt,
+  keyWorksAt,
+  usageTotals,
+  type KeyExpiryChoice,
+  type KeyGraceChoice,
+} from '@directory/domain';
 import { MAX_KEY_NAME_LENGTH, type ApiKeyRecord } from '@directory/keys';
+import type { KeyWithUsage } from '../keys/console-keys.service.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, type PageContext } from './layout.js';
+import { formatCount, usageChart } from './usage-chart.js';
 
 export type Notice = { tone: 'success' | 'error'; message: string };
 
+/** The per-key request quota the API applies (the same for every key today). */
+export type KeyPolicy = { max: number; windowSeconds: number };
+
+const EXPIRY_LABELS: Record<KeyExpiryChoice, string> = {
+  never: 'Never',
+  '30': 'In 30 days',
+  '90': 'In 90 days',
+  '365': 'In 365 days',
+};
+
+const GRACE_LABELS: Record<KeyGraceChoice, string> = {
+  none: 'None: the current secret stops working now',
+  '1h': '1 hour',
+  '24h': '24 hours',
+};
+
 type KeysPageOptions = {
   context: PageContext;
-  keys: readonly ApiKeyRecord[];
+  keys: readonly KeyWithUsage[];
   maxActiveKeys: number;
+  policy: KeyPolicy;
+  now: Date;
   /** Only on the response to the create POST itself: the one time the secret is ever shown. */
   created?: { name: string; secret: string };
   notice?: Notice;
@@ -17,6 +47,10 @@ type KeysPageOptions = {
 function timestamp(date: Date): SafeHtml {
   const text = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return html`<time datetime="${date.toISOString()}">${text}</time>`;
+}
+
+export function policyText(policy: KeyPolicy): string {
+  return `${formatCount(policy.max)} requests per ${policy.windowSeconds} s`;
 }
 
 function newSecretPanel(created: { name: string; secret: string }): SafeHtml {
@@ -37,8 +71,30 @@ function newSecretPanel(created: { name: string; secret: string }): SafeHtml {
   </section>`;
 }
 
-function keyRow(key: ApiKeyRecord): SafeHtml {
-  const active = key.revokedAt === null;
+function statusBadge(key: ApiKeyRecord, now: Date): SafeHtml {
+  switch (keyStateAt(key, now)) {
+    case 'active':
+      return html`<span class="badge active">Active</span>`;
+    case 'retiring':
+      return html`<span class="badge retiring">Rolled</span>
+        <div class="muted small">works until ${key.revokedAt ? timestamp(key.revokedAt) : ''}</div>`;
+    case 'expired':
+      return html`<span class="badge expired">Expired</span>`;
+    case 'revoked':
+      return html`<span class="badge revoked">Revoked</span>
+        <div class="muted small">${key.revokedAt ? timestamp(key.revokedAt) : ''}</div>`;
+  }
+}
+
+function expiryCell(key: ApiKeyRecord, now: Date): SafeHtml {
+  if (key.expiresAt === null) return html`<span class="muted">Never</span>`;
+  const soon = keyEndsSoon({ revokedAt: null, expiresAt: key.expiresAt }, now);
+  return html`${timestamp(key.expiresAt)}${soon ? html` <span class="badge warn">Expires soon</span>` : ''}`;
+}
+
+function keyRow({ key, usage }: KeyWithUsage, policy: KeyPolicy, now: Date): SafeHtml {
+  const totals = usageTotals(usage);
+  const rollable = keyStateAt(key, now) === 'active';
   return html`<tr data-key-id="${key.id}">
     <th scope="row">
       ${key.name}
@@ -46,12 +102,26 @@ function keyRow(key: ApiKeyRecord): SafeHtml {
     </th>
     <td><code>${key.prefix}…</code></td>
     <td>${timestamp(key.creationTime)}</td>
-    <td>
-      ${active ? html`<span class="badge active">Active</span>` : html`<span class="badge revoked">Revoked</span> <span class="muted small">${key.revokedAt ? timestamp(key.revokedAt) : ''}</span>`}
+    <td data-testid="last-used">
+      ${key.lastUsedAt ? timestamp(key.lastUsedAt) : html`<span class="muted">Never</span>`}
     </td>
+    <td>${expiryCell(key, now)}</td>
+    <td data-testid="usage">
+      <a href="/keys/${key.id}">${formatCount(totals.requests)} requests</a>
+      ${totals.limited > 0 ? html`<div class="small limited-count">${formatCount(totals.limited)} answered 429</div>` : ''}
+      <div class="muted small">limit ${policyText(policy)}</div>
+    </td>
+    <td>${statusBadge(key, now)}</td>
     <td class="actions">
       ${
-        active
+        rollable
+          ? html`<form method="get" action="/keys/${key.id}/roll" class="inline">
+              <button type="submit" class="secondary small-button" aria-label="Roll ${key.name}">Roll</button>
+            </form>`
+          : ''
+      }
+      ${
+        keyWorksAt(key, now)
           ? html`<form method="get" action="/keys/${key.id}/revoke" class="inline">
               <button type="submit" class="danger-outline" aria-label="Revoke ${key.name}">Revoke</button>
             </form>`
@@ -62,7 +132,7 @@ function keyRow(key: ApiKeyRecord): SafeHtml {
 }
 
 export function keysPage(options: KeysPageOptions): SafeHtml {
-  const activeCount = options.keys.filter((key) => key.revokedAt === null).length;
+  const activeCount = options.keys.filter(({ key }) => keyWorksAt(key, options.now)).length;
   const notice = options.notice
     ? html`<div
         class="alert ${options.notice.tone}"
@@ -84,12 +154,15 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
                 <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last 30 days</th>
                 <th scope="col">Status</th>
                 <th scope="col"><span class="visually-hidden">Actions</span></th>
               </tr>
             </thead>
             <tbody>
-              ${options.keys.map(keyRow)}
+              ${options.keys.map((entry) => keyRow(entry, options.policy, options.now))}
             </tbody>
           </table>
         </div>`;
@@ -126,11 +199,21 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
               value="${options.nameValue ?? ''}"
             />
           </div>
+          <div class="field">
+            <label for="expiry">Expires</label>
+            <select id="expiry" name="expiry">
+              ${KEY_EXPIRY_CHOICES.map((choice) => html`<option value="${choice}">${EXPIRY_LABELS[choice]}</option>`)}
+            </select>
+          </div>
           <button type="submit" class="primary">Create key</button>
         </form>
       </section>
       <section class="card" aria-labelledby="list-title">
         <h2 id="list-title">Your keys</h2>
+        <p class="hint">
+          Each key may make ${policyText(options.policy)}. “Last used” and usage are updated about once a
+          minute.
+        </p>
         ${table}
       </section>`,
   });
@@ -153,5 +236,88 @@ export function revokeConfirmPage(options: { context: PageContext; key: ApiKeyRe
         <a class="button secondary" href="/keys">Cancel</a>
       </form>
     </section>`,
+  });
+}
+
+export function rollConfirmPage(options: { context: PageContext; key: ApiKeyRecord }): SafeHtml {
+  const { key } = options;
+  return layout({
+    title: 'Roll key',
+    context: options.context,
+    body: html`<section class="card narrow" aria-labelledby="title">
+      <h1 id="title">Roll “${key.name}”?</h1>
+      <p>
+        A new key with the same name replaces <code>${key.prefix}…</code>; its secret is shown once. Choose
+        how long the current secret keeps working, so you can deploy the new one first. While both work, both
+        count toward your active keys.
+      </p>
+      <form method="post" action="/keys/${key.id}/roll">
+        ${csrfField(options.context.csrfToken)}
+        <fieldset class="choices">
+          <legend>Grace period</legend>
+          ${KEY_GRACE_CHOICES.map(
+            (choice) =>
+              html`<label class="choice">
+                <input type="radio" name="grace" value="${choice}" ${choice === '1h' ? 'checked' : ''} />
+                ${GRACE_LABELS[choice]}
+              </label>`,
+          )}
+        </fieldset>
+        <div class="button-row">
+          <button type="submit" class="primary">Roll key</button>
+          <a class="button secondary" href="/keys">Cancel</a>
+        </div>
+      </form>
+    </section>`,
+  });
+}
+
+export function keyUsagePage(options: {
+  context: PageContext;
+  entry: KeyWithUsage;
+  policy: KeyPolicy;
+  now: Date;
+}): SafeHtml {
+  const { key, usage } = options.entry;
+  const totals = usageTotals(usage);
+  return layout({
+    title: `Usage of ${key.name}`,
+    context: options.context,
+    wide: true,
+    body: html`<div class="page-title">
+        <h1>Usage of “${key.name}”</h1>
+        <p><a href="/keys">Back to your keys</a></p>
+      </div>
+      <section class="card" aria-labelledby="usage-title">
+        <h2 id="usage-title">Last 30 days</h2>
+        <dl class="facts">
+          <div>
+            <dt>Requests</dt>
+            <dd data-testid="usage-requests">${formatCount(totals.requests)}</dd>
+          </div>
+          <div>
+            <dt>Answered 429 (rate limited)</dt>
+            <dd data-testid="usage-limited">${formatCount(totals.limited)}</dd>
+          </div>
+          <div>
+            <dt>Rate limit</dt>
+            <dd>${policyText(options.policy)}</dd>
+          </div>
+          <div>
+            <dt>Last used</dt>
+            <dd>${key.lastUsedAt ? timestamp(key.lastUsedAt) : 'Never'}</dd>
+          </div>
+          <div>
+            <dt>Expires</dt>
+            <dd>${expiryCell(key, options.now)}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>${statusBadge(key, options.now)}</dd>
+          </div>
+        </dl>
+        ${usageChart(usage)}
+        <p class="hint">Days are UTC. Counts are updated about once a minute.</p>
+      </section>`,
   });
 }

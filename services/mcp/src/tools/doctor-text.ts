@@ -1,4 +1,4 @@
-import type { Doctor, DoctorPage } from '@directory/domain';
+import type { Doctor, DoctorPage, SearchResult } from '@directory/domain';
 
 // Short text renderings for clients that only show text content; the full records are in
 // structuredContent.
@@ -35,7 +35,7 @@ export function renderDoctor(doctor: Doctor): string {
     ],
     ['Email', doctor.email],
     ['Website', doctor.website],
-    ['Rating', doctor.rating === null ? null : `${doctor.rating} (${doctor.reviewCount ?? 0} reviews)`],
+    ['Rating', ratingText(doctor)],
     ['Verified', doctor.verified ? 'yes' : 'no'],
     ['Profile', doctor.profileUrl],
     ['Id', doctor.id],
@@ -46,12 +46,21 @@ export function renderDoctor(doctor: Doctor): string {
     .join('\n');
 }
 
-function summaryLine(doctor: Doctor): string {
+// An unknown review count is not zero reviews: then the rating stands alone.
+function ratingText({ rating, reviewCount }: Doctor): string | null {
+  if (rating === null) return null;
+  if (reviewCount === null) return `${rating}`;
+  return `${rating} (${reviewCount} ${reviewCount === 1 ? 'review' : 'reviews'})`;
+}
+
+function summaryLine(doctor: SearchResult): string {
   return [
     doctor.name ?? doctor.legalName ?? '(no published name)',
     doctor.primaryType,
     doctor.address.city,
     doctor.verified ? 'verified' : null,
+    // Only a search with near has it (API 1.2).
+    doctor.distanceMeters === undefined ? null : `${doctor.distanceMeters} m away`,
     `id ${doctor.id}`,
   ]
     .filter(isPresent)

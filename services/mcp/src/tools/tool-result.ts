@@ -1,14 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
-
-export type ArgumentError = { parameter: string; reason: string };
+import type { ParameterError } from '@directory/domain';
 
 /**
  * Tool errors are results with `isError: true` (the model sees them and can correct its call), never
  * JSON-RPC protocol errors. Their wording is the HTTP API's: the same reasons per parameter.
  */
-export function invalidArguments(tool: string, errors: readonly ArgumentError[]): CallToolResult {
+export function invalidArguments(tool: string, errors: readonly ParameterError[]): CallToolResult {
   const lines = errors.map(({ parameter, reason }) => `- ${parameter}: ${reason}`);
   return toolError(`Invalid arguments; fix them and call ${tool} again:\n${lines.join('\n')}`);
 }

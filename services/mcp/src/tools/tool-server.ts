@@ -4,19 +4,29 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { MAX_DOCTOR_ID_LENGTH, type Directory } from '@directory/directory';
 import {
+  assertNever,
+  fail,
+  ok,
   safeParameterName,
+  type ParameterError,
+  type Result,
   doctorPageSchema,
   doctorSchema,
+  filterDescriptions,
   parseSearchToolInput,
+  parseSpecialtiesToolInput,
   searchToolInputSchema,
+  specialtiesPageSchema,
+  specialtiesToolInputSchema,
 } from '@directory/domain';
 import { renderDoctor, renderPage } from './doctor-text.js';
+import { renderSpecialties } from './specialty-text.js';
 import { advertisedInputSchema, type ToolArguments } from './tool-input.js';
 import { failedCall, invalidArguments, toolError } from './tool-result.js';
 
-export const SERVER_INFO = { name: 'doctor-directory', version: '1.1.0' } as const;
+export const SERVER_INFO = { name: 'doctor-directory', version: '1.2.0' } as const;
 
-// Both tools only read published records of this service's own index: no side effects, same answer
+// The tools only read published records of this service's own index: no side effects, same answer
 // for the same call, no access to anything outside the directory.
 const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
@@ -30,9 +40,13 @@ const RECORD =
 const WHATSAPP =
   'whatsappEligible is a technical reachability signal only (the published primary phone appears able to receive WhatsApp messages); it is NOT consent, an opt-in or permission to send marketing.';
 
+const FILTERS = filterDescriptions()
+  .map(({ name, required, description }) => `${name}${required ? ' (required)' : ''}: ${description}`)
+  .join(' ');
+
 const SEARCH_DESCRIPTION = `Search the published doctor and clinic directory of one country dataset. ${RECORD} ${WHATSAPP}
-country is required: one of de, es, fr, gb, it, mx, pt (live data in de, es, it, pt; fr, gb, mx return an empty page). Optional filters: city (lowercase slug such as "berlin" or "san-sebastian"), q (literal words matched case- and accent-insensitively in name, legal name, city, primary type and specialties; the last word may be a prefix), whatsapp (true/false), verified (true/false). limit is 1-100 (default 25).
-Results come in a fixed order (name, then id). Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Invalid arguments return an error naming each bad argument.`;
+Filters (a record must match every one given): ${FILTERS} limit is 1-100 (default 25).
+Results come in a fixed order (name, then id). By specialty: get the code from list_specialties (e.g. "pediatrics" for Kinderarzt, pediatra or paediatrician) and pass it as specialty. Near a place: give near as "latitude,longitude" (and optionally radius in metres); results then come nearest first (then id), each with distanceMeters, the distance in whole metres. Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Invalid arguments return an error naming each bad argument.`;
 
 const GET_DESCRIPTION = `Fetch one published Doctor record by its id (from a search_doctors result) or by its profile URL on the directory's website (profileUrl; translated URLs such as /de/aerzte/... or /es/medicos/... resolve to the same record). ${RECORD} ${WHATSAPP}
 The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error.`;
@@ -49,18 +63,22 @@ const getDoctorInputSchema = z.object({
 
 const getDoctorOutputSchema = z.strictObject({ doctor: doctorSchema });
 
+const LIST_SPECIALTIES_DESCRIPTION = `List the specialty codes that the specialty argument of search_doctors accepts: stable, language-independent codes (e.g. "dentistry", "general-practice", "pediatrics") mapped from the published primary types and specialties, each with its label in lang (en, de, es, fr, it or pt; default en). Map what the user asks for ("Zahnarzt", "children's doctor") to a code from this list, then search with it; never invent a code.
+Without country: every code, in code order. With country: only the codes that published records of that dataset carry, each with count (how many records search_doctors finds with it), most records first.`;
+
 // Built once: a server (and so the tool registration) is created per request, and turning the zod
 // schemas into JSON Schema is the costly part of it.
 const SEARCH_INPUT = advertisedInputSchema(searchToolInputSchema);
 const GET_INPUT = advertisedInputSchema(getDoctorInputSchema);
+const SPECIALTIES_INPUT = advertisedInputSchema(specialtiesToolInputSchema);
 
 /**
- * A fresh MCP server holding the two read-only tools over the one query service (the same
+ * A fresh MCP server holding the read-only tools over the one query service (the same
  * `Directory` as the HTTP API). Stateless: the transport layer builds one per HTTP request.
  */
 export function createToolServer(directory: Directory, log: FastifyBaseLogger): McpServer {
   const server = new McpServer(SERVER_INFO, {
-    instructions: `Read-only access to a directory of published doctors' practices and clinics in Europe and Mexico. Use search_doctors to find records (country required; page with cursor) and get_doctor to fetch one by id or profile URL. ${WHATSAPP}`,
+    instructions: `Read-only access to a directory of published doctors' practices and clinics in Europe and Mexico. Use search_doctors to find records (country required; page with cursor), get_doctor to fetch one by id or profile URL, and list_specialties for the codes of search_doctors' specialty filter. ${WHATSAPP}`,
   });
 
   server.registerTool(
@@ -74,9 +92,10 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
     },
     async (args: ToolArguments) => {
       const parsed = parseSearchToolInput(args);
-      if (!parsed.ok) return invalidArguments('search_doctors', parsed.errors);
+      if (!parsed.ok) return invalidArguments('search_doctors', parsed.error);
       try {
-        const page = await directory.searchDoctors(parsed.value);
+        // The edge reads the clock: openNow means the time this call is served.
+        const page = await directory.searchDoctors(parsed.value, new Date());
         return { structuredContent: page, content: [{ type: 'text', text: renderPage(page) }] };
       } catch (error) {
         return failedCall('search_doctors', error, log);
@@ -95,9 +114,9 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
     },
     async (args: ToolArguments) => {
       const parsed = parseDoctorIdArgument(args);
-      if (!parsed.ok) return invalidArguments('get_doctor', parsed.errors);
+      if (!parsed.ok) return invalidArguments('get_doctor', parsed.error);
       try {
-        const result = await directory.getDoctor(parsed.doctorId);
+        const result = await directory.getDoctor(parsed.value);
         switch (result.status) {
           case 'invalid':
             return invalidArguments('get_doctor', [{ parameter: 'doctorId', reason: result.reason }]);
@@ -108,10 +127,8 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
               structuredContent: { doctor: result.doctor },
               content: [{ type: 'text', text: renderDoctor(result.doctor) }],
             };
-          default: {
-            const unexpected: never = result;
-            throw new Error(`unexpected result ${JSON.stringify(unexpected)}`);
-          }
+          default:
+            return assertNever(result);
         }
       } catch (error) {
         return failedCall('get_doctor', error, log);
@@ -119,15 +136,33 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
     },
   );
 
+  server.registerTool(
+    'list_specialties',
+    {
+      title: 'List specialties',
+      description: LIST_SPECIALTIES_DESCRIPTION,
+      inputSchema: SPECIALTIES_INPUT,
+      outputSchema: specialtiesPageSchema,
+      annotations: { title: 'List specialties', ...READ_ONLY },
+    },
+    async (args: ToolArguments) => {
+      const parsed = parseSpecialtiesToolInput(args);
+      if (!parsed.ok) return invalidArguments('list_specialties', parsed.error);
+      try {
+        const list = await directory.listSpecialties(parsed.value);
+        return { structuredContent: list, content: [{ type: 'text', text: renderSpecialties(list) }] };
+      } catch (error) {
+        return failedCall('list_specialties', error, log);
+      }
+    },
+  );
+
   return server;
 }
 
-type DoctorIdArgument =
-  { ok: true; doctorId: string } | { ok: false; errors: Array<{ parameter: string; reason: string }> };
-
 // The shape checks only; what a valid id or profile URL is stays the query service's rule.
-function parseDoctorIdArgument(args: ToolArguments): DoctorIdArgument {
-  const errors = Object.keys(args)
+function parseDoctorIdArgument(args: ToolArguments): Result<string, ParameterError[]> {
+  const errors: ParameterError[] = Object.keys(args)
     .filter((name) => name !== 'doctorId')
     .map((name) => ({
       parameter: safeParameterName(name),
@@ -139,6 +174,6 @@ function parseDoctorIdArgument(args: ToolArguments): DoctorIdArgument {
   } else if (typeof doctorId !== 'string') {
     errors.push({ parameter: 'doctorId', reason: 'must be a string' });
   }
-  if (errors.length > 0 || typeof doctorId !== 'string') return { ok: false, errors };
-  return { ok: true, doctorId };
+  if (errors.length > 0 || typeof doctorId !== 'string') return fail(errors);
+  return ok(doctorId);
 }

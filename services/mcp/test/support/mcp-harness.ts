@@ -112,6 +112,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
           redis: redisConnection(),
           redisPrefix: redis.prefix,
           directory: directory(),
+          cursorSecret: CURSOR_SECRET,
           rateLimit: options.rateLimit ?? defaultLimit,
           ...abuseLimits,
         },

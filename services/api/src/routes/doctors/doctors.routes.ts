@@ -1,32 +1,53 @@
-import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Directory } from '@directory/directory';
-import { parseSearchParams } from '@directory/domain';
-import { ProblemError } from '@directory/http-kit';
-import { documentOnly, rejectQueryParameters } from '../query.js';
+import {
+  MAX_BATCH_IDS,
+  MAX_IDS_LENGTH,
+  assertNever,
+  filterDescriptions,
+  parseDoctorsQuery,
+  type RecordShape,
+} from '@directory/domain';
+import { ProblemError } from '@directory/http-server';
+import { answerWith, writerFor } from '../../serializer.js';
+import { documentOnly, parsedQuery, parsedRecordShape } from '../query.js';
 import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
 import {
-  doctorPageSchema,
+  doctorBatchComponent,
   doctorParamsSchema,
-  doctorResponseSchema,
+  getQuerySchema,
+  getResponseSchema,
   searchQuerySchema,
+  searchResponseSchema,
+  selectedDoctorBatchComponent,
+  selectedDoctorPageComponent,
+  selectedDoctorResponseSchema,
 } from './doctors.schemas.js';
 
-// 304 has no body; the OpenAPI document describes it (and its headers) in openapi.plugin.ts.
-const notModifiedSchema = z.undefined();
+// The writers of the API 1.2 answers (the 1.1 ones are the routes' default writers).
+const writeSelectedPage = writerFor(selectedDoctorPageComponent);
+const writeBatch = writerFor(doctorBatchComponent);
+const writeSelectedBatch = writerFor(selectedDoctorBatchComponent);
+const writeSelectedRecord = writerFor(selectedDoctorResponseSchema);
+
+const FILTERS = filterDescriptions()
+  .map(({ name, required, description }) => `- \`${name}\`${required ? ' (required)' : ''}: ${description}`)
+  .join('\n');
 
 const SEARCH_DESCRIPTION = `Searches published records of one dataset.
 
-**Ordering**: deterministic, by folded (case- and accent-insensitive) display name, then id.
+**Filters**: a record must match every filter given.
+${FILTERS}
+
+**Ordering**: deterministic, by folded (case- and accent-insensitive) display name, then id. With \`near\` (API 1.2): by distance from that point, nearest first, then id; each record then carries \`distanceMeters\` (whole metres, great-circle), and records without a location are left out.
 
 **Paging**: send \`page.nextCursor\` as \`cursor\`, with the same filters, to get the next page. Cursors are opaque and signed, and bound to the filters they were issued for: a tampered, malformed or foreign cursor, or one sent with different filters, is rejected with 400 (\`errors[].parameter\` = \`cursor\`). The last page has \`hasMore: false\` and \`nextCursor: null\`. Paging through all pages returns every record exactly once, whatever \`limit\` is.
 
-**q** is literal text (no query syntax): every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix.
-
-**Datasets**: de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page.
-
 **whatsapp** filters on \`whatsappEligible\`, a technical reachability signal only: the published primary phone appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing.
+
+**Record shape** (API 1.2, search, batch get and single get): \`fields\` selects the record fields returned (\`id\` always; \`*\` for all, including the API 1.2 fields \`specialtyCodes\` and \`openingHours\`, which come back only when named); \`distanceMeters\` is not a record field and stays with \`near\`. \`lang\` gives \`profileUrl\` in that page language. Neither changes which records match: a cursor works with any \`fields\` and \`lang\`.
+
+**Batch get** (API 1.2): \`ids\` = up to ${MAX_BATCH_IDS} comma-separated ids and/or complete profile URLs (each URL-encoded; at most ${MAX_IDS_LENGTH} characters in all) answers \`{ doctors, missing }\`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With \`ids\`, only \`fields\` and \`lang\` may be given besides; a search filter, \`limit\` or \`cursor\` is refused with 400 naming it, and \`country\` is not required. A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`).
 
 Unknown or repeated parameters are rejected with 400.`;
 
@@ -48,21 +69,30 @@ export function doctorRoutes(
         description: SEARCH_DESCRIPTION,
         security: API_KEY_SECURITY,
         querystring: searchQuerySchema,
-        response: { 200: doctorPageSchema, ...errorResponses([400, 401, 429, 503]) },
+        response: { 200: searchResponseSchema, ...errorResponses([400, 401, 429, 503]) },
       },
     },
-    async (request) => {
-      const parsed = parseSearchParams(request.query as Record<string, unknown>);
-      if (!parsed.ok) {
-        throw new ProblemError(
-          'invalidParameter',
-          'One or more query parameters are invalid; see errors.',
-          parsed.errors.map(({ parameter, reason }) => ({ parameter, reason })),
-        );
-      }
-      return directory.searchDoctors(parsed.value);
+    async (request, reply) => {
+      const query = parsedQuery(request, parseDoctorsQuery);
+      if (query.kind === 'batch') return getDoctors(query.ids, query.shape, reply);
+      if (query.request.fields !== undefined) answerWith(reply, writeSelectedPage);
+      // The edge reads the clock: openNow means the time this request is served.
+      return directory.searchDoctors(query.request, new Date());
     },
   );
+
+  async function getDoctors(ids: string[], shape: RecordShape, reply: FastifyReply) {
+    const result = await directory.getDoctors(ids, shape);
+    if (result.status === 'invalid') {
+      throw new ProblemError(
+        'invalidParameter',
+        'One or more entries of ids are invalid; see errors.',
+        result.errors,
+      );
+    }
+    answerWith(reply, shape.fields === undefined ? writeBatch : writeSelectedBatch);
+    return result.batch;
+  }
 
   app.get(
     '/doctors/:doctorId',
@@ -73,20 +103,20 @@ export function doctorRoutes(
         operationId: 'getDoctor',
         summary: 'Fetch one published record by id or profile URL',
         description:
-          'Returns the same record as search does, byte for byte. Responses carry an `ETag`; send it back in `If-None-Match` to get 304 when the record is unchanged.',
+          'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.',
         security: API_KEY_SECURITY,
         params: doctorParamsSchema,
+        querystring: getQuerySchema,
         response: {
-          200: doctorResponseSchema,
-          304: notModifiedSchema,
+          200: getResponseSchema,
           ...errorResponses([400, 401, 404, 429, 503]),
         },
       },
     },
     async (request, reply) => {
-      rejectQueryParameters(request);
+      const shape = parsedRecordShape(request);
       const { doctorId } = request.params as { doctorId: string };
-      const result = await directory.getDoctor(doctorId);
+      const result = await directory.getDoctor(doctorId, shape);
       switch (result.status) {
         case 'invalid':
           throw new ProblemError('invalidParameter', 'The doctorId is invalid.', [
@@ -94,31 +124,13 @@ export function doctorRoutes(
           ]);
         case 'not-found':
           throw new ProblemError('notFound', 'No current published record has this id.');
-        case 'found': {
-          const etag = etagOf(result.doctor);
-          reply.header('etag', etag);
-          if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+        case 'found':
+          if (shape.fields !== undefined) answerWith(reply, writeSelectedRecord);
           return { doctor: result.doctor };
-        }
-        default: {
-          const unexpected: never = result;
-          throw new Error(`unexpected result ${JSON.stringify(unexpected)}`);
-        }
+        default:
+          return assertNever(result);
       }
     },
   );
   done();
-}
-
-function etagOf(doctor: object): string {
-  return `"${createHash('sha256').update(JSON.stringify(doctor)).digest('base64url').slice(0, 27)}"`;
-}
-
-// RFC 9110 §13.1.2: a list of entity tags or "*", compared weakly (W/ prefixes ignored).
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === '*' || tag.replace(/^W\//, '') === etag);
 }

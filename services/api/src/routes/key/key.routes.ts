@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { requireApiKey } from '@directory/http-kit';
+import { requireApiKey } from '@directory/keyed-access';
 import { rejectQueryParameters } from '../query.js';
 import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
 

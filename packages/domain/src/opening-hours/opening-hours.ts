@@ -1,0 +1,37 @@
+import type { OpeningHours } from '../doctor-extras.js';
+import type { Doctor } from '../doctor.js';
+import type { PlaceState } from '../place-state.js';
+import { timeZoneOf } from './time-zones.js';
+import { isoWeekdayOf } from './weekday-labels.js';
+
+type Period = OpeningHours['periods'][number];
+
+/**
+ * The structured opening hours of a served place (API 1.2): the published `workingHours` read as ISO
+ * weekdays, with the place's time zone. All or nothing: when a day label is not a weekday of the
+ * vocabulary (a holiday, a range such as "Mo-Fr") or a range opens at 24:00, the hours are not
+ * structured at all (null), because a partial week would call a day closed that may well be open.
+ * Periods come sorted by day, opening and closing time, without duplicates (two labels of one day,
+ * e.g. "Monday" and "Mon", add up).
+ */
+export function openingHoursOf(state: PlaceState, doctor: Doctor): OpeningHours | null {
+  const { publication } = state;
+  if (publication === null || doctor.workingHours === null) return null;
+  const periods: Period[] = [];
+  for (const [label, ranges] of Object.entries(doctor.workingHours)) {
+    const day = isoWeekdayOf(label);
+    if (day === undefined) return null;
+    for (const { open, close } of ranges) {
+      if (open === '24:00') return null;
+      periods.push({ day, open, close });
+    }
+  }
+  if (periods.length === 0) return null;
+  return { timeZone: timeZoneOf(publication.country, doctor), periods: uniqueSorted(periods) };
+}
+
+function uniqueSorted(periods: Period[]): Period[] {
+  const byKey = new Map(periods.map((period) => [`${period.day} ${period.open} ${period.close}`, period]));
+  // HH:MM compares as text.
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, period]) => period);
+}

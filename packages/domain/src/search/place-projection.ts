@@ -1,0 +1,24 @@
+import type { ToDoctorOptions } from '../doctor.js';
+import { foldPlace, type StoredPlaceEvent } from '../place-state.js';
+import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
+
+/**
+ * What a place's event stream projects to: the document the index serves (or the tombstone that keeps
+ * a hidden place out of it) and the stream version it was folded at. The places table stores it, the
+ * index receives it with that version as its external version.
+ */
+export type PlaceProjection = {
+  placeId: string;
+  stateVersion: number;
+  document: SearchDocument | Tombstone;
+};
+
+/** Projects one place: folds its whole stream into state, then turns the state into its index document. */
+export function projectPlace(
+  placeId: string,
+  events: ReadonlyArray<StoredPlaceEvent>,
+  options: ToDoctorOptions,
+): PlaceProjection {
+  const state = foldPlace(placeId, events);
+  return { placeId, stateVersion: state.version, document: toSearchDocument(state, options) };
+}

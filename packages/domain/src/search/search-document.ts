@@ -1,0 +1,138 @@
+import { toDoctorExtras, type DoctorExtras } from '../doctor-extras.js';
+import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
+import type { CountryCode } from '../events.js';
+import { isServed, type PlaceState } from '../place-state.js';
+import { foldText } from '../text.js';
+import { SORT_NAME_MAX_CODE_POINTS } from './cursor.js';
+import type { GeoPoint } from './geo.js';
+import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
+
+/**
+ * What the search index holds for a served place: the public Doctor exactly as served, plus the few
+ * search-only fields the queries filter and sort on. Nothing else can reach the index.
+ */
+export type SearchDocument = {
+  served: true;
+  placeId: string;
+  doctor: Doctor;
+  /** API 1.2 record fields, returned only when a request names them (doctor-extras.ts). */
+  extras: DoctorExtras;
+  country: CountryCode;
+  citySlug: string;
+  profileSlug: string;
+  whatsappEligible: boolean;
+  verified: boolean;
+  /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
+  sortName: string;
+  /** Folded names, city, primary type and specialties: what `q` matches. */
+  searchText: string;
+  // API 1.2. Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
+  /** The record's location: what `near` measures from. */
+  location: GeoPoint | null;
+  /** The address's city as published: the display name of the cities list. */
+  cityName: string | null;
+  /** `cityName` folded: what the cities list's `q` matches as a prefix. */
+  cityKey: string | null;
+  /**
+   * The local minutes of the week the place is open (week-minutes.ts), in `timeZone`: what `openAt`
+   * and `openNow` look the instant's local minute up in. Empty (missing to Elasticsearch) without
+   * structured opening hours, so such a record never matches.
+   */
+  openRanges: MinuteRange[];
+  /** The time zone of the structured opening hours; null without them. */
+  timeZone: string | null;
+  /** The record's specialty codes (extras.specialtyCodes): what `specialty` matches and the specialties list counts. */
+  specialtyCodes: string[];
+};
+
+/** A place that is not served; indexed as a versioned tombstone so a stale write cannot resurrect it. */
+export type Tombstone = { served: false; placeId: string };
+
+/** The index fields a query can filter, match or sort on (everything but the stored record). */
+export type SearchField = Exclude<keyof SearchDocument, 'doctor' | 'extras'>;
+
+// Plain literals (the domain imports no Elasticsearch types); search-index types them for the client.
+type FieldMapping =
+  | { type: 'boolean' }
+  | { type: 'keyword' }
+  | { type: 'text'; analyzer: 'standard' }
+  | { type: 'geo_point' }
+  | { type: 'integer_range' }
+  | { type: 'object'; enabled: false };
+
+/**
+ * The index mapping: one entry per document field, checked both ways by the compiler (a document field
+ * without a mapping, or a mapping without a field, does not compile). The record is stored, not
+ * indexed. `dynamic: strict` makes any other key a hard error, so an internal field can never slip into
+ * the index by accident. Core features only (standard analyzer, keyword, boolean, geo_point,
+ * integer_range), so this runs unchanged on the minimal distribution used in tests. Changing it (API
+ * 1.2 added `location`, `cityName`, `cityKey`, `specialtyCodes`, `openRanges`, `timeZone`) needs
+ * `npm run reindex -- --replay` before workers that write the new fields.
+ */
+export const SEARCH_DOCUMENT_MAPPING = {
+  dynamic: 'strict',
+  properties: {
+    served: { type: 'boolean' },
+    placeId: { type: 'keyword' },
+    doctor: { type: 'object', enabled: false },
+    extras: { type: 'object', enabled: false },
+    country: { type: 'keyword' },
+    citySlug: { type: 'keyword' },
+    profileSlug: { type: 'keyword' },
+    whatsappEligible: { type: 'boolean' },
+    verified: { type: 'boolean' },
+    sortName: { type: 'keyword' },
+    searchText: { type: 'text', analyzer: 'standard' },
+    location: { type: 'geo_point' },
+    cityName: { type: 'keyword' },
+    cityKey: { type: 'keyword' },
+    specialtyCodes: { type: 'keyword' },
+    openRanges: { type: 'integer_range' },
+    timeZone: { type: 'keyword' },
+  } satisfies { [Field in keyof SearchDocument]-?: FieldMapping },
+} as const;
+
+export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): SearchDocument | Tombstone {
+  const { publication } = state;
+  if (!isServed(state) || publication === null) return { served: false, placeId: state.placeId };
+  const doctor = toDoctor(state, options);
+  const searchable = [
+    doctor.name,
+    doctor.legalName,
+    doctor.address.city,
+    doctor.primaryType,
+    ...doctor.specialties,
+  ].filter((text): text is string => text !== null);
+  const { location, address } = doctor;
+  const extras = toDoctorExtras(state, doctor);
+  const { openingHours } = extras;
+  return {
+    served: true,
+    placeId: state.placeId,
+    doctor,
+    extras,
+    country: publication.country,
+    citySlug: publication.citySlug,
+    profileSlug: publication.profileSlug,
+    whatsappEligible: doctor.whatsappEligible,
+    verified: doctor.verified,
+    sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
+    searchText: foldText(searchable.join(' ')),
+    location: location === null ? null : { lat: location.latitude, lon: location.longitude },
+    cityName: address.city,
+    cityKey: address.city === null ? null : foldText(address.city),
+    specialtyCodes: extras.specialtyCodes,
+    openRanges: openingHours === null ? [] : openRangesOf(openingHours.periods),
+    timeZone: openingHours?.timeZone ?? null,
+  };
+}
+
+/**
+ * The sort key of a name. A page cursor carries the sort key of the page's last record and must stay
+ * within CURSOR_MAX_LENGTH whatever the name (cursor.ts works out the worst case), so only the first
+ * SORT_NAME_MAX_CODE_POINTS code points of the folded name count: names that agree that far are
+ * ordered by place id, which is still one deterministic order.
+ */
+export function sortNameOf(name: string): string {
+  return Array.from(foldText(name)).slice(0, SORT_NAME_MAX_CODE_POINTS).join('');
+}

@@ -1,0 +1,291 @@
+import { z } from 'zod';
+import { SLUG_PATTERN, type CountryCode } from '../events.js';
+import { countryFromQuery, countryFromTool, optionalText } from '../query-parameters.js';
+import { foldText } from '../text.js';
+import { SPECIALTY_CODES } from '../specialties/vocabulary.js';
+import { GEO_RADIUS_DEFAULT_M, GEO_RADIUS_MAX_M, NEAR_REASON, parseNear, type GeoPoint } from './geo.js';
+import { OPEN_NOW_REASON, canonicalInstant, openAtText } from './open-at.js';
+import type { SearchDocument, SearchField } from './search-document.js';
+
+/**
+ * THE filter table (SPEC §4.2): every search filter is declared here once, and everything that names
+ * filters is derived from it: the `SearchFilters` type, the known-parameter list, the API and MCP input
+ * schemas (search-params.ts), `filtersOf`, the cursor's filter fingerprint (cursor.ts), the query
+ * clauses (search-query.ts) and the per-filter OpenAPI / tool text. Adding a filter is an entry here,
+ * its index field in search-document.ts, and its sample values in the filter-table spec.
+ *
+ * Each entry:
+ * - `fromQuery` / `fromTool`: the zod schema for raw query-string text and for typed MCP tool
+ *   arguments (they differ only in parsing); optional unless the filter is required;
+ * - `description`: shown for the parameter in the OpenAPI document and the tool's input schema;
+ * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `words`
+ *   (q's literal words, the last one a prefix), `near` (a point: keeps records within the radius and
+ *   orders by distance), `radius` (the metres around `near`), `openAt` (an instant: keeps records whose
+ *   opening ranges hold its local minute of the week, see open-at.ts) or `openNow` (the same at the
+ *   time of the request, which the edge passes in);
+ * - `canonical`: the value as compared, in the index field's own type (a number of metres for
+ *   `radius`, the UTC instant for `openAt`, `true` for `openNow`): what the query clause sends and what
+ *   the cursor fingerprint binds (so equivalent values give the same cursor);
+ * - `addedIn`: '1.2' for parameters of API 1.2. They are named in the unknown-parameter reason only
+ *   when the request uses one of them, so a request without them gets the 1.1 answer byte for byte.
+ */
+
+export const Q_MAX_LENGTH = 100;
+
+const BOOLEAN_REASON = 'must be true or false';
+
+const city = z
+  .string({ error: 'must be a string' })
+  .regex(SLUG_PATTERN, {
+    error: 'must be a lowercase slug such as "san-sebastian" (a-z, 0-9, single hyphens)',
+  })
+  .optional();
+
+const q = optionalText(Q_MAX_LENGTH);
+
+// Query strings carry text: only exactly `true`/`false` are converted; anything else reaches the
+// typed schema unchanged and fails there with the field's reason.
+const booleanFromQuery = () =>
+  z.preprocess(
+    (value) => (value === 'true' ? true : value === 'false' ? false : value),
+    z.boolean({ error: BOOLEAN_REASON }).optional(),
+  );
+const booleanFromTool = () => z.boolean({ error: BOOLEAN_REASON }).optional();
+
+// `near` is the same "lat,lng" text in a query string and in tool arguments.
+const near = z
+  .string({ error: NEAR_REASON })
+  .transform((text, context): GeoPoint => {
+    const parsed = parseNear(text);
+    if (parsed.ok) return parsed.value;
+    context.issues.push({ code: 'custom', message: parsed.error, input: text });
+    return z.NEVER;
+  })
+  .optional();
+
+const RADIUS_REASON = `must be an integer number of metres from 1 to ${GEO_RADIUS_MAX_M}`;
+const radiusFromTool = z
+  .number({ error: RADIUS_REASON })
+  .int({ error: RADIUS_REASON })
+  .min(1, { error: RADIUS_REASON })
+  .max(GEO_RADIUS_MAX_M, { error: RADIUS_REASON })
+  .optional();
+// Only digits are converted; anything else fails with the reason.
+const radiusFromQuery = z.preprocess(
+  (value) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value),
+  radiusFromTool,
+);
+
+export const SPECIALTY_REASON =
+  'must be a specialty code such as "dentistry"; GET /api/v1/specialties (MCP tool list_specialties) lists them';
+// One code, exactly as listed (codes are lowercase); the same enum for query text and tool arguments.
+const specialty = z.enum(SPECIALTY_CODES, { error: SPECIALTY_REASON }).optional();
+
+// openNow is only ever true: "not open now" would have to say what a record without structured hours
+// is, and a filter that hides unknowns is a trap; leaving openNow out is the way not to filter.
+const openNowFromTool = z.literal(true, { error: OPEN_NOW_REASON }).optional();
+const openNowFromQuery = z.preprocess((value) => (value === 'true' ? true : value), openNowFromTool);
+
+type Match = 'term' | 'words' | 'near' | 'radius' | 'openAt' | 'openNow';
+
+/** The canonical value's type: the index field's, except for the filters that compute their clause. */
+type CanonicalValue<Field extends SearchField, How extends Match> = How extends 'radius'
+  ? number
+  : How extends 'openAt'
+    ? string
+    : How extends 'openNow'
+      ? true
+      : ValueOf<SearchDocument[Field]>;
+
+// A term on an array field (a record's specialty codes) matches when any element equals the value.
+type ValueOf<FieldType> = FieldType extends ReadonlyArray<infer Element> ? Element : FieldType;
+
+type FilterDefinition<
+  FromQuery extends z.ZodType,
+  FromTool extends z.ZodType,
+  Field extends SearchField,
+  How extends Match,
+> = {
+  fromQuery: FromQuery;
+  fromTool: FromTool;
+  description: string;
+  field: Field;
+  match: How;
+  canonical: (value: NonNullable<z.output<FromQuery>>) => CanonicalValue<Field, How>;
+  addedIn?: '1.2';
+};
+
+/** Ties each entry's value, field and canonical form together for the compiler. */
+function filter<
+  FromQuery extends z.ZodType,
+  FromTool extends z.ZodType,
+  Field extends SearchField,
+  How extends Match,
+>(
+  definition: FilterDefinition<FromQuery, FromTool, Field, How>,
+): FilterDefinition<FromQuery, FromTool, Field, How> {
+  return definition;
+}
+
+// Order matters: it is the order of the known-parameter list in error messages and of the query clauses.
+export const SEARCH_FILTERS = {
+  country: filter({
+    fromQuery: countryFromQuery,
+    fromTool: countryFromTool,
+    description:
+      'Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page.',
+    field: 'country',
+    match: 'term',
+    canonical: (value) => value.toLowerCase() as CountryCode,
+  }),
+  city: filter({
+    fromQuery: city,
+    fromTool: city,
+    description: 'City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".',
+    field: 'citySlug',
+    match: 'term',
+    canonical: (value) => value,
+  }),
+  q: filter({
+    fromQuery: q,
+    fromTool: q,
+    description:
+      'Literal text, case- and accent-insensitive: every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix. No query syntax is interpreted. Blank means no text filter.',
+    field: 'searchText',
+    match: 'words',
+    // Folded like the indexed searchText, so matching and cursors ignore case, accents and spacing.
+    canonical: (value) => foldText(value),
+  }),
+  whatsapp: filter({
+    fromQuery: booleanFromQuery(),
+    fromTool: booleanFromTool(),
+    description:
+      'true selects records whose primary number appears WhatsApp-reachable (a technical signal, never consent); false the others.',
+    field: 'whatsappEligible',
+    match: 'term',
+    canonical: (value) => value,
+  }),
+  verified: filter({
+    fromQuery: booleanFromQuery(),
+    fromTool: booleanFromTool(),
+    description: 'true selects verified listings, false unverified ones.',
+    field: 'verified',
+    match: 'term',
+    canonical: (value) => value,
+  }),
+  near: filter({
+    fromQuery: near,
+    fromTool: near,
+    description:
+      'API 1.2. "latitude,longitude" in decimal degrees (WGS 84), e.g. "52.52,13.405": selects records located within `radius` of this point, ordered by distance (nearest first, then id), each with `distanceMeters`. Records without a location never match.',
+    field: 'location',
+    match: 'near',
+    canonical: (value) => value,
+    addedIn: '1.2',
+  }),
+  radius: filter({
+    fromQuery: radiusFromQuery,
+    fromTool: radiusFromTool,
+    description: `API 1.2. Only with \`near\`: the search radius in metres, 1 to ${GEO_RADIUS_MAX_M}; default ${GEO_RADIUS_DEFAULT_M}.`,
+    field: 'location',
+    match: 'radius',
+    canonical: (value) => value,
+    addedIn: '1.2',
+  }),
+  specialty: filter({
+    fromQuery: specialty,
+    fromTool: specialty,
+    description:
+      'API 1.2. One specialty code, e.g. "dentistry" or "pediatrics": selects records whose primary type or specialties carry it. GET /api/v1/specialties lists the codes with labels in every page language.',
+    field: 'specialtyCodes',
+    match: 'term',
+    canonical: (value) => value,
+    addedIn: '1.2',
+  }),
+  openAt: filter({
+    fromQuery: openAtText,
+    fromTool: openAtText,
+    description:
+      'API 1.2. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-23T09:30:00+01:00": selects records open at that moment in their own time zone (across midnight and daylight-saving changes). Records without structured opening hours never match.',
+    field: 'openRanges',
+    match: 'openAt',
+    canonical: canonicalInstant,
+    addedIn: '1.2',
+  }),
+  openNow: filter({
+    fromQuery: openNowFromQuery,
+    fromTool: openNowFromTool,
+    description:
+      'API 1.2. true (the only value) selects records open when the request is served, in their own time zone; each page of a paged search is evaluated at its own request time. Records without structured opening hours never match.',
+    field: 'openRanges',
+    match: 'openNow',
+    canonical: (value) => value,
+    addedIn: '1.2',
+  }),
+};
+
+type SearchFilterTable = typeof SEARCH_FILTERS;
+export type FilterName = keyof SearchFilterTable;
+export const FILTER_NAMES = Object.keys(SEARCH_FILTERS) as FilterName[];
+
+/** The filters of a search, as validated: what selects records and what a cursor is bound to. */
+export type SearchFilters = z.output<
+  z.ZodObject<{ [Name in FilterName]: SearchFilterTable[Name]['fromQuery'] }>
+>;
+
+/** One value of a filter in its canonical form (see `canonical` above). */
+export type CanonicalFilterValue = ReturnType<SearchFilterTable[FilterName]['canonical']>;
+
+/** The filters that API 1.2 added (see `addedIn`), in table order. */
+export const API_1_2_FILTER_NAMES = FILTER_NAMES.filter((name) => SEARCH_FILTERS[name].addedIn === '1.2');
+
+/** The zod shape of the filters for one input form, each field described from the table. */
+export function filterShape<Form extends 'fromQuery' | 'fromTool'>(
+  form: Form,
+): { [Name in FilterName]: SearchFilterTable[Name][Form] } {
+  return Object.fromEntries(
+    FILTER_NAMES.map((name) => [name, SEARCH_FILTERS[name][form].describe(SEARCH_FILTERS[name].description)]),
+  ) as { [Name in FilterName]: SearchFilterTable[Name][Form] };
+}
+
+export type FilterDescription = { name: FilterName; required: boolean; description: string };
+
+/** Each filter's name and description, in table order: the per-filter text of the API and tool descriptions. */
+export function filterDescriptions(): FilterDescription[] {
+  return FILTER_NAMES.map((name) => ({
+    name,
+    // Required is whatever the schema says: absence is refused.
+    required: !SEARCH_FILTERS[name].fromQuery.safeParse(undefined).success,
+    description: SEARCH_FILTERS[name].description,
+  }));
+}
+
+/** The part of the parameters that selects records (and that a cursor is bound to); absent ones omitted. */
+export function filtersOf<Params extends SearchFilters>(params: Params): SearchFilters {
+  const filters: Partial<Record<FilterName, unknown>> = {};
+  for (const name of FILTER_NAMES) {
+    if (params[name] !== undefined) filters[name] = params[name];
+  }
+  return filters as SearchFilters;
+}
+
+export type CanonicalFilter = {
+  name: FilterName;
+  field: SearchField;
+  match: Match;
+  value: CanonicalFilterValue;
+};
+
+/** Every filter present, in table order, with its index field and canonical value. */
+export function canonicalFilters(filters: SearchFilters): CanonicalFilter[] {
+  const present: CanonicalFilter[] = [];
+  for (const name of FILTER_NAMES) {
+    const value = filters[name];
+    if (value === undefined) continue;
+    const { field, match, canonical } = SEARCH_FILTERS[name];
+    // The table's entries are typed one by one; indexing it by a name union loses the pairing.
+    const canonicalOf = canonical as (value: NonNullable<SearchFilters[FilterName]>) => CanonicalFilterValue;
+    present.push({ name, field, match, value: canonicalOf(value) });
+  }
+  return present;
+}

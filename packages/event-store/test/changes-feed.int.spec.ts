@@ -1,0 +1,275 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from '@directory/database';
+import {
+  FEED_START,
+  toSearchDocument,
+  type CountryCode,
+  type FeedPosition,
+  type FeedRow,
+  type PlaceProjection,
+} from '@directory/domain';
+import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
+import { readChanges } from '../src/changes.repository.js';
+import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
+
+type Shape = { country: CountryCode } | 'tombstone';
+
+function placeRow(placeId: string, version: number, shape: Shape): PlaceProjection {
+  const state = placeState({
+    id: placeId,
+    name: `${placeId} v${version}`,
+    version,
+    ...(shape === 'tombstone' ? { suppressed: true } : { country: shape.country }),
+  });
+  return { placeId, stateVersion: version, document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }) };
+}
+
+/** The whole feed of a country after a position, read in small pages the way a consumer would. */
+async function drain(db: Database, country: CountryCode, from: FeedPosition = FEED_START) {
+  const rows: FeedRow[] = [];
+  let after = from;
+  for (;;) {
+    const page = await readChanges(db, { country, after, limit: 3 });
+    if (page.length === 0) return { rows, after };
+    rows.push(...page);
+    after = page[page.length - 1]?.position ?? after;
+  }
+}
+
+const summary = (rows: FeedRow[]) =>
+  rows.map((row) => `${row.position.placeId} ${row.served ? (row.doctor?.name ?? '?') : 'delete'}`);
+
+/** Waits until every transaction that started before this call has finished (the feed's fence passed it). */
+async function waitForFence(db: Database): Promise<void> {
+  const now = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(db);
+  const mine = BigInt(now.rows[0]?.xid ?? '0');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const fence = await sql<{ xmin: string }>`
+      select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
+    if (BigInt(fence.rows[0]?.xmin ?? '0') > mine) return;
+    if (Date.now() > deadline)
+      throw new Error('a transaction stayed open for 20 s; the fence did not pass it');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('changes feed (places table, migration 0005)', () => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('changes-feed');
+    // Writers hold transactions open concurrently: more connections than the default.
+    db = createDatabase(database.url, { maxConnections: 16 });
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await sql`truncate places, place_departures`.execute(db);
+  });
+
+  it('lists served places as upserts, leaves never-served ones out, and shows a removal as delete', async () => {
+    await savePlaceStates(db, [
+      placeRow('a', 1, { country: 'de' }),
+      placeRow('b', 1, 'tombstone'),
+      placeRow('c', 1, { country: 'es' }),
+    ]);
+    await waitForFence(db);
+    const first = await drain(db, 'de');
+    expect(summary(first.rows)).toEqual(['a a v1']);
+    expect(first.rows[0]?.doctor?.id).toBe('a');
+
+    await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
+    await waitForFence(db);
+    const next = await drain(db, 'de', first.after);
+    expect(summary(next.rows)).toEqual(['a delete']);
+    // A new reader still learns of the removal (a consumer that mirrored `a` before it started over).
+    expect(summary((await drain(db, 'de')).rows)).toEqual(['a delete']);
+    expect(summary((await drain(db, 'es')).rows)).toEqual(['c c v1']);
+  });
+
+  it('adds nothing when a re-crawl or a replay writes what consumers already see', async () => {
+    await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, 'tombstone')]);
+    await waitForFence(db);
+    const { after } = await drain(db, 'de');
+
+    // Same public record at a newer version (a re-crawl with identical data), and a replay rewrite.
+    const same = placeRow('a', 2, { country: 'de' });
+    if (same.document.served) same.document.doctor = { ...same.document.doctor, name: 'a v1' };
+    await savePlaceStates(db, [same, placeRow('b', 2, 'tombstone')]);
+    await replacePlaceStates(db, [{ ...same, documentJson: JSON.stringify(same.document) }]);
+    await waitForFence(db);
+    expect((await drain(db, 'de', after)).rows).toEqual([]);
+
+    await savePlaceStates(db, [placeRow('a', 3, { country: 'de' })]);
+    await waitForFence(db);
+    expect(summary((await drain(db, 'de', after)).rows)).toEqual(['a a v3']);
+  });
+
+  it('tells the dataset a place left that it is gone there, exactly once', async () => {
+    await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, { country: 'de' })]);
+    await waitForFence(db);
+    const de = await drain(db, 'de');
+
+    await savePlaceStates(db, [placeRow('a', 2, { country: 'es' })]);
+    // `b` is removed, then moves while removed: de consumers learn of it once, at the removal.
+    await savePlaceStates(db, [placeRow('b', 2, 'tombstone')]);
+    await savePlaceStates(db, [placeRow('b', 3, { country: 'es' })]);
+    await waitForFence(db);
+    expect(summary((await drain(db, 'de', de.after)).rows)).toEqual(['a delete', 'b delete']);
+    expect(summary((await drain(db, 'de')).rows)).toEqual(['a delete', 'b delete']);
+    expect(summary((await drain(db, 'es')).rows)).toEqual(['a a v2', 'b b v3']);
+
+    // Back in de: the departure is superseded by the record itself.
+    const es = await drain(db, 'es');
+    await savePlaceStates(db, [placeRow('a', 4, { country: 'de' })]);
+    await waitForFence(db);
+    expect(summary((await drain(db, 'de')).rows)).toEqual(['b delete', 'a a v4']);
+    expect(summary((await drain(db, 'es', es.after)).rows)).toEqual(['a delete']);
+  });
+
+  it('holds back a committed change while an older transaction is still open (the gap)', async () => {
+    let releaseOlder!: () => void;
+    const olderMayCommit = new Promise<void>((resolve) => (releaseOlder = resolve));
+    let olderHasXid!: () => void;
+    const olderStarted = new Promise<void>((resolve) => (olderHasXid = resolve));
+    const older = db.transaction().execute(async (trx) => {
+      await sql`select pg_current_xact_id()`.execute(trx); // the smaller transaction id
+      olderHasXid();
+      await olderMayCommit;
+      await savePlaceStates(trx, [placeRow('a', 1, { country: 'de' })]);
+    });
+    await olderStarted;
+    await savePlaceStates(db, [placeRow('b', 1, { country: 'de' })]); // commits first, larger id
+
+    // A plain sequence read would return b now and pass a's position forever.
+    const early = await readChanges(db, { country: 'de', after: FEED_START, limit: 10 });
+    expect(early).toEqual([]);
+
+    releaseOlder();
+    await older;
+    await waitForFence(db);
+    expect(summary((await drain(db, 'de')).rows)).toEqual(['a a v1', 'b b v1']);
+  });
+
+  it('delivers every change exactly once to a reader polling while writers commit out of order', async () => {
+    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
+    const shape = fc.oneof(
+      fc.constant<Shape>('tombstone'),
+      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
+    );
+    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (write) => write.place,
+    });
+    const scenario = fc.array(transaction, { minLength: 2, maxLength: 8 }).chain((transactions) =>
+      fc.record({
+        transactions: fc.constant(transactions),
+        commitOrder: fc.shuffledSubarray(
+          transactions.map((_, index) => index),
+          { minLength: transactions.length, maxLength: transactions.length },
+        ),
+        pageSize: fc.integer({ min: 1, max: 4 }),
+      }),
+    );
+
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ transactions, commitOrder, pageSize }) => {
+        await sql`truncate places, place_departures`.execute(db);
+        const countries: CountryCode[] = ['de', 'es'];
+        const mirrors = new Map(countries.map((country) => [country, new Map<string, string>()]));
+        const delivered = new Map<string, Array<number | 'delete'>>();
+        const positions = new Map<CountryCode, FeedPosition>(countries.map((c) => [c, FEED_START]));
+
+        async function readOnce(): Promise<number> {
+          let read = 0;
+          for (const country of countries) {
+            const after = positions.get(country) ?? FEED_START;
+            const rows = await readChanges(db, { country, after, limit: pageSize });
+            for (const row of rows) {
+              expect(BigInt(row.position.xid) >= BigInt(after.xid)).toBe(true);
+              const mirror = mirrors.get(country);
+              const key = `${country} ${row.position.placeId}`;
+              const history = delivered.get(key) ?? [];
+              if (row.served && row.doctor !== null) {
+                mirror?.set(row.position.placeId, row.doctor.name ?? '');
+                history.push(Number(row.doctor.name?.split(' v')[1]));
+              } else {
+                mirror?.delete(row.position.placeId);
+                history.push('delete');
+              }
+              delivered.set(key, history);
+              positions.set(country, row.position);
+            }
+            read += rows.length;
+          }
+          return read;
+        }
+
+        // Every transaction takes its id at once, writes, then waits for its turn to commit.
+        const gates = transactions.map(() => {
+          let open!: () => void;
+          const opened = new Promise<void>((resolve) => (open = resolve));
+          return { opened, open };
+        });
+        let started = 0;
+        const writers = transactions.map((writes, index) =>
+          db.transaction().execute(async (trx) => {
+            await sql`select pg_current_xact_id()`.execute(trx);
+            started += 1;
+            const version = index + 1;
+            await savePlaceStates(
+              trx,
+              writes.map((write) => placeRow(write.place, version, write.shape)),
+            );
+            await gates[index]?.opened;
+          }),
+        );
+        let writing = true;
+        const reader = (async () => {
+          while (writing) {
+            if ((await readOnce()) === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+        })();
+
+        while (started < transactions.length) await new Promise((resolve) => setTimeout(resolve, 1));
+        for (const index of commitOrder) {
+          gates[index]?.open();
+          await new Promise((resolve) => setTimeout(resolve, 3));
+        }
+        await Promise.all(writers);
+        writing = false;
+        await reader;
+        await waitForFence(db);
+        while ((await readOnce()) > 0);
+
+        // The mirrors equal what is served, per dataset.
+        const served = await sql<{ place_id: string; country: CountryCode; name: string }>`
+          select place_id, document ->> 'country' as country, document -> 'doctor' ->> 'name' as name
+          from places where served`.execute(db);
+        for (const country of countries) {
+          const expected = served.rows
+            .filter((row) => row.country === country)
+            .map((row) => [row.place_id, row.name] as const);
+          expect(new Map(expected)).toEqual(mirrors.get(country));
+        }
+        // No (place, version) twice, never an older version after a newer one, no removal twice in a row.
+        for (const [key, history] of delivered) {
+          for (let i = 1; i < history.length; i++) {
+            const [previous, current] = [history[i - 1], history[i]];
+            if (current === 'delete') expect(previous, key).not.toBe('delete');
+          }
+          const versions = history.filter((entry): entry is number => entry !== 'delete');
+          expect(versions, key).toEqual([...new Set(versions)].sort((x, y) => x - y));
+        }
+      }),
+      { numRuns: 25, interruptAfterTimeLimit: 20_000 },
+    );
+  });
+});

@@ -1,0 +1,135 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { entityTagOf, ifNoneMatchMatches, parseIfNoneMatch } from '../src/conditional-get.js';
+
+// etagc (RFC 9110 §8.8.3): any visible ASCII but DQUOTE, and obs-text.
+const etagChar = fc.constantFrom(
+  ...Array.from({ length: 0xff - 0x21 + 1 }, (_, index) => String.fromCharCode(0x21 + index)).filter(
+    (char) => char !== '"' && char !== '\x7f',
+  ),
+);
+const opaqueTag = fc.array(etagChar, { maxLength: 30 }).map((chars) => `"${chars.join('')}"`);
+const ows = fc.constantFrom('', ' ', '  ', '\t', ' \t ');
+const listed = (tag: string, weak: boolean, before: string, after: string) =>
+  `${before}${weak ? 'W/' : ''}${tag}${after}`;
+
+describe('entityTagOf: a strong tag of the exact body', () => {
+  it('is a quoted 27-character base64url hash', () => {
+    expect(entityTagOf('{"doctors":[]}')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+  });
+
+  it('is the same for the same bytes, as a string or a Buffer, and differs for different bodies', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        expect(entityTagOf(a)).toBe(entityTagOf(Buffer.from(a, 'utf8')));
+        if (a !== b) expect(entityTagOf(a)).not.toBe(entityTagOf(b));
+      }),
+    );
+  });
+
+  it('changes with one byte of difference (whitespace, key order)', () => {
+    expect(entityTagOf('{"a":1,"b":2}')).not.toBe(entityTagOf('{"b":2,"a":1}'));
+    expect(entityTagOf('{"a":1}')).not.toBe(entityTagOf('{"a": 1}'));
+  });
+});
+
+describe('If-None-Match (RFC 9110 §13.1.2)', () => {
+  const etag = entityTagOf('body');
+
+  it('matches its own tag, strong or weak, alone or anywhere in a list, with any optional whitespace', () => {
+    fc.assert(
+      fc.property(
+        fc.array(opaqueTag, { maxLength: 4 }),
+        fc.array(opaqueTag, { maxLength: 4 }),
+        fc.boolean(),
+        ows,
+        ows,
+        (before, after, weak, space, comma) => {
+          const elements = [...before, listed(etag, weak, space, space), ...after];
+          expect(ifNoneMatchMatches(elements.join(`${comma},${comma}`), etag)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('never matches a list without its tag (weakness and whitespace aside)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(opaqueTag, fc.boolean()), { minLength: 1, maxLength: 6 }), (tags) => {
+        fc.pre(tags.every(([tag]) => tag !== etag));
+        const header = tags.map(([tag, weak]) => listed(tag, weak, '', '')).join(', ');
+        expect(ifNoneMatchMatches(header, etag)).toBe(false);
+      }),
+    );
+  });
+
+  it('matches "*" whatever the tag', () => {
+    fc.assert(
+      fc.property(opaqueTag, (tag) => {
+        expect(ifNoneMatchMatches(' * ', tag)).toBe(true);
+      }),
+    );
+  });
+
+  it('compares weakly: a weak current tag matches its strong form too', () => {
+    expect(ifNoneMatchMatches('"abc"', 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchMatches('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchMatches('"abd"', 'W/"abc"')).toBe(false);
+  });
+
+  it('reads commas inside a quoted tag as part of the tag, and allows empty list elements', () => {
+    expect(parseIfNoneMatch('"a,b", "c"')).toEqual({ any: false, opaqueTags: ['"a,b"', '"c"'] });
+    expect(parseIfNoneMatch(', "a" ,, W/"b",')).toEqual({ any: false, opaqueTags: ['"a"', '"b"'] });
+    expect(ifNoneMatchMatches('"a,b"', '"a"')).toBe(false);
+  });
+
+  it('ignores a malformed header (answered as unconditional: a full 200) instead of guessing', () => {
+    for (const malformed of [
+      '',
+      ' ',
+      ',',
+      'abc',
+      '"abc',
+      'abc"',
+      '"a" "b"',
+      'w/"a"',
+      'W/ "a"',
+      '*, "a"',
+      '"a", *',
+      '**',
+      '"a\u0100"',
+      `"${'\x7f'}"`,
+    ]) {
+      expect(parseIfNoneMatch(malformed), malformed).toBeNull();
+    }
+    expect(ifNoneMatchMatches(`"abc" ${etag}`, etag)).toBe(false);
+    expect(ifNoneMatchMatches(undefined, etag)).toBe(false);
+  });
+
+  it('never throws, whatever the header, and only ever reads tags that are in it', () => {
+    // The characters the grammar cares about, and a few it refuses (DEL, beyond Latin-1).
+    const headerChar = fc.constantFrom(
+      ' ',
+      '\t',
+      ',',
+      '"',
+      'W',
+      'w',
+      '/',
+      '*',
+      'a',
+      '0',
+      '\x7f',
+      '\x80',
+      'é',
+      'ā',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: headerChar, maxLength: 40 }), (header) => {
+        const parsed = parseIfNoneMatch(header);
+        if (parsed !== null && !parsed.any) {
+          for (const tag of parsed.opaqueTags) expect(header).toContain(tag);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,195 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Database } from '@directory/database';
+import { keyInQueryErrors } from '@directory/domain';
+import { ProblemError } from '@directory/http-server';
+import { createKeyLookup, type ActiveApiKey, type KeyLookup } from '@directory/keys';
+import { TooManyAttemptsError, createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
+import { registerRateLimit } from './rate-limit.plugin.js';
+import { registerUsageRecording } from './usage-recorder.js';
+
+const UNAUTHORIZED_DETAIL =
+  'A valid, active API key is required in the X-API-Key header (or Authorization: Bearer). The key is missing, malformed, unknown or revoked; do not retry with the same key.';
+const EXPIRED_DETAIL =
+  'This API key has expired; do not retry with it. Create a new key in the console (or roll keys before they expire).';
+
+declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    /** Set by the auth hook on every /api/v1 request that reaches a handler. */
+    apiKey: ActiveApiKey | null;
+  }
+}
+
+/**
+ * Authentication for the /api/v1 scope (SPEC §5). The secret comes from `X-API-Key` (canonical) or
+ * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
+ * which it was); an expired key's 401 says it expired (its holder needs to know why a key that worked
+ * yesterday stopped; the secret proves it was theirs); a malformed one is refused before any database
+ * access. Active keys are checked
+ * against the database on every request (only unknown ones are remembered, see createKeyLookup), so a
+ * revocation is effective on the next request everywhere.
+ *
+ * Failed authentications are counted per client address; an address over its limit gets 429 before
+ * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
+ * window, not one each. The block covers every request from that address for the rest of the window,
+ * and its refusals are held back a little (a tarpit: a timer, no work), so a client hammering in a
+ * loop gets few answers per second and cannot crowd out everyone else's requests on the event loop.
+ */
+function registerAuth(
+  scope: FastifyInstance,
+  options: { lookup: KeyLookup; failures: AttemptLimiter; refusalDelayMs: number },
+): void {
+  scope.decorateRequest('apiKey', null);
+  scope.addHook('onRequest', async (request) => {
+    rejectKeyInQuery(request);
+    const blocked = options.failures.knownBlockFor(request.ip);
+    if (blocked !== null) {
+      if (options.refusalDelayMs > 0) await sleep(options.refusalDelayMs);
+      throw new TooManyAttemptsError('failedAuthentication', blocked);
+    }
+    const secret = secretFrom(request);
+    const check = secret === null ? null : await options.lookup(secret);
+    if (check?.kind !== 'active') {
+      const decision = await options.failures.consume(request.ip);
+      if (!decision.allowed) {
+        // Once per address and process per window: later refusals are answered before this point.
+        request.log.warn('client address blocked after too many failed authentications');
+        throw new TooManyAttemptsError('failedAuthentication', decision.retryAfterSeconds);
+      }
+      // Only a secret that really was a key, now past its expiry, learns that it expired.
+      throw new ProblemError(
+        'unauthorized',
+        check?.kind === 'expired' ? EXPIRED_DETAIL : UNAUTHORIZED_DETAIL,
+      );
+    }
+    request.apiKey = check.key;
+  });
+}
+
+export type KeyedAccessOptions = {
+  db: Database;
+  redis: Redis;
+  /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
+  redisPrefix: string;
+  /** The per-key quota (SPEC §8), with its RateLimit-* headers. */
+  rateLimit: { max: number; windowSeconds: number };
+  /**
+   * Abuse resistance (config block "Abuse resistance"): requests one account may make across all its
+   * keys per rate-limit window (an extra check; no headers of its own), failed authentications one
+   * client address may make per window (and how long a refusal to a blocked address is held back), and
+   * how long an unknown key is remembered in-process (0: never).
+   */
+  accountMax: number;
+  failedAuth: { max: number; windowSeconds: number; refusalDelayMs: number };
+  unknownKeyCacheSeconds: number;
+  /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty: the socket's peer. */
+  trustedProxies: readonly string[];
+  /**
+   * How often key usage and last use leave the process (config KEY_USAGE_FLUSH_INTERVAL_S; default a
+   * minute): at most this much of a process's counts is lost when it crashes.
+   */
+  usageFlushIntervalMs?: number;
+};
+
+const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 60_000;
+
+/**
+ * The API's and the MCP server's guard for a scope: key authentication (401, or 429 for an address
+ * with too many failures), then the key's quota (429), then the account's ceiling (429). The quotas
+ * are counted per key and per account id, so they must come after authentication. Every authenticated
+ * request is counted for its key's usage and last use (429s apart), off the request path.
+ */
+export async function registerKeyedAccess(
+  scope: FastifyInstance,
+  options: KeyedAccessOptions,
+): Promise<void> {
+  registerAuth(scope, {
+    lookup: createKeyLookup(options.db, { unknownKeyCacheSeconds: options.unknownKeyCacheSeconds }),
+    failures: createAttemptLimiter({
+      redis: options.redis,
+      prefix: options.redisPrefix,
+      name: 'auth-failures',
+      max: options.failedAuth.max,
+      windowSeconds: options.failedAuth.windowSeconds,
+      blockInMemory: true,
+    }),
+    refusalDelayMs: options.failedAuth.refusalDelayMs,
+  });
+  registerUsageRecording(scope, {
+    db: options.db,
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    flushIntervalMs: options.usageFlushIntervalMs ?? DEFAULT_USAGE_FLUSH_INTERVAL_MS,
+  });
+  await registerRateLimit(scope, {
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    max: options.rateLimit.max,
+    windowSeconds: options.rateLimit.windowSeconds,
+    keyOf: (request) => requireApiKey(request).id,
+  });
+  registerAccountCeiling(scope, options);
+}
+
+/**
+ * The account's ceiling across its keys (after the per-key limit, in the same preHandler phase), so
+ * revoking and recreating keys does not reset what an account may spend in a window.
+ */
+function registerAccountCeiling(scope: FastifyInstance, options: KeyedAccessOptions): void {
+  const ceiling = createAttemptLimiter({
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    name: 'account-requests',
+    max: options.accountMax,
+    windowSeconds: options.rateLimit.windowSeconds,
+  });
+  const checkCeiling = async (request: FastifyRequest): Promise<void> => {
+    const decision = await ceiling.consume(requireApiKey(request).accountId);
+    if (!decision.allowed) throw new TooManyAttemptsError('accountCeiling', decision.retryAfterSeconds);
+  };
+  // @fastify/rate-limit appends its check to each route's own preHandler list, which runs after every
+  // scope-level hook; appending ours the same way, later, keeps the per-key answer (and headers) first.
+  scope.addHook('onRoute', (route) => {
+    const existing = route.preHandler;
+    route.preHandler = [...(existing === undefined ? [] : [existing].flat()), checkCeiling];
+  });
+}
+
+/** The authenticated key; only for code behind the auth hook. */
+export function requireApiKey(request: FastifyRequest): ActiveApiKey {
+  if (request.apiKey === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+  return request.apiKey;
+}
+
+/**
+ * The request headers that carry the key, and so choose the answer of a keyed route: what a keyed
+ * response lists in `Vary` (HTTP caching, SPEC §5).
+ */
+export const API_KEY_HEADERS: readonly string[] = ['X-API-Key', 'Authorization'];
+
+function secretFrom(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (header !== undefined) return typeof header === 'string' ? header.trim() : null;
+  const authorization = request.headers.authorization;
+  if (authorization === undefined) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  return match?.[1] ?? null;
+}
+
+/**
+ * A key in the URL has already leaked (proxies, browser history, logs): refuse it whatever else the
+ * request holds, before authentication, and never echo or log the value. The rule for which names count
+ * as a key is the domain's (shared with search validation).
+ */
+function rejectKeyInQuery(request: FastifyRequest): void {
+  const errors = keyInQueryErrors(request.query as Record<string, unknown>);
+  if (errors.length === 0) return;
+  throw new ProblemError(
+    'keyInQuery',
+    'API keys must never be sent in the URL or query string: send the key in the X-API-Key header (or Authorization: Bearer). Treat the key you sent as leaked and replace it.',
+    errors,
+  );
+}

@@ -1,0 +1,63 @@
+// `npm run jobs -- failed [--limit N] | retry ID…|--all`: see ingest batches BullMQ gave up on, retry them.
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfigOrExit } from '@directory/config';
+import { createIngestQueue } from '@directory/ingest';
+import { listFailedJobs, retryFailedJobs } from './failed-jobs.service.js';
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return parsed;
+}
+
+const config = loadConfigOrExit();
+const queue = createIngestQueue({ connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX });
+const program = new Command()
+  .name('jobs')
+  .description(
+    'Inspect and retry failed ingest jobs. Infrastructure errors never fail a job; a job fails when its ' +
+      'worker died on it more than WORKER_MAX_STALLED_COUNT times, or under an older retry policy.',
+  );
+
+program
+  .command('failed')
+  .description('failed ingest jobs, most recent first')
+  .option('--limit <n>', 'at most this many', positiveInteger, 100)
+  .action(async (options: { limit: number }) => {
+    const jobs = await listFailedJobs(queue, options);
+    for (const job of jobs) {
+      console.log(
+        [
+          job.id,
+          job.failedAt?.toISOString() ?? '-',
+          `${job.attemptsMade} attempts`,
+          `${job.events} events`,
+          job.reason.replace(/\s+/g, ' ').slice(0, 160),
+        ].join('\t'),
+      );
+    }
+    const total = await queue.getFailedCount();
+    process.stderr.write(total === 0 ? 'no failed jobs\n' : `${total} failed jobs\n`);
+  });
+
+program
+  .command('retry')
+  .argument('[ids...]', 'job ids')
+  .option('--all', 'retry every failed job')
+  .description('move failed jobs back to the queue with a fresh retry budget; idempotent')
+  .action(async (ids: string[], options: { all?: boolean }) => {
+    if (!options.all && ids.length === 0) throw new InvalidArgumentError('give job ids or --all');
+    const result = await retryFailedJobs(queue, options.all ? 'all' : ids);
+    for (const id of result.notFailed) process.stderr.write(`job ${id}: not failed, left as it is\n`);
+    process.stderr.write(`retried ${result.retried.length} jobs\n`);
+    if (result.notFailed.length > 0) process.exitCode = 1;
+  });
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  process.stderr.write(`jobs: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await queue.close();
+}

@@ -1,0 +1,131 @@
+// `npm run reindex [-- --replay] [--keep-old] [--dry-run]`: rebuild the search index with no downtime.
+import { Presets, SingleBar } from 'cli-progress';
+import { Command } from 'commander';
+import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import { createDatabase } from '@directory/database';
+import { createSearchClient } from '@directory/search-index';
+import {
+  leftoverIndices,
+  reindex,
+  ReindexCatchUpError,
+  ReindexSwapUnknownError,
+  type ReindexProgress,
+} from './reindex.service.js';
+
+const program = new Command()
+  .name('reindex')
+  .description('Build a fresh index from the places table, catch up, verify, and swap the alias atomically.')
+  .option(
+    '--replay',
+    'refold every stream from the event store into the places table and the new index in one pass (after a fold or allowlist change)',
+  )
+  .option('--keep-old', 'keep the previous index instead of deleting it after the swap')
+  .option('--dry-run', 'report what would be done and change nothing')
+  .showHelpAfterError();
+program.parse();
+const options = program.opts<{ replay?: boolean; keepOld?: boolean; dryRun?: boolean }>();
+
+const config = loadConfigOrExit();
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') });
+const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
+const alias = config.ELASTICSEARCH_INDEX;
+
+const leftovers = await leftoverIndices(client, alias);
+if (leftovers.length > 0) {
+  log(`leftover indices of interrupted runs: ${leftovers.join(', ')}`);
+  if (!options.dryRun) {
+    for (const index of leftovers) await client.indices.delete({ index }, { ignore: [404] });
+    log('leftovers deleted');
+  }
+}
+
+const interactive = process.stderr.isTTY;
+const bar = interactive
+  ? new SingleBar(
+      {
+        format: 'load {bar} {percentage}% | {value}/{total} docs | {rate} docs/s | ETA {eta}s',
+        hideCursor: true,
+      },
+      Presets.shades_classic,
+    )
+  : undefined;
+let barStarted = false;
+let lastLine = 0;
+const started = Date.now();
+const onProgress = (event: ReindexProgress) => {
+  const rate = () =>
+    Math.round(('done' in event ? event.done : 0) / Math.max((Date.now() - started) / 1000, 0.001));
+  switch (event.phase) {
+    case 'load':
+      if (bar) {
+        if (!barStarted) bar.start(event.total, 0, { rate: 0 });
+        barStarted = true;
+        bar.update(event.done, { rate: rate() });
+      } else if (Date.now() - lastLine > 2_000 || event.done === event.total) {
+        lastLine = Date.now();
+        log(`loaded ${event.done}/${event.total} documents (${rate()} docs/s)`);
+      }
+      return;
+    case 'replay':
+      if (Date.now() - lastLine > 2_000) {
+        lastLine = Date.now();
+        log(`replayed ${event.done} streams`);
+      }
+      return;
+    case 'catch-up':
+      return;
+    case 'verify':
+    case 'swap':
+    case 'cleanup':
+      if (barStarted) bar?.stop();
+      log(`${event.phase}: ${event.detail}`);
+      return;
+  }
+};
+
+let exitCode = 0;
+try {
+  const summary = await reindex({
+    db,
+    client,
+    alias,
+    siteOrigin: config.SITE_ORIGIN,
+    replay: options.replay,
+    keepOld: options.keepOld,
+    dryRun: options.dryRun,
+    shape: { shards: config.ELASTICSEARCH_SHARDS, replicas: config.ELASTICSEARCH_REPLICAS },
+    onProgress,
+  });
+  if (summary.dryRun) {
+    log(
+      `dry run: would build ${summary.newIndex} with ${summary.servedCount} served places` +
+        `${options.replay ? ' after replaying every stream' : ''}, then move ${alias} from ` +
+        `[${summary.previousIndices.join(', ') || 'nothing'}]`,
+    );
+  } else {
+    log(
+      `done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${alias} → ${summary.newIndex}; ` +
+        `${summary.loaded} loaded, ${summary.caughtUp} caught up, ${summary.indexedCount} served documents verified` +
+        (summary.replayed ? `, ${summary.replayed} streams replayed` : '') +
+        (summary.removedIndices.length
+          ? `; deleted ${summary.removedIndices.join(', ')}`
+          : '; previous index kept') +
+        `; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` +
+        `; CPU ${((process.cpuUsage().user + process.cpuUsage().system) / 1e6).toFixed(1)} s`,
+    );
+  }
+} catch (error) {
+  if (barStarted) bar?.stop();
+  if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+    log(`reindex incomplete: ${error.message}`);
+  else
+    log(
+      `reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  exitCode = 1;
+} finally {
+  await db.destroy();
+  await client.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,403 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import type { Database } from '@directory/database';
+import { projectPlace } from '@directory/domain';
+import {
+  allPlaceIds,
+  countServedPlaces,
+  countPlacesUpdatedSince,
+  countProjections,
+  databaseNow,
+  readStreams,
+  replacePlaceStates,
+  setAsideVersions,
+  streamProjections,
+  type SerializedPlaceState,
+  type StoredProjection,
+} from '@directory/event-store';
+import {
+  concreteIndexName,
+  createDoctorsIndex,
+  indexShapeSettings,
+  type IndexShape,
+  indicesBehindAlias,
+  writeSerializedProjections,
+  type SearchClient,
+} from '@directory/search-index';
+
+export type ReindexOptions = {
+  db: Database;
+  client: SearchClient;
+  alias: string;
+  siteOrigin: string;
+  /**
+   * Refold every stream from the event store (the fold or the allowlist changed) and write each state to
+   * the places table and the new index in the same pass, instead of loading the table.
+   */
+  replay?: boolean;
+  keepOld?: boolean;
+  dryRun?: boolean;
+  /** Rows written this long before a phase began are caught up again (clock skew, in-flight workers). */
+  catchUpMarginMs?: number;
+  sampleSize?: number;
+  /** Awaited: a caller may hold the run between two steps (tests write concurrently that way). */
+  onProgress?: (event: ReindexProgress) => void | Promise<void>;
+  now?: () => Date;
+  /** Shards and replicas of the new index (ELASTICSEARCH_SHARDS, ELASTICSEARCH_REPLICAS); default 1 and 0. */
+  shape?: IndexShape;
+};
+
+export type ReindexProgress =
+  | { phase: 'replay'; done: number }
+  | { phase: 'load'; done: number; total: number }
+  | { phase: 'catch-up'; done: number }
+  | { phase: 'verify' | 'swap' | 'cleanup'; detail: string };
+
+export type ReindexSummary = {
+  newIndex: string;
+  previousIndices: string[];
+  loaded: number;
+  caughtUp: number;
+  servedCount: number;
+  indexedCount: number;
+  replayed: number;
+  removedIndices: string[];
+  dryRun: boolean;
+};
+
+export class ReindexVerificationError extends Error {
+  override name = 'ReindexVerificationError';
+}
+
+/** The swap request failed and the alias could not be read afterwards: where it points is unknown. */
+export class ReindexSwapUnknownError extends Error {
+  override name = 'ReindexSwapUnknownError';
+  constructor(alias: string, newIndex: string, cause: unknown) {
+    super(
+      `the swap of alias ${alias} to ${newIndex} got no answer ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}) and the alias could not be read: it serves ` +
+        `either ${newIndex} or the previous index, and both are kept. Run the reindex again: it keeps the ` +
+        'index the alias serves, deletes the other and rebuilds.',
+      { cause },
+    );
+  }
+}
+
+/**
+ * The alias already serves the new index, but catching up the changes written to the previous one
+ * during the swap failed: the new index may miss them. The previous index is kept; running the reindex
+ * again rebuilds from the store (and deletes the kept index as a leftover).
+ */
+export class ReindexCatchUpError extends Error {
+  override name = 'ReindexCatchUpError';
+  constructor(
+    readonly alias: string,
+    readonly newIndex: string,
+    readonly previousIndices: ReadonlyArray<string>,
+    cause: unknown,
+  ) {
+    super(
+      `alias ${alias} now points at ${newIndex}, but catching up the changes written during the swap failed ` +
+        `(${cause instanceof Error ? cause.message : String(cause)}); it may miss them. ` +
+        `Previous index kept: ${previousIndices.join(', ') || 'none'}. Run the reindex again: it rebuilds from the store.`,
+      { cause },
+    );
+  }
+}
+
+const BULK_PAGE = 2_000;
+const CATCH_UP_ATTEMPTS = 3;
+
+/**
+ * Zero-downtime rebuild: a fresh `<alias>__<timestamp>` index is loaded from the places table while
+ * readers and the worker keep using the alias; changes made meanwhile are caught up, the result is
+ * verified, and only then does the alias move, in one atomic request. Writes carry external versions,
+ * so catching up the same place twice, or racing the worker, can never put an older record in place.
+ * Tombstones are copied too: without them the new index would accept a delayed older write of a
+ * suppressed place and serve it again. Any failure before the swap deletes the new index and leaves the
+ * alias where it was; a failure after it is a `ReindexCatchUpError` (the alias moved, the old index is kept).
+ */
+export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
+  const { db, client, alias } = options;
+  const margin = options.catchUpMarginMs ?? 30_000;
+  const now = options.now ?? (() => new Date());
+  const progress = async (event: ReindexProgress) => {
+    await options.onProgress?.(event);
+  };
+  const previousIndices = await indicesBehindAlias(client, alias);
+  const newIndex = concreteIndexName(alias, now());
+  const summary: ReindexSummary = {
+    newIndex,
+    previousIndices,
+    loaded: 0,
+    caughtUp: 0,
+    servedCount: 0,
+    indexedCount: 0,
+    replayed: 0,
+    removedIndices: [],
+    dryRun: options.dryRun ?? false,
+  };
+  if (options.dryRun) {
+    summary.servedCount = await countServedPlaces(db);
+    return summary;
+  }
+
+  // The catch-up window opens before the load (or the replay) reads anything: a worker write to a place
+  // the load has already passed is caught up; what the load itself wrote is not.
+  const loadStartedAt = await databaseNow(db);
+  let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
+  /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
+  const catchUp = async (): Promise<Date> => {
+    const startedAt = await databaseNow(db);
+    const changed = streamProjections(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE });
+    await copyProjections(changed, client, newIndex, async (count) => {
+      summary.caughtUp += count;
+      await progress({ phase: 'catch-up', done: summary.caughtUp });
+    });
+    catchUpFrom = new Date(startedAt.getTime() - margin);
+    return catchUpFrom;
+  };
+  // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
+  const shape = options.shape ?? { shards: 1, replicas: 0 };
+  let swapSent = false;
+  await createDoctorsIndex(client, newIndex, {
+    ...indexShapeSettings(shape),
+    refresh_interval: '-1',
+    number_of_replicas: 0,
+  });
+  try {
+    if (options.replay) {
+      await replayInto(options, newIndex, async (replayed, written) => {
+        summary.replayed += replayed;
+        summary.loaded += written;
+        await progress({ phase: 'replay', done: summary.replayed });
+      });
+    } else {
+      const documents = await countProjections(db);
+      await copyProjections(
+        streamProjections(db, { pageSize: BULK_PAGE }),
+        client,
+        newIndex,
+        async (count) => {
+          summary.loaded += count;
+          await progress({ phase: 'load', done: summary.loaded, total: documents });
+        },
+      );
+    }
+
+    await client.indices.putSettings({
+      index: newIndex,
+      settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },
+    });
+    await verify(options, newIndex, summary, catchUp, progress);
+
+    await progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
+    swapSent = true;
+    await client.indices.updateAliases({
+      actions: [
+        ...previousIndices.map((index) => ({ remove: { index, alias } })),
+        { add: { index: newIndex, alias } },
+      ],
+    });
+  } catch (error) {
+    // A swap whose answer was lost (a timeout, a dropped connection) may have been applied: the index
+    // the alias serves is never deleted.
+    const swap = swapSent ? await swapOutcome(client, alias, newIndex) : 'unchanged';
+    if (swap === 'unknown') throw new ReindexSwapUnknownError(alias, newIndex, error);
+    if (swap === 'unchanged') {
+      await client.indices.delete({ index: newIndex }, { ignore: [404] });
+      throw error;
+    }
+  }
+  // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await catchUp();
+      break;
+    } catch (error) {
+      if (attempt >= CATCH_UP_ATTEMPTS)
+        throw new ReindexCatchUpError(alias, newIndex, previousIndices, error);
+      await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
+    }
+  }
+  if (!options.keepOld) {
+    for (const index of previousIndices) {
+      await progress({ phase: 'cleanup', detail: `deleting ${index}` });
+      try {
+        await client.indices.delete({ index }, { ignore: [404] });
+        summary.removedIndices.push(index);
+      } catch (error) {
+        // The new index is complete and served: a leftover is no failure, and the next run removes it.
+        await progress({
+          phase: 'cleanup',
+          detail: `could not delete ${index} (${error instanceof Error ? error.message : String(error)}); the next reindex removes it`,
+        });
+      }
+    }
+  }
+  return summary;
+}
+
+/**
+ * Where the alias points after a swap request that failed: moved to the new index, or not, or unknown.
+ * The connection that lost the answer may take the next request down with it, so the alias is read a
+ * few times before the answer is "unknown".
+ */
+async function swapOutcome(
+  client: SearchClient,
+  alias: string,
+  newIndex: string,
+): Promise<'moved' | 'unchanged' | 'unknown'> {
+  for (let attempt = 1; attempt <= SWAP_READ_ATTEMPTS; attempt += 1) {
+    try {
+      return (await indicesBehindAlias(client, alias)).includes(newIndex) ? 'moved' : 'unchanged';
+    } catch {
+      if (attempt < SWAP_READ_ATTEMPTS) await sleep(SWAP_READ_PAUSE_MS);
+    }
+  }
+  return 'unknown';
+}
+
+const SWAP_READ_ATTEMPTS = 3;
+const SWAP_READ_PAUSE_MS = 250;
+
+/**
+ * Copies stored documents into the index, reading the next page from PostgreSQL while the current one
+ * is being indexed, so the database and Elasticsearch work at the same time. One page in flight each
+ * way: memory stays bounded whatever the table size.
+ */
+async function copyProjections(
+  pages: AsyncGenerator<StoredProjection[]>,
+  client: SearchClient,
+  index: string,
+  onCopied: (count: number) => Promise<void>,
+): Promise<void> {
+  let next = pages.next();
+  for (;;) {
+    const page = await next;
+    if (page.done) return;
+    next = pages.next();
+    await writeSerializedProjections(client, index, page.value);
+    await onCopied(page.value.length);
+  }
+}
+
+/**
+ * Counts must agree (served rows = served documents) and a sample of documents must equal the
+ * projection of the stored state. Ingestion keeps running, so the counts may differ by at most the rows
+ * written since the last catch-up began (those are caught up again after the swap); a larger gap is
+ * caught up and re-checked a few times before it counts as a failure.
+ */
+async function verify(
+  options: ReindexOptions,
+  index: string,
+  summary: ReindexSummary,
+  catchUp: () => Promise<Date>,
+  progress: (event: ReindexProgress) => Promise<void>,
+): Promise<void> {
+  const { client, db } = options;
+  let lastCatchUpFrom = await catchUp();
+  for (let attempt = 1; ; attempt++) {
+    await client.indices.refresh({ index });
+    summary.servedCount = await countServedPlaces(db);
+    const counted = await client.count({ index, query: { term: { served: true } } });
+    summary.indexedCount = counted.count;
+    const changedSince = await countPlacesUpdatedSince(db, lastCatchUpFrom);
+    await progress({
+      phase: 'verify',
+      detail: `served ${summary.servedCount}, indexed ${summary.indexedCount}, changed meanwhile ${changedSince}`,
+    });
+    if (Math.abs(summary.indexedCount - summary.servedCount) <= changedSince) break;
+    if (attempt >= 5) {
+      throw new ReindexVerificationError(
+        `count mismatch: ${summary.servedCount} served places, ${summary.indexedCount} documents in ${index}`,
+      );
+    }
+    lastCatchUpFrom = await catchUp();
+  }
+  await verifySample(options, index);
+}
+
+async function verifySample(options: ReindexOptions, index: string): Promise<void> {
+  const sample = await options.client.search<Record<string, unknown>>({
+    index,
+    size: options.sampleSize ?? 50,
+    query: { function_score: { query: { term: { served: true } }, functions: [{ random_score: {} }] } },
+    version: true,
+  });
+  const ids = sample.hits.hits.map((hit) => hit._id ?? '');
+  // Refolded from the event store with the code running now: a document stored by an older fold or
+  // allowlist fails here, and so does anything that drifted from the events.
+  const streams = await readStreams(options.db, ids);
+  for (const hit of sample.hits.hits) {
+    const placeId = hit._id ?? '';
+    const place = projectPlace(placeId, streams.get(placeId) ?? [], { siteOrigin: options.siteOrigin });
+    // A place that moved on since it was indexed is the worker's to project; only equal versions must match.
+    if (place.stateVersion !== hit._version) continue;
+    if (!isDeepStrictEqual(place.document, hit._source)) {
+      throw new ReindexVerificationError(
+        `document ${placeId} in ${index} differs from the projection of its event stream ` +
+          '(did the fold or the allowlist change? run with --replay)',
+      );
+    }
+  }
+}
+
+/**
+ * The replay's load: refolds every stream with the code running now and writes each state to the places
+ * table and the new index in the same pass (each document is written once; the catch-up only sees what
+ * workers wrote meanwhile, see `replacePlaceStates`). The next page is read and folded while the current
+ * one is written, and the table and the index are written at the same time. Places set aside as
+ * projection failures at the refolded version are stored but not sent, as the load leaves them out.
+ */
+async function replayInto(
+  options: ReindexOptions,
+  index: string,
+  onPage: (replayed: number, written: number) => Promise<void>,
+): Promise<void> {
+  const pages = refoldedPages(options);
+  let next = pages.next();
+  for (;;) {
+    const page = await next;
+    if (page.done) return;
+    next = pages.next();
+    // If this page fails, the read already under way must not become an unhandled rejection.
+    next.catch(() => undefined);
+    const { states, setAside } = page.value;
+    const documents = states
+      .filter((state) => (setAside.get(state.placeId) ?? 0) < state.stateVersion)
+      .map((state) => ({
+        placeId: state.placeId,
+        version: state.stateVersion,
+        documentJson: state.documentJson,
+      }));
+    await Promise.all([
+      replacePlaceStates(options.db, states),
+      writeSerializedProjections(options.client, index, documents),
+    ]);
+    await onPage(states.length, documents.length);
+  }
+}
+
+async function* refoldedPages(
+  options: ReindexOptions,
+): AsyncGenerator<{ states: SerializedPlaceState[]; setAside: Map<string, number> }> {
+  for await (const placeIds of allPlaceIds(options.db, BULK_PAGE)) {
+    const [streams, setAside] = await Promise.all([
+      readStreams(options.db, placeIds),
+      setAsideVersions(options.db, placeIds),
+    ]);
+    const states = [...streams].map(([placeId, events]): SerializedPlaceState => {
+      const place = projectPlace(placeId, events, { siteOrigin: options.siteOrigin });
+      return { ...place, documentJson: JSON.stringify(place.document) };
+    });
+    yield { states, setAside };
+  }
+}
+
+/** Indices named `<alias>__*` that the alias does not point at: leftovers of interrupted runs. */
+export async function leftoverIndices(client: SearchClient, alias: string): Promise<string[]> {
+  const live = new Set(await indicesBehindAlias(client, alias));
+  const response = await client.cat.indices({ index: `${alias}__*`, format: 'json', h: 'index' });
+  return response.map((row) => row.index ?? '').filter((index) => index !== '' && !live.has(index));
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listDeadLetters, recordDeadLetters } from '@directory/event-store';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import type { ProjectorDependencies } from '@directory/ingest';
+import {
+  crawled,
+  createTestDatabase,
+  createTestSearch,
+  published,
+  startProcess,
+  type TestDatabase,
+} from '@directory/testing';
+import { redriveDeadLetters } from '../src/redrive.service.js';
+
+const SITE = 'https://www.doctor-directory.example';
+
+describe('dead letters: inspect and re-drive', () => {
+  let database: TestDatabase;
+  const search = createTestSearch('dead-letters');
+  const alias = `${search.prefix}_doctors`;
+  let deps: ProjectorDependencies;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('dead-letters');
+    await ensureDoctorsIndex(search.client, alias);
+    deps = { db: database.db, search: { client: search.client, alias }, siteOrigin: SITE };
+    // Two letters rejected by an earlier, stricter schema (they are valid now), and one still broken.
+    await recordDeadLetters(database.db, [
+      { raw: crawled('D1', 1, '2026-01-01T10:00:00Z'), reason: 'old schema: rating', source: 'file:1' },
+      { raw: published('D1', '2026-01-01T11:00:00Z'), reason: 'old schema: slug', source: 'file:2' },
+      {
+        raw: { eventId: 'broken', placeId: 'D2', type: 'place.closed' },
+        reason: 'missing fields',
+        source: 'file:3',
+      },
+    ]);
+  });
+  afterAll(async () => {
+    await search.cleanup();
+    await database.drop();
+  });
+
+  it('re-drives what is valid now, keeps what is not pending with its reason, and is idempotent', async () => {
+    const first = await redriveDeadLetters(deps, 'all');
+    expect(first.redriven).toBe(2);
+    expect(first.stored).toBe(2);
+    expect(first.stillInvalid).toHaveLength(1);
+    expect(first.stillInvalid[0]?.reason).toMatch(/occurredAt|schemaVersion|payload/);
+
+    await search.client.indices.refresh({ index: alias });
+    const document = await search.client.get<{ served: boolean }>({ index: alias, id: 'D1' });
+    expect(document._source?.served).toBe(true);
+
+    const pending = await listDeadLetters(database.db);
+    expect(pending.map((letter) => letter.source)).toEqual(['file:3']);
+
+    const second = await redriveDeadLetters(deps, 'all');
+    expect(second).toMatchObject({ redriven: 0, stored: 0 });
+    const events = await database.db.selectFrom('events').select('event_id').execute();
+    expect(events).toHaveLength(2);
+
+    // Re-driving an already re-driven letter by id is a no-op too.
+    const all = await listDeadLetters(database.db, { includeRedriven: true });
+    const redrivenIds = all.filter((letter) => letter.redrivenAt !== null).map((letter) => letter.id);
+    expect(await redriveDeadLetters(deps, redrivenIds)).toMatchObject({ redriven: 0, stored: 0 });
+  });
+
+  it('stores any payload a producer sends, \\u0000 and lone surrogates included, exactly as sent', async () => {
+    const nul = { eventId: 'nul\u0000id', placeId: 'D3', name: 'a\u0000b' };
+    const text = 'not json \u0000 \ud800';
+    await recordDeadLetters(database.db, [
+      { raw: nul, reason: 'bad\u0000reason', source: 'file:4' },
+      { raw: text, reason: 'not valid JSON', source: 'file:5' },
+    ]);
+    const letters = await listDeadLetters(database.db, { includeRedriven: true });
+    expect(letters.find((letter) => letter.source === 'file:4')?.raw).toEqual(nul);
+    expect(letters.find((letter) => letter.source === 'file:5')?.raw).toBe(text);
+  });
+
+  it('lists and shows dead letters from the operator command', async () => {
+    const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias };
+    const list = startProcess('packages/operator/src/dead-letters.cli.ts', ['list'], env);
+    expect(await list.exited).toBe(0);
+    expect(list.output()).toMatch(/pending\tbroken\tfile:3\tmissing fields/);
+
+    const [letter] = await listDeadLetters(database.db);
+    const show = startProcess('packages/operator/src/dead-letters.cli.ts', ['show', String(letter?.id)], env);
+    expect(await show.exited).toBe(0);
+    expect(show.output()).toMatch(/"reason": "missing fields"/);
+
+    const redrive = startProcess(
+      'packages/operator/src/dead-letters.cli.ts',
+      ['redrive', String(letter?.id)],
+      env,
+    );
+    expect(await redrive.exited).toBe(1);
+    expect(redrive.output()).toMatch(/still invalid/);
+  });
+});

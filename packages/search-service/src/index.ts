@@ -1,0 +1,2 @@
+export { searchServiceProblemMappings } from './problem-mappings.js';
+export { runSearchService, type SearchServiceDependencies } from './search-service.js';

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from '@directory/config';
+import type { Directory } from '@directory/directory';
+import { serveUntilSignal, type LogOptions } from '@directory/http-server';
+import type { KeyedAccessOptions } from '@directory/keyed-access';
+import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
+import { elasticsearchCheck } from '@directory/search-index';
+import { registerSearchCacheMetrics } from './search-cache-metrics.js';
+import { openSearchStores } from './search-stores.js';
+
+/** What a search-serving app is built on: keyed access (auth + quota) and the directory. */
+export type SearchServiceDependencies = KeyedAccessOptions & { directory: Directory };
+
+/** Where a search-serving process listens: its public port, and its operator listener's (0 = none). */
+export type ServicePorts = { service: string; port: number; opsPort: number };
+
+/**
+ * Runs a search-serving process (the API, the MCP server): opens its stores, starts its operator
+ * listener (metrics, probes), builds the app on them, and serves until SIGTERM/SIGINT. Resolves with the
+ * app once it listens.
+ */
+export async function runSearchService(
+  config: Config,
+  ports: ServicePorts,
+  build: (deps: SearchServiceDependencies, logOptions: LogOptions) => Promise<FastifyInstance>,
+): Promise<FastifyInstance> {
+  const { db, redis, search, directory, searchCache, close } = openSearchStores(config);
+  const operations = await startProcessOperations({
+    service: ports.service,
+    host: config.OPS_HOST,
+    port: ports.opsPort,
+    checks: [postgresCheck(db), redisCheck(redis), elasticsearchCheck(search, config.ELASTICSEARCH_INDEX)],
+    readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
+  });
+  if (searchCache) registerSearchCacheMetrics(operations.registry, searchCache);
+  // Asynchronous log writes: lines written while a write is in flight are coalesced into one syscall.
+  const logDestination = pino.destination({ dest: 1, sync: false });
+  const app = await build(
+    {
+      db,
+      redis,
+      redisPrefix: config.REDIS_PREFIX,
+      directory,
+      rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
+      accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
+      failedAuth: {
+        max: config.AUTH_FAILURES_MAX,
+        windowSeconds: config.AUTH_FAILURES_WINDOW_S,
+        refusalDelayMs: config.AUTH_FAILURES_REFUSAL_DELAY_MS,
+      },
+      unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
+      usageFlushIntervalMs: config.KEY_USAGE_FLUSH_INTERVAL_S * 1000,
+      trustedProxies: config.TRUSTED_PROXIES,
+    },
+    { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
+  );
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
+  await serveUntilSignal(app, {
+    host: config.HOST,
+    port: ports.port,
+    onClose: async () => {
+      await operations.close();
+      await close();
+    },
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    flushLogs: () => logDestination.flushSync(),
+  });
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { Config } from '@directory/config';
+import {
+  createDirectory,
+  createSearchRequestCache,
+  type Directory,
+  type SearchRequestCache,
+} from '@directory/directory';
+import { closeConnections } from '@directory/http-server';
+import { openStores, type Stores } from '@directory/keyed-access';
+import { createSearchClient, type SearchClient } from '@directory/search-index';
+
+export type SearchStores = Stores & {
+  search: SearchClient;
+  directory: Directory;
+  /** The directory's hot-query cache; null with SEARCH_CACHE=off. */
+  searchCache: SearchRequestCache | null;
+};
+
+/** The stores of a search-serving process (the API and the MCP server), plus its search client and directory. */
+export function openSearchStores(config: Config): SearchStores {
+  const stores = openStores(config, { autoPipelining: true });
+  const search = createSearchClient(config.ELASTICSEARCH_URL, {
+    timeoutMs: config.ELASTICSEARCH_TIMEOUT_MS,
+    maxRetries: 1,
+  });
+  const searchCache =
+    config.SEARCH_CACHE === 'off'
+      ? null
+      : createSearchRequestCache({
+          maxEntries: config.SEARCH_CACHE_MAX_ENTRIES,
+          maxBytes: config.SEARCH_CACHE_MAX_MB * 1024 * 1024,
+          ttlMs: config.SEARCH_CACHE_TTL_MS,
+        });
+  const directory = createDirectory({
+    client: search,
+    alias: config.ELASTICSEARCH_INDEX,
+    siteOrigin: config.SITE_ORIGIN,
+    cursorSecret: config.CURSOR_SECRET,
+    ...(searchCache ? { cache: searchCache } : {}),
+  });
+  return {
+    ...stores,
+    search,
+    directory,
+    searchCache,
+    close: () => closeConnections([stores.db.destroy(), stores.redis.quit(), search.close()]),
+  };
+}

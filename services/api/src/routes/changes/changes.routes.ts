@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '@directory/database';
+import {
+  FEED_START,
+  decodeChangesCursor,
+  parseChangesParams,
+  toChangesPage,
+  type FeedPosition,
+} from '@directory/domain';
+import { readChanges } from '@directory/event-store';
+import { ProblemError } from '@directory/http-server';
+import { documentOnly, parsedQuery } from '../query.js';
+import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { changesPageSchema, changesQuerySchema } from './changes.schemas.js';
+
+export type ChangesRouteOptions = {
+  db: Database;
+  /** Signs `since` cursors (config CURSOR_SECRET; a MAC context of their own, apart from search cursors). */
+  cursorSecret: string;
+};
+
+const CHANGES_DESCRIPTION = `API 1.2. Every record that became served, changed or stopped being served in one dataset, so a program can keep a full mirror in sync instead of re-crawling search.
+
+**Start**: without \`since\` the feed starts from the beginning: every record served now, as \`upsert\` changes (and removals of records served earlier).
+
+**Resume**: send \`page.nextCursor\` as \`since\`, with the same country. \`nextCursor\` is always present; keep the last one and ask again later (poll) to get what changed meanwhile. When nothing changed it is the cursor you sent.
+
+**Order and guarantees**: changes come in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (\`upsert\` = put, \`delete\` = remove, by \`id\`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
+
+**Removals**: a suppressed, closed, unpublished record, or one moved to another dataset, comes as \`delete\` with \`doctor: null\`. Records never served in the dataset do not appear.
+
+Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (\`errors[].parameter\` = \`since\`). Unknown or repeated parameters are rejected with 400.`;
+
+export function changeRoutes(
+  app: FastifyInstance,
+  options: ChangesRouteOptions,
+  done: (error?: Error) => void,
+): void {
+  const { db, cursorSecret } = options;
+
+  app.get(
+    '/changes',
+    {
+      validatorCompiler: documentOnly,
+      schema: {
+        tags: ['changes'],
+        operationId: 'listChanges',
+        summary: 'Changes feed of one dataset (mirror sync)',
+        description: CHANGES_DESCRIPTION,
+        security: API_KEY_SECURITY,
+        querystring: changesQuerySchema,
+        response: { 200: changesPageSchema, ...errorResponses([400, 401, 429, 503]) },
+      },
+    },
+    async (request) => {
+      const { country, since, limit } = parsedQuery(request, parseChangesParams);
+      let from: FeedPosition = FEED_START;
+      if (since !== undefined) {
+        const decoded = decodeChangesCursor(since, country, cursorSecret);
+        if (!decoded.ok) {
+          throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
+            { parameter: 'since', reason: decoded.error },
+          ]);
+        }
+        from = decoded.value;
+      }
+      // One row more than the page tells whether more follow.
+      const rows = await readChanges(db, { country, after: from, limit: limit + 1 });
+      return toChangesPage(rows, limit, country, from, cursorSecret);
+    },
+  );
+  done();
+}

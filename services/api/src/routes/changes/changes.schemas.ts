@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { CHANGES_LIMIT_MAX, CURSOR_MAX_LENGTH, changesParamsSchema } from '@directory/domain';
+import { doctorComponent } from '../doctors/doctors.schemas.js';
+
+// API 1.2 rule for new response schemas: open objects (clients ignore fields they do not know), while
+// the Doctor inside stays the closed allowlist.
+
+export const changeEntrySchema = z
+  .looseObject({
+    id: z.string().meta({ description: 'The stable id of the record (as in search and single fetch)' }),
+    change: z.enum(['upsert', 'delete']).meta({
+      description:
+        '`upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)',
+    }),
+    doctor: doctorComponent
+      .nullable()
+      .meta({ description: 'The record as search and single fetch return it; null for `delete`' }),
+  })
+  .meta({ id: 'Change', description: "A record's current state in the dataset's feed" });
+
+export const changesPageSchema = z
+  .looseObject({
+    changes: z.array(changeEntrySchema).max(CHANGES_LIMIT_MAX),
+    page: z.looseObject({
+      count: z.number().int().min(0).max(CHANGES_LIMIT_MAX).meta({ description: 'Changes in this page' }),
+      hasMore: z.boolean().meta({
+        description: 'Whether more changes are ready now; ask again with nextCursor until false',
+      }),
+      nextCursor: z.string().max(CURSOR_MAX_LENGTH).meta({
+        description:
+          'Always present: send it as `since` (with the same country) for the changes after this page, now or later. When nothing was new it equals the cursor sent.',
+      }),
+    }),
+  })
+  .meta({ id: 'ChangesPage', description: 'One page of the changes feed, in feed order' });
+
+// Documentation only: the route validates with the domain's parseChangesParams, which also rejects
+// unknown and repeated parameters and reports every bad one at once.
+export const changesQuerySchema = changesParamsSchema;

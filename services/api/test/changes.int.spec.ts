@@ -1,0 +1,176 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  encodeChangesCursor,
+  encodeCursor,
+  toSearchDocument,
+  type ChangesPage,
+  type PlaceState,
+} from '@directory/domain';
+import { savePlaceStates } from '@directory/event-store';
+import { SITE_ORIGIN, placeState } from '@directory/testing';
+import {
+  createApiHarness,
+  createCaller,
+  CURSOR_SECRET,
+  type ApiHarness,
+  type Caller,
+} from './support/api-harness.js';
+import { expectProblem } from './support/problem.js';
+
+describe('GET /api/v1/changes (API 1.2 changes feed)', () => {
+  let harness: ApiHarness;
+  let call: Caller;
+  let secret: string;
+
+  beforeAll(async () => {
+    harness = await createApiHarness('api-changes');
+    call = await createCaller(await harness.newApp());
+    ({ secret } = await harness.createKey());
+  });
+  afterAll(() => harness.close());
+
+  const get = (query: string) => call({ url: `/api/v1/changes?${query}`, headers: { 'x-api-key': secret } });
+  const page = async (query: string): Promise<ChangesPage> => {
+    const response = await get(query);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<ChangesPage>();
+  };
+  const badParameters = async (query: string) =>
+    expectProblem(await get(query), 400).errors.map((error) => error.parameter);
+
+  /** Stores folded states the way the worker does, in the store, and indexes them for search and get. */
+  async function store(states: PlaceState[]): Promise<void> {
+    await savePlaceStates(
+      harness.database.db,
+      states.map((state) => ({
+        placeId: state.placeId,
+        stateVersion: state.version,
+        document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
+      })),
+    );
+    await harness.index(states);
+    // The feed shows a change once every transaction older than it has finished (anywhere on the
+    // shared server): wait for that, as a consumer polling would.
+    const mine = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(
+      harness.database.db,
+    );
+    const target = BigInt(mine.rows[0]?.xid ?? '0');
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+      const fence = await sql<{ xmin: string }>`
+        select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(harness.database.db);
+      if (BigInt(fence.rows[0]?.xmin ?? '0') > target) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('the feed fence did not pass within 20 s');
+  }
+
+  /** Reads the feed to its end from a cursor; returns the changes and the cursor to resume from. */
+  async function readAll(country: string, since?: string, limit = 2) {
+    const changes: ChangesPage['changes'] = [];
+    let cursor = since;
+    for (let guard = 0; guard < 100; guard += 1) {
+      const suffix = cursor === undefined ? '' : `&since=${encodeURIComponent(cursor)}`;
+      const result = await page(`country=${country}&limit=${limit}${suffix}`);
+      expect(result.page.count).toBe(result.changes.length);
+      changes.push(...result.changes);
+      cursor = result.page.nextCursor;
+      if (!result.page.hasMore) return { changes, cursor };
+    }
+    throw new Error('the feed did not end');
+  }
+
+  it('starts empty, and its cursor stays put while nothing changes', async () => {
+    const first = await page('country=pt');
+    expect(first.changes).toEqual([]);
+    expect(first.page).toMatchObject({ count: 0, hasMore: false });
+    expect(first.page.nextCursor.length).toBeGreaterThan(0);
+    const again = await page(`country=pt&since=${encodeURIComponent(first.page.nextCursor)}`);
+    expect(again.page.nextCursor).toBe(first.page.nextCursor);
+    expect(again.changes).toEqual([]);
+  });
+
+  it('lists served records as the records get returns, resumes, and shows a suppression as delete', async () => {
+    const served = ['chg-a', 'chg-b', 'chg-c'].map((id) =>
+      placeState({ id, name: `Praxis ${id}`, country: 'it' }),
+    );
+    const neverServed = placeState({ id: 'chg-hidden', name: 'Hidden', country: 'it', published: false });
+    await store([...served, neverServed]);
+
+    const full = await readAll('it');
+    expect(full.changes.map((change) => [change.id, change.change])).toEqual([
+      ['chg-a', 'upsert'],
+      ['chg-b', 'upsert'],
+      ['chg-c', 'upsert'],
+    ]);
+    for (const change of full.changes) {
+      const single = await call({ url: `/api/v1/doctors/${change.id}`, headers: { 'x-api-key': secret } });
+      expect(single.json()).toEqual({ doctor: change.doctor });
+    }
+
+    // Nothing new yet: the same cursor comes back.
+    const idle = await page(`country=it&since=${encodeURIComponent(full.cursor ?? '')}`);
+    expect(idle).toEqual({ changes: [], page: { count: 0, hasMore: false, nextCursor: full.cursor } });
+
+    const suppressed = placeState({
+      id: 'chg-b',
+      name: 'Praxis chg-b',
+      country: 'it',
+      suppressed: true,
+      version: 2,
+    });
+    const renamed = placeState({ id: 'chg-c', name: 'Praxis C (neu)', country: 'it', version: 2 });
+    await store([suppressed, renamed]);
+    const next = await readAll('it', full.cursor, 1);
+    expect(next.changes.map((change) => [change.id, change.change, change.doctor?.name ?? null])).toEqual([
+      ['chg-b', 'delete', null],
+      ['chg-c', 'upsert', 'Praxis C (neu)'],
+    ]);
+    expect(next.cursor).not.toBe(full.cursor);
+
+    // Another dataset's feed holds none of it.
+    expect((await readAll('es')).changes).toEqual([]);
+  });
+
+  it('validates its parameters like search does, every bad one at once', async () => {
+    expect(await badParameters('')).toEqual(['country']);
+    expect(await badParameters('country=xx&limit=0')).toEqual(['country', 'limit']);
+    expect(await badParameters('country=de&limit=1001')).toEqual(['limit']);
+    expect(await badParameters('country=de&limit=ten')).toEqual(['limit']);
+    expect(await badParameters('country=de&cursor=abc')).toEqual(['cursor']);
+    expect(await badParameters('country=de&country=es')).toEqual(['country']);
+    expect(await badParameters('country=de&since=')).toEqual(['since']);
+    expect(await badParameters(`country=de&since=${'a'.repeat(2049)}`)).toEqual(['since']);
+    expect((await page('country=DE&limit=1000')).page.count).toBe(0);
+  });
+
+  it('refuses a tampered, foreign or other-country cursor, and a search cursor, naming since', async () => {
+    const valid = encodeChangesCursor({ xid: '5', placeId: 'chg-a' }, 'de', CURSOR_SECRET);
+    expect((await page(`country=de&since=${valid}`)).page.nextCursor).toBe(valid);
+    const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;
+    const foreign = encodeChangesCursor(
+      { xid: '5', placeId: 'chg-a' },
+      'de',
+      'another-deployment-secret-0123456789',
+    );
+    const searchCursor = encodeCursor(
+      { after: ['praxis', 'chg-a'], filters: { country: 'de' } },
+      CURSOR_SECRET,
+    );
+    for (const since of [tampered, foreign, searchCursor, 'not-a-cursor']) {
+      const problem = expectProblem(await get(`country=de&since=${encodeURIComponent(since)}`), 400);
+      expect(problem.errors.map((error) => error.parameter)).toEqual(['since']);
+    }
+    const otherCountry = expectProblem(await get(`country=es&since=${valid}`), 400);
+    expect(otherCountry.errors[0]?.reason).toMatch(/another country/);
+  });
+
+  it('needs a key, refuses a key in the URL, and carries the rate-limit headers', async () => {
+    expectProblem(await call({ url: '/api/v1/changes?country=de' }), 401);
+    const inQuery = await call({ url: `/api/v1/changes?country=de&api_key=${secret}` });
+    expect(expectProblem(inQuery, 400).type).toBe('/problems/key-in-query');
+    const ok = await get('country=de');
+    expect(ok.headers['ratelimit-limit']).toBeDefined();
+    expect(ok.headers['content-type']).toMatch(/^application\/json/);
+  });
+});

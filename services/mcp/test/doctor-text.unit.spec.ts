@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { toDoctor, type Doctor } from '@directory/domain';
+import { SITE_ORIGIN, placeState } from '@directory/testing';
+import { renderDoctor } from '../src/tools/doctor-text.js';
+
+function ratingLine(rating: number | null, reviewCount: number | null): string | undefined {
+  const doctor: Doctor = {
+    ...toDoctor(placeState({ id: 'text-1', name: 'Praxis Text' }), { siteOrigin: SITE_ORIGIN }),
+    rating,
+    reviewCount,
+  };
+  return renderDoctor(doctor)
+    .split('\n')
+    .find((line) => line.startsWith('Rating'));
+}
+
+describe('renderDoctor: the rating line', () => {
+  it('shows the rating alone when the review count is unknown, not "(0 reviews)"', () => {
+    expect(ratingLine(4.2, null)).toBe('Rating: 4.2');
+  });
+
+  it('counts reviews, singular for one', () => {
+    expect(ratingLine(4.5, 12)).toBe('Rating: 4.5 (12 reviews)');
+    expect(ratingLine(5, 1)).toBe('Rating: 5 (1 review)');
+    expect(ratingLine(3, 0)).toBe('Rating: 3 (0 reviews)');
+  });
+
+  it('has no rating line without a rating', () => {
+    expect(ratingLine(null, 7)).toBeUndefined();
+  });
+});
