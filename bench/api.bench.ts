@@ -26,6 +26,7 @@ import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { startProcess, freePort, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
 import { createBenchEnvironment, log, percentile } from './bench-environment.js';
+import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu } from './cpu-usage.js';
 
 const { values } = parseArgs({
   options: {
@@ -392,7 +393,9 @@ try {
   await sql`analyze places`.execute(environment.db);
 
   const requestsFor = mix === 'zipf' ? zipfWorkload : workload;
-  const tasks = requestsFor(requestsPerPhase);
+  // Each round draws its own requests from the mix (both sides of a round send the same ones): a cache
+  // may keep what is popular across rounds, as in production, but never a whole replayed sequence.
+  const rounds = [requestsFor(requestsPerPhase), requestsFor(requestsPerPhase)];
   log(`warming up`);
   await runPhase(raw, requestsFor(500));
   await runPhase(ours, requestsFor(500));
@@ -400,9 +403,20 @@ try {
   let oursSeconds = 0;
   let rawSeconds = 0;
   // Alternate phases so drift in the machine's load affects both sides alike.
-  for (let round = 0; round < 2; round += 1) {
-    const rawRun = await runPhase(raw, tasks);
-    const oursRun = await runPhase(ours, tasks);
+  // Where each side's CPU went: on two shared cores the ratio is a CPU budget.
+  const cpuParts = (pid: number | undefined) =>
+    snapshotCpu(pid === undefined ? [] : [pid], { self: 'client', child: 'api' });
+  const cpu = { ours: NO_CPU, raw: NO_CPU };
+  const measured = async (side: 'ours' | 'raw', run: () => ReturnType<typeof runPhase>) => {
+    const before = cpuParts(api.child.pid);
+    const result = await run();
+    const after = cpuParts(api.child.pid);
+    if (before && after) cpu[side] = addCpu(cpu[side], cpuBetween(before, after));
+    return result;
+  };
+  for (const tasks of rounds) {
+    const rawRun = await measured('raw', () => runPhase(raw, tasks));
+    const oursRun = await measured('ours', () => runPhase(ours, tasks));
     results.raw.push(...rawRun.latencies);
     results.ours.push(...oursRun.latencies);
     rawSeconds += rawRun.seconds;
@@ -426,6 +440,8 @@ try {
   );
   log(`ours: ${o.rps.toFixed(0)} req/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms`);
   log(`raw:  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+  log(`ours ${formatCpu(cpu.ours, oursSeconds)}`);
+  log(`raw  ${formatCpu(cpu.raw, rawSeconds)}`);
 
   // Feed consumers: each reads one dataset's feed from a position (the start, or a cursor a few pages
   // in) for a few pages of a typical size; the raw side sends the identical query to PostgreSQL.

@@ -14,7 +14,14 @@ export type CpuSnapshot = {
 
 const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture Node runs on
 
-export function snapshotCpu(workerPids: ReadonlyArray<number>): CpuSnapshot | undefined {
+/**
+ * `childPids` are the benchmark's own child processes (named `names.child`); this process is
+ * `names.self`; PostgreSQL, Elasticsearch and Redis are found by their command names.
+ */
+export function snapshotCpu(
+  childPids: ReadonlyArray<number>,
+  names: { self: string; child: string } = { self: 'producer', child: 'worker' },
+): CpuSnapshot | undefined {
   let cpuLine: string;
   try {
     cpuLine = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
@@ -28,7 +35,7 @@ export function snapshotCpu(workerPids: ReadonlyArray<number>): CpuSnapshot | un
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    const part = partOf(pid, workerPids);
+    const part = partOf(pid, childPids, names);
     const ticks = part === undefined ? undefined : processTicks(pid);
     if (part !== undefined && ticks !== undefined) {
       processes.set(pid, { part, seconds: ticks / TICKS_PER_SECOND });
@@ -37,26 +44,50 @@ export function snapshotCpu(workerPids: ReadonlyArray<number>): CpuSnapshot | un
   return { busySeconds: busyTicks / TICKS_PER_SECOND, processes };
 }
 
-/** One line: CPU seconds per part between two snapshots, and how busy the whole machine was. */
-export function describeCpu(before: CpuSnapshot, after: CpuSnapshot, wallSeconds: number): string {
+/** CPU seconds each part spent between two snapshots, and the whole machine's busy seconds. */
+export type CpuUsage = { byPart: Map<string, number>; busySeconds: number };
+
+export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUsage {
   // Per process, so one that exited meanwhile (a closed database connection) costs nothing negative.
   const byPart = new Map<string, number>();
   for (const [pid, { part, seconds }] of after.processes) {
     const spent = seconds - (before.processes.get(pid)?.seconds ?? 0);
     byPart.set(part, (byPart.get(part) ?? 0) + spent);
   }
-  const parts = [...byPart].map(([part, seconds]) => `${part} ${seconds.toFixed(2)}`);
-  const busy = after.busySeconds - before.busySeconds;
+  return { byPart, busySeconds: after.busySeconds - before.busySeconds };
+}
+
+/** The sum of several phases' usage (a benchmark that alternates its sides). */
+export function addCpu(total: CpuUsage, usage: CpuUsage): CpuUsage {
+  const byPart = new Map(total.byPart);
+  for (const [part, seconds] of usage.byPart) byPart.set(part, (byPart.get(part) ?? 0) + seconds);
+  return { byPart, busySeconds: total.busySeconds + usage.busySeconds };
+}
+
+export const NO_CPU: CpuUsage = { byPart: new Map(), busySeconds: 0 };
+
+/** One line: CPU seconds per part, and how busy the whole machine was over `wallSeconds`. */
+export function formatCpu(usage: CpuUsage, wallSeconds: number): string {
+  const parts = [...usage.byPart].map(([part, seconds]) => `${part} ${seconds.toFixed(2)}`);
   const capacity = availableParallelism() * wallSeconds;
   return (
-    `cpu seconds: ${parts.join(' · ')} · machine busy ${busy.toFixed(2)} of ${capacity.toFixed(2)} ` +
+    `cpu seconds: ${parts.join(' · ')} · machine busy ${usage.busySeconds.toFixed(2)} of ${capacity.toFixed(2)} ` +
     `(${availableParallelism()} cores × ${wallSeconds.toFixed(2)} s)`
   );
 }
 
-function partOf(pid: number, workerPids: ReadonlyArray<number>): string | undefined {
-  if (pid === process.pid) return 'producer';
-  if (workerPids.includes(pid)) return 'worker';
+/** One line: CPU seconds per part between two snapshots, and how busy the whole machine was. */
+export function describeCpu(before: CpuSnapshot, after: CpuSnapshot, wallSeconds: number): string {
+  return formatCpu(cpuBetween(before, after), wallSeconds);
+}
+
+function partOf(
+  pid: number,
+  childPids: ReadonlyArray<number>,
+  names: { self: string; child: string },
+): string | undefined {
+  if (pid === process.pid) return names.self;
+  if (childPids.includes(pid)) return names.child;
   const name = commandName(pid);
   if (name === 'postgres') return 'postgres';
   if (name === 'java') return 'elasticsearch';

@@ -9,8 +9,8 @@ import { z } from 'zod';
 const DEVELOPMENT_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 
-/** The index refresh interval (Elasticsearch's default, and what reindex sets): the cache's longest TTL. */
-export const SEARCH_CACHE_TTL_MAX_MS = 1_000;
+/** The index refresh interval (Elasticsearch's default, and what reindex sets): the cache's longest TTL and probe interval. */
+export const INDEX_REFRESH_INTERVAL_MS = 1_000;
 
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
@@ -68,12 +68,20 @@ const environmentSchema = z
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
     // Hot-query cache (issue 15, docs/operations.md): the API and MCP processes keep Elasticsearch's
     // answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s, see
-    // search-index) so an answer is never older than one more refresh; bounded by entries and by MB of
-    // answers (their JSON size). SEARCH_CACHE=off sends every request to the cluster.
+    // search-index) so an answer is never older than one more refresh; longer only while a probe of the
+    // index every SEARCH_CACHE_PROBE_MS (at most half the refresh interval; 0: no probe) sees no write.
+    // Bounded by entries and by MB of answers (their JSON size). SEARCH_CACHE=off sends every request.
     SEARCH_CACHE: z.enum(['on', 'off']).default('on'),
     SEARCH_CACHE_TTL_MS: positiveInt
-      .max(SEARCH_CACHE_TTL_MAX_MS, 'must not exceed the index refresh interval (1000 ms)')
+      .max(INDEX_REFRESH_INTERVAL_MS, 'must not exceed the index refresh interval (1000 ms)')
       .default(500),
+    SEARCH_CACHE_PROBE_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      // Two probe intervals (a probe may answer one interval late) must fit in one refresh interval.
+      .max(INDEX_REFRESH_INTERVAL_MS / 2, 'must not exceed half the index refresh interval (500 ms)')
+      .default(250),
     SEARCH_CACHE_MAX_ENTRIES: positiveInt.default(10_000),
     SEARCH_CACHE_MAX_MB: positiveInt.max(4_096).default(64),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SEARCH_CACHE_TTL_MAX_MS, databaseTimeouts, loadConfig } from '../src/config.js';
+import { ConfigError, INDEX_REFRESH_INTERVAL_MS, databaseTimeouts, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('gives working local defaults for an empty environment', () => {
@@ -153,11 +153,19 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
     expect(defaults.SEARCH_CACHE_MAX_MB).toBe(64);
     expect(loadConfig({ SEARCH_CACHE: 'off' }).SEARCH_CACHE).toBe('off');
     expect(() => loadConfig({ SEARCH_CACHE: 'false' })).toThrow(/SEARCH_CACHE/);
-    expect(loadConfig({ SEARCH_CACHE_TTL_MS: String(SEARCH_CACHE_TTL_MAX_MS) }).SEARCH_CACHE_TTL_MS).toBe(
+    expect(loadConfig({ SEARCH_CACHE_TTL_MS: String(INDEX_REFRESH_INTERVAL_MS) }).SEARCH_CACHE_TTL_MS).toBe(
       1_000,
     );
     // An entry older than a refresh would serve answers staler than Elasticsearch's own.
     expect(() => loadConfig({ SEARCH_CACHE_TTL_MS: '1001' })).toThrow(/refresh interval/);
     expect(() => loadConfig({ SEARCH_CACHE_MAX_ENTRIES: '0' })).toThrow(/SEARCH_CACHE_MAX_ENTRIES/);
+    // The index probe: every quarter second by default, 0 turns it off, two probes within a refresh.
+    expect(defaults.SEARCH_CACHE_PROBE_MS).toBe(250);
+    expect(loadConfig({ SEARCH_CACHE_PROBE_MS: '0' }).SEARCH_CACHE_PROBE_MS).toBe(0);
+    expect(loadConfig({ SEARCH_CACHE_PROBE_MS: '500' }).SEARCH_CACHE_PROBE_MS).toBe(500);
+    expect(() => loadConfig({ SEARCH_CACHE_PROBE_MS: '501' })).toThrow(
+      /SEARCH_CACHE_PROBE_MS.*refresh interval/,
+    );
+    expect(() => loadConfig({ SEARCH_CACHE_PROBE_MS: '-1' })).toThrow(/SEARCH_CACHE_PROBE_MS/);
   });
 });

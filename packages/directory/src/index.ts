@@ -6,6 +6,16 @@ export {
   type Directory,
 } from './directory.service.js';
 export {
+  INITIAL_WATCH_MEMORY,
+  fingerprintOf,
+  indexStateAt,
+  observeProbe,
+  watchIndexChanges,
+  type IndexChangeWatch,
+  type IndexState,
+  type WatchMemory,
+} from './index-change-watch.js';
+export {
   createSearchRequestCache,
   type SearchCacheOptions,
   type SearchCacheStats,

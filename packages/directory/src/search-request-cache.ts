@@ -1,17 +1,22 @@
 import { LRUCache } from 'lru-cache';
+import type { IndexState } from './index-change-watch.js';
 
 /**
- * The hot-query cache (issue 15): Elasticsearch answers kept in process for a short time, keyed by the
- * request exactly as sent. Directory traffic is skewed (the first page of "dentists in Madrid" is asked
- * again and again), so a small LRU absorbs much of it.
+ * The hot-query cache (issue 15): Elasticsearch answers kept in process, keyed by the request exactly
+ * as sent. Directory traffic is skewed (the first page of "dentists in Madrid" is asked again and
+ * again), so a small LRU absorbs much of it.
  *
  * - Key: the JSON of the request (index + body), the same serialization the client sends. The
  *   directory's requests are already normalized (canonical filters, cursor → search_after, limit →
  *   size) and never contain an API key, so equal requests share an entry whoever sends them.
- * - Freshness: an entry is served until `ttlMs` have passed since Elasticsearch answered. Config keeps that at most
- *   the index refresh interval, so an answer is never older than one more refresh interval.
+ * - Freshness: an answer is served for `ttlMs` (at most the index refresh interval) after it was asked
+ *   for, as any answer of the cluster may be one refresh old. Beyond that only with an index watch
+ *   (index-change-watch.ts): an answer asked for while the index was settled is served as long as the
+ *   watch sees no change since (up to `settledMaxAgeMs`), because until then the cluster would answer
+ *   exactly the same. Whatever the watch says, an answer is never older than Elasticsearch's own
+ *   freshness plus one probe interval.
  * - Coalescing: identical requests that arrive while one is in flight wait for it instead of sending
- *   their own (lru-cache's fetch is unique per key in flight).
+ *   their own.
  * - Failures are never kept: an error rejects every waiter of that request, and the next request asks
  *   Elasticsearch again.
  * - Bounded by entries and by the answers' approximate size (their JSON length).
@@ -38,41 +43,80 @@ export type SearchCacheOptions = {
   maxEntries: number;
   maxBytes: number;
   ttlMs: number;
-  /** The clock TTLs are measured on (tests); performance.now by default. */
+  /** The index watch; without one, every answer lives `ttlMs`. */
+  indexState?: () => IndexState;
+  /** The longest an answer lives on the watch's word (a bound on any mistake, not a freshness rule). */
+  settledMaxAgeMs?: number;
+  /** The clock ages are measured on (tests); performance.now by default. */
   now?: () => number;
 };
 
-type Send = () => Promise<object>;
+/** How long an answer of a settled index may be served at most when the options do not say. */
+export const SETTLED_MAX_AGE_MS = 60_000;
+
+type Entry = {
+  answer: object;
+  /** When the request was sent (an answer is as old as its request, not its response). */
+  sentAt: number;
+  /** The index generation it reflects in full; null if the index was not settled when it was sent. */
+  generation: number | null;
+};
 
 export function createSearchRequestCache(options: SearchCacheOptions): SearchRequestCache {
+  const now = options.now ?? (() => performance.now());
+  const settledMaxAgeMs = options.settledMaxAgeMs ?? SETTLED_MAX_AGE_MS;
   const counts = { hits: 0, misses: 0, coalesced: 0 };
-  const entries = new LRUCache<string, object, Send>({
+  const entries = new LRUCache<string, Entry>({
     max: options.maxEntries,
     maxSize: options.maxBytes,
     // An answer larger than a tenth of the cache would evict many hot ones; it is returned, not kept.
     maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 10)),
-    ttl: options.ttlMs,
-    // Exact expiry: read the clock at every lookup (cheap) rather than reuse it for a millisecond.
-    ttlResolution: 0,
-    // Entries past their TTL count against the bounds until touched; the LRU order evicts them first.
-    sizeCalculation: (answer, key) => key.length + JSON.stringify(answer).length,
-    fetchMethod: async (_key, _stale, { context: send }) => deepFreeze(await send()),
-    // A request in flight whose entry was evicted still answers its waiters (it is just not kept).
-    ignoreFetchAbort: true,
-    ...(options.now ? { perf: { now: options.now } } : {}),
+    sizeCalculation: (entry, key) => key.length + JSON.stringify(entry.answer).length,
   });
+  const inFlight = new Map<string, Promise<object>>();
+
+  function isFresh(entry: Entry): boolean {
+    const age = now() - entry.sentAt;
+    if (age <= options.ttlMs) return true;
+    if (entry.generation === null || options.indexState === undefined || age > settledMaxAgeMs) return false;
+    const index = options.indexState();
+    return index.settled && index.generation === entry.generation;
+  }
+
+  function send(key: string, sendRequest: () => Promise<object>): Promise<object> {
+    const index = options.indexState?.();
+    const sentAt = now();
+    const generation = index?.settled ? index.generation : null;
+    const pending = sendRequest()
+      .then((answer) => {
+        const frozen = deepFreeze(answer);
+        entries.set(key, { answer: frozen, sentAt, generation });
+        return frozen;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+    return pending;
+  }
+
   return {
-    async answer<Answer extends object>(request: object, send: () => Promise<Answer>): Promise<Answer> {
-      const status: LRUCache.Status<string, object, Send> = {};
-      const pending = entries.fetch(JSON.stringify(request), { context: send, status });
-      // fetch() records how it was answered before it first yields.
-      if (status.fetch === 'hit') counts.hits += 1;
-      else if (status.fetch === 'inflight') counts.coalesced += 1;
-      else counts.misses += 1;
-      const answer = await pending;
-      // Only an aborted fetch resolves to undefined, and ignoreFetchAbort keeps fetches from aborting.
-      if (answer === undefined) throw new Error('search cache: a request resolved to no answer');
-      return answer as Answer;
+    async answer<Answer extends object>(
+      request: object,
+      sendRequest: () => Promise<Answer>,
+    ): Promise<Answer> {
+      const key = JSON.stringify(request);
+      const entry = entries.get(key);
+      if (entry !== undefined && isFresh(entry)) {
+        counts.hits += 1;
+        return entry.answer as Answer;
+      }
+      const running = inFlight.get(key);
+      if (running !== undefined) {
+        counts.coalesced += 1;
+        return (await running) as Answer;
+      }
+      counts.misses += 1;
+      if (entry !== undefined) entries.delete(key);
+      return (await send(key, sendRequest)) as Answer;
     },
     stats: () => ({ ...counts, entries: entries.size, bytes: entries.calculatedSize }),
   };

@@ -1,6 +1,6 @@
 import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_CACHE_TTL_MAX_MS } from '@directory/config';
+import { INDEX_REFRESH_INTERVAL_MS } from '@directory/config';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { createTestSearch, indexPlaces, placeState } from '@directory/testing';
 import {
@@ -8,6 +8,7 @@ import {
   SearchUnavailableError,
   createDirectory,
   createSearchRequestCache,
+  watchIndexChanges,
   type SearchCacheOptions,
 } from '../src/index.js';
 
@@ -178,6 +179,41 @@ describe('directory service with the hot-query cache (issue 15), in front of the
     ]);
   });
 
+  it('with the index watch: keeps an answer past its TTL while the index is quiet, and drops it once a write is seen', async () => {
+    const PROBE = 100;
+    const watch = watchIndexChanges({
+      client: search.client,
+      alias,
+      timings: { probeIntervalMs: PROBE, refreshIntervalMs: INDEX_REFRESH_INTERVAL_MS },
+    });
+    try {
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const until = async (settled: boolean) => {
+        for (let waited = 0; watch.state().settled !== settled; waited += 20) {
+          expect(waited, `index watch never ${settled ? 'settled' : 'unsettled'}`).toBeLessThan(10_000);
+          await sleep(20);
+        }
+      };
+      const { directory, cache } = cachedDirectory({ indexState: watch.state });
+      const params = { country: 'de' as const, q: 'praxis', limit: 10 };
+      await until(true);
+      const before = await searchesRun();
+      const first = names(await directory.searchDoctors(params, new Date()));
+      await sleep(TTL * 2);
+      expect(names(await directory.searchDoctors(params, new Date()))).toEqual(first);
+      expect(await searchesRun()).toBe(before + 1);
+      expect(cache.stats()).toMatchObject({ hits: 1, misses: 1 });
+
+      // A write (made searchable at once): the probe sees it, and the kept answer goes.
+      await indexPlaces(search.client, alias, [berlin('de-w', 'Praxis Wald')]);
+      await until(false);
+      expect(names(await directory.searchDoctors(params, new Date()))).toEqual([...first, 'Praxis Wald']);
+      expect(await searchesRun()).toBe(before + 2);
+    } finally {
+      watch.close();
+    }
+  });
+
   it('never keeps an entry longer than the refresh interval of the indices it reads', async () => {
     const settings = await search.client.indices.getSettings({ index, include_defaults: true });
     const refresh =
@@ -185,6 +221,6 @@ describe('directory service with the hot-query cache (issue 15), in front of the
       settings[index]?.defaults?.index?.refresh_interval;
     const [, amount = '', unit = ''] = /^(\d+)(ms|s)$/.exec(String(refresh)) ?? [];
     expect(unit, `refresh_interval ${String(refresh)}`).not.toBe('');
-    expect(SEARCH_CACHE_TTL_MAX_MS).toBeLessThanOrEqual(Number(amount) * (unit === 's' ? 1_000 : 1));
+    expect(INDEX_REFRESH_INTERVAL_MS).toBeLessThanOrEqual(Number(amount) * (unit === 's' ? 1_000 : 1));
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSearchRequestCache, type SearchCacheOptions } from '../src/index.js';
+import {
+  INITIAL_WATCH_MEMORY,
+  createSearchRequestCache,
+  indexStateAt,
+  observeProbe,
+  type IndexState,
+  type SearchCacheOptions,
+} from '../src/index.js';
 
 // The cache in isolation: `send` is a plain function standing for the client's request, and time is a
 // clock the spec moves. (directory.service.int.spec.ts runs it in front of the real Elasticsearch.)
@@ -156,5 +163,146 @@ describe('search request cache', () => {
         },
       ),
     );
+  });
+});
+
+describe('search request cache with an index watch', () => {
+  /** A cache whose index state the spec sets by hand. */
+  function watched(options: Partial<SearchCacheOptions> = {}) {
+    const index: IndexState = { generation: 1, settled: true };
+    const set = setUp({ indexState: () => ({ ...index }), settledMaxAgeMs: 60_000, ...options });
+    return { ...set, index };
+  }
+
+  it('serves an answer of a settled index past the TTL until the watch sees a change', async () => {
+    const { clock, ask, sent, index } = watched();
+    const first = await ask(page('madrid'));
+    clock.now += 30_000;
+    expect(await ask(page('madrid'))).toBe(first);
+    index.generation = 2;
+    expect((await ask(page('madrid'))).number).toBe(2);
+    expect(sent()).toBe(2);
+  });
+
+  it('keeps only the TTL for an answer sent while a change was not yet searchable, or while the watch is unsure', async () => {
+    const { clock, ask, sent, index } = watched();
+    index.settled = false;
+    await ask(page('madrid'));
+    index.settled = true;
+    clock.now += TTL + 1;
+    await ask(page('madrid'));
+    expect(sent()).toBe(2);
+
+    // Sent while settled, but the watch has lost track since: the TTL again.
+    clock.now += 1;
+    index.settled = false;
+    clock.now += TTL + 1;
+    await ask(page('madrid'));
+    expect(sent()).toBe(3);
+  });
+
+  it('never serves an answer older than settledMaxAgeMs, whatever the watch says', async () => {
+    const { clock, ask, sent } = watched({ settledMaxAgeMs: 5_000 });
+    await ask(page('madrid'));
+    clock.now += 5_000;
+    await ask(page('madrid'));
+    expect(sent()).toBe(1);
+    clock.now += 1;
+    await ask(page('madrid'));
+    expect(sent()).toBe(2);
+  });
+
+  // The guarantee, end to end through the watch's rules: a simulated index takes writes that become
+  // searchable within one refresh interval; probes read its write count at a random moment while in
+  // flight. Whenever a lookup is answered, every write made at least TTL + one refresh interval before
+  // is in the answer — as with a plain TTL cache, however long the watch kept the entry.
+  it('law: an answer holds every write made a TTL and a refresh interval before it is served', async () => {
+    const REFRESH = 1_000;
+    const PROBE = 250;
+    const timings = { probeIntervalMs: PROBE, refreshIntervalMs: REFRESH };
+    const write = fc.record({
+      at: fc.integer({ min: 0, max: 8_000 }),
+      delay: fc.integer({ min: 0, max: REFRESH }),
+    });
+    const probeLag = fc.integer({ min: 0, max: PROBE });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(write, { maxLength: 6 }),
+        fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 1, maxLength: 40 }),
+        fc.array(probeLag, { minLength: 41, maxLength: 41 }),
+        fc.integer({ min: 0, max: 3 }),
+        async (writes, lookups, lags, failingProbe) => {
+          const clock = { now: 0 };
+          let memory = INITIAL_WATCH_MEMORY;
+          const cache = createSearchRequestCache({
+            maxEntries: 10,
+            maxBytes: 1_000_000,
+            ttlMs: TTL,
+            indexState: () => indexStateAt(memory, clock.now, timings),
+            now: () => clock.now,
+          });
+          const searchable = (at: number) =>
+            writes.flatMap((entry, id) => (entry.at + entry.delay <= at ? [id] : []));
+          const written = (at: number) => writes.filter((entry) => entry.at <= at).length;
+          type Event = { at: number; run: () => Promise<void> };
+          const events: Event[] = lookups.map((at) => ({
+            at,
+            run: async () => {
+              const answer = await cache.answer(page('madrid'), () =>
+                Promise.resolve({ visible: searchable(clock.now) }),
+              );
+              const due = writes.flatMap((entry, id) => (entry.at <= at - TTL - REFRESH ? [id] : []));
+              expect(answer.visible).toEqual(expect.arrayContaining(due));
+            },
+          }));
+          for (let probe = 0; probe * PROBE <= 10_000; probe += 1) {
+            const sentAt = probe * PROBE;
+            const lag = lags[probe % lags.length] ?? 0;
+            events.push({
+              at: sentAt + lag,
+              run: () => {
+                // The cluster counts its writes somewhere between sending and answering.
+                const fingerprint = probe % 7 === failingProbe ? null : String(written(sentAt + lag / 2));
+                memory = observeProbe(memory, fingerprint, sentAt, sentAt + lag);
+                return Promise.resolve();
+              },
+            });
+          }
+          events.sort((a, b) => a.at - b.at);
+          for (const event of events) {
+            clock.now = event.at;
+            await event.run();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('index watch rules', () => {
+  const timings = { probeIntervalMs: 250, refreshIntervalMs: 1_000 };
+
+  it('is settled once no change has been seen for a refresh interval, and while probes keep answering', () => {
+    let memory = observeProbe(INITIAL_WATCH_MEMORY, 'doctors-a/u/10/0', 0, 5);
+    expect(indexStateAt(memory, 500, timings)).toEqual({ generation: 1, settled: false });
+    memory = observeProbe(memory, 'doctors-a/u/10/0', 1_000, 1_004);
+    expect(indexStateAt(memory, 1_006, timings)).toEqual({ generation: 1, settled: true });
+    // No answered probe for more than two intervals: unsure, so not settled.
+    expect(indexStateAt(memory, 1_501, timings).settled).toBe(false);
+  });
+
+  it('moves the generation on a change, and after a failed probe even if nothing changed', () => {
+    let memory = observeProbe(INITIAL_WATCH_MEMORY, 'doctors-a/u/10/0', 0, 5);
+    memory = observeProbe(memory, 'doctors-a/u/11/0', 250, 255);
+    expect(memory.generation).toBe(2);
+    memory = observeProbe(memory, null, 500, 600);
+    expect(indexStateAt(memory, 600, timings).settled).toBe(false);
+    memory = observeProbe(memory, 'doctors-a/u/11/0', 750, 760);
+    expect(memory.generation).toBe(3);
+    // The change is dated when the probe answered (760), not sent: settled a refresh interval after that.
+    memory = observeProbe(memory, 'doctors-a/u/11/0', 1_500, 1_505);
+    expect(indexStateAt(memory, 1_755, timings).settled).toBe(false);
+    expect(indexStateAt(memory, 1_761, timings).settled).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
-import type { Config } from '@directory/config';
+import { INDEX_REFRESH_INTERVAL_MS, type Config } from '@directory/config';
 import {
   createDirectory,
   createSearchRequestCache,
+  watchIndexChanges,
+  type IndexChangeWatch,
   type Directory,
   type SearchRequestCache,
 } from '@directory/directory';
@@ -23,6 +25,18 @@ export function openSearchStores(config: Config): SearchStores {
     timeoutMs: config.ELASTICSEARCH_TIMEOUT_MS,
     maxRetries: 1,
   });
+  // The index watch lets cached answers outlive the TTL while nothing behind the alias changes.
+  const indexWatch: IndexChangeWatch | null =
+    config.SEARCH_CACHE === 'off' || config.SEARCH_CACHE_PROBE_MS === 0
+      ? null
+      : watchIndexChanges({
+          client: search,
+          alias: config.ELASTICSEARCH_INDEX,
+          timings: {
+            probeIntervalMs: config.SEARCH_CACHE_PROBE_MS,
+            refreshIntervalMs: INDEX_REFRESH_INTERVAL_MS,
+          },
+        });
   const searchCache =
     config.SEARCH_CACHE === 'off'
       ? null
@@ -30,6 +44,7 @@ export function openSearchStores(config: Config): SearchStores {
           maxEntries: config.SEARCH_CACHE_MAX_ENTRIES,
           maxBytes: config.SEARCH_CACHE_MAX_MB * 1024 * 1024,
           ttlMs: config.SEARCH_CACHE_TTL_MS,
+          ...(indexWatch ? { indexState: indexWatch.state } : {}),
         });
   const directory = createDirectory({
     client: search,
@@ -43,6 +58,9 @@ export function openSearchStores(config: Config): SearchStores {
     search,
     directory,
     searchCache,
-    close: () => closeConnections([stores.db.destroy(), stores.redis.quit(), search.close()]),
+    close: () => {
+      indexWatch?.close();
+      return closeConnections([stores.db.destroy(), stores.redis.quit(), search.close()]);
+    },
   };
 }
