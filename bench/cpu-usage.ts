@@ -69,6 +69,10 @@ export const NO_CPU: CpuUsage = { byPart: new Map(), busySeconds: 0 };
 /** One line: CPU seconds per part, and how busy the whole machine was over `wallSeconds`. */
 export function formatCpu(usage: CpuUsage, wallSeconds: number): string {
   const parts = [...usage.byPart].map(([part, seconds]) => `${part} ${seconds.toFixed(2)}`);
+  // Processes that exited before the second snapshot (a child that finished, the database backends of
+  // its connections) and everything else on the machine.
+  const named = [...usage.byPart.values()].reduce((sum, seconds) => sum + seconds, 0);
+  parts.push(`other ${Math.max(0, usage.busySeconds - named).toFixed(2)}`);
   const capacity = availableParallelism() * wallSeconds;
   return (
     `cpu seconds: ${parts.join(' · ')} · machine busy ${usage.busySeconds.toFixed(2)} of ${capacity.toFixed(2)} ` +
