@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeState } from '@directory/testing';
-import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
+import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 type CityList = { cities: Array<{ slug: string; name: string | null; count: number }> };
@@ -31,21 +31,14 @@ const PLACES = [
 ];
 
 describe('GET /api/v1/cities (API 1.2)', () => {
-  let harness: ApiHarness;
-  let call: Caller;
-  let secret: string;
+  let api: KeyedApi;
 
   beforeAll(async () => {
-    harness = await createApiHarness('api-cities');
-    // Every response is checked against /openapi.json by the caller.
-    call = await createCaller(await harness.newApp());
-    ({ secret } = await harness.createKey());
-    await harness.index(PLACES);
+    api = await createKeyedApi('api-cities', PLACES);
   });
-  afterAll(() => harness.close());
+  afterAll(() => api.close());
 
-  const cities = (query: string) =>
-    call({ url: `/api/v1/cities?${query}`, headers: { 'x-api-key': secret } });
+  const cities = (query: string) => api.get(`/api/v1/cities?${query}`);
   const list = async (query: string): Promise<CityList> => {
     const response = await cities(query);
     expect(response.statusCode, response.body).toBe(200);
@@ -89,10 +82,7 @@ describe('GET /api/v1/cities (API 1.2)', () => {
 
   it('lists slugs that search accepts as city', async () => {
     for (const { slug, count } of (await list('country=de')).cities) {
-      const response = await call({
-        url: `/api/v1/doctors?country=de&city=${slug}&limit=100`,
-        headers: { 'x-api-key': secret },
-      });
+      const response = await api.get(`/api/v1/doctors?country=de&city=${slug}&limit=100`);
       expect(response.json<{ doctors: unknown[] }>().doctors).toHaveLength(count);
     }
   });
@@ -117,7 +107,7 @@ describe('GET /api/v1/cities (API 1.2)', () => {
         reason: 'is not a known parameter (known: country, q, limit; names are case-sensitive)',
       },
     ]);
-    expectProblem(await call({ url: '/api/v1/cities?country=de' }), 401);
+    expectProblem(await api.call({ url: '/api/v1/cities?country=de' }), 401);
     expect(expectProblem(await cities('country=de&api_key=x'), 400).type).toBe('/problems/key-in-query');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEO_RADIUS_DEFAULT_M, type Doctor } from '@directory/domain';
 import { placeState } from '@directory/testing';
-import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
+import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 type Record = Doctor & { distanceMeters?: number };
@@ -53,26 +53,15 @@ const PLACES = [
 const LOCATION = new Map(PLACES.map((state) => [state.placeId, state.observed?.location ?? null]));
 
 describe('GET /api/v1/doctors with near and radius (API 1.2)', () => {
-  let harness: ApiHarness;
-  let call: Caller;
-  let secret: string;
+  let api: KeyedApi;
 
   beforeAll(async () => {
-    harness = await createApiHarness('api-geo');
-    // Every response is checked against /openapi.json by the caller.
-    call = await createCaller(await harness.newApp());
-    ({ secret } = await harness.createKey());
-    await harness.index(PLACES);
+    api = await createKeyedApi('api-geo', PLACES);
   });
-  afterAll(() => harness.close());
+  afterAll(() => api.close());
 
-  const search = (query: string) =>
-    call({ url: `/api/v1/doctors?${query}`, headers: { 'x-api-key': secret } });
-  const page = async (query: string): Promise<Page> => {
-    const response = await search(query);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<Page>();
-  };
+  const search = (query: string) => api.get(`/api/v1/doctors?${query}`);
+  const page = (query: string) => api.getOk<Page>(`/api/v1/doctors?${query}`);
   const ids = (result: Page) => result.doctors.map((doctor) => doctor.id);
 
   it('returns the records within the default radius, nearest first (ties by id), each with its distance', async () => {
@@ -161,7 +150,7 @@ describe('GET /api/v1/doctors with near and radius (API 1.2)', () => {
       };
       components: { schemas: { [name: string]: Schema } };
     };
-    const document = (await call({ url: '/openapi.json' })).json<Document>();
+    const document = (await api.call({ url: '/openapi.json' })).json<Document>();
     const parameters = document.paths['/api/v1/doctors']?.get?.parameters ?? [];
     expect(parameters.filter((parameter) => ['near', 'radius'].includes(parameter.name))).toEqual([
       expect.objectContaining({ name: 'near', required: false }),

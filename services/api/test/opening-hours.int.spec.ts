@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Doctor } from '@directory/domain';
 import { placeState } from '@directory/testing';
-import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
+import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 type Page = { doctors: Doctor[]; page: { count: number; hasMore: boolean; nextCursor: string | null } };
@@ -101,26 +101,15 @@ const PLACES = [
 ];
 
 describe('GET /api/v1/doctors with openAt and openNow (API 1.2)', () => {
-  let harness: ApiHarness;
-  let call: Caller;
-  let secret: string;
+  let api: KeyedApi;
 
   beforeAll(async () => {
-    harness = await createApiHarness('api-hours');
-    // Every response is checked against /openapi.json by the caller.
-    call = await createCaller(await harness.newApp());
-    ({ secret } = await harness.createKey());
-    await harness.index(PLACES);
+    api = await createKeyedApi('api-hours', PLACES);
   });
-  afterAll(() => harness.close());
+  afterAll(() => api.close());
 
-  const search = (query: string) =>
-    call({ url: `/api/v1/doctors?${query}`, headers: { 'x-api-key': secret } });
-  const page = async (query: string): Promise<Page> => {
-    const response = await search(query);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<Page>();
-  };
+  const search = (query: string) => api.get(`/api/v1/doctors?${query}`);
+  const page = (query: string) => api.getOk<Page>(`/api/v1/doctors?${query}`);
   const openAt = async (country: string, instant: string) =>
     (await page(`country=${country}&limit=100&openAt=${encodeURIComponent(instant)}`)).doctors.map(
       (doctor) => doctor.id,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCTOR_KEYS, SPECIALTY_CODES, type Doctor } from '@directory/domain';
 import { placeState } from '@directory/testing';
-import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
+import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 type SpecialtyList = { specialties: Array<{ code: string; label: string; count?: number }> };
@@ -27,20 +27,14 @@ const PLACES = [
 ];
 
 describe('GET /api/v1/specialties and the specialty filter (API 1.2)', () => {
-  let harness: ApiHarness;
-  let call: Caller;
-  let secret: string;
+  let api: KeyedApi;
 
   beforeAll(async () => {
-    harness = await createApiHarness('api-specialties');
-    // Every response is checked against /openapi.json by the caller.
-    call = await createCaller(await harness.newApp());
-    ({ secret } = await harness.createKey());
-    await harness.index(PLACES);
+    api = await createKeyedApi('api-specialties', PLACES);
   });
-  afterAll(() => harness.close());
+  afterAll(() => api.close());
 
-  const get = (url: string) => call({ url, headers: { 'x-api-key': secret } });
+  const get = (url: string) => api.get(url);
   const list = async (query: string): Promise<SpecialtyList> => {
     const response = await get(`/api/v1/specialties${query === '' ? '' : `?${query}`}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -176,7 +170,7 @@ describe('GET /api/v1/specialties and the specialty filter (API 1.2)', () => {
         reason: 'is not a known parameter (known: country, lang; names are case-sensitive)',
       },
     ]);
-    expectProblem(await call({ url: '/api/v1/specialties' }), 401);
+    expectProblem(await api.call({ url: '/api/v1/specialties' }), 401);
     expect(expectProblem(await get('/api/v1/specialties?api_key=x'), 400).type).toBe(
       '/problems/key-in-query',
     );
@@ -194,7 +188,7 @@ describe('GET /api/v1/specialties and the specialty filter (API 1.2)', () => {
       };
       components: { schemas: { [name: string]: { additionalProperties?: unknown } } };
     };
-    const document = (await call({ url: '/openapi.json' })).json<Document>();
+    const document = (await api.call({ url: '/openapi.json' })).json<Document>();
     const operation = document.paths['/api/v1/specialties']?.get;
     // Query parameters only: every keyed GET also documents the If-None-Match header (HTTP caching).
     const queryParameters = operation?.parameters?.filter((parameter) => parameter.in === 'query');

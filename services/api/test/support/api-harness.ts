@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createServiceRedis } from '@directory/keyed-access';
 import { createDirectory, type SearchRequestCache } from '@directory/directory';
@@ -156,5 +157,37 @@ export async function createCaller(app: FastifyInstance): Promise<Caller> {
     const route = DOCUMENTED_ROUTES.find(([pattern]) => pattern.test(url));
     if (route !== undefined) validator.check(route[1], 'GET', response);
     return response;
+  };
+}
+
+/** What most API specs start from: a harness, the validating caller, one key and these places indexed. */
+export type KeyedApi = {
+  harness: ApiHarness;
+  /** GET through the validating caller, with whatever headers the spec gives (none: no key). */
+  call: Caller;
+  /** GET `url` with the key. */
+  get: (url: string) => Promise<LightMyRequestResponse>;
+  /** GET `url` with the key, expecting 200: the parsed body. */
+  getOk: <Body>(url: string) => Promise<Body>;
+  close: () => Promise<void>;
+};
+
+export async function createKeyedApi(label: string, places: PlaceState[]): Promise<KeyedApi> {
+  const harness = await createApiHarness(label);
+  // Every response is checked against /openapi.json by the caller.
+  const call = await createCaller(await harness.newApp());
+  const { secret } = await harness.createKey();
+  await harness.index(places);
+  const get = (url: string) => call({ url, headers: { 'x-api-key': secret } });
+  return {
+    harness,
+    call,
+    get,
+    getOk: async <Body>(url: string) => {
+      const response = await get(url);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<Body>();
+    },
+    close: () => harness.close(),
   };
 }
