@@ -24,7 +24,8 @@ export async function savePlaceStates(
 
 /**
  * Replay writes (`reindex --replay`): overwrite states refolded with a changed fold even at the same
- * version, but never replace a row a worker has meanwhile moved to a newer version. `updated_at` keeps
+ * version (an identical document is left as it is), but never replace a row a worker has meanwhile moved
+ * to a newer version. `updated_at` keeps
  * its value: it marks the writes a running reindex must catch up, and the replay sends the same document
  * to the new index in the same pass, so its own writes are not changes to catch up (a worker's are).
  */
@@ -42,10 +43,15 @@ async function upsertStates(
 ): Promise<void> {
   if (rows.length === 0) return;
   const sorted = byPlaceId(rows);
+  // A replay rewrites a row at the same version only if the refold changed it: an unchanged row is
+  // not written again (no new row version, WAL or index entries for what a replay with an unchanged fold
+  // would only copy). The documents are compared as stored text: both are JSON.stringify output.
   const condition =
     when === 'newer'
       ? sql`places.state_version < excluded.state_version`
-      : sql`places.state_version <= excluded.state_version`;
+      : sql`(places.state_version < excluded.state_version
+             or (places.state_version = excluded.state_version
+                 and places.document::text is distinct from excluded.document::text))`;
   const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
   // One JSON parameter unpacked by PostgreSQL (as in appends): no per-element array escaping. Built as
   // text so a document serialized already is not serialized again.

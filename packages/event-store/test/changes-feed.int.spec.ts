@@ -111,6 +111,27 @@ describe('changes feed (places table, migration 0005)', () => {
     expect(summary((await drain(db, 'de', after)).rows)).toEqual(['a a v3']);
   });
 
+  it('leaves a row a replay would rewrite unchanged as it is, and rewrites one the refold changed', async () => {
+    const state = placeRow('r', 1, { country: 'de' });
+    await savePlaceStates(db, [state]);
+    const rowVersion = async () =>
+      (await sql<{ xmin: string }>`select xmin::text as xmin from places where place_id = 'r'`.execute(db))
+        .rows[0]?.xmin;
+    const before = await rowVersion();
+    await replacePlaceStates(db, [{ ...state, documentJson: JSON.stringify(state.document) }]);
+    expect(await rowVersion()).toBe(before);
+
+    const refolded = placeRow('r', 1, { country: 'de' });
+    if (refolded.document.served)
+      refolded.document.doctor = { ...refolded.document.doctor, name: 'r refolded' };
+    await replacePlaceStates(db, [{ ...refolded, documentJson: JSON.stringify(refolded.document) }]);
+    expect(await rowVersion()).not.toBe(before);
+    const stored = await sql<{
+      name: string;
+    }>`select document -> 'doctor' ->> 'name' as name from places where place_id = 'r'`.execute(db);
+    expect(stored.rows[0]?.name).toBe('r refolded');
+  });
+
   it('tells the dataset a place left that it is gone there, exactly once', async () => {
     await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, { country: 'de' })]);
     await waitForFence(db);
