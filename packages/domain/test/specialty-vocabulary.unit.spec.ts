@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PAGE_LANGUAGE_CODES } from '../src/profile-url.js';
@@ -144,5 +146,23 @@ describe('specialtyCodesOf', () => {
         if (primaryCode !== null) expect(codes[0]).toBe(primaryCode);
       }),
     );
+  });
+});
+
+describe('the vocabulary table in docs/api.md', () => {
+  // The docs show every code with its six labels; this keeps that copy equal to the vocabulary.
+  it('lists every code once, in code order, with exactly the labels the vocabulary has', () => {
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/api.md', import.meta.url)), 'utf8');
+    const start = docs.indexOf('The vocabulary (authoritative');
+    expect(start).toBeGreaterThan(-1);
+    const table = docs.slice(start).split('\n\n')[1] ?? '';
+    const rows = [...table.matchAll(/^\| `([a-z-]+)` +\|(.+)\|$/gm)].map(([, code = '', cells = '']) => [
+      code,
+      ...cells.split('|').map((cell) => cell.trim()),
+    ]);
+    const expected = [...SPECIALTY_VOCABULARY]
+      .sort((a, b) => (a.code < b.code ? -1 : 1))
+      .map((entry) => [entry.code, ...PAGE_LANGUAGE_CODES.map((lang) => entry.labels[lang])]);
+    expect(rows).toEqual(expected);
   });
 });
