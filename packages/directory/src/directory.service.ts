@@ -198,7 +198,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
 type BatchSource = BatchResponse['hits'][number]['_source'] & object;
 type BatchAggregations = { profiles: { buckets: BatchResponse['profileBuckets'] } };
 
-function isIndexNotFound(error: unknown): boolean {
+/** No index behind the alias (a fresh deployment): a state, not an outage. */
+export function isIndexNotFound(error: unknown): boolean {
   return (
     error instanceof esErrors.ResponseError &&
     error.statusCode === 404 &&

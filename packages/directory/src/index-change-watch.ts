@@ -1,4 +1,5 @@
-import { errors as esErrors, type Client } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
+import { isIndexNotFound } from './directory.service.js';
 
 /**
  * Whether the documents behind the read alias can have changed since a moment: what lets the hot-query
@@ -109,7 +110,6 @@ export function watchIndexChanges(options: {
   client: Client;
   alias: string;
   timings: WatchTimings;
-  onProbeFailure?: (error: unknown) => void;
   now?: () => number;
 }): IndexChangeWatch {
   const { client, alias, timings } = options;
@@ -129,11 +129,9 @@ export function watchIndexChanges(options: {
       memory = observeProbe(memory, fingerprintOf(stats), sentAt, now());
     } catch (error) {
       // No index behind the alias yet is a state like any other (nothing is served).
-      if (isIndexNotFound(error)) memory = observeProbe(memory, 'no index', sentAt, now());
-      else {
-        if (memory.fingerprint !== null) options.onProbeFailure?.(error);
-        memory = observeProbe(memory, null, sentAt, now());
-      }
+      // Anything else (timeout, cluster down) is a doubt: the cache falls back to its TTL. The readiness
+      // check and the search path report an outage; a probe adds nothing to that.
+      memory = observeProbe(memory, isIndexNotFound(error) ? 'no index' : null, sentAt, now());
     } finally {
       probing = false;
     }
@@ -146,8 +144,4 @@ export function watchIndexChanges(options: {
     state: () => indexStateAt(memory, now(), timings),
     close: () => clearInterval(timer),
   };
-}
-
-function isIndexNotFound(error: unknown): boolean {
-  return error instanceof esErrors.ResponseError && error.statusCode === 404;
 }
