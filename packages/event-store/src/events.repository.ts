@@ -121,11 +121,12 @@ export async function readStreams(
 ): Promise<Map<string, StoredPlaceEvent[]>> {
   const streams = new Map<string, StoredPlaceEvent[]>();
   if (placeIds.length === 0) return streams;
+  // Not ordered by the database: a replay page's events outgrow work_mem and PostgreSQL would sort them
+  // on disk (three quarters of the query's time); each stream is put in store order here instead.
   const rows = await db
     .selectFrom('events')
     .select(['position', 'event_id', 'place_id', 'type', 'occurred_at', 'schema_version', 'payload'])
     .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
-    .orderBy('position')
     .execute();
   for (const row of rows) {
     // Rows were validated before they were appended; the store hands them back as they went in.
@@ -142,6 +143,7 @@ export async function readStreams(
     if (stream) stream.push(event);
     else streams.set(row.place_id, [event]);
   }
+  for (const stream of streams.values()) stream.sort((a, b) => a.position - b.position);
   return streams;
 }
 

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Database } from '@directory/database';
+import { toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
+import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
+import { appendEvents, readStreams } from '../src/events.repository.js';
+import { replacePlaceStates, savePlaceStates, streamProjections } from '../src/places.repository.js';
+
+/** A name holding what a text protocol could mangle: quotes, backslashes, a newline, a tab, emoji, U+2028. */
+const AWKWARD = 'Praxis "Dr. Ö\\Ü"\nzweite Zeile\tTab 🦷 \u2028 Ende';
+
+function placeRow(placeId: string, version: number, name: string): PlaceProjection {
+  const state = placeState({ id: placeId, name, version, country: 'de' });
+  return { placeId, stateVersion: version, document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }) };
+}
+
+async function storedDocuments(db: Database): Promise<Map<string, string>> {
+  const stored = new Map<string, string>();
+  for await (const page of streamProjections(db)) {
+    for (const row of page) stored.set(row.placeId, row.documentJson);
+  }
+  return stored;
+}
+
+describe('places and events as they travel to PostgreSQL and back', () => {
+  let database: TestDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('places-text');
+    db = createDatabase(database.url);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('stores every document as the exact text JSON.stringify made of it, awkward characters included', async () => {
+    const rows = [placeRow('p-1', 1, AWKWARD), placeRow('p-2', 1, 'Plain'), placeRow('p-3', 1, `${AWKWARD}\n`)];
+    await savePlaceStates(db, rows);
+    const replayed = placeRow('p-2', 1, `${AWKWARD} (refolded)`);
+    await replacePlaceStates(db, [{ ...replayed, documentJson: JSON.stringify(replayed.document) }]);
+
+    const stored = await storedDocuments(db);
+    expect(stored.get('p-1')).toBe(JSON.stringify(rows[0]?.document));
+    expect(stored.get('p-2')).toBe(JSON.stringify(replayed.document));
+    expect(stored.get('p-3')).toBe(JSON.stringify(rows[2]?.document));
+    expect(JSON.parse(stored.get('p-1') ?? '{}').doctor.name).toBe(AWKWARD);
+  });
+
+  it('hands each stream back in store order, whatever order the places and events were stored in', async () => {
+    const event = (eventId: string, placeId: string, name: string): PlaceEvent =>
+      ({
+        eventId,
+        placeId,
+        type: 'place.crawled',
+        occurredAt: '2026-11-01T10:00:00.000Z',
+        schemaVersion: 1,
+        payload: { name },
+      }) as unknown as PlaceEvent;
+    // Interleaved over several appends, so the two streams' rows lie mixed in the table.
+    await appendEvents(db, [event('e-1', 's-b', 'b1'), event('e-2', 's-a', 'a1')]);
+    await appendEvents(db, [event('e-3', 's-a', 'a2')]);
+    await appendEvents(db, [event('e-4', 's-b', 'b2'), event('e-5', 's-a', 'a3')]);
+
+    const streams = await readStreams(db, ['s-a', 's-b', 's-none']);
+    expect([...streams.keys()].sort()).toEqual(['s-a', 's-b']);
+    expect(streams.get('s-a')?.map((stored) => stored.eventId)).toEqual(['e-2', 'e-3', 'e-5']);
+    expect(streams.get('s-b')?.map((stored) => stored.eventId)).toEqual(['e-1', 'e-4']);
+    const positions = streams.get('s-a')?.map((stored) => stored.position) ?? [];
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+});
