@@ -35,7 +35,11 @@ describe('places and events as they travel to PostgreSQL and back', () => {
   });
 
   it('stores every document as the exact text JSON.stringify made of it, awkward characters included', async () => {
-    const rows = [placeRow('p-1', 1, AWKWARD), placeRow('p-2', 1, 'Plain'), placeRow('p-3', 1, `${AWKWARD}\n`)];
+    const rows = [
+      placeRow('p-1', 1, AWKWARD),
+      placeRow('p-2', 1, 'Plain'),
+      placeRow('p-3', 1, `${AWKWARD}\n`),
+    ];
     await savePlaceStates(db, rows);
     const replayed = placeRow('p-2', 1, `${AWKWARD} (refolded)`);
     await replacePlaceStates(db, [{ ...replayed, documentJson: JSON.stringify(replayed.document) }]);
@@ -44,7 +48,8 @@ describe('places and events as they travel to PostgreSQL and back', () => {
     expect(stored.get('p-1')).toBe(JSON.stringify(rows[0]?.document));
     expect(stored.get('p-2')).toBe(JSON.stringify(replayed.document));
     expect(stored.get('p-3')).toBe(JSON.stringify(rows[2]?.document));
-    expect(JSON.parse(stored.get('p-1') ?? '{}').doctor.name).toBe(AWKWARD);
+    const parsed = JSON.parse(stored.get('p-1') ?? '{}') as { doctor: { name: string } };
+    expect(parsed.doctor.name).toBe(AWKWARD);
   });
 
   it('hands each stream back in store order, whatever order the places and events were stored in', async () => {
