@@ -35,18 +35,10 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
   const streamVersions = new Map<string, number>();
   for (let start = 0; start < sorted.length; start += ROWS_PER_INSERT) {
     const chunk = sorted.slice(start, start + ROWS_PER_INSERT);
-    // The whole chunk travels as one JSON parameter that PostgreSQL unpacks natively: one value to bind
-    // and parse instead of six per event.
-    const rowsJson = JSON.stringify(
-      chunk.map((event) => ({
-        event_id: event.eventId,
-        place_id: event.placeId,
-        type: event.type,
-        occurred_at: event.occurredAt,
-        schema_version: event.schemaVersion,
-        payload: event.payload,
-      })),
-    );
+    // Each column travels as one array parameter, the payloads as one text of lines (JSON.stringify output
+    // never holds a raw newline): a handful of values to bind instead of six per event, and PostgreSQL
+    // only validates each payload where json_to_recordset would parse it character by character.
+    const payloadLines = chunk.map((event) => JSON.stringify(event.payload)).join('\n');
     // Appending and bumping each place's stream version happen in one statement: a place whose events
     // were stored is visibly behind until a fold catches up, even if the job that stored them is lost.
     const inserted = await sql<{
@@ -58,8 +50,13 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
       with inserted as (
         insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
         select event_id, place_id, type, occurred_at, schema_version, payload
-        from json_to_recordset(${rowsJson}::json) as x(
-          event_id text, place_id text, type text, occurred_at timestamptz, schema_version int, payload json)
+        from unnest(${sql.val(chunk.map((event) => event.eventId))}::text[],
+                    ${sql.val(chunk.map((event) => event.placeId))}::text[],
+                    ${sql.val(chunk.map((event) => event.type))}::text[],
+                    ${sql.val(chunk.map((event) => event.occurredAt))}::timestamptz[],
+                    ${sql.val(chunk.map((event) => event.schemaVersion))}::int[],
+                    string_to_array(${payloadLines}, E'\n')::json[])
+          as x(event_id, place_id, type, occurred_at, schema_version, payload)
         on conflict (event_id) do nothing
         returning event_id, place_id, position
       ), bumped as (
