@@ -25,7 +25,12 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   await withAdmin((admin) => admin.query(`create database "${databaseName}"`));
   const databaseUrl = withDatabase(config.DATABASE_URL, databaseName);
   // A benchmark shares the machine with whatever else runs: a slow connect is waited for, not a failure.
-  const db = createDatabase(databaseUrl, { maxConnections: 10, timeouts: { connectTimeoutMs: 30_000 } });
+  // Its own seeding statements touch every row (a million at the reindex bench's default), far beyond the
+  // services' 60 s statement timeout; the processes under test keep their own configured timeouts.
+  const db = createDatabase(databaseUrl, {
+    maxConnections: 10,
+    timeouts: { connectTimeoutMs: 30_000, statementTimeoutMs: 30 * 60_000 },
+  });
   await migrateToLatest(db);
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
   const alias = `bench_${name}_${suffix}`;
