@@ -4,6 +4,8 @@
 // pre-serialized documents into a fresh index with the same mapping, in the same run. A replay runs after
 // a change to the fold, so by default every stored document differs from its refold and every row is
 // rewritten; --unchanged keeps them as the refold makes them (a replay run again: no row is rewritten).
+// With --replay it also measures `floor`, the work any replay does besides the fold (read every event, write
+// every row, the raw bulk), and prints `ratio_floor` = ours / floor.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -128,32 +130,39 @@ try {
   }
   out.end();
   await once(out, 'finish');
-  const rawIndex = `${environment.alias}__raw`;
-  await createDoctorsIndex(client, rawIndex, { refresh_interval: '-1', number_of_replicas: 0 });
+  /** Bulk-loads the documents file into a fresh index: 2,000 documents (4,000 lines) a request, one at a time. */
+  const bulkLoad = async (index: string) => {
+    await createDoctorsIndex(client, index, { refresh_interval: '-1', number_of_replicas: 0 });
+    let lines: string[] = [];
+    const send = async () => {
+      const response = await client.transport.request<estypes.BulkResponse>({
+        method: 'POST',
+        path: `/${index}/_bulk`,
+        bulkBody: `${lines.join('\n')}\n`,
+      });
+      if (response.errors) throw new Error('raw bulk had item errors');
+      lines = [];
+    };
+    for await (const line of createInterface({ input: createReadStream(bulkFile) })) {
+      lines.push(line);
+      if (lines.length === 4_000) await send();
+    }
+    if (lines.length) await send();
+    await client.indices.refresh({ index });
+  };
   const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
-  // Same page size as the reindex (2,000 documents = 4,000 lines), one request at a time.
-  let lines: string[] = [];
-  const send = async () => {
-    const response = await client.transport.request<estypes.BulkResponse>({
-      method: 'POST',
-      path: `/${rawIndex}/_bulk`,
-      bulkBody: `${lines.join('\n')}\n`,
-    });
-    if (response.errors) throw new Error('raw bulk had item errors');
-    lines = [];
-  };
-  for await (const line of createInterface({ input: createReadStream(bulkFile) })) {
-    lines.push(line);
-    if (lines.length === 4_000) await send();
-  }
-  if (lines.length) await send();
-  await client.indices.refresh({ index: rawIndex });
+  await bulkLoad(`${environment.alias}__raw`);
   const rawSeconds = (performance.now() - rawStarted) / 1000;
   const rawCpuAfter = snapshotCpu([]);
   const raw = served / rawSeconds;
   log(`raw:  ${served} docs in ${rawSeconds.toFixed(1)} s = ${raw.toFixed(0)} docs/s`);
   if (rawCpu && rawCpuAfter) log(`      ${describeCpu(rawCpu, rawCpuAfter, rawSeconds)}`);
+
+  // ---- floor (--replay): what any replay must do besides the fold, one step after the other: read every
+  // stored event once (in store order, the cheapest read there is), write every document once over the
+  // existing rows of a copy of `places` (same columns and indexes), then the raw bulk ----
+  const floor = replay ? await measureReplayFloor(bulkFile, bulkLoad) : undefined;
 
   console.log(
     JSON.stringify({
@@ -162,10 +171,70 @@ try {
       raw: Math.round(raw),
       unit: 'docs/s',
       ratio: Number((ours / raw).toFixed(3)),
+      ...(floor === undefined
+        ? {}
+        : { floor: Math.round(floor), ratio_floor: Number((ours / floor).toFixed(3)) }),
       peak_rss_mb: peakRssMb,
     }),
   );
 } finally {
   await rm(workDir, { recursive: true, force: true });
   await environment.cleanup();
+}
+
+/** The replay's floor in docs/s (see above); prints its phases and CPU line. */
+async function measureReplayFloor(
+  bulkFile: string,
+  bulkLoad: (index: string) => Promise<void>,
+): Promise<number> {
+  await sql`create table places_floor (like places including all)`.execute(db);
+  await sql`insert into places_floor select * from places`.execute(db);
+  await sql`vacuum analyze places_floor`.execute(db);
+  const cpu = snapshotCpu([]);
+  const started = performance.now();
+  let events = 0;
+  for (let after = 0; ;) {
+    const page = await sql<{ position: number }>`
+      select position, event_id, place_id, type, occurred_at, schema_version, payload
+      from events where position > ${after} order by position limit 10000`.execute(db);
+    if (page.rows.length === 0) break;
+    events += page.rows.length;
+    after = page.rows[page.rows.length - 1]?.position ?? after;
+  }
+  const readSeconds = (performance.now() - started) / 1000;
+  let documents = 0;
+  let ids: string[] = [];
+  let texts: string[] = [];
+  const write = async () => {
+    await sql`
+      insert into places_floor (place_id, document)
+      select * from unnest(${ids}::text[], string_to_array(${texts.join('\n')}, E'\n')::json[])
+      on conflict (place_id) do update set document = excluded.document`.execute(db);
+    documents += ids.length;
+    ids = [];
+    texts = [];
+  };
+  let id = '';
+  for await (const line of createInterface({ input: createReadStream(bulkFile) })) {
+    if (id === '') {
+      id = (JSON.parse(line) as { index: { _id: string } }).index._id;
+      continue;
+    }
+    ids.push(id);
+    texts.push(line);
+    id = '';
+    if (ids.length === 1_000) await write();
+  }
+  if (ids.length) await write();
+  const writeSeconds = (performance.now() - started) / 1000 - readSeconds;
+  await bulkLoad(`${environment.alias}__floor`);
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = snapshotCpu([]);
+  const rate = documents / seconds;
+  log(
+    `floor: ${documents} docs in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} docs/s (read ${events} events ` +
+      `${readSeconds.toFixed(1)} s, write the rows ${writeSeconds.toFixed(1)} s, then bulk ${(seconds - readSeconds - writeSeconds).toFixed(1)} s)`,
+  );
+  if (cpu && cpuAfter) log(`      ${describeCpu(cpu, cpuAfter, seconds)}`);
+  return rate;
 }
