@@ -34,20 +34,17 @@ export async function recordProjectionFailures(
   failures: ReadonlyArray<ProjectionFailureInput>,
 ): Promise<void> {
   if (failures.length === 0) return;
-  const rowsJson = JSON.stringify(
-    failures.map((failure) => ({
-      place_id: failure.placeId,
-      state_version: failure.stateVersion,
-      status: failure.status,
-      error_type: storableText(failure.errorType),
-      reason: storableText(failure.reason),
-    })),
-  );
+  // Columns as arrays, as every multi-row write of the store binds them (see upsertStates).
+  const column = <T>(value: (failure: ProjectionFailureInput) => T) => sql.val(failures.map(value));
   await sql`
     insert into projection_failures (place_id, state_version, status, error_type, reason)
     select v.place_id, v.state_version, v.status, v.error_type, v.reason
-    from json_to_recordset(${rowsJson}::json)
-      as v(place_id text, state_version bigint, status int, error_type text, reason text)
+    from unnest(${column((failure) => failure.placeId)}::text[],
+                ${column((failure) => failure.stateVersion)}::bigint[],
+                ${column((failure) => failure.status)}::int[],
+                ${column((failure) => storableText(failure.errorType))}::text[],
+                ${column((failure) => storableText(failure.reason))}::text[])
+      as v(place_id, state_version, status, error_type, reason)
     where not exists (
       select 1 from places p where p.place_id = v.place_id and p.projected_version >= v.state_version)
     order by v.place_id
