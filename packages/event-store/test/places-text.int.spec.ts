@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '@directory/database';
+import type { Database } from '@directory/database';
 import { toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
 import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
 import { appendEvents, readStreams } from '../src/events.repository.js';
@@ -27,12 +27,9 @@ describe('places and events as they travel to PostgreSQL and back', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('places-text');
-    db = createDatabase(database.url);
+    db = database.db;
   });
-  afterAll(async () => {
-    await db.destroy();
-    await database.drop();
-  });
+  afterAll(() => database.drop());
 
   it('stores every document as the exact text JSON.stringify made of it, awkward characters included', async () => {
     const rows = [
