@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
+import { columnOf, jsonColumnOf } from './row-binding.js';
 
 export type AppendResult = {
   /** Events stored by this call, with the positions the database gave them. */
@@ -35,10 +36,6 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
   const streamVersions = new Map<string, number>();
   for (let start = 0; start < sorted.length; start += ROWS_PER_INSERT) {
     const chunk = sorted.slice(start, start + ROWS_PER_INSERT);
-    // Each column travels as one array parameter, the payloads as one text of lines (JSON.stringify output
-    // never holds a raw newline): a handful of values to bind instead of six per event, and PostgreSQL
-    // only validates each payload where json_to_recordset would parse it character by character.
-    const payloadLines = chunk.map((event) => JSON.stringify(event.payload)).join('\n');
     // Appending and bumping each place's stream version happen in one statement: a place whose events
     // were stored is visibly behind until a fold catches up, even if the job that stored them is lost.
     const inserted = await sql<{
@@ -50,12 +47,12 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
       with inserted as (
         insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
         select event_id, place_id, type, occurred_at, schema_version, payload
-        from unnest(${sql.val(chunk.map((event) => event.eventId))}::text[],
-                    ${sql.val(chunk.map((event) => event.placeId))}::text[],
-                    ${sql.val(chunk.map((event) => event.type))}::text[],
-                    ${sql.val(chunk.map((event) => event.occurredAt))}::timestamptz[],
-                    ${sql.val(chunk.map((event) => event.schemaVersion))}::int[],
-                    string_to_array(${payloadLines}, E'\n')::json[])
+        from unnest(${columnOf(chunk, (event) => event.eventId)}::text[],
+                    ${columnOf(chunk, (event) => event.placeId)}::text[],
+                    ${columnOf(chunk, (event) => event.type)}::text[],
+                    ${columnOf(chunk, (event) => event.occurredAt)}::timestamptz[],
+                    ${columnOf(chunk, (event) => event.schemaVersion)}::int[],
+                    ${jsonColumnOf(chunk.map((event) => JSON.stringify(event.payload)))})
           as x(event_id, place_id, type, occurred_at, schema_version, payload)
         on conflict (event_id) do nothing
         returning event_id, place_id, position

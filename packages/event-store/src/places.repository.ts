@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceProjection } from '@directory/domain';
+import { columnOf, jsonColumnOf } from './row-binding.js';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
 export type StoredProjection = { placeId: string; version: number; documentJson: string };
@@ -53,13 +54,10 @@ async function upsertStates(
              or (places.state_version = excluded.state_version
                  and places.document::text is distinct from excluded.document::text))`;
   const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
-  // Columns travel as arrays PostgreSQL unnests, the documents as one text of lines (JSON.stringify output
-  // never holds a raw newline). Not one JSON parameter unpacked by json_to_recordset: that parses every
-  // document character by character, a third of the statement's time; split lines are only validated.
   // A serialized document is sent as it is, so a replay's text is not serialized again.
-  const documentLines = sorted
-    .map((row) => ('documentJson' in row ? row.documentJson : JSON.stringify(row.document)))
-    .join('\n');
+  const documents = sorted.map((row) =>
+    'documentJson' in row ? row.documentJson : JSON.stringify(row.document),
+  );
   // The changes feed (migration 0005): `changed_xid` moves to this transaction only when what a consumer
   // sees changes (served or not, the public doctor, the dataset), so a re-crawl with identical data or a
   // replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
@@ -70,11 +68,10 @@ async function upsertStates(
                         changed_xid, feed_country)
     select place_id, document, state_version, state_version, served, now(),
            case when served then pg_current_xact_id() end, case when served then country end
-    from unnest(${sql.val(sorted.map((row) => row.placeId))}::text[],
-                string_to_array(${documentLines}, E'\n')::json[],
-                ${sql.val(sorted.map((row) => row.stateVersion))}::bigint[],
-                ${sql.val(sorted.map((row) => row.document.served))}::boolean[],
-                ${sql.val(sorted.map((row) => (row.document.served ? row.document.country : null)))}::text[])
+    from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
+                ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
+                ${columnOf(sorted, (row) => row.document.served)}::boolean[],
+                ${columnOf(sorted, (row) => (row.document.served ? row.document.country : null))}::text[])
       as v(place_id, document, state_version, served, country)
     order by place_id
     on conflict (place_id) do update set
@@ -99,11 +96,11 @@ export async function markProjected(
   // Rows are locked in place-id order (the subquery), like every other multi-row write here.
   await sql`
     update places set projected_version = greatest(places.projected_version, v.version)
-    from unnest(${sql.val(sorted.map((item) => item.placeId))}::text[],
-                ${sql.val(sorted.map((item) => item.version))}::bigint[]) as v(place_id, version)
+    from unnest(${columnOf(sorted, (item) => item.placeId)}::text[],
+                ${columnOf(sorted, (item) => item.version)}::bigint[]) as v(place_id, version)
     where places.place_id = v.place_id
       and places.place_id in (
-        select place_id from places where place_id = any(${sql.val(sorted.map((item) => item.placeId))}::text[])
+        select place_id from places where place_id = any(${columnOf(sorted, (item) => item.placeId)}::text[])
         order by place_id for update)`.execute(db);
 }
 

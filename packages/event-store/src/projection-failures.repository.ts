@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
+import { columnOf } from './row-binding.js';
 
 /** A place whose index document Elasticsearch refused for its content, at the stream version that failed. */
 export type ProjectionFailure = {
@@ -34,16 +35,14 @@ export async function recordProjectionFailures(
   failures: ReadonlyArray<ProjectionFailureInput>,
 ): Promise<void> {
   if (failures.length === 0) return;
-  // Columns as arrays, as every multi-row write of the store binds them (see upsertStates).
-  const column = <T>(value: (failure: ProjectionFailureInput) => T) => sql.val(failures.map(value));
   await sql`
     insert into projection_failures (place_id, state_version, status, error_type, reason)
     select v.place_id, v.state_version, v.status, v.error_type, v.reason
-    from unnest(${column((failure) => failure.placeId)}::text[],
-                ${column((failure) => failure.stateVersion)}::bigint[],
-                ${column((failure) => failure.status)}::int[],
-                ${column((failure) => storableText(failure.errorType))}::text[],
-                ${column((failure) => storableText(failure.reason))}::text[])
+    from unnest(${columnOf(failures, (failure) => failure.placeId)}::text[],
+                ${columnOf(failures, (failure) => failure.stateVersion)}::bigint[],
+                ${columnOf(failures, (failure) => failure.status)}::int[],
+                ${columnOf(failures, (failure) => storableText(failure.errorType))}::text[],
+                ${columnOf(failures, (failure) => storableText(failure.reason))}::text[])
       as v(place_id, state_version, status, error_type, reason)
     where not exists (
       select 1 from places p where p.place_id = v.place_id and p.projected_version >= v.state_version)
@@ -63,8 +62,8 @@ export async function clearProjectionFailures(
   if (projected.length === 0) return;
   await sql`
     delete from projection_failures as f
-    using unnest(${sql.val(projected.map((item) => item.placeId))}::text[],
-                 ${sql.val(projected.map((item) => item.version))}::bigint[]) as v(place_id, version)
+    using unnest(${columnOf(projected, (item) => item.placeId)}::text[],
+                 ${columnOf(projected, (item) => item.version)}::bigint[]) as v(place_id, version)
     where f.place_id = v.place_id and f.state_version <= v.version`.execute(db);
 }
 
