@@ -26,9 +26,9 @@ export async function savePlaceStates(
 /**
  * Replay writes (`reindex --replay`): overwrite states refolded with a changed fold even at the same
  * version (an identical document is left as it is), but never replace a row a worker has meanwhile moved
- * to a newer version. `updated_at` keeps
- * its value: it marks the writes a running reindex must catch up, and the replay sends the same document
- * to the new index in the same pass, so its own writes are not changes to catch up (a worker's are).
+ * to a newer version. `updated_at` keeps its value: it marks the writes a running reindex must catch up,
+ * and the replay sends the same document to the new index in the same pass, so its own writes are not
+ * changes to catch up (a worker's are).
  */
 export async function replacePlaceStates(
   db: Database,
