@@ -15,6 +15,9 @@ export type SearchServiceDependencies = KeyedAccessOptions & { directory: Direct
 /** Where a search-serving process listens: its public port, and its operator listener's (0 = none). */
 export type ServicePorts = { service: string; port: number; opsPort: number };
 
+const LOG_BATCH_BYTES = 4096;
+const LOG_FLUSH_INTERVAL_MS = 250;
+
 /**
  * Runs a search-serving process (the API, the MCP server): opens its stores, starts its operator
  * listener (metrics, probes), builds the app on them, and serves until SIGTERM/SIGINT. Resolves with the
@@ -34,8 +37,15 @@ export async function runSearchService(
     readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
   });
   if (searchCache) registerSearchCacheMetrics(operations.registry, searchCache);
-  // Asynchronous log writes: lines written while a write is in flight are coalesced into one syscall.
-  const logDestination = pino.destination({ dest: 1, sync: false });
+  // Asynchronous, batched log writes: one access-log line per request written on its own cost a system
+  // call each (about a tenth of the process's CPU under load); lines are written out once 4 KB are
+  // waiting, at the latest every 250 ms, and at exit (pino flushes the buffer on the process's exit).
+  const logDestination = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BATCH_BYTES,
+    periodicFlush: LOG_FLUSH_INTERVAL_MS,
+  });
   const app = await build(
     {
       db,
@@ -66,5 +76,7 @@ export async function runSearchService(
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     flushLogs: () => logDestination.flushSync(),
   });
+  // "Server listening" is what supervisors and scripts wait for: out now, not with the next batch.
+  logDestination.flush();
   return app;
 }
