@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
+import { createKeyVouches } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   createTestDatabase,
@@ -110,7 +111,14 @@ describe('key expiry, rolling and usage in a real browser, against the real API'
     await page.goto(`${consoleUrl}/keys`);
     const secret = await createKey('expiring', 'In 30 days');
     expect((await callApi(secret)).status).toBe(200);
-    // The expiry passes (set through the store, as 30 days would).
+    // The expiry passes (set through the store, as 30 days would), after the bar every write to a key's
+    // row starts with (key-vouches.ts).
+    const { id } = await database.db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('name', '=', 'expiring')
+      .executeTakeFirstOrThrow();
+    await createKeyVouches(redis.redis, redis.prefix).bar(id);
     await database.db
       .updateTable('api_keys')
       .set({ expires_at: new Date(Date.now() - 1_000) })

@@ -8,11 +8,13 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
 import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   createApiKey,
+  createKeyVouches,
   ensureAccount,
   listApiKeys,
   revokeApiKey,
@@ -138,7 +140,14 @@ try {
   const active = (await listApiKeys(db, account.id)).filter((key) => key.revokedAt === null);
   if (active.length >= MAX_ACTIVE_KEYS_PER_ACCOUNT) {
     const oldest = active[active.length - 1];
-    if (oldest) await revokeApiKey(db, oldest.id);
+    if (oldest) {
+      const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+      try {
+        await revokeApiKey(db, createKeyVouches(redis, config.REDIS_PREFIX), oldest.id);
+      } finally {
+        redis.disconnect();
+      }
+    }
   }
   const { secret } = await createApiKey(db, {
     accountId: account.id,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
-import { revokeApiKey } from '@directory/keys';
+import { createKeyVouches, revokeApiKey } from '@directory/keys';
 import { createSecurityHarness, type SecurityHarness } from './support/security-harness.js';
 
 // The abuse limits one by one: failed authentications per address, unknown keys refused cheaply,
@@ -19,6 +19,9 @@ function expectTooMany(response: LightMyRequestResponse | Response, windowSecond
   const retryAfter = Number(header('retry-after'));
   expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= windowSeconds).toBe(true);
 }
+
+// The vouches of the harness's processes (the same Redis prefix): a revoke bars the key there first.
+const vouchesOf = (harness: SecurityHarness) => createKeyVouches(harness.redis.redis, harness.redis.prefix);
 
 describe('abuse limits', () => {
   let harness: SecurityHarness;
@@ -69,7 +72,7 @@ describe('abuse limits', () => {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       expect((await getKey(app, secret, '198.51.100.3')).statusCode).toBe(200);
     }
-    await revokeApiKey(harness.database.db, id);
+    await revokeApiKey(harness.database.db, vouchesOf(harness), id);
     expect((await getKey(app, secret, '198.51.100.3')).statusCode).toBe(401);
     expect((await getKey(app, secret, '198.51.100.3')).statusCode).toBe(401);
   });
@@ -115,8 +118,8 @@ describe('abuse limits', () => {
     // The per-key headers are exactly the per-key quota's, the ceiling adds none.
     expect(remaining).toEqual(['99', '99', '98', '98']);
 
-    await revokeApiKey(harness.database.db, first.id);
-    await revokeApiKey(harness.database.db, second.id);
+    await revokeApiKey(harness.database.db, vouchesOf(harness), first.id);
+    await revokeApiKey(harness.database.db, vouchesOf(harness), second.id);
     const rolled = await harness.createKey('rolling@example.com');
     expect((await getKey(app, rolled.secret, '198.51.100.5')).statusCode).toBe(200);
     expect((await getKey(app, rolled.secret, '198.51.100.5')).statusCode).toBe(200);

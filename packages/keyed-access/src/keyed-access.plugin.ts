@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import { keyInQueryErrors } from '@directory/domain';
 import { ProblemError } from '@directory/http-server';
-import { createKeyLookup, type ActiveApiKey, type KeyLookup } from '@directory/keys';
+import { createKeyLookup, createKeyVouches, type ActiveApiKey, type KeyLookup } from '@directory/keys';
 import { TooManyAttemptsError, createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
 import { registerRateLimit } from './rate-limit.plugin.js';
 import { registerUsageRecording } from './usage-recorder.js';
@@ -28,9 +28,9 @@ declare module 'fastify' {
  * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
  * which it was); an expired key's 401 says it expired (its holder needs to know why a key that worked
  * yesterday stopped; the secret proves it was theirs); a malformed one is refused before any database
- * access. Active keys are checked
- * against the database on every request (only unknown ones are remembered, see createKeyLookup), so a
- * revocation is effective on the next request everywhere.
+ * access. A working key's row is used from memory only while Redis vouches for it, and every revoke
+ * bars the key before its row is written (createKeyLookup, key-vouches.ts), so a revocation is
+ * effective on the next request everywhere.
  *
  * Failed authentications are counted per client address; an address over its limit gets 429 before
  * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
@@ -107,7 +107,9 @@ export async function registerKeyedAccess(
   options: KeyedAccessOptions,
 ): Promise<void> {
   registerAuth(scope, {
-    lookup: createKeyLookup(options.db, { unknownKeyCacheSeconds: options.unknownKeyCacheSeconds }),
+    lookup: createKeyLookup(options.db, createKeyVouches(options.redis, options.redisPrefix), {
+      unknownKeyCacheSeconds: options.unknownKeyCacheSeconds,
+    }),
     failures: createAttemptLimiter({
       redis: options.redis,
       prefix: options.redisPrefix,

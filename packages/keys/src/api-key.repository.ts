@@ -13,6 +13,7 @@ import {
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
+import type { KeyVouches } from './key-vouches.js';
 
 /**
  * SPEC §5: an account may hold at most five active keys. A key counts while it authenticates requests:
@@ -207,10 +208,13 @@ export type RolledApiKey = CreatedApiKey & { previous: ApiKeyRecord };
  */
 export async function rollApiKey(
   db: Database,
+  vouches: KeyVouches,
   id: string,
   options: { grace: KeyGraceChoice; accountId?: string; randomBytes?: (size: number) => Uint8Array },
 ): Promise<RolledApiKey | null> {
   if (!KEY_ID_PATTERN.test(id)) return null;
+  // Before the write: no process answers for the old row from memory once it is written (key-vouches.ts).
+  await vouches.bar(id);
   const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
   return db.transaction().execute(async (trx) => {
     let query = trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id);
@@ -283,10 +287,13 @@ export async function findApiKey(
  */
 export async function revokeApiKey(
   db: Database,
+  vouches: KeyVouches,
   id: string,
   scope: { accountId?: string } = {},
 ): Promise<ApiKeyRecord | null> {
   if (!KEY_ID_PATTERN.test(id)) return null;
+  // Before the write, so the next request in every process reads the revoked row (key-vouches.ts).
+  await vouches.bar(id);
   let query = db
     .updateTable('api_keys')
     .set({ revoked_at: sql<Date>`least(coalesce(revoked_at, now()), now())` })
@@ -297,36 +304,58 @@ export async function revokeApiKey(
 }
 
 /**
- * What a secret authenticates as, at `now`. Malformed secrets are refused before any database access.
- * Never cached: a revoke is effective on the very next request, in every process, and an expiry (or the
- * end of a grace period) at its exact instant.
+ * What a secret authenticates as, at `now`, read from the database. Malformed secrets are refused before
+ * any database access. Request-serving processes go through createKeyLookup, which may answer from
+ * memory while Redis vouches for the row (key-vouches.ts); this reads the row every time.
  */
 export async function checkKeyBySecret(db: Database, secret: string, now = new Date()): Promise<KeyCheck> {
   if (!isWellFormedApiKey(secret)) return { kind: 'refused' };
-  return checkKeyByHash(db, hashApiKey(secret), now);
+  return keyCheckAt(await readKeyByHash(db, hashApiKey(secret)), now);
 }
 
-/** `checkKeyBySecret` for a caller that already checked and hashed the secret. */
-export async function checkKeyByHash(db: Database, secretHash: string, now = new Date()): Promise<KeyCheck> {
+/** What authentication needs of a key's row: the key, and when it stops working. */
+export type StoredKey = { key: ActiveApiKey; revokedAt: Date | null; expiresAt: Date | null };
+
+/** The row a secret's hash names, or null. */
+export async function readKeyByHash(db: Database, secretHash: string): Promise<StoredKey | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(['id', 'account_id', 'name', 'prefix', 'created_at', 'revoked_at', 'expires_at'])
     .where('secret_hash', '=', secretHash)
     .executeTakeFirst();
-  if (row === undefined) return { kind: 'refused' };
-  switch (keyStateAt({ revokedAt: row.revoked_at, expiresAt: row.expires_at }, now)) {
+  if (row === undefined) return null;
+  return {
+    key: {
+      id: row.id,
+      accountId: row.account_id,
+      name: row.name,
+      prefix: row.prefix,
+      creationTime: row.created_at,
+    },
+    revokedAt: row.revoked_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/**
+ * The version of a stored key that authentication answers with (what a revoke or roll changes, and
+ * the name): equal versions answer every request alike.
+ */
+export function rowVersionOf(stored: StoredKey): string {
+  return JSON.stringify([
+    stored.revokedAt?.getTime() ?? null,
+    stored.expiresAt?.getTime() ?? null,
+    stored.key.name,
+  ]);
+}
+
+/** What a stored key (or none) authenticates as at `now`: its state is computed at that instant. */
+export function keyCheckAt(stored: StoredKey | null, now: Date): KeyCheck {
+  if (stored === null) return { kind: 'refused' };
+  switch (keyStateAt(stored, now)) {
     case 'active':
     case 'retiring':
-      return {
-        kind: 'active',
-        key: {
-          id: row.id,
-          accountId: row.account_id,
-          name: row.name,
-          prefix: row.prefix,
-          creationTime: row.created_at,
-        },
-      };
+      return { kind: 'active', key: stored.key };
     case 'expired':
       return { kind: 'expired' };
     case 'revoked':

@@ -19,3 +19,4 @@ export {
 } from './api-key.repository.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { createKeyLookup, type KeyLookup } from './key-lookup.js';
+export { createKeyVouches, type KeyVouches } from './key-vouches.js';

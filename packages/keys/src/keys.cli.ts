@@ -3,6 +3,7 @@
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import {
@@ -26,6 +27,7 @@ import {
   revokeApiKey,
   rollApiKey,
 } from './api-key.repository.js';
+import { createKeyVouches, type KeyVouches } from './key-vouches.js';
 
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -37,6 +39,17 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
     return await work(db);
   } finally {
     await db.destroy();
+  }
+}
+
+/** For writes to a key's row: the database, and Redis to bar the key first (key-vouches.ts). */
+async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
+  const config = loadConfigOrExit();
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    return await withDatabase((db) => work(db, createKeyVouches(redis, config.REDIS_PREFIX)));
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -120,8 +133,8 @@ program
   .description('revoke a key; effective on the next request')
   .argument('<id>', 'key id (see list)')
   .action(async (id: string) => {
-    await withDatabase(async (db) => {
-      const key = await revokeApiKey(db, id);
+    await withKeyWrites(async (db, vouches) => {
+      const key = await revokeApiKey(db, vouches, id);
       if (key === null) throw new CliError(`no key with id ${id}`);
       say(`[keys] revoked ${key.id} "${key.name}" at ${key.revokedAt?.toISOString() ?? '?'}`);
     });
@@ -139,8 +152,8 @@ program
     choice(KEY_GRACE_CHOICES, isKeyGraceChoice),
   )
   .action(async (id: string, options: { grace: KeyGraceChoice }) => {
-    await withDatabase(async (db) => {
-      const rolled = await rollApiKey(db, id, { grace: options.grace });
+    await withKeyWrites(async (db, vouches) => {
+      const rolled = await rollApiKey(db, vouches, id, { grace: options.grace });
       if (rolled === null) throw new CliError(`no key with id ${id}`);
       say(
         `[keys] rolled ${rolled.previous.id} "${rolled.previous.name}": its secret stops working at ${rolled.previous.revokedAt?.toISOString() ?? '?'}`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '@directory/database';
 import { hashApiKey, isWellFormedApiKey } from '@directory/domain';
-import { createTestDatabase, type TestDatabase } from '@directory/testing';
+import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
 import {
   ApiKeyLimitError,
   AccountNotFoundError,
@@ -16,15 +16,21 @@ import {
   revokeApiKey,
   rollApiKey,
 } from '../src/api-key.repository.js';
+import { createKeyVouches } from '../src/key-vouches.js';
 
 const DAY = 86_400_000;
 
 describe('API key store on the local PostgreSQL', () => {
   let test: TestDatabase;
+  const redis = createTestRedis('keys-repository');
+  const vouches = createKeyVouches(redis.redis, redis.prefix);
   beforeAll(async () => {
     test = await createTestDatabase('keys-repository');
   });
-  afterAll(() => test.drop());
+  afterAll(async () => {
+    await test.drop();
+    await redis.cleanup();
+  });
 
   it('creates a key: the secret is well-formed, only its SHA-256 is stored, the prefix leads the secret', async () => {
     const account = await ensureAccount(test.db, 'create@example.com');
@@ -52,12 +58,12 @@ describe('API key store on the local PostgreSQL', () => {
       prefix: key.prefix,
       creationTime: key.creationTime,
     });
-    const revoked = await revokeApiKey(test.db, key.id);
+    const revoked = await revokeApiKey(test.db, vouches, key.id);
     expect(revoked?.revokedAt).toBeInstanceOf(Date);
     expect(await findActiveKeyBySecret(test.db, secret)).toBeNull();
     // Idempotent: the first revocation time is kept.
-    expect((await revokeApiKey(test.db, key.id))?.revokedAt).toEqual(revoked?.revokedAt);
-    expect(await revokeApiKey(test.db, 'no-such-key')).toBeNull();
+    expect((await revokeApiKey(test.db, vouches, key.id))?.revokedAt).toEqual(revoked?.revokedAt);
+    expect(await revokeApiKey(test.db, vouches, 'no-such-key')).toBeNull();
   });
 
   it('refuses malformed secrets before touching the database', async () => {
@@ -83,7 +89,7 @@ describe('API key store on the local PostgreSQL', () => {
     await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).rejects.toThrow(
       /at most|maximum/,
     );
-    await revokeApiKey(test.db, created[0]?.key.id ?? '');
+    await revokeApiKey(test.db, vouches, created[0]?.key.id ?? '');
     await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).resolves.toBeDefined();
   });
 
@@ -110,10 +116,10 @@ describe('API key store on the local PostgreSQL', () => {
     const { key } = await createApiKey(test.db, { accountId: owner.id, name: 'scoped' });
 
     expect(await findApiKey(test.db, key.id, { accountId: other.id })).toBeNull();
-    expect(await revokeApiKey(test.db, key.id, { accountId: other.id })).toBeNull();
+    expect(await revokeApiKey(test.db, vouches, key.id, { accountId: other.id })).toBeNull();
     expect((await findApiKey(test.db, key.id))?.revokedAt).toBeNull();
 
-    const revoked = await revokeApiKey(test.db, key.id, { accountId: owner.id });
+    const revoked = await revokeApiKey(test.db, vouches, key.id, { accountId: owner.id });
     expect(revoked?.revokedAt).toBeInstanceOf(Date);
     expect((await findApiKey(test.db, key.id, { accountId: owner.id }))?.revokedAt).toEqual(
       revoked?.revokedAt,
@@ -145,7 +151,7 @@ describe('API key store on the local PostgreSQL', () => {
     const account = await ensureAccount(test.db, 'list@example.com');
     const a = await createApiKey(test.db, { accountId: account.id, name: 'a' });
     await createApiKey(test.db, { accountId: account.id, name: 'b' });
-    await revokeApiKey(test.db, a.key.id);
+    await revokeApiKey(test.db, vouches, a.key.id);
     const keys = await listApiKeys(test.db, account.id);
     expect(keys.map((key) => key.name).sort()).toEqual(['a', 'b']);
     expect(keys.find((key) => key.name === 'a')?.revokedAt).toBeInstanceOf(Date);
@@ -161,7 +167,7 @@ describe('API key store on the local PostgreSQL', () => {
       kind: 'expired',
     });
     // A key revoked before it expired stays "revoked" (no hint that it ever had an expiry).
-    await revokeApiKey(test.db, key.id);
+    await revokeApiKey(test.db, vouches, key.id);
     expect(await checkKeyBySecret(test.db, secret, new Date(Date.now() + 91 * DAY))).toEqual({
       kind: 'refused',
     });
@@ -186,7 +192,7 @@ describe('API key store on the local PostgreSQL', () => {
   it('rolls a key: same name and lifetime, the old secret works until the end of its grace period', async () => {
     const account = await ensureAccount(test.db, 'roll@example.com');
     const old = await createApiKey(test.db, { accountId: account.id, name: 'backend', expiry: '30' });
-    const rolled = await rollApiKey(test.db, old.key.id, { grace: '24h' });
+    const rolled = await rollApiKey(test.db, vouches, old.key.id, { grace: '24h' });
     if (rolled === null) throw new Error('expected a rolled key');
     expect(rolled.key).toMatchObject({ name: 'backend', rolledFrom: old.key.id, revokedAt: null });
     expect((rolled.key.expiresAt?.getTime() ?? 0) - rolled.key.creationTime.getTime()).toBe(30 * DAY);
@@ -199,11 +205,11 @@ describe('API key store on the local PostgreSQL', () => {
     );
     expect((await checkKeyBySecret(test.db, old.secret, graceEnd)).kind).toBe('refused');
     // Only an active key rolls: the old one (retiring) and a revoked one do not.
-    await expect(rollApiKey(test.db, old.key.id, { grace: 'none' })).rejects.toBeInstanceOf(
+    await expect(rollApiKey(test.db, vouches, old.key.id, { grace: 'none' })).rejects.toBeInstanceOf(
       KeyNotRollableError,
     );
     // Revoking a retiring key brings its revocation forward to now.
-    await revokeApiKey(test.db, old.key.id);
+    await revokeApiKey(test.db, vouches, old.key.id);
     expect((await checkKeyBySecret(test.db, old.secret)).kind).toBe('refused');
   });
 
@@ -214,22 +220,22 @@ describe('API key store on the local PostgreSQL', () => {
       keys.push(await createApiKey(test.db, { accountId: account.id, name: `k${index}` }));
     const first = keys[0]?.key.id ?? '';
     // Four keys: a graceful roll takes the fifth slot…
-    const rolled = await rollApiKey(test.db, first, { grace: '1h' });
+    const rolled = await rollApiKey(test.db, vouches, first, { grace: '1h' });
     await expect(createApiKey(test.db, { accountId: account.id, name: 'sixth' })).rejects.toBeInstanceOf(
       ApiKeyLimitError,
     );
     // …so another graceful roll is refused, while one without grace replaces the key at once.
-    await expect(rollApiKey(test.db, keys[1]?.key.id ?? '', { grace: '1h' })).rejects.toBeInstanceOf(
+    await expect(rollApiKey(test.db, vouches, keys[1]?.key.id ?? '', { grace: '1h' })).rejects.toBeInstanceOf(
       ApiKeyLimitError,
     );
-    const immediate = await rollApiKey(test.db, keys[1]?.key.id ?? '', { grace: 'none' });
+    const immediate = await rollApiKey(test.db, vouches, keys[1]?.key.id ?? '', { grace: 'none' });
     expect((await checkKeyBySecret(test.db, keys[1]?.secret ?? '')).kind).toBe('refused');
     expect((await checkKeyBySecret(test.db, immediate?.secret ?? '')).kind).toBe('active');
     expect((await checkKeyBySecret(test.db, rolled?.secret ?? '')).kind).toBe('active');
     // Another account cannot roll this account's key.
     const other = await ensureAccount(test.db, 'roll-other@example.com');
     expect(
-      await rollApiKey(test.db, keys[2]?.key.id ?? '', { grace: 'none', accountId: other.id }),
+      await rollApiKey(test.db, vouches, keys[2]?.key.id ?? '', { grace: 'none', accountId: other.id }),
     ).toBeNull();
   });
 });

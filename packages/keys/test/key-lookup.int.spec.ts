@@ -1,26 +1,47 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
-import { createTestDatabase, type TestDatabase } from '@directory/testing';
-import { createApiKey, createKeyLookup, ensureAccount, revokeApiKey, rollApiKey } from '../src/index.js';
+import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
+import {
+  createApiKey,
+  createKeyLookup,
+  createKeyVouches,
+  ensureAccount,
+  revokeApiKey,
+  rollApiKey,
+} from '../src/index.js';
 
 const REFUSED = { kind: 'refused' };
 
-describe('key lookup with a memory of unknown keys', () => {
+describe('key lookup: working keys from memory while Redis vouches for them, unknown keys remembered', () => {
   let test: TestDatabase;
+  const redis = createTestRedis('keys-lookup');
+  const vouches = createKeyVouches(redis.redis, redis.prefix);
   let queries = 0;
   const counting: KyselyPlugin = {
     transformQuery: (args) => ((queries += 1), args.node),
     transformResult: (args) => Promise.resolve(args.result),
   };
+  // A lookup as one request-serving process has it (its own memory), counting its database queries.
+  const processLookup = (unknownKeyCacheSeconds = 60) =>
+    createKeyLookup(test.db.withPlugin(counting), vouches, { unknownKeyCacheSeconds });
+  const newKey = async (email: string) => {
+    const account = await ensureAccount(test.db, email);
+    return createApiKey(test.db, { accountId: account.id, name: email });
+  };
+  // What a bar's expiry (BAR_SECONDS) would do, without waiting ten minutes.
+  const endBar = (keyId: string) => redis.redis.del(`${redis.prefix}:key-bar:${keyId}`);
 
   beforeAll(async () => {
     test = await createTestDatabase('keys-lookup');
   });
-  afterAll(() => test.drop());
+  afterAll(async () => {
+    await test.drop();
+    await redis.cleanup();
+  });
 
   it('asks the database once for a repeated unknown key, never for a malformed one', async () => {
-    const lookup = createKeyLookup(test.db.withPlugin(counting), { unknownKeyCacheSeconds: 60 });
+    const lookup = processLookup();
     const unknown = generateApiKey(new Uint8Array(32).fill(9)).secret;
     const before = queries;
     for (let attempt = 0; attempt < 10; attempt += 1) expect(await lookup(unknown)).toEqual(REFUSED);
@@ -28,20 +49,73 @@ describe('key lookup with a memory of unknown keys', () => {
     expect(queries - before).toBe(1);
   });
 
-  it('looks an active key up every time, so a revocation takes effect on the next lookup', async () => {
-    const lookup = createKeyLookup(test.db.withPlugin(counting), { unknownKeyCacheSeconds: 60 });
-    const account = await ensureAccount(test.db, 'lookup@example.com');
-    const { key, secret } = await createApiKey(test.db, { accountId: account.id, name: 'lookup' });
+  it('reads a working key once, then answers from memory; a revoke is effective on the next lookup of every process', async () => {
+    const { key, secret } = await newKey('lookup@example.com');
+    const first = processLookup();
+    const second = processLookup();
     const before = queries;
-    expect(await lookup(secret)).toMatchObject({ kind: 'active', key: { id: key.id } });
-    expect(await lookup(secret)).toMatchObject({ kind: 'active', key: { id: key.id } });
+    for (const lookup of [first, second, first, second, first])
+      expect(await lookup(secret)).toMatchObject({ kind: 'active', key: { id: key.id } });
+    // One read per process; every later answer came from memory, vouched for by Redis.
     expect(queries - before).toBe(2);
-    await revokeApiKey(test.db, key.id);
-    expect(await lookup(secret)).toEqual(REFUSED);
+    await revokeApiKey(test.db, vouches, key.id);
+    expect(await first(secret)).toEqual(REFUSED);
+    expect(await second(secret)).toEqual(REFUSED);
   });
 
-  it('with a memory of 0 seconds, asks the database every time', async () => {
-    const lookup = createKeyLookup(test.db.withPlugin(counting), { unknownKeyCacheSeconds: 0 });
+  it('never vouches for a row read before a revoke, even when the vouch comes after it', async () => {
+    const { key } = await newKey('race@example.com');
+    // A process read the row (still working) ...
+    const epoch = await vouches.epoch();
+    // ... the key is revoked before that process vouches for what it read ...
+    await revokeApiKey(test.db, vouches, key.id);
+    await vouches.vouch(key.id, 'what it read', epoch);
+    // ... so no process may use that copy.
+    expect(await vouches.isVouched(key.id, 'what it read')).toBe(false);
+  });
+
+  it('never vouches for a row read before Redis lost its state (a restart), nor uses a vouch it lost', async () => {
+    const { key, secret } = await newKey('restart@example.com');
+    const lookup = processLookup();
+    expect((await lookup(secret)).kind).toBe('active');
+    const epoch = await vouches.epoch();
+    await redis.redis.del(`${redis.prefix}:key-vouch-epoch`, `${redis.prefix}:key-vouch:${key.id}`);
+    await vouches.vouch(key.id, 'read before the restart', epoch);
+    expect(await vouches.isVouched(key.id, 'read before the restart')).toBe(false);
+    // The lost vouch sends the next lookup to the database, which vouches again.
+    const before = queries;
+    expect((await lookup(secret)).kind).toBe('active');
+    expect((await lookup(secret)).kind).toBe('active');
+    expect(queries - before).toBe(1);
+  });
+
+  it('does not use a remembered copy of an older version of the row once another process vouched for a newer one', async () => {
+    const { key, secret } = await newKey('versions@example.com');
+    const first = processLookup();
+    expect((await first(secret)).kind).toBe('active');
+    await rollApiKey(test.db, vouches, key.id, { grace: '1h' });
+    await endBar(key.id);
+    const second = processLookup();
+    expect((await second(secret)).kind).toBe('active');
+    // `first` remembers the row from before the roll (no revocation scheduled): it must read it again.
+    const before = queries;
+    expect((await first(secret)).kind).toBe('active');
+    expect(queries - before).toBe(1);
+    // The grace period ends a second from now (as if the hour had passed), written as every write is.
+    const end = new Date(Date.now() + 1_000);
+    await vouches.bar(key.id);
+    await test.db.updateTable('api_keys').set({ revoked_at: end }).where('id', '=', key.id).execute();
+    await endBar(key.id);
+    expect((await first(secret)).kind).toBe('active');
+    expect((await second(secret)).kind).toBe('active');
+    await sleepUntil(end);
+    // From memory (no new write, so still vouched for), the state is computed at the lookup's instant.
+    expect(await first(secret)).toEqual(REFUSED);
+    expect(await second(secret)).toEqual(REFUSED);
+  });
+
+  it('with a memory of 0 seconds, asks the database every time for an unknown key', async () => {
+    const lookup = processLookup(0);
     const unknown = generateApiKey(new Uint8Array(32).fill(11)).secret;
     const before = queries;
     for (let attempt = 0; attempt < 3; attempt += 1) expect(await lookup(unknown)).toEqual(REFUSED);
@@ -49,27 +123,28 @@ describe('key lookup with a memory of unknown keys', () => {
   });
 
   it('stops a working key at its expiry instant, not a cache lifetime later, and says it expired', async () => {
-    const lookup = createKeyLookup(test.db, { unknownKeyCacheSeconds: 60 });
-    const account = await ensureAccount(test.db, 'expiry@example.com');
-    const { key, secret } = await createApiKey(test.db, { accountId: account.id, name: 'expiring' });
+    const lookup = processLookup();
+    const { key, secret } = await newKey('expiry@example.com');
     const expiresAt = new Date(Date.now() + 1_500);
     await test.db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', key.id).execute();
     expect((await lookup(secret)).kind).toBe('active');
     await sleepUntil(expiresAt);
+    const before = queries;
     expect(await lookup(secret)).toEqual({ kind: 'expired' });
     // Remembered as expired (not as unknown): the answer stays the same without a query.
     expect(await lookup(secret)).toEqual({ kind: 'expired' });
+    expect(queries - before).toBe(0);
   });
 
   it("keeps a rolled key's old secret working until its grace period ends, exactly", async () => {
-    const lookup = createKeyLookup(test.db, { unknownKeyCacheSeconds: 60 });
-    const account = await ensureAccount(test.db, 'grace@example.com');
-    const { key, secret } = await createApiKey(test.db, { accountId: account.id, name: 'rolling' });
-    const rolled = await rollApiKey(test.db, key.id, { grace: '1h' });
+    const lookup = processLookup();
+    const { key, secret } = await newKey('grace@example.com');
+    const rolled = await rollApiKey(test.db, vouches, key.id, { grace: '1h' });
     expect(await lookup(secret)).toMatchObject({ kind: 'active', key: { id: key.id } });
     expect(await lookup(rolled?.secret ?? '')).toMatchObject({ kind: 'active', key: { id: rolled?.key.id } });
     // The grace period ends a second from now (as if the hour had passed).
     const end = new Date(Date.now() + 1_000);
+    await vouches.bar(key.id);
     await test.db.updateTable('api_keys').set({ revoked_at: end }).where('id', '=', key.id).execute();
     expect((await lookup(secret)).kind).toBe('active');
     await sleepUntil(end);

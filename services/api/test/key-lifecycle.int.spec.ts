@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { usageDay } from '@directory/domain';
-import { findApiKey, rollApiKey, usageOfKeys } from '@directory/keys';
+import { createKeyVouches, findApiKey, rollApiKey, usageOfKeys } from '@directory/keys';
 import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
@@ -18,12 +18,15 @@ describe('key lifecycle through the API', () => {
   });
   afterAll(() => harness.close());
 
+  const vouches = () => createKeyVouches(harness.redis.redis, harness.redis.prefix);
   const keyCall = (secret: string) => call({ url: '/api/v1/key', headers: { 'x-api-key': secret } });
 
   it('refuses an expired key with a 401 that says it expired, and nothing more', async () => {
     const { id, secret } = await harness.createKey('expired@example.com', 'short-lived');
     expect((await keyCall(secret)).statusCode).toBe(200);
     const expiresAt = new Date(Date.now() - 60_000);
+    // Written directly, after the bar every write to a key's row starts with (key-vouches.ts).
+    await vouches().bar(id);
     await harness.database.db
       .updateTable('api_keys')
       .set({ expires_at: expiresAt })
@@ -45,12 +48,13 @@ describe('key lifecycle through the API', () => {
 
   it('keeps both secrets of a key rolled with a grace period working, until the period ends', async () => {
     const { id, secret } = await harness.createKey('rolled@example.com', 'rolled');
-    const rolled = await rollApiKey(harness.database.db, id, { grace: '1h' });
+    const rolled = await rollApiKey(harness.database.db, vouches(), id, { grace: '1h' });
     const successor = rolled?.secret ?? '';
     expect((await keyCall(secret)).json()).toMatchObject({ key: { id, name: 'rolled' } });
     expect((await keyCall(successor)).json()).toMatchObject({ key: { id: rolled?.key.id, name: 'rolled' } });
     // The grace period ends a moment from now (as if the hour had passed): the old secret stops then.
     const end = new Date(Date.now() + 500);
+    await vouches().bar(id);
     await harness.database.db.updateTable('api_keys').set({ revoked_at: end }).where('id', '=', id).execute();
     await new Promise((resolve) => setTimeout(resolve, end.getTime() - Date.now() + 10));
     expect(expectProblem(await keyCall(secret), 401).detail).not.toMatch(/expired/);

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
 import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-server';
 import { isRedisUnavailableError } from '@directory/keyed-access';
+import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
 import { createLoginThrottle, createSignUpThrottle } from './accounts/login-throttle.js';
 import { loggerOptions } from './logging.js';
@@ -137,7 +138,12 @@ export async function buildConsoleApp(
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
   await app.register(authRoutes, { db: deps.db, sessions, csrf, throttle, signUpThrottle });
-  await app.register(keysRoutes, { db: deps.db, csrf, keyPolicy: deps.keyPolicy });
+  await app.register(keysRoutes, {
+    db: deps.db,
+    vouches: createKeyVouches(deps.redis, deps.redisPrefix),
+    csrf,
+    keyPolicy: deps.keyPolicy,
+  });
 
   await app.ready();
   return app;

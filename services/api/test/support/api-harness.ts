@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createServiceRedis } from '@directory/keyed-access';
 import { createDirectory, type SearchRequestCache } from '@directory/directory';
-import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
+import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { loadConfig } from '@directory/config';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import {
@@ -123,7 +123,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
       return { id: key.id, secret };
     },
     revokeKey: async (id) => {
-      await revokeApiKey(database.db, id);
+      await revokeApiKey(database.db, createKeyVouches(redis.redis, redis.prefix), id);
     },
     close: async () => {
       await Promise.all(apps.map((app) => app.close()));

@@ -19,6 +19,7 @@ import {
   rollApiKey,
   usageOfKeys,
   type ApiKeyRecord,
+  type KeyVouches,
 } from '@directory/keys';
 
 /**
@@ -81,10 +82,11 @@ export type RevokeKeyResult = { kind: 'revoked'; key: ApiKeyRecord } | { kind: '
 
 export async function revokeKeyOfAccount(
   db: Database,
+  vouches: KeyVouches,
   accountId: string,
   keyId: string,
 ): Promise<RevokeKeyResult> {
-  const revoked = await revokeApiKey(db, keyId, { accountId });
+  const revoked = await revokeApiKey(db, vouches, keyId, { accountId });
   return revoked === null ? { kind: 'notFound' } : { kind: 'revoked', key: revoked };
 }
 
@@ -96,12 +98,13 @@ export type RollKeyResult =
 
 export async function rollKeyOfAccount(
   db: Database,
+  vouches: KeyVouches,
   accountId: string,
   keyId: string,
   grace: KeyGraceChoice,
 ): Promise<RollKeyResult> {
   try {
-    const rolled = await rollApiKey(db, keyId, { grace, accountId });
+    const rolled = await rollApiKey(db, vouches, keyId, { grace, accountId });
     return rolled === null ? { kind: 'notFound' } : { kind: 'rolled', ...rolled };
   } catch (error) {
     if (error instanceof ApiKeyLimitError) return { kind: 'limitReached' };

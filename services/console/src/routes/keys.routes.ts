@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
+import type { KeyVouches } from '@directory/keys';
 import { assertNever, isKeyExpiryChoice, isKeyGraceChoice, keyStateAt } from '@directory/domain';
 import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
@@ -23,7 +24,13 @@ import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { ConsoleSession } from '../sessions/session.repository.js';
 import { formFields, pageContext, sendPage } from './render.js';
 
-export type KeysRoutesOptions = { db: Database; csrf: CsrfControl; keyPolicy: KeyPolicy };
+export type KeysRoutesOptions = {
+  db: Database;
+  /** Barred before a key's row is written, so a revoke is effective on the API's next request. */
+  vouches: KeyVouches;
+  csrf: CsrfControl;
+  keyPolicy: KeyPolicy;
+};
 
 type KeyParams = { Params: { keyId: string } };
 
@@ -34,7 +41,7 @@ function session(request: FastifyRequest): ConsoleSession {
 
 /** The key pages; every route needs a signed-in session (else: to the sign-in page). */
 export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, done: () => void): void {
-  const { db, csrf, keyPolicy } = options;
+  const { db, vouches, csrf, keyPolicy } = options;
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.session === null) return reply.redirect('/sign-in', 303);
@@ -149,7 +156,13 @@ export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, don
   app.post<KeyParams>('/keys/:keyId/roll', async (request, reply) => {
     const { grace } = formFields(request.body, ['grace']);
     if (!isKeyGraceChoice(grace)) return notAccepted(request, reply);
-    const result = await rollKeyOfAccount(db, session(request).accountId, request.params.keyId, grace);
+    const result = await rollKeyOfAccount(
+      db,
+      vouches,
+      session(request).accountId,
+      request.params.keyId,
+      grace,
+    );
     switch (result.kind) {
       case 'rolled':
         request.log.info({ keyId: result.previous.id, successorId: result.key.id, grace }, 'key rolled');
@@ -190,7 +203,7 @@ export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, don
   });
 
   app.post<KeyParams>('/keys/:keyId/revoke', async (request, reply) => {
-    const result = await revokeKeyOfAccount(db, session(request).accountId, request.params.keyId);
+    const result = await revokeKeyOfAccount(db, vouches, session(request).accountId, request.params.keyId);
     switch (result.kind) {
       case 'revoked':
         request.log.info({ keyId: result.key.id }, 'key revoked');

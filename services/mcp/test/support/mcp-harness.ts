@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildApp } from '@directory/api';
 import { createDirectory, type Directory } from '@directory/directory';
-import { createApiKey, ensureAccount, revokeApiKey } from '@directory/keys';
+import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   SITE_ORIGIN,
@@ -136,7 +136,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
       return { id: key.id, secret };
     },
     revokeKey: async (id) => {
-      await revokeApiKey(database.db, id);
+      await revokeApiKey(database.db, createKeyVouches(redis.redis, redis.prefix), id);
     },
     close: async () => {
       await Promise.allSettled(clients.map((client) => client.close()));
