@@ -13,7 +13,7 @@ import {
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
-import type { KeyVouches } from './key-vouches.js';
+import { barredWrite, type KeyVouches } from './key-vouches.js';
 
 /**
  * SPEC §5: an account may hold at most five active keys. A key counts while it authenticates requests:
@@ -213,9 +213,17 @@ export async function rollApiKey(
   options: { grace: KeyGraceChoice; accountId?: string; randomBytes?: (size: number) => Uint8Array },
 ): Promise<RolledApiKey | null> {
   if (!KEY_ID_PATTERN.test(id)) return null;
-  // Before the write: no process answers for the old row from memory once it is written (key-vouches.ts).
-  await vouches.bar(id);
   const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
+  // No process answers for the old row from memory once it is written (key-vouches.ts).
+  return barredWrite(vouches, id, () => rollInTransaction(db, id, generated, options));
+}
+
+async function rollInTransaction(
+  db: Database,
+  id: string,
+  generated: ReturnType<typeof generateApiKey>,
+  options: { grace: KeyGraceChoice; accountId?: string },
+): Promise<RolledApiKey | null> {
   return db.transaction().execute(async (trx) => {
     let query = trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id);
     if (options.accountId !== undefined) query = query.where('account_id', '=', options.accountId);
@@ -292,14 +300,13 @@ export async function revokeApiKey(
   scope: { accountId?: string } = {},
 ): Promise<ApiKeyRecord | null> {
   if (!KEY_ID_PATTERN.test(id)) return null;
-  // Before the write, so the next request in every process reads the revoked row (key-vouches.ts).
-  await vouches.bar(id);
   let query = db
     .updateTable('api_keys')
     .set({ revoked_at: sql<Date>`least(coalesce(revoked_at, now()), now())` })
     .where('id', '=', id);
   if (scope.accountId !== undefined) query = query.where('account_id', '=', scope.accountId);
-  const row = await query.returning(KEY_COLUMNS).executeTakeFirst();
+  // The next request in every process reads the revoked row (key-vouches.ts).
+  const row = await barredWrite(vouches, id, () => query.returning(KEY_COLUMNS).executeTakeFirst());
   return row === undefined ? null : toRecord(row);
 }
 

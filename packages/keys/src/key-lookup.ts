@@ -64,15 +64,14 @@ export function createKeyLookup(
     const known = working.get(hash);
     if (known !== undefined && (await vouches.isVouched(known.stored.key.id, known.version)))
       return answer(hash, known.stored);
-    // The epoch is read before the row: a vouch for what the row says now is refused if Redis lost
-    // its bars (a restart) in between.
-    const epoch = await vouches.epoch();
+    // The ticket is taken before the row is read (key-vouches.ts).
+    const ticket = await vouches.ticket();
     const stored = await readKeyByHash(db, hash);
     const check = answer(hash, stored);
     if (stored !== null && check.kind === 'active') {
       const version = rowVersionOf(stored);
       working.set(hash, { stored, version });
-      await vouches.vouch(stored.key.id, version, epoch);
+      await vouches.vouch(stored.key.id, version, ticket);
     }
     return check;
   };

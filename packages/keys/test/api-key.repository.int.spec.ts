@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '@directory/database';
 import { hashApiKey, isWellFormedApiKey } from '@directory/domain';
-import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
+import { Redis } from 'ioredis';
+import { createTestDatabase, createTestRedis, freePort, type TestDatabase } from '@directory/testing';
 import {
   ApiKeyLimitError,
   AccountNotFoundError,
@@ -237,5 +238,24 @@ describe('API key store on the local PostgreSQL', () => {
     expect(
       await rollApiKey(test.db, vouches, keys[2]?.key.id ?? '', { grace: 'none', accountId: other.id }),
     ).toBeNull();
+  });
+  it('makes no revoke or roll when Redis cannot bar the key first (the guarantee is never dropped silently)', async () => {
+    const account = await ensureAccount(test.db, 'no-redis@example.com');
+    const { key } = await createApiKey(test.db, { accountId: account.id, name: 'kept' });
+    const unreachable = new Redis(`redis://127.0.0.1:${await freePort()}`, {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    unreachable.on('error', () => undefined);
+    try {
+      const barless = createKeyVouches(unreachable, 'unreachable');
+      await expect(revokeApiKey(test.db, barless, key.id)).rejects.toThrow();
+      await expect(rollApiKey(test.db, barless, key.id, { grace: 'none' })).rejects.toThrow();
+    } finally {
+      unreachable.disconnect();
+    }
+    const after = await findApiKey(test.db, key.id);
+    expect(after?.revokedAt).toBeNull();
+    expect((await listApiKeys(test.db, account.id)).length).toBe(1);
   });
 });

@@ -10,6 +10,7 @@ import {
   revokeApiKey,
   rollApiKey,
 } from '../src/index.js';
+import { MAX_READ_SECONDS, barredWrite } from '../src/key-vouches.js';
 
 const REFUSED = { kind: 'refused' };
 
@@ -66,21 +67,50 @@ describe('key lookup: working keys from memory while Redis vouches for them, unk
   it('never vouches for a row read before a revoke, even when the vouch comes after it', async () => {
     const { key } = await newKey('race@example.com');
     // A process read the row (still working) ...
-    const epoch = await vouches.epoch();
+    const ticket = await vouches.ticket();
     // ... the key is revoked before that process vouches for what it read ...
     await revokeApiKey(test.db, vouches, key.id);
-    await vouches.vouch(key.id, 'what it read', epoch);
+    await vouches.vouch(key.id, 'what it read', ticket);
     // ... so no process may use that copy.
     expect(await vouches.isVouched(key.id, 'what it read')).toBe(false);
+  });
+
+  it('refuses a vouch whose ticket is older than a read can take', async () => {
+    const { key } = await newKey('late@example.com');
+    const ticket = await vouches.ticket();
+    await vouches.vouch(key.id, 'read long ago', {
+      ...ticket,
+      issuedAt: ticket.issuedAt - MAX_READ_SECONDS - 1,
+    });
+    expect(await vouches.isVouched(key.id, 'read long ago')).toBe(false);
+    await vouches.vouch(key.id, 'read just now', ticket);
+    expect(await vouches.isVouched(key.id, 'read just now')).toBe(true);
+  });
+
+  it('forgets a row vouched for while a slow write was under way, once the write is done', async () => {
+    const { key, secret } = await newKey('slow-write@example.com');
+    const lookup = processLookup();
+    await barredWrite(vouches, key.id, async () => {
+      // The write takes longer than the first bar lasts: a process reads the old row and vouches.
+      await endBar(key.id);
+      expect((await lookup(secret)).kind).toBe('active');
+      expect((await lookup(secret)).kind).toBe('active');
+      await test.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date() })
+        .where('id', '=', key.id)
+        .execute();
+    });
+    expect(await lookup(secret)).toEqual(REFUSED);
   });
 
   it('never vouches for a row read before Redis lost its state (a restart), nor uses a vouch it lost', async () => {
     const { key, secret } = await newKey('restart@example.com');
     const lookup = processLookup();
     expect((await lookup(secret)).kind).toBe('active');
-    const epoch = await vouches.epoch();
+    const ticket = await vouches.ticket();
     await redis.redis.del(`${redis.prefix}:key-vouch-epoch`, `${redis.prefix}:key-vouch:${key.id}`);
-    await vouches.vouch(key.id, 'read before the restart', epoch);
+    await vouches.vouch(key.id, 'read before the restart', ticket);
     expect(await vouches.isVouched(key.id, 'read before the restart')).toBe(false);
     // The lost vouch sends the next lookup to the database, which vouches again.
     const before = queries;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '@directory/domain';
-import { createTestDatabase, type TestDatabase } from '@directory/testing';
+import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
 import { findActiveKeyBySecret } from '../src/index.js';
 
 const run = promisify(execFile);
@@ -11,15 +11,20 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('npm run keys (operator CLI)', () => {
   let test: TestDatabase;
+  // Revokes and rolls bar the key in Redis first: under a prefix of this file's own.
+  const redis = createTestRedis('keys-cli');
   beforeAll(async () => {
     test = await createTestDatabase('keys-cli');
   });
-  afterAll(() => test.drop());
+  afterAll(async () => {
+    await test.drop();
+    await redis.cleanup();
+  });
 
   const keys = (...args: string[]) =>
     run('npx', ['tsx', 'packages/keys/src/keys.cli.ts', ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: test.url },
+      env: { ...process.env, DATABASE_URL: test.url, REDIS_PREFIX: redis.prefix },
     });
 
   it('creates a key, printing the secret alone as the last stdout line and nothing else on stdout', async () => {

@@ -131,7 +131,8 @@ describe('authentication (SPEC §5)', () => {
     expect((await call({ url: '/api/v1/key', headers: { 'x-api-key': doomed } })).statusCode).toBe(200);
     await run('npx', ['tsx', 'packages/keys/src/keys.cli.ts', 'revoke', id], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: harness.database.url },
+      // The same database and Redis prefix as the API, as every process of one deployment has.
+      env: { ...process.env, DATABASE_URL: harness.database.url, REDIS_PREFIX: harness.redis.prefix },
     });
     expectProblem(await call({ url: '/api/v1/key', headers: { 'x-api-key': doomed } }), 401);
     expectProblem(await other.inject({ url: '/api/v1/key', headers: { 'x-api-key': doomed } }), 401);
