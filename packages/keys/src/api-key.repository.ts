@@ -327,21 +327,12 @@ export type StoredKey = { key: ActiveApiKey; revokedAt: Date | null; expiresAt: 
 export async function readKeyByHash(db: Database, secretHash: string): Promise<StoredKey | null> {
   const row = await db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'name', 'prefix', 'created_at', 'revoked_at', 'expires_at'])
+    .select(KEY_COLUMNS)
     .where('secret_hash', '=', secretHash)
     .executeTakeFirst();
   if (row === undefined) return null;
-  return {
-    key: {
-      id: row.id,
-      accountId: row.account_id,
-      name: row.name,
-      prefix: row.prefix,
-      creationTime: row.created_at,
-    },
-    revokedAt: row.revoked_at,
-    expiresAt: row.expires_at,
-  };
+  const { id, accountId, name, prefix, creationTime, revokedAt, expiresAt } = toRecord(row);
+  return { key: { id, accountId, name, prefix, creationTime }, revokedAt, expiresAt };
 }
 
 /**
