@@ -2,66 +2,25 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@directory/config';
 import { API_KEY_PATTERN } from '@directory/domain';
-import { ensureDoctorsIndex } from '@directory/search-index';
-import {
-  REPOSITORY_ROOT,
-  createTestDatabase,
-  createTestRedis,
-  createTestSearch,
-  startProcess,
-  type RunningProcess,
-  type TestDatabase,
-  freePort,
-} from '@directory/testing';
-import { launchChromium } from './browser.fixture.js';
+import { REPOSITORY_ROOT, type TestDatabase } from '@directory/testing';
+import { startConsoleStack, type ConsoleStack } from './console-stack.fixture.js';
 
 const PASSWORD = 'e2e password 1234';
 
 describe('key console in a real browser, against the real API', () => {
+  let stack: ConsoleStack;
   let database: TestDatabase;
-  const redis = createTestRedis('console-e2e');
-  const search = createTestSearch('console-e2e');
-  const processes: RunningProcess[] = [];
   let browser: Browser;
   let consoleUrl: string;
   let apiUrl: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('console-e2e');
-    const alias = `${search.prefix}_doctors`;
-    await ensureDoctorsIndex(search.client, alias);
-    const [apiPort, consolePort] = [await freePort(), await freePort()];
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: loadConfig().REDIS_URL,
-      REDIS_PREFIX: redis.prefix,
-      ELASTICSEARCH_INDEX: alias,
-      HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      CONSOLE_PORT: String(consolePort),
-      LOG_LEVEL: 'info',
-    };
-    const api = startProcess('services/api/src/server.ts', [], env);
-    const consoleProcess = startProcess('services/console/src/server.ts', [], env);
-    processes.push(api, consoleProcess);
-    await Promise.all([
-      api.waitForOutput(/Server listening at/),
-      consoleProcess.waitForOutput(/Server listening at/),
-    ]);
-    apiUrl = `http://127.0.0.1:${apiPort}`;
-    consoleUrl = `http://127.0.0.1:${consolePort}`;
-    browser = await launchChromium();
+    stack = await startConsoleStack('console-e2e');
+    ({ database, browser, consoleUrl, apiUrl } = stack);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(processes.map((process) => process.stop('SIGTERM')));
-    await redis.cleanup();
-    await search.cleanup();
-    await database?.drop();
-  });
+  afterAll(() => stack?.close());
 
   async function keyStatus(secret: string): Promise<{ status: number; name?: string }> {
     const response = await fetch(`${apiUrl}/api/v1/key`, { headers: { 'x-api-key': secret } });
@@ -180,8 +139,7 @@ describe('key console in a real browser, against the real API', () => {
   });
 
   it('the console closes gracefully on SIGTERM', async () => {
-    const consoleProcess = processes[1];
-    expect(await consoleProcess?.stop('SIGTERM')).toBe(0);
-    expect(consoleProcess?.output()).toMatch(/"msg":"closing"/);
+    expect(await stack.console.stop('SIGTERM')).toBe(0);
+    expect(stack.console.output()).toMatch(/"msg":"closing"/);
   });
 });

@@ -1,56 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '@directory/config';
 import { createKeyVouches } from '@directory/keys';
-import { ensureDoctorsIndex } from '@directory/search-index';
-import {
-  createTestDatabase,
-  createTestRedis,
-  createTestSearch,
-  freePort,
-  startProcess,
-  type RunningProcess,
-  type TestDatabase,
-} from '@directory/testing';
-import { launchChromium } from './browser.fixture.js';
+import type { TestDatabase, TestRedis } from '@directory/testing';
+import { startConsoleStack, type ConsoleStack } from './console-stack.fixture.js';
 
 describe('key expiry, rolling and usage in a real browser, against the real API', () => {
+  let stack: ConsoleStack;
   let database: TestDatabase;
-  const redis = createTestRedis('keys-e2e');
-  const search = createTestSearch('keys-e2e');
-  const processes: RunningProcess[] = [];
+  let redis: TestRedis;
   let browser: Browser;
   let page: Page;
   let consoleUrl: string;
   let apiUrl: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase('keys-e2e');
-    const alias = `${search.prefix}_doctors`;
-    await ensureDoctorsIndex(search.client, alias);
-    const [apiPort, consolePort] = [await freePort(), await freePort()];
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: loadConfig().REDIS_URL,
-      REDIS_PREFIX: redis.prefix,
-      ELASTICSEARCH_INDEX: alias,
-      HOST: '127.0.0.1',
-      API_PORT: String(apiPort),
-      CONSOLE_PORT: String(consolePort),
-      // Usage leaves the API every second here (a minute by default), so the page shows it quickly.
-      KEY_USAGE_FLUSH_INTERVAL_S: '1',
-      LOG_LEVEL: 'info',
-    };
-    const api = startProcess('services/api/src/server.ts', [], env);
-    const consoleProcess = startProcess('services/console/src/server.ts', [], env);
-    processes.push(api, consoleProcess);
-    await Promise.all([
-      api.waitForOutput(/Server listening at/),
-      consoleProcess.waitForOutput(/Server listening at/),
-    ]);
-    apiUrl = `http://127.0.0.1:${apiPort}`;
-    consoleUrl = `http://127.0.0.1:${consolePort}`;
-    browser = await launchChromium();
+    // Usage leaves the API every second here (a minute by default), so the page shows it quickly.
+    stack = await startConsoleStack('keys-e2e', { KEY_USAGE_FLUSH_INTERVAL_S: '1' });
+    ({ database, redis, browser, consoleUrl, apiUrl } = stack);
     page = await (await browser.newContext()).newPage();
     await page.goto(`${consoleUrl}/sign-up`);
     await page.getByLabel('Email').fill('lifecycle-e2e@example.com');
@@ -59,13 +25,7 @@ describe('key expiry, rolling and usage in a real browser, against the real API'
     await page.waitForURL(`${consoleUrl}/keys`);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(processes.map((process) => process.stop('SIGTERM')));
-    await redis.cleanup();
-    await search.cleanup();
-    await database?.drop();
-  });
+  afterAll(() => stack?.close());
 
   async function callApi(secret: string): Promise<{ status: number; detail?: string; id?: string }> {
     const response = await fetch(`${apiUrl}/api/v1/key`, { headers: { 'x-api-key': secret } });
