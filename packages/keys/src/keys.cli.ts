@@ -46,8 +46,16 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
 async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
   const config = loadConfigOrExit();
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  // Connection errors surface as the command's own failure, below.
+  redis.on('error', () => undefined);
   try {
     return await withDatabase((db) => work(db, createKeyVouches(redis, config.REDIS_PREFIX)));
+  } catch (error) {
+    if (error instanceof Error && error.name === 'MaxRetriesPerRequestError')
+      throw new CliError(
+        'Redis did not answer at REDIS_URL (revoke and roll bar the key in Redis before and after writing it): see with `list` whether the change was made, and run the command again once Redis answers',
+      );
+    throw error;
   } finally {
     redis.disconnect();
   }
