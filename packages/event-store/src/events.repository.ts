@@ -108,6 +108,9 @@ function storedInstant(occurredAt: string): string {
   return CANONICAL_INSTANT.test(occurredAt) ? occurredAt : new Date(occurredAt).toISOString();
 }
 
+/** `to_char` pattern of `Date.prototype.toISOString` for UTC instants. */
+const ISO_INSTANT_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"';
+
 /** Every stored event of the given places, grouped by place, in store order. */
 export async function readStreams(
   db: Database,
@@ -119,7 +122,10 @@ export async function readStreams(
   // on disk (three quarters of the query's time); each stream is put in store order here instead.
   const rows = await db
     .selectFrom('events')
-    .select(['position', 'event_id', 'place_id', 'type', 'occurred_at', 'schema_version', 'payload'])
+    .select(['position', 'event_id', 'place_id', 'type', 'schema_version', 'payload'])
+    // The instant as the text the event carried (UTC, milliseconds), not a Date parsed only to be
+    // printed again.
+    .select(sql<string>`to_char(occurred_at at time zone 'UTC', ${ISO_INSTANT_FORMAT})`.as('occurred_at'))
     .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
     .execute();
   for (const row of rows) {
@@ -128,7 +134,7 @@ export async function readStreams(
       eventId: row.event_id,
       placeId: row.place_id,
       type: row.type,
-      occurredAt: row.occurred_at.toISOString(),
+      occurredAt: row.occurred_at,
       schemaVersion: row.schema_version,
       payload: row.payload,
       position: row.position,

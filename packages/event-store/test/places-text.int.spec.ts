@@ -71,4 +71,32 @@ describe('places and events as they travel to PostgreSQL and back', () => {
     const positions = streams.get('s-a')?.map((stored) => stored.position) ?? [];
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
+
+  it('hands each instant back as the UTC text toISOString makes of it, whatever offset it came with', async () => {
+    const instants = [
+      '2026-11-01T12:00:00+02:00',
+      '2026-11-01T10:00:00.5Z',
+      '2026-11-01T10:00:00.123456Z',
+      '0999-12-31T23:59:59.999Z',
+    ];
+    const events = instants.map(
+      (occurredAt, index) =>
+        ({
+          eventId: `t-${index}`,
+          placeId: `instants-${index}`,
+          type: 'place.crawled',
+          occurredAt,
+          schemaVersion: 1,
+          payload: { name: 'n' },
+        }) as unknown as PlaceEvent,
+    );
+    await appendEvents(db, events);
+
+    const streams = await readStreams(
+      db,
+      events.map((event) => event.placeId),
+    );
+    const readBack = instants.map((_, index) => streams.get(`instants-${index}`)?.[0]?.occurredAt);
+    expect(readBack).toEqual(instants.map((instant) => new Date(instant).toISOString()));
+  });
 });
