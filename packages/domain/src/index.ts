@@ -1,5 +1,6 @@
 // Public surface of the pure core: exactly what other packages use (specs inside import ../src directly).
 export { foldText } from './text.js';
+export { utf8Lines } from './utf8-lines.js';
 export { assertNever } from './assert-never.js';
 export {
   parsePlaceEvent,

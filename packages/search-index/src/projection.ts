@@ -1,5 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-import type { SearchDocument, Tombstone } from '@directory/domain';
+import { utf8Lines, type SearchDocument, type Tombstone } from '@directory/domain';
 
 /**
  * One place's index copy at a stream version. Tombstones keep their version, so a stale write can't
@@ -146,15 +146,19 @@ export async function writeSerializedProjections(
   let written = 0;
   let stale = 0;
   for (let attempt = 1; pending.length > 0; attempt++) {
-    let body = '';
+    const lines: string[] = [];
     for (const projection of pending) {
-      body += `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}\n${projection.documentJson}\n`;
+      lines.push(
+        `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}`,
+        projection.documentJson,
+      );
     }
-    // The typed bulk() only takes objects; the transport sends a prepared NDJSON body untouched.
+    // The typed bulk() only takes objects; the transport sends a prepared NDJSON body (here its UTF-8
+    // bytes, see `utf8Lines`) untouched.
     const response = await client.transport.request<estypes.BulkResponse>({
       method: 'POST',
       path: '/_bulk',
-      bulkBody: body,
+      bulkBody: utf8Lines(lines, { finalNewline: true }),
     });
     const retry: SerializedProjection[] = [];
     const failures: ItemFailure[] = [];
