@@ -33,15 +33,18 @@ export function registerHttpCaching(scope: FastifyInstance, options: HttpCaching
     }
     reply.header('cache-control', REVALIDATE_PRIVATELY);
     if (!isTaggable(request, reply, payload)) return payload;
-    const etag = entityTagOf(payload);
+    // Encoded once: the tag is hashed from these bytes and they are what the socket sends (hashing the
+    // string and writing it would encode it twice; a changes page is up to a megabyte).
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    const etag = entityTagOf(body);
     reply.header('etag', etag);
-    if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return payload;
+    if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return body;
     reply.code(304);
     reply.removeHeader('content-type');
     reply.removeHeader('content-length');
     // Fastify's HEAD handling turns a body into the Content-Length of the 200 (which a 304 may carry)
     // and drops it; a GET's 304 simply has no body.
-    return request.method === 'HEAD' ? payload : null;
+    return request.method === 'HEAD' ? body : null;
   });
 }
 
