@@ -26,7 +26,7 @@ export type RefusedProjection = {
 export type ProjectionResult = { written: number; stale: number };
 export type WriteProjectionsResult = ProjectionResult & { refused: RefusedProjection[] };
 
-type ItemFailure = { placeId: string; status: number; reason: string };
+export type ItemFailure = { placeId: string; status: number; reason: string };
 
 export class ProjectionError extends Error {
   readonly failures: ReadonlyArray<ItemFailure>;
@@ -68,117 +68,144 @@ export function classifyBulkItemFailure(
 const MAX_REASON_LENGTH = 1_000;
 
 /**
- * Writes projections with the bulk helper and `version_type: external`, checking every item (see
- * `classifyBulkItemFailure`): stale writes are success, refused documents are returned for the caller
- * to record, and any other item failure fails the whole call, so the caller's job is retried and nothing
- * is marked projected that is not in the index.
+ * Writes projections with `version_type: external`, checking every item (see `bulkWrite`): stale
+ * writes are success, refused documents are returned for the caller to record, and any other item
+ * failure fails the whole call, so the caller's job is retried and nothing is marked projected that is
+ * not in the index. A projection's `sourceJson` (the text the worker stores) is sent as it is.
  */
 export async function writeProjections(
   client: Client,
   index: string,
   projections: ReadonlyArray<Projection>,
 ): Promise<WriteProjectionsResult> {
-  if (projections.length === 0) return { written: 0, stale: 0, refused: [] };
-  let stale = 0;
-  const refused: RefusedProjection[] = [];
-  const failures: ItemFailure[] = [];
-  const stats = await client.helpers.bulk<Projection>({
-    datasource: [...projections],
-    onDocument: (projection) => [
-      {
-        index: {
-          _index: index,
-          _id: projection.placeId,
-          version: projection.version,
-          version_type: 'external',
-        },
-      },
-      projection.sourceJson ?? projection.source,
-    ],
-    // `dropped.document` is the document sent (the second bulk line), not the datasource item, and
-    // `dropped.operation` the action line as sent: the place id and version come from there.
-    onDrop: (dropped) => {
-      const action = (dropped.operation as { index?: { _id?: string; version?: number } }).index;
-      const placeId = action?._id ?? 'unknown';
-      const errorType = dropped.error?.type;
-      const outcome = classifyBulkItemFailure(dropped.status, errorType, String(dropped.error?.reason ?? ''));
-      if (outcome === 'stale') stale += 1;
-      else if (outcome === 'refused')
-        refused.push({
-          placeId,
-          version: action?.version ?? 0,
-          status: dropped.status,
-          errorType: errorType ?? 'unknown',
-          reason: String(dropped.error?.reason ?? errorType ?? 'unknown').slice(0, MAX_REASON_LENGTH),
-        });
-      else
-        failures.push({
-          placeId,
-          status: dropped.status,
-          reason: errorType ?? 'unknown',
-        });
-    },
-    flushBytes: 5_000_000,
-    concurrency: 1,
-    retries: 3,
-    wait: 500,
-  });
-  if (failures.length > 0) throw new ProjectionError(failures);
-  return { written: stats.successful, stale, refused };
+  return bulkWrite(
+    client,
+    index,
+    projections.map((projection) => ({
+      placeId: projection.placeId,
+      version: projection.version,
+      documentJson: projection.sourceJson ?? JSON.stringify(projection.source),
+    })),
+  );
 }
 
 /** A projection already serialized (as stored by the worker): sent to the index as it is. */
 export type SerializedProjection = { placeId: string; version: number; documentJson: string };
 
-const MAX_ATTEMPTS = 4;
-
 /**
- * The copy path of a reindex: builds the NDJSON bulk body from stored document text (no parse, no
- * re-serialization) and checks every item exactly like `writeProjections`: 409 is a stale write and
- * counts as success; 429 items are retried with backoff; anything else fails the call.
+ * The copy and replay path of a reindex: stored document text, written like `writeProjections`,
+ * except that a refused document fails the call.
  */
 export async function writeSerializedProjections(
   client: Client,
   index: string,
   projections: ReadonlyArray<SerializedProjection>,
 ): Promise<ProjectionResult> {
-  let pending = [...projections];
-  let written = 0;
-  let stale = 0;
+  const { written, stale, refused } = await bulkWrite(client, index, projections);
+  if (refused.length > 0)
+    throw new ProjectionError(
+      refused.map(({ placeId, status, errorType }) => ({ placeId, status, reason: errorType })),
+    );
+  return { written, stale };
+}
+
+/** Bulk attempts per call for items Elasticsearch throttled (429): then the call fails. */
+const MAX_ATTEMPTS = 4;
+
+/**
+ * One bulk request of index actions (throttled items sent again, with backoff, up to `MAX_ATTEMPTS`),
+ * each item sorted by `sortBulkItems`. The body is the documents' stored JSON text as UTF-8 bytes
+ * (`utf8Lines`): never parsed, never re-serialized, never joined into one string.
+ */
+async function bulkWrite(
+  client: Client,
+  index: string,
+  projections: ReadonlyArray<SerializedProjection>,
+): Promise<WriteProjectionsResult> {
+  const result: WriteProjectionsResult = { written: 0, stale: 0, refused: [] };
+  let pending = projections;
   for (let attempt = 1; pending.length > 0; attempt++) {
-    const lines: string[] = [];
-    for (const projection of pending) {
-      lines.push(
-        `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}`,
-        projection.documentJson,
-      );
-    }
-    // The typed bulk() only takes objects; the transport sends a prepared NDJSON body (here its UTF-8
-    // bytes, see `utf8Lines`) untouched.
+    // The typed bulk() only takes objects; the transport sends a prepared NDJSON body untouched.
     const response = await client.transport.request<estypes.BulkResponse>({
       method: 'POST',
       path: '/_bulk',
-      bulkBody: utf8Lines(lines, { finalNewline: true }),
+      bulkBody: bulkBodyOf(index, pending),
     });
-    const retry: SerializedProjection[] = [];
-    const failures: ItemFailure[] = [];
-    response.items.forEach((item, position) => {
-      const result = item.index;
-      const projection = pending[position];
-      if (!result || !projection) return;
-      if (result.status < 300) written += 1;
-      else if (result.status === 409) stale += 1;
-      else if (result.status === 429 && attempt < MAX_ATTEMPTS) retry.push(projection);
-      else
-        failures.push({
-          placeId: projection.placeId,
-          status: result.status,
-          reason: result.error?.type ?? 'unknown',
-        });
-    });
-    if (failures.length > 0) throw new ProjectionError(failures);
-    if (retry.length > 0) await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
-    pending = retry;
+    const sorted = sortBulkItems(response.items, pending, { mayRetry: attempt < MAX_ATTEMPTS });
+    result.written += sorted.written;
+    result.stale += sorted.stale;
+    result.refused.push(...sorted.refused);
+    if (sorted.failures.length > 0) throw new ProjectionError(sorted.failures);
+    if (sorted.retry.length > 0) await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    pending = sorted.retry;
   }
-  return { written, stale };
+  return result;
+}
+
+/** A bulk response item, as far as sorting it needs. */
+export type BulkResponseItem = {
+  index?: { status: number; error?: { type?: string; reason?: string | null } | undefined };
+};
+
+export type SortedBulkItems = {
+  written: number;
+  stale: number;
+  refused: RefusedProjection[];
+  /** Throttled (429) while another attempt is allowed: to be sent again. */
+  retry: SerializedProjection[];
+  /** Anything else (or throttled on the last attempt): the call fails with these. */
+  failures: ItemFailure[];
+};
+
+/**
+ * What each item of a bulk response means for the projection sent at its position (see
+ * `classifyBulkItemFailure`). Only throttling is retried within a call; any other failure of the
+ * infrastructure fails the call, and so the caller's job, which is retried as a whole.
+ */
+export function sortBulkItems(
+  items: ReadonlyArray<BulkResponseItem>,
+  sent: ReadonlyArray<SerializedProjection>,
+  options: { mayRetry: boolean },
+): SortedBulkItems {
+  const sorted: SortedBulkItems = { written: 0, stale: 0, refused: [], retry: [], failures: [] };
+  items.forEach((item, position) => {
+    const outcome = item.index;
+    const projection = sent[position];
+    if (!outcome || !projection) return;
+    if (outcome.status < 300) {
+      sorted.written += 1;
+      return;
+    }
+    const errorType = outcome.error?.type;
+    const reason = outcome.error?.reason ?? '';
+    const kind = classifyBulkItemFailure(outcome.status, errorType, reason);
+    if (kind === 'stale') sorted.stale += 1;
+    else if (kind === 'refused')
+      sorted.refused.push({
+        placeId: projection.placeId,
+        version: projection.version,
+        status: outcome.status,
+        errorType: errorType ?? 'unknown',
+        reason: (reason || errorType || 'unknown').slice(0, MAX_REASON_LENGTH),
+      });
+    else if (outcome.status === 429 && options.mayRetry) sorted.retry.push(projection);
+    else
+      sorted.failures.push({
+        placeId: projection.placeId,
+        status: outcome.status,
+        reason: errorType ?? 'unknown',
+      });
+  });
+  return sorted;
+}
+
+function bulkBodyOf(index: string, projections: ReadonlyArray<SerializedProjection>): Buffer {
+  const lines: string[] = [];
+  for (const projection of projections) {
+    lines.push(
+      `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}`,
+      projection.documentJson,
+    );
+  }
+  return utf8Lines(lines, { finalNewline: true });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyBulkItemFailure } from '../src/projection.js';
+import { classifyBulkItemFailure, sortBulkItems } from '../src/projection.js';
 
 describe('classifyBulkItemFailure', () => {
   it.each([
@@ -24,5 +24,50 @@ describe('classifyBulkItemFailure', () => {
       'no write index is defined for alias [doctors]. The write index may be explicitly disabled';
     expect(classifyBulkItemFailure(400, 'illegal_argument_exception', reason)).toBe('retry');
     expect(classifyBulkItemFailure(400, 'illegal_argument_exception', 'field [x] too long')).toBe('refused');
+  });
+});
+
+describe('sortBulkItems', () => {
+  const sent = ['a', 'b', 'c', 'd', 'e'].map((placeId, position) => ({
+    placeId,
+    version: position + 1,
+    documentJson: '{}',
+  }));
+  const items = [
+    { index: { status: 201 } },
+    { index: { status: 409, error: { type: 'version_conflict_engine_exception', reason: 'stale' } } },
+    { index: { status: 400, error: { type: 'document_parsing_exception', reason: 'bad field' } } },
+    { index: { status: 429, error: { type: 'es_rejected_execution_exception', reason: 'busy' } } },
+    { index: { status: 200 } },
+  ];
+
+  it('counts writes and stale writes, returns refused documents and sends throttled ones again', () => {
+    expect(sortBulkItems(items, sent, { mayRetry: true })).toEqual({
+      written: 2,
+      stale: 1,
+      refused: [
+        {
+          placeId: 'c',
+          version: 3,
+          status: 400,
+          errorType: 'document_parsing_exception',
+          reason: 'bad field',
+        },
+      ],
+      retry: [sent[3]],
+      failures: [],
+    });
+  });
+
+  it('fails with a throttled item on the last attempt, and at once with any other infrastructure error', () => {
+    expect(sortBulkItems(items, sent, { mayRetry: false })).toMatchObject({
+      retry: [],
+      failures: [{ placeId: 'd', status: 429, reason: 'es_rejected_execution_exception' }],
+    });
+    const unavailable = [{ index: { status: 503, error: { type: 'unavailable_shards_exception' } } }];
+    expect(sortBulkItems(unavailable, sent, { mayRetry: true })).toMatchObject({
+      retry: [],
+      failures: [{ placeId: 'a', status: 503, reason: 'unavailable_shards_exception' }],
+    });
   });
 });
