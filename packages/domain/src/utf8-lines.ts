@@ -8,8 +8,7 @@ const NEWLINE = 0x0a;
  * never does); with `finalNewline` every line ends with one (NDJSON), without it they only separate.
  */
 export function utf8Lines(texts: ReadonlyArray<string>, options: { finalNewline: boolean }): Buffer {
-  const newlines = options.finalNewline ? texts.length : Math.max(texts.length - 1, 0);
-  let size = newlines;
+  let size = options.finalNewline ? texts.length : Math.max(texts.length - 1, 0); // the newlines
   for (const text of texts) size += Buffer.byteLength(text);
   const buffer = Buffer.allocUnsafe(size);
   let offset = 0;

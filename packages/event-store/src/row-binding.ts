@@ -20,7 +20,7 @@ export function columnOf<Row, Value>(
 
 /**
  * JSON texts made by JSON.stringify (which never writes a raw newline) as one `json[]` expression: sent
- * as a single text of lines and split by PostgreSQL.
+ * as the UTF-8 bytes of one text of lines and split by PostgreSQL.
  */
 export function jsonColumnOf(texts: ReadonlyArray<string>): RawBuilder<unknown> {
   return sql`string_to_array(${utf8Lines(texts, { finalNewline: false })}, E'\n')::json[]`;

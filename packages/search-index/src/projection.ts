@@ -200,10 +200,12 @@ export function sortBulkItems(
 }
 
 function bulkBodyOf(index: string, projections: ReadonlyArray<SerializedProjection>): Buffer {
+  // The same for every action line: serialized once per body, not once per document.
+  const actionStart = `{"index":{"_index":${JSON.stringify(index)},"_id":`;
   const lines: string[] = [];
   for (const projection of projections) {
     lines.push(
-      `{"index":{"_index":${JSON.stringify(index)},"_id":${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}`,
+      `${actionStart}${JSON.stringify(projection.placeId)},"version":${projection.version},"version_type":"external"}}`,
       projection.documentJson,
     );
   }
