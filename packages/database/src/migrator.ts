@@ -5,6 +5,7 @@ import * as consoleSessions from './migrations/0003-console-sessions.js';
 import * as faultRecords from './migrations/0004-fault-records.js';
 import * as changesFeed from './migrations/0005-changes-feed.js';
 import * as keyLifecycle from './migrations/0006-key-lifecycle.js';
+import * as lz4Documents from './migrations/0007-lz4-documents.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-fault-records': faultRecords,
   '0005-changes-feed': changesFeed,
   '0006-key-lifecycle': keyLifecycle,
+  '0007-lz4-documents': lz4Documents,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -56,4 +56,21 @@ describe('migrations', () => {
     await database.db.insertInto('events').values(event).execute();
     await expect(database.db.insertInto('events').values(event).execute()).rejects.toThrow(/duplicate key/);
   });
+
+  it('stores documents over the TOAST threshold with lz4 when the server has it (0007)', async () => {
+    const available = await sql<{ lz4: boolean }>`
+      select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(
+      database.db,
+    );
+    // A document of a few kilobytes, like a place's: over the ~2 KB threshold, so it is compressed.
+    const document = JSON.stringify({ doctor: { name: 'Praxis '.repeat(600) } });
+    await sql`insert into places (place_id, document) values ('compressed', ${document}::json)`.execute(
+      database.db,
+    );
+    const stored = await sql<{ method: string | null }>`
+      select pg_column_compression(document) as method from places where place_id = 'compressed'`.execute(
+      database.db,
+    );
+    expect(stored.rows[0]?.method).toBe(available.rows[0]?.lz4 ? 'lz4' : 'pglz');
+  });
 });
