@@ -6,6 +6,6 @@ export {
   type KeyedAccessOptions,
 } from './keyed-access.plugin.js';
 export { keyedAccessProblemMappings } from './problem-mappings.js';
-export { isRedisUnavailableError, rateLimitRedisNamespace } from './rate-limit.plugin.js';
+export { isRedisUnavailableError, rateLimitRedisNamespace } from './request-quotas.js';
 export { createServiceRedis, openStores, type Stores } from './stores.js';
 export { createUsageRecorder, usageRedisKeys, type UsageRecorder } from './usage-recorder.js';

@@ -6,7 +6,7 @@ import { keyInQueryErrors } from '@directory/domain';
 import { ProblemError } from '@directory/http-server';
 import { createKeyLookup, createKeyVouches, type ActiveApiKey, type KeyLookup } from '@directory/keys';
 import { TooManyAttemptsError, createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
-import { registerRateLimit } from './rate-limit.plugin.js';
+import { registerRequestQuotas, type RequestQuotas } from './request-quotas.js';
 import { registerUsageRecording } from './usage-recorder.js';
 
 const UNAUTHORIZED_DETAIL =
@@ -24,13 +24,14 @@ declare module 'fastify' {
 }
 
 /**
- * Authentication for the /api/v1 scope (SPEC §5). The secret comes from `X-API-Key` (canonical) or
+ * Authentication and quotas for the /api/v1 scope (SPEC §5, §8). The secret comes from `X-API-Key` (canonical) or
  * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
  * which it was); an expired key's 401 says it expired (its holder needs to know why a key that worked
  * yesterday stopped; the secret proves it was theirs); a malformed one is refused before any database
  * access. A working key's row is used from memory only while Redis vouches for it, and every revoke
  * bars the key before its row is written (createKeyLookup, key-vouches.ts), so a revocation is
- * effective on the next request everywhere.
+ * effective on the next request everywhere. The vouch is confirmed in the same Redis command that
+ * counts the key's quota and the account's ceiling (request-quotas.ts): one round trip per request.
  *
  * Failed authentications are counted per client address; an address over its limit gets 429 before
  * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
@@ -40,10 +41,10 @@ declare module 'fastify' {
  */
 function registerAuth(
   scope: FastifyInstance,
-  options: { lookup: KeyLookup; failures: AttemptLimiter; refusalDelayMs: number },
+  options: { lookup: KeyLookup; quotas: RequestQuotas; failures: AttemptLimiter; refusalDelayMs: number },
 ): void {
   scope.decorateRequest('apiKey', null);
-  scope.addHook('onRequest', async (request) => {
+  scope.addHook('onRequest', async (request, reply) => {
     rejectKeyInQuery(request);
     const blocked = options.failures.knownBlockFor(request.ip);
     if (blocked !== null) {
@@ -51,7 +52,7 @@ function registerAuth(
       throw new TooManyAttemptsError('failedAuthentication', blocked);
     }
     const secret = secretFrom(request);
-    const check = secret === null ? null : await options.lookup(secret);
+    const check = secret === null ? null : await options.lookup(secret, options.quotas.admit);
     if (check?.kind !== 'active') {
       const decision = await options.failures.consume(request.ip);
       if (!decision.allowed) {
@@ -66,6 +67,7 @@ function registerAuth(
       );
     }
     request.apiKey = check.key;
+    options.quotas.apply(request, reply, check.key, check.admitted);
   });
 }
 
@@ -98,17 +100,21 @@ const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 60_000;
 
 /**
  * The API's and the MCP server's guard for a scope: key authentication (401, or 429 for an address
- * with too many failures), then the key's quota (429), then the account's ceiling (429). The quotas
- * are counted per key and per account id, so they must come after authentication. Every authenticated
- * request is counted for its key's usage and last use (429s apart), off the request path.
+ * with too many failures), then the key's quota (429), then the account's ceiling (429), the last two
+ * counted in the step that confirms the key (request-quotas.ts). Every authenticated request is
+ * counted for its key's usage and last use (429s apart), off the request path.
  */
-export async function registerKeyedAccess(
-  scope: FastifyInstance,
-  options: KeyedAccessOptions,
-): Promise<void> {
+export function registerKeyedAccess(scope: FastifyInstance, options: KeyedAccessOptions): void {
   registerAuth(scope, {
     lookup: createKeyLookup(options.db, createKeyVouches(options.redis, options.redisPrefix), {
       unknownKeyCacheSeconds: options.unknownKeyCacheSeconds,
+    }),
+    quotas: registerRequestQuotas(scope, {
+      redis: options.redis,
+      prefix: options.redisPrefix,
+      keyMax: options.rateLimit.max,
+      accountMax: options.accountMax,
+      windowSeconds: options.rateLimit.windowSeconds,
     }),
     failures: createAttemptLimiter({
       redis: options.redis,
@@ -125,38 +131,6 @@ export async function registerKeyedAccess(
     redis: options.redis,
     prefix: options.redisPrefix,
     flushIntervalMs: options.usageFlushIntervalMs ?? DEFAULT_USAGE_FLUSH_INTERVAL_MS,
-  });
-  await registerRateLimit(scope, {
-    redis: options.redis,
-    prefix: options.redisPrefix,
-    max: options.rateLimit.max,
-    windowSeconds: options.rateLimit.windowSeconds,
-    keyOf: (request) => requireApiKey(request).id,
-  });
-  registerAccountCeiling(scope, options);
-}
-
-/**
- * The account's ceiling across its keys (after the per-key limit, in the same preHandler phase), so
- * revoking and recreating keys does not reset what an account may spend in a window.
- */
-function registerAccountCeiling(scope: FastifyInstance, options: KeyedAccessOptions): void {
-  const ceiling = createAttemptLimiter({
-    redis: options.redis,
-    prefix: options.redisPrefix,
-    name: 'account-requests',
-    max: options.accountMax,
-    windowSeconds: options.rateLimit.windowSeconds,
-  });
-  const checkCeiling = async (request: FastifyRequest): Promise<void> => {
-    const decision = await ceiling.consume(requireApiKey(request).accountId);
-    if (!decision.allowed) throw new TooManyAttemptsError('accountCeiling', decision.retryAfterSeconds);
-  };
-  // @fastify/rate-limit appends its check to each route's own preHandler list, which runs after every
-  // scope-level hook; appending ours the same way, later, keeps the per-key answer (and headers) first.
-  scope.addHook('onRoute', (route) => {
-    const existing = route.preHandler;
-    route.preHandler = [...(existing === undefined ? [] : [existing].flat()), checkCeiling];
   });
 }
 

@@ -1,6 +1,6 @@
 import { problemFor, unavailableWhen, type ProblemMapping } from '@directory/http-server';
 import { TooManyAttemptsError } from './attempt-limiter.js';
-import { RateLimitExceededError, isRedisUnavailableError } from './rate-limit.plugin.js';
+import { RateLimitExceededError, isRedisUnavailableError } from './request-quotas.js';
 
 /** The key's own quota: a 429 problem (the limiter has already set RateLimit-* and Retry-After). */
 const rateLimitExceeded: ProblemMapping = (error) =>

@@ -18,5 +18,5 @@ export {
   type RolledApiKey,
 } from './api-key.repository.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
-export { createKeyLookup, type KeyLookup } from './key-lookup.js';
-export { createKeyVouches, type KeyVouches } from './key-vouches.js';
+export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
+export { createKeyVouches, vouchRedisKey, type KeyVouches } from './key-vouches.js';

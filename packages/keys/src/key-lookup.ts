@@ -5,12 +5,31 @@ import {
   keyCheckAt,
   readKeyByHash,
   rowVersionOf,
+  type ActiveApiKey,
   type KeyCheck,
   type StoredKey,
 } from './api-key.repository.js';
 import { VOUCH_SECONDS, type KeyVouches } from './key-vouches.js';
 
-export type KeyLookup = (secret: string) => Promise<KeyCheck>;
+/**
+ * What a secret authenticates as. A key that works is `admitted` with what `admit` made of it (the
+ * caller's per-request work on the key: its quotas); `admit` confirms the key's vouch in the same step.
+ */
+export type KeyLookup = <T = undefined>(secret: string, admit?: Admit<T>) => Promise<Authentication<T>>;
+
+export type Authentication<T> = { kind: 'active'; key: ActiveApiKey; admitted: T } | RefusedCheck;
+
+type RefusedCheck = Exclude<KeyCheck, { kind: 'active' }>;
+
+/**
+ * Answers for a working key, in one Redis step with the confirmation of its vouch: `vouchedVersion` is
+ * the version a remembered copy of the row was vouched at, and the step must check the vouch still
+ * holds it (vouchRedisKey) and answer UNVOUCHED, having done nothing, when it does not; null means the
+ * row was read and vouched for just now, with nothing to confirm. The lookup then reads the row again.
+ */
+export type Admit<T> = (key: ActiveApiKey, vouchedVersion: string | null) => Promise<T | typeof UNVOUCHED>;
+
+export const UNVOUCHED = Symbol('unvouched');
 
 // Enough for a careless client fleet retrying dead keys; a flood of fresh random keys is the
 // failed-authentication limit's job, not this cache's.
@@ -22,9 +41,9 @@ const MAX_WORKING_KEYS = 10_000;
  * What a secret authenticates as, for a request-serving process, with the row read from PostgreSQL
  * only when this process has no usable copy:
  *
- * - a **working** key's row is remembered and used while Redis vouches for that version of it (one
- *   Redis command per request, see key-vouches.ts): every revoke or roll bars the key before writing
- *   its row, so the next request in every process reads the new row, and the state (active, retiring,
+ * - a **working** key's row is remembered and used while Redis vouches for that version of it, checked
+ *   at every request (by `admit`, in the same Redis command as the caller's quotas; key-vouches.ts):
+ *   every revoke or roll bars the key before writing its row, so the next request in every process reads the new row, and the state (active, retiring,
  *   expired, revoked at the end of a grace period) is computed at each request's instant;
  * - secrets that matched no working key (unknown, revoked or expired: none of them can work again) are
  *   remembered for `unknownKeyCacheSeconds` (0: never), so a client retrying a dead key costs no query.
@@ -39,7 +58,7 @@ export function createKeyLookup(
   const dead =
     options.unknownKeyCacheSeconds === 0
       ? null
-      : new LRUCache<string, Exclude<KeyCheck, { kind: 'active' }>>({
+      : new LRUCache<string, RefusedCheck>({
           max: MAX_UNKNOWN_KEYS,
           ttl: options.unknownKeyCacheSeconds * 1000,
         });
@@ -47,32 +66,45 @@ export function createKeyLookup(
     max: MAX_WORKING_KEYS,
     ttl: VOUCH_SECONDS * 1000,
   });
-  const answer = (hash: string, stored: StoredKey | null): KeyCheck => {
-    const check = keyCheckAt(stored, new Date());
-    if (check.kind !== 'active') {
-      working.delete(hash);
-      dead?.set(hash, check);
-    }
+  // A key that does not work now never works again: remembered as such.
+  const refuse = (hash: string, check: RefusedCheck): RefusedCheck => {
+    working.delete(hash);
+    dead?.set(hash, check);
     return check;
   };
-  return async (secret) => {
+  const confirmOnly: Admit<undefined> = async (key, version) =>
+    version === null || (await vouches.isVouched(key.id, version)) ? undefined : UNVOUCHED;
+  return async <T>(secret: string, admit?: Admit<T>): Promise<Authentication<T>> => {
     if (!isWellFormedApiKey(secret)) return { kind: 'refused' };
     // The secret is checked and hashed once per request, here.
     const hash = hashApiKey(secret);
     const remembered = dead?.get(hash);
     if (remembered !== undefined) return remembered;
+    // Without an `admit` of the caller's, only the vouch is confirmed (and `admitted` is undefined).
+    const confirm = (admit ?? confirmOnly) as Admit<T>;
     const known = working.get(hash);
-    if (known !== undefined && (await vouches.isVouched(known.stored.key.id, known.version)))
-      return answer(hash, known.stored);
+    if (known !== undefined) {
+      const check = keyCheckAt(known.stored, new Date());
+      if (check.kind === 'active') {
+        const admitted = await confirm(check.key, known.version);
+        if (admitted !== UNVOUCHED) return { kind: 'active', key: check.key, admitted };
+      } else if (await vouches.isVouched(known.stored.key.id, known.version)) {
+        // Expired, or past its grace period, in the row Redis still vouches for: no query needed.
+        return refuse(hash, check);
+      }
+    }
     // The ticket is taken before the row is read (key-vouches.ts).
     const ticket = await vouches.ticket();
     const stored = await readKeyByHash(db, hash);
-    const check = answer(hash, stored);
-    if (stored !== null && check.kind === 'active') {
-      const version = rowVersionOf(stored);
-      working.set(hash, { stored, version });
-      await vouches.vouch(stored.key.id, version, ticket);
-    }
-    return check;
+    if (stored === null) return refuse(hash, { kind: 'refused' });
+    const check = keyCheckAt(stored, new Date());
+    if (check.kind !== 'active') return refuse(hash, check);
+    const version = rowVersionOf(stored);
+    working.set(hash, { stored, version });
+    await vouches.vouch(stored.key.id, version, ticket);
+    const admitted = await confirm(check.key, null);
+    // Nothing to confirm after a fresh read: an admission that still finds no vouch fails closed.
+    if (admitted === UNVOUCHED) return { kind: 'refused' };
+    return { kind: 'active', key: check.key, admitted };
   };
 }

@@ -66,10 +66,18 @@ const BAR_SCRIPT = `
   return 1
 `;
 
+/**
+ * Where a key's vouch lives: it holds the vouched row version; a remembered row may be used only while
+ * this key holds its version (isVouched, or an admission script that checks it in the same command).
+ */
+export function vouchRedisKey(prefix: string, keyId: string): string {
+  return `${prefix}:key-vouch:${keyId}`;
+}
+
 /** Vouches kept under `prefix` (config REDIS_PREFIX: the same for the API, MCP, console and CLIs). */
 export function createKeyVouches(redis: Redis, prefix: string): KeyVouches {
   const epochKey = `${prefix}:key-vouch-epoch`;
-  const vouchKey = (keyId: string) => `${prefix}:key-vouch:${keyId}`;
+  const vouchKey = (keyId: string) => vouchRedisKey(prefix, keyId);
   const barKey = (keyId: string) => `${prefix}:key-bar:${keyId}`;
   return {
     isVouched: async (keyId, version) => (await redis.get(vouchKey(keyId))) === version,

@@ -57,7 +57,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       // First, so its onSend hook turns a matching 200 into a 304 before the rate limit's hook gives
       // that request's quota back. Answers depend on the key: private, varying on its headers.
       registerHttpCaching(v1, { vary: API_KEY_HEADERS });
-      await registerKeyedAccess(v1, deps);
+      registerKeyedAccess(v1, deps);
       await v1.register(keyRoutes);
       await v1.register(doctorRoutes, { directory: deps.directory });
       await v1.register(changeRoutes, { db: deps.db, cursorSecret: deps.cursorSecret });

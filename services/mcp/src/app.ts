@@ -41,7 +41,7 @@ export async function buildMcpApp(
 
   await app.register(unsupportedMethodsRoute);
   await app.register(async (scope) => {
-    await registerKeyedAccess(scope, deps);
+    registerKeyedAccess(scope, deps);
     await scope.register(mcpRoute, { directory: deps.directory });
   });
 

@@ -1,0 +1,222 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { UNVOUCHED, vouchRedisKey, type ActiveApiKey, type Admit } from '@directory/keys';
+import { TooManyAttemptsError } from './attempt-limiter.js';
+
+export type RequestQuotaOptions = {
+  /** Shared by every API and MCP process: the counts live in Redis, not in the process. */
+  redis: Redis;
+  /** Redis key prefix (config REDIS_PREFIX; tests pass their own). */
+  prefix: string;
+  /** The key's own quota per window (SPEC §8), with its RateLimit-* headers. */
+  keyMax: number;
+  /** What one account may spend per window across all its keys (an extra check, no headers of its own). */
+  accountMax: number;
+  windowSeconds: number;
+};
+
+/** A counter's value after this request, and how long its window has left then (ms, Redis's clock). */
+type WindowCount = { count: number; ttlMs: number };
+
+/** What the admission step made of a request of a key whose vouch held. */
+export type Admission =
+  | { kind: 'admitted'; key: WindowCount; account: WindowCount }
+  | { kind: 'keyExhausted'; key: WindowCount }
+  | { kind: 'accountExhausted'; key: WindowCount; account: WindowCount };
+
+export type RequestQuotas = {
+  /** For the key lookup: confirms the key's vouch and counts both quotas, in one Redis command. */
+  admit: Admit<Admission>;
+  /**
+   * Sets the RateLimit-* headers and refuses a request over a quota (429, thrown); an admitted request
+   * is remembered so that its point can be given back (see registerRequestQuotas).
+   */
+  apply: (request: FastifyRequest, reply: FastifyReply, key: ActiveApiKey, admission: Admission) => void;
+};
+
+/** Thrown when a key's window is exhausted; mapped to a 429 problem (headers are already set). */
+export class RateLimitExceededError extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(`the request quota of this API key is exhausted; retry after ${retryAfterSeconds} seconds`);
+    this.name = 'RateLimitExceededError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * Whether an error means Redis could not be reached (the quotas fail closed: the API answers 503
+ * rather than serving without a limit). ioredis does not export its connection error classes.
+ */
+export function isRedisUnavailableError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (
+    error.name === 'MaxRetriesPerRequestError' ||
+    /Connection is closed|Stream isn't writeable|Command timed out/.test(error.message)
+  );
+}
+
+/** Where the keys' counters live: `<namespace><key id>`. */
+export function rateLimitRedisNamespace(prefix: string): string {
+  return `${prefix}:rate-limit:`;
+}
+
+function accountCounterKey(prefix: string, accountId: string): string {
+  return `${prefix}:account-requests:${accountId}`;
+}
+
+/**
+ * The per-request admission, in one script (one round trip, where a vouch check and two limiter
+ * libraries took three: a third of the API's work on a request answered from its cache, issue 15):
+ *
+ * 1. the remembered key row's vouch must still hold the row's version, else nothing is counted
+ *    (failed authentication spends no quota; the lookup then reads the row again);
+ * 2. the key's fixed window is counted; a key over its quota is refused and the account not counted;
+ * 3. the account's fixed window (same length, its own start) is counted; over its ceiling, refused
+ *    (the key's count stays: the request was the key's to make).
+ *
+ * KEYS: the vouch, the key's counter, the account's counter. ARGV: the vouched version ('' when the row
+ * was read just now), the window in ms, the key's quota, the account's ceiling. A new counter gets the
+ * window's expiry in the same script, so no counter is ever left without one.
+ */
+const ADMIT_SCRIPT = `
+  if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+  local function count(counter)
+    local value = redis.call('INCR', counter)
+    local left = redis.call('PTTL', counter)
+    if left < 0 then
+      redis.call('PEXPIRE', counter, ARGV[2])
+      left = tonumber(ARGV[2])
+    end
+    return value, left
+  end
+  local key, keyLeft = count(KEYS[2])
+  if key > tonumber(ARGV[3]) then return {1, key, keyLeft} end
+  local account, accountLeft = count(KEYS[3])
+  return {2, key, keyLeft, account, accountLeft}
+`;
+
+/**
+ * Takes one request off each counter, atomically, if the counter is still in the window the request was
+ * counted in (ARGV[i]: the most milliseconds that window can have left) and above zero: a give-back
+ * must never create a counter, leave one without expiry, or spend into a later window. Answers each
+ * counter's new value, or -1 where there was nothing to give back.
+ */
+const GIVE_BACK_SCRIPT = `
+  local values = {}
+  for index, counter in ipairs(KEYS) do
+    local left = redis.call('PTTL', counter)
+    local value = tonumber(redis.call('GET', counter))
+    if left > 0 and left <= tonumber(ARGV[index]) and value ~= nil and value > 0 then
+      values[index] = redis.call('DECR', counter)
+    else
+      values[index] = -1
+    end
+  end
+  return values
+`;
+
+/** An admitted request's counts, with when they were taken (monotonic ms): only these are given back. */
+type Counted = { key: ActiveApiKey; admission: Extract<Admission, { kind: 'admitted' }>; at: number };
+
+/**
+ * The key's quota and the account's ceiling for every route of `scope` (DESIGN "Keys and limits"):
+ * counted in the key lookup's admission step (before anything else of the request is done), with the
+ * IETF httpapi draft's headers: `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds
+ * until the key's window resets), `RateLimit-Policy: <max>;w=<window>`. A 429 carries `Retry-After`:
+ * the window's remaining time rounded up to whole seconds, never earlier than the window's end.
+ *
+ * A request refused before its handler runs (an unreadable body, an MCP batch) spends nothing, and a
+ * 304 Not Modified spends none of the key's quota (as GitHub does; the account's ceiling keeps it, the
+ * search still ran): it is counted like any other, since only the answer tells, and given back before
+ * the answer is sent, so its `RateLimit-Remaining` and the key's next request already see it uncounted.
+ */
+export function registerRequestQuotas(scope: FastifyInstance, options: RequestQuotaOptions): RequestQuotas {
+  const policy = `${options.keyMax};w=${options.windowSeconds}`;
+  const windowMs = options.windowSeconds * 1000;
+  const namespace = rateLimitRedisNamespace(options.prefix);
+  const counted = new WeakMap<FastifyRequest, Counted>();
+  const reachedHandler = new WeakSet<FastifyRequest>();
+
+  const admit: Admit<Admission> = async (key, vouchedVersion) => {
+    const reply = (await options.redis.eval(
+      ADMIT_SCRIPT,
+      3,
+      vouchRedisKey(options.prefix, key.id),
+      `${namespace}${key.id}`,
+      accountCounterKey(options.prefix, key.accountId),
+      vouchedVersion ?? '',
+      windowMs,
+      options.keyMax,
+      options.accountMax,
+    )) as number[];
+    const [outcome = 0, keyCount = 0, keyTtlMs = 0, accountCount = 0, accountTtlMs = 0] = reply;
+    if (outcome === 0) return UNVOUCHED;
+    const keyWindow = { count: keyCount, ttlMs: keyTtlMs };
+    if (outcome === 1) return { kind: 'keyExhausted', key: keyWindow };
+    const account = { count: accountCount, ttlMs: accountTtlMs };
+    if (accountCount > options.accountMax) return { kind: 'accountExhausted', key: keyWindow, account };
+    return { kind: 'admitted', key: keyWindow, account };
+  };
+
+  const apply: RequestQuotas['apply'] = (request, reply, key, admission) => {
+    const resetSeconds = Math.ceil(admission.key.ttlMs / 1000);
+    reply.header('ratelimit-limit', options.keyMax);
+    reply.header('ratelimit-remaining', Math.max(0, options.keyMax - admission.key.count));
+    reply.header('ratelimit-reset', resetSeconds);
+    if (admission.kind === 'keyExhausted') {
+      reply.header('retry-after', resetSeconds);
+      throw new RateLimitExceededError(resetSeconds);
+    }
+    if (admission.kind === 'accountExhausted') {
+      const retryAfter = Math.max(1, Math.ceil(admission.account.ttlMs / 1000));
+      throw new TooManyAttemptsError('accountCeiling', retryAfter);
+    }
+    counted.set(request, { key, admission, at: performance.now() });
+  };
+
+  const giveBack = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    spent: Counted,
+    withAccount: boolean,
+  ): Promise<void> => {
+    // Each count lives in the window it was taken in, which had `ttlMs` left then; a counter with more
+    // time left than that now is a later window's, not ours.
+    const elapsed = Math.floor(performance.now() - spent.at);
+    const counters = [`${namespace}${spent.key.id}`];
+    const windowsLeft = [spent.admission.key.ttlMs - elapsed];
+    if (withAccount) {
+      counters.push(accountCounterKey(options.prefix, spent.key.accountId));
+      windowsLeft.push(spent.admission.account.ttlMs - elapsed);
+    }
+    try {
+      const [keyCount = -1] = (await options.redis.eval(
+        GIVE_BACK_SCRIPT,
+        counters.length,
+        ...counters,
+        ...windowsLeft,
+      )) as number[];
+      if (keyCount >= 0) reply.header('ratelimit-remaining', Math.max(0, options.keyMax - keyCount));
+    } catch (error) {
+      // Failing closed: the request simply stays counted (its headers already say so).
+      request.log.warn({ err: error }, 'could not give back the quota of a request; it stays counted');
+    }
+  };
+
+  scope.addHook('preHandler', (request, _reply, done) => {
+    reachedHandler.add(request);
+    done();
+  });
+  scope.addHook('onSend', async (request, reply, payload) => {
+    const spent = counted.get(request);
+    counted.delete(request);
+    // Refused before its handler: as if never counted. A 304: the key's quota only (docs/security.md:
+    // the search still ran, so the account's ceiling keeps it).
+    if (spent !== undefined && !reachedHandler.has(request)) await giveBack(request, reply, spent, true);
+    else if (spent !== undefined && reply.statusCode === 304) await giveBack(request, reply, spent, false);
+    if (reply.hasHeader('ratelimit-limit')) reply.header('ratelimit-policy', policy);
+    return payload;
+  });
+  return { admit, apply };
+}
