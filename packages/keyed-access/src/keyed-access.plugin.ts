@@ -24,14 +24,15 @@ declare module 'fastify' {
 }
 
 /**
- * Authentication and quotas for the /api/v1 scope (SPEC §5, §8). The secret comes from `X-API-Key` (canonical) or
- * `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same 401 (no hint
- * which it was); an expired key's 401 says it expired (its holder needs to know why a key that worked
- * yesterday stopped; the secret proves it was theirs); a malformed one is refused before any database
- * access. A working key's row is used from memory only while Redis vouches for it, and every revoke
- * bars the key before its row is written (createKeyLookup, key-vouches.ts), so a revocation is
- * effective on the next request everywhere. The vouch is confirmed in the same Redis command that
- * counts the key's quota and the account's ceiling (request-quotas.ts): one round trip per request.
+ * Authentication and quotas for the /api/v1 scope (SPEC §5, §8). The secret comes from `X-API-Key`
+ * (canonical) or `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same
+ * 401 (no hint which it was); an expired key's 401 says it expired (its holder needs to know why a key
+ * that worked yesterday stopped; the secret proves it was theirs); a malformed one is refused before
+ * any database access. A working key's row is used from memory only while Redis vouches for it, and
+ * every revoke bars the key before its row is written (createKeyLookup, key-vouches.ts), so a
+ * revocation is effective on the next request everywhere. The vouch is confirmed in the same Redis
+ * command that counts the key's quota and the account's ceiling (request-quotas.ts): one round trip
+ * per request.
  *
  * Failed authentications are counted per client address; an address over its limit gets 429 before
  * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per

@@ -43,8 +43,9 @@ const MAX_WORKING_KEYS = 10_000;
  *
  * - a **working** key's row is remembered and used while Redis vouches for that version of it, checked
  *   at every request (by `admit`, in the same Redis command as the caller's quotas; key-vouches.ts):
- *   every revoke or roll bars the key before writing its row, so the next request in every process reads the new row, and the state (active, retiring,
- *   expired, revoked at the end of a grace period) is computed at each request's instant;
+ *   every revoke or roll bars the key before writing its row, so the next request in every process
+ *   reads the new row, and the state (active, retiring, expired, revoked at the end of a grace period)
+ *   is computed at each request's instant;
  * - secrets that matched no working key (unknown, revoked or expired: none of them can work again) are
  *   remembered for `unknownKeyCacheSeconds` (0: never), so a client retrying a dead key costs no query.
  *   A key created after its hash was remembered as unknown would need its secret guessed first, which
