@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { ClientContext, Redis, Result } from 'ioredis';
 import { UNVOUCHED, vouchRedisKey, type ActiveApiKey, type Admit } from '@directory/keys';
 import { TooManyAttemptsError } from './attempt-limiter.js';
+
+declare module 'ioredis' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface RedisCommander<Context extends ClientContext> {
+    /** ADMIT_SCRIPT (defineCommand: sent by its digest, EVALSHA, once Redis has it). */
+    directoryAdmitRequest(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+  }
+}
 
 export type RequestQuotaOptions = {
   /** Shared by every API and MCP process: the counts live in Redis, not in the process. */
@@ -138,10 +147,11 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
   const counted = new WeakMap<FastifyRequest, Counted>();
   const reachedHandler = new WeakSet<FastifyRequest>();
 
+  // On every request: by digest rather than the script's text each time.
+  options.redis.defineCommand('directoryAdmitRequest', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+
   const admit: Admit<Admission> = async (key, vouchedVersion) => {
-    const reply = (await options.redis.eval(
-      ADMIT_SCRIPT,
-      3,
+    const reply = await options.redis.directoryAdmitRequest(
       vouchRedisKey(options.prefix, key.id),
       `${namespace}${key.id}`,
       accountCounterKey(options.prefix, key.accountId),
@@ -149,7 +159,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
       windowMs,
       options.keyMax,
       options.accountMax,
-    )) as number[];
+    );
     const [outcome = 0, keyCount = 0, keyTtlMs = 0, accountCount = 0, accountTtlMs = 0] = reply;
     if (outcome === 0) return UNVOUCHED;
     const keyWindow = { count: keyCount, ttlMs: keyTtlMs };
