@@ -125,8 +125,16 @@ const GIVE_BACK_SCRIPT = `
   return values
 `;
 
-/** An admitted request's counts, with when they were taken (monotonic ms): only these are given back. */
-type Counted = { key: ActiveApiKey; admission: Extract<Admission, { kind: 'admitted' }>; at: number };
+/**
+ * An admitted request's counts, with when they were taken (monotonic ms), and whether its handler was
+ * reached: only these are given back.
+ */
+type Counted = {
+  key: ActiveApiKey;
+  admission: Extract<Admission, { kind: 'admitted' }>;
+  at: number;
+  reachedHandler: boolean;
+};
 
 /**
  * The key's quota and the account's ceiling for every route of `scope` (DESIGN "Keys and limits"):
@@ -145,7 +153,6 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
   const windowMs = options.windowSeconds * 1000;
   const namespace = rateLimitRedisNamespace(options.prefix);
   const counted = new WeakMap<FastifyRequest, Counted>();
-  const reachedHandler = new WeakSet<FastifyRequest>();
 
   // On every request: by digest rather than the script's text each time.
   options.redis.defineCommand('directoryAdmitRequest', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
@@ -182,7 +189,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
       const retryAfter = Math.max(1, Math.ceil(admission.account.ttlMs / 1000));
       throw new TooManyAttemptsError('accountCeiling', retryAfter);
     }
-    counted.set(request, { key, admission, at: performance.now() });
+    counted.set(request, { key, admission, at: performance.now(), reachedHandler: false });
   };
 
   const giveBack = async (
@@ -215,7 +222,8 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
   };
 
   scope.addHook('preHandler', (request, _reply, done) => {
-    reachedHandler.add(request);
+    const spent = counted.get(request);
+    if (spent !== undefined) spent.reachedHandler = true;
     done();
   });
   scope.addHook('onSend', async (request, reply, payload) => {
@@ -223,7 +231,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     counted.delete(request);
     // Refused before its handler: as if never counted. A 304: the key's quota only (docs/security.md:
     // the search still ran, so the account's ceiling keeps it).
-    if (spent !== undefined && !reachedHandler.has(request)) await giveBack(request, reply, spent, true);
+    if (spent !== undefined && !spent.reachedHandler) await giveBack(request, reply, spent, true);
     else if (spent !== undefined && reply.statusCode === 304) await giveBack(request, reply, spent, false);
     if (reply.hasHeader('ratelimit-limit')) reply.header('ratelimit-policy', policy);
     return payload;

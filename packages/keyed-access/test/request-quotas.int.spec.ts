@@ -6,7 +6,7 @@ import { UNVOUCHED, vouchRedisKey, type ActiveApiKey } from '@directory/keys';
 import { ProblemError, installErrorHandling } from '@directory/http-server';
 import { createTestRedis, type TestRedis } from '@directory/testing';
 import { createServiceRedis, keyedAccessProblemMappings, rateLimitRedisNamespace } from '../src/index.js';
-import { registerRequestQuotas } from '../src/request-quotas.js';
+import { registerRequestQuotas, type RequestQuotas } from '../src/request-quotas.js';
 
 /**
  * The admission step and the give-back, on their own: routes answer 304 themselves (in the API the
@@ -51,8 +51,9 @@ describe('request quotas: one admission per request, 304s and early refusals giv
     connections.push(connection);
     const app = Fastify({ logger: false });
     installErrorHandling(app, { notFoundDetail: 'no such route', mappings: keyedAccessProblemMappings });
+    let quotas!: RequestQuotas;
     await app.register((scope, _options, done) => {
-      const quotas = registerRequestQuotas(scope, {
+      quotas = registerRequestQuotas(scope, {
         redis: connection,
         prefix: redis.prefix,
         keyMax: max,
@@ -88,7 +89,7 @@ describe('request quotas: one admission per request, 304s and early refusals giv
     apps.push(app);
     const count = async () => redis.redis.get(counter(key));
     const accountCount = async () => redis.redis.get(accountCounter(key));
-    return { app, key, count, accountCount };
+    return { app, key, quotas, count, accountCount };
   }
 
   it('gives a 304 back before sending it: its RateLimit-Remaining and the next request see it uncounted', async () => {
@@ -137,18 +138,7 @@ describe('request quotas: one admission per request, 304s and early refusals giv
   });
 
   it('confirms the vouch in the same step, and counts nothing for a key whose vouch is gone', async () => {
-    const key = newKey();
-    const connection = createServiceRedis(redis.url, { autoPipelining: true });
-    connections.push(connection);
-    const app = Fastify({ logger: false });
-    apps.push(app);
-    const quotas = registerRequestQuotas(app, {
-      redis: connection,
-      prefix: redis.prefix,
-      keyMax: 5,
-      accountMax: 5,
-      windowSeconds: 60,
-    });
+    const { key, quotas } = await limitedApp(5, 60, 0, 5);
     await redis.redis.set(vouchRedisKey(redis.prefix, key.id), 'version 1');
     expect(await quotas.admit(key, 'version 1')).toMatchObject({ kind: 'admitted', key: { count: 1 } });
     // Another version vouched (the row was rolled), or none (revoked): nothing is counted.
