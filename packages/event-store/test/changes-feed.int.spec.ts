@@ -154,12 +154,18 @@ describe('changes feed (places table, migration 0005)', () => {
     expect(summary((await drain(db, 'es', es.after)).rows)).toEqual(['a delete']);
   });
 
-  it('shows a removal again, at a later position, to a reader that missed the return in between', async () => {
+  /** `a` served in de, then removed; a de reader drains the feed and has read the removal. */
+  async function readRemovalOfA() {
     await savePlaceStates(db, [placeRow('a', 1, { country: 'de' })]);
     await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
     await waitForFence(db);
     const removed = await drain(db, 'de');
     expect(summary(removed.rows)).toEqual(['a delete']);
+    return removed;
+  }
+
+  it('shows a removal again, at a later position, to a reader that missed the return in between', async () => {
+    const removed = await readRemovalOfA();
 
     // Served again and removed again before the reader looks: it gets the newest state only.
     await savePlaceStates(db, [placeRow('a', 3, { country: 'de' })]);
@@ -171,11 +177,7 @@ describe('changes feed (places table, migration 0005)', () => {
   });
 
   it('does not repeat a removal the reader already has when the removed place moves to another dataset', async () => {
-    await savePlaceStates(db, [placeRow('a', 1, { country: 'de' })]);
-    await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
-    await waitForFence(db);
-    const removed = await drain(db, 'de');
-    expect(summary(removed.rows)).toEqual(['a delete']);
+    const removed = await readRemovalOfA();
 
     // The departure keeps the removal's position, which this reader has passed; a new reader gets it once.
     await savePlaceStates(db, [placeRow('a', 3, { country: 'es' })]);
