@@ -9,6 +9,7 @@ import {
   toDoctor,
 } from '../src/doctor.js';
 import { placeEventSchema } from '../src/events.js';
+import { foldText } from '../src/text.js';
 import { foldPlace, type PlaceState } from '../src/place-state.js';
 import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/cursor.js';
 import {
@@ -67,6 +68,22 @@ describe('toSearchDocument', () => {
     const emoji = served(servedState({ name: '\u{1F600}'.repeat(300) })).sortName;
     expect(Array.from(emoji)).toEqual(Array(200).fill('\u{1F600}'));
     expect(sortNameOf('  Praxis  Dr.  Müller ')).toBe('praxis dr. muller');
+    // 150 code points in 300 UTF-16 units: under the limit, kept whole.
+    expect(sortNameOf('\u{1F600}'.repeat(150))).toBe('\u{1F600}'.repeat(150));
+  });
+
+  it('is the first 200 code points of the folded name for any name, short or long', () => {
+    const unit = fc.constantFrom('a', 'Ü', 'ß', ' ', '\u{1F600}', '\u0301');
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit, minLength: 150, maxLength: 450 })),
+        (name) => {
+          expect(sortNameOf(name)).toBe(
+            Array.from(foldText(name)).slice(0, SORT_NAME_MAX_CODE_POINTS).join(''),
+          );
+        },
+      ),
+    );
   });
 
   it('skips missing fields in the search text', () => {

@@ -31,7 +31,16 @@ export function openingHoursOf(state: PlaceState, doctor: Doctor): OpeningHours 
 }
 
 function uniqueSorted(periods: Period[]): Period[] {
-  const byKey = new Map(periods.map((period) => [`${period.day} ${period.open} ${period.close}`, period]));
+  const sorted = [...periods].sort(comparePeriods);
+  return sorted.filter(
+    (period, index) => index === 0 || comparePeriods(sorted[index - 1] as Period, period) !== 0,
+  );
+}
+
+function comparePeriods(a: Period, b: Period): number {
   // HH:MM compares as text.
-  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, period]) => period);
+  if (a.day !== b.day) return a.day - b.day;
+  if (a.open !== b.open) return a.open < b.open ? -1 : 1;
+  if (a.close !== b.close) return a.close < b.close ? -1 : 1;
+  return 0;
 }

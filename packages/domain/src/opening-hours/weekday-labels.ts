@@ -1,4 +1,8 @@
+import { boundedMemo } from '../bounded-memo.js';
 import { foldText } from '../text.js';
+
+// Day labels remembered once folded: the table below has about a hundred; sources add a few spellings.
+const LABELS_REMEMBERED = 1_000;
 
 /**
  * The day labels sources write in `workingHours`, in every language of the datasets (en, de, es, fr,
@@ -102,7 +106,11 @@ const WEEKDAY_BY_KEY: ReadonlyMap<string, IsoWeekday> = (() => {
   return byKey;
 })();
 
-/** The ISO weekday a source day label names, or undefined when it is not one. */
-export function isoWeekdayOf(label: string): IsoWeekday | undefined {
-  return WEEKDAY_BY_KEY.get(weekdayLabelKey(label));
-}
+/**
+ * The ISO weekday a source day label names, or undefined when it is not one. Every place with opening
+ * hours asks this for each of its days, in a handful of spellings per language: each is folded once.
+ */
+export const isoWeekdayOf: (label: string) => IsoWeekday | undefined = boundedMemo(
+  (label) => WEEKDAY_BY_KEY.get(weekdayLabelKey(label)),
+  LABELS_REMEMBERED,
+);

@@ -134,5 +134,8 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
  * ordered by place id, which is still one deterministic order.
  */
 export function sortNameOf(name: string): string {
-  return Array.from(foldText(name)).slice(0, SORT_NAME_MAX_CODE_POINTS).join('');
+  const folded = foldText(name);
+  // A text has at most as many code points as UTF-16 units: a short one needs no cutting.
+  if (folded.length <= SORT_NAME_MAX_CODE_POINTS) return folded;
+  return Array.from(folded).slice(0, SORT_NAME_MAX_CODE_POINTS).join('');
 }

@@ -1,6 +1,10 @@
 import type { Doctor } from '../doctor.js';
 import type { PageLanguage } from '../profile-url.js';
+import { boundedMemo } from '../bounded-memo.js';
 import { foldText } from '../text.js';
+
+// Published labels remembered once looked up: the vocabulary's own plus what sources write.
+const LABELS_REMEMBERED = 10_000;
 
 /**
  * The specialty vocabulary (API 1.2): stable, language-independent codes for what a record's primary
@@ -577,9 +581,10 @@ const CODE_BY_KEY: ReadonlyMap<string, SpecialtyCode> = (() => {
 })();
 
 /** The code a published label means, or null when it is not in the vocabulary. */
-export function specialtyCodeOf(label: string): SpecialtyCode | null {
-  return CODE_BY_KEY.get(labelKey(label)) ?? null;
-}
+export const specialtyCodeOf: (label: string) => SpecialtyCode | null = boundedMemo(
+  (label) => CODE_BY_KEY.get(labelKey(label)) ?? null,
+  LABELS_REMEMBERED,
+);
 
 /**
  * The codes of a record: its primary type's first, then its specialties' in published order, each
