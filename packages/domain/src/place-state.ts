@@ -40,14 +40,16 @@ export function initialPlaceState(placeId: string): PlaceState {
 
 /** Applies one (deduplicated) event. Pure. Each applied event advances the stream version by one. */
 export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
-  const next = { ...state, version: state.version + 1 };
+  // One new object per event (a replay folds every stored event).
+  const version = state.version + 1;
   switch (event.type) {
     case 'place.crawled':
       // A crawl is a full snapshot: it replaces what we knew, it does not merge.
-      return { ...next, observed: event.payload.observed, observedAt: event.occurredAt };
+      return { ...state, version, observed: event.payload.observed, observedAt: event.occurredAt };
     case 'place.published':
       return {
-        ...next,
+        ...state,
+        version,
         published: true,
         publication: {
           country: event.payload.country,
@@ -56,19 +58,19 @@ export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
         },
       };
     case 'place.unpublished':
-      return { ...next, published: false };
+      return { ...state, version, published: false };
     case 'place.suppressed':
-      return { ...next, suppressedReason: event.payload.reason };
+      return { ...state, version, suppressedReason: event.payload.reason };
     case 'place.unsuppressed':
-      return { ...next, suppressedReason: null };
+      return { ...state, version, suppressedReason: null };
     case 'place.closed':
-      return { ...next, closed: true };
+      return { ...state, version, closed: true };
     case 'place.reopened':
-      return { ...next, closed: false };
+      return { ...state, version, closed: false };
     case 'place.verified':
-      return { ...next, verified: true };
+      return { ...state, version, verified: true };
     case 'place.unverified':
-      return { ...next, verified: false };
+      return { ...state, version, verified: false };
     default:
       return assertNever(event);
   }

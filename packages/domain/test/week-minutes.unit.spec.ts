@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHours } from '../src/doctor-extras.js';
+import { TIME_OF_DAY_PATTERN } from '../src/events.js';
 import { COUNTRY_TIME_ZONES } from '../src/opening-hours/time-zones.js';
 import {
   MINUTES_PER_WEEK,
@@ -64,6 +65,16 @@ const instantArbitrary = fc.date({
   min: new Date('1990-01-01T00:00:00Z'),
   max: new Date('2060-01-01T00:00:00Z'),
   noInvalidDate: true,
+});
+
+describe('minutesOfTime', () => {
+  it('reads every time the event schema admits, 00:00 … 23:59 and 24:00', () => {
+    for (let minute = 0; minute <= 1440; minute += 1) {
+      const time = `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+      expect(TIME_OF_DAY_PATTERN.test(time)).toBe(true);
+      expect(minutesOfTime(time)).toBe(minute);
+    }
+  });
 });
 
 describe('openRangesOf', () => {
