@@ -68,7 +68,7 @@ describe('toSearchDocument', () => {
     const emoji = served(servedState({ name: '\u{1F600}'.repeat(300) })).sortName;
     expect(Array.from(emoji)).toEqual(Array(200).fill('\u{1F600}'));
     expect(sortNameOf('  Praxis  Dr.  Müller ')).toBe('praxis dr. muller');
-    // 150 code points in 300 UTF-16 units: under the limit, kept whole.
+    // 150 code points in 300 UTF-16 units: past the short-name shortcut, under the limit, kept whole.
     expect(sortNameOf('\u{1F600}'.repeat(150))).toBe('\u{1F600}'.repeat(150));
   });
 
