@@ -7,8 +7,11 @@ declare module 'ioredis' {
   // Module augmentation needs an interface.
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface RedisCommander<Context extends ClientContext> {
-    /** ADMIT_SCRIPT (defineCommand: sent by its digest, EVALSHA, once Redis has it). */
+    // The scripts below, defined with defineCommand: sent by their digest (EVALSHA) once Redis has them.
+    /** ADMIT_SCRIPT. */
     directoryAdmitRequest(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+    /** GIVE_BACK_SCRIPT. */
+    directoryGiveBackRequest(...keysThenArgs: Array<string | number>): Result<number[], Context>;
   }
 }
 
@@ -85,8 +88,10 @@ function accountCounterKey(prefix: string, accountId: string): string {
  *    (the key's count stays: the request was the key's to make).
  *
  * KEYS: the vouch, the key's counter, the account's counter. ARGV: the vouched version ('' when the row
- * was read just now), the window in ms, the key's quota, the account's ceiling. A new counter gets the
- * window's expiry in the same script, so no counter is ever left without one.
+ * was read just now), the window in ms, the key's quota, the account's ceiling. Answers the outcome (0
+ * unvouched, 1 key over its quota, 2 admitted, 3 account over its ceiling) and the counts taken with the
+ * ms their windows have left. A new counter gets the window's expiry in the same script, so no counter
+ * is ever left without one.
  */
 const ADMIT_SCRIPT = `
   if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
@@ -102,6 +107,7 @@ const ADMIT_SCRIPT = `
   local key, keyLeft = count(KEYS[2])
   if key > tonumber(ARGV[3]) then return {1, key, keyLeft} end
   local account, accountLeft = count(KEYS[3])
+  if account > tonumber(ARGV[4]) then return {3, key, keyLeft, account, accountLeft} end
   return {2, key, keyLeft, account, accountLeft}
 `;
 
@@ -154,8 +160,9 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
   const namespace = rateLimitRedisNamespace(options.prefix);
   const counted = new WeakMap<FastifyRequest, Counted>();
 
-  // On every request: by digest rather than the script's text each time.
+  // By digest rather than the script's text each time (admission runs on every request).
   options.redis.defineCommand('directoryAdmitRequest', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
+  options.redis.defineCommand('directoryGiveBackRequest', { lua: GIVE_BACK_SCRIPT });
 
   const admit: Admit<Admission> = async (key, vouchedVersion) => {
     const reply = await options.redis.directoryAdmitRequest(
@@ -172,7 +179,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     const keyWindow = { count: keyCount, ttlMs: keyTtlMs };
     if (outcome === 1) return { kind: 'keyExhausted', key: keyWindow };
     const account = { count: accountCount, ttlMs: accountTtlMs };
-    if (accountCount > options.accountMax) return { kind: 'accountExhausted', key: keyWindow, account };
+    if (outcome === 3) return { kind: 'accountExhausted', key: keyWindow, account };
     return { kind: 'admitted', key: keyWindow, account };
   };
 
@@ -208,12 +215,11 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
       windowsLeft.push(spent.admission.account.ttlMs - elapsed);
     }
     try {
-      const [keyCount = -1] = (await options.redis.eval(
-        GIVE_BACK_SCRIPT,
+      const [keyCount = -1] = await options.redis.directoryGiveBackRequest(
         counters.length,
         ...counters,
         ...windowsLeft,
-      )) as number[];
+      );
       if (keyCount >= 0) reply.header('ratelimit-remaining', Math.max(0, options.keyMax - keyCount));
     } catch (error) {
       // Failing closed: the request simply stays counted (its headers already say so).
