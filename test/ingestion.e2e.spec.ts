@@ -40,7 +40,12 @@ describe('ingestion end to end: NDJSON → queue → worker → store → index'
     await ensureDoctorsIndex(search.client, alias);
     env = processEnvironment(
       { databaseUrl: database.url, redisPrefix: redis.prefix, alias },
-      { INGEST_BATCH_SIZE: '200', WORKER_LOCK_DURATION_MS: '3000', SWEEP_INTERVAL_MS: '1000' },
+      {
+        INGEST_BATCH_SIZE: '200',
+        WORKER_LOCK_DURATION_MS: '3000',
+        SWEEP_INTERVAL_MS: '1000',
+        SWEEP_GRACE_MS: '3000',
+      },
     );
   });
   afterAll(async () => {

@@ -60,6 +60,7 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
       OPS_SAMPLE_INTERVAL_MS: '300',
       RECONCILE_INTERVAL_MS: '500',
       SWEEP_INTERVAL_MS: '1000',
+      SWEEP_GRACE_MS: '1000',
       LOG_LEVEL: 'info',
     };
     const [workerOpsPort, apiPort, apiOpsPort] = [await freePort(), await freePort(), await freePort()];

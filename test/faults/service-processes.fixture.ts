@@ -22,6 +22,7 @@ export function faultEnvironment(env: Record<string, string>): Record<string, st
     ...UNLIMITED_QUOTAS,
     WORKER_LOCK_DURATION_MS: '2000',
     SWEEP_INTERVAL_MS: '1000',
+    SWEEP_GRACE_MS: '2000',
     LOG_LEVEL: 'info',
     ...env,
   };

@@ -60,6 +60,7 @@ export async function startStorePipeline(
     {
       WORKER_LOCK_DURATION_MS: '1000',
       SWEEP_INTERVAL_MS: '1000',
+      SWEEP_GRACE_MS: '1000',
       INGEST_RETRY_DELAY_MS: '200',
       INGEST_RETRY_MAX_DELAY_MS: '2000',
       ...env,

@@ -113,6 +113,9 @@ const environmentSchema = z
     // How long a job stays locked to a worker that stopped answering (crashed) before another takes it.
     WORKER_LOCK_DURATION_MS: positiveInt.min(1_000).default(30_000),
     SWEEP_INTERVAL_MS: positiveInt.default(5_000),
+    // The sweeper leaves lag younger than this to the job that stored it (that job is projecting it),
+    // so under load it does not refold in-flight places a second time; 0 sweeps all lag at once.
+    SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
     // Console: HMAC key for CSRF tokens; sessions live this long (absolute); sign-in attempts per
     // email and address allowed in a window before 429 (see also the abuse-resistance block below).
     CONSOLE_SECRET: z.string().min(32, 'must be at least 32 characters').default(DEVELOPMENT_CONSOLE_SECRET),

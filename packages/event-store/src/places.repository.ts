@@ -109,11 +109,13 @@ export async function markProjected(
  * sweeper refolds them from their events. A place whose document the index refused at its current
  * stream version (a projection failure) is skipped until new events arrive or an operator releases it.
  * `among` narrows the search to the given places; `after` pages on in place-id order, so a sweep walks
- * the whole list once instead of retrying its first page.
+ * the whole list once instead of retrying its first page. `settledForMs` leaves out places whose
+ * oldest change missing from the index was stored less than that long ago: a job that appended them
+ * is most likely still projecting them, and refolding them too would only repeat its work.
  */
 export async function findLaggingPlaceIds(
   db: Database,
-  options: { limit: number; among?: ReadonlyArray<string>; after?: string },
+  options: { limit: number; among?: ReadonlyArray<string>; after?: string; settledForMs?: number },
 ): Promise<string[]> {
   let query = db
     .selectFrom('places')
@@ -133,6 +135,16 @@ export async function findLaggingPlaceIds(
     .orderBy('place_id')
     .limit(options.limit);
   if (options.after !== undefined) query = query.where('place_id', '>', options.after);
+  if (options.settledForMs !== undefined && options.settledForMs > 0) {
+    // The oldest change the index lacks is the stream's (projected_version + 1)-th event, reached through
+    // `events_place_position` (as in `readProjectionLag`). Should it be missing, the place is swept.
+    const settledSince = sql<Date>`now() - make_interval(secs => ${options.settledForMs / 1_000})`;
+    query = query.where(
+      sql<boolean>`coalesce((
+        select events.recorded_at from events where events.place_id = places.place_id
+        order by events.position offset places.projected_version limit 1) < ${settledSince}, true)`,
+    );
+  }
   if (options.among) {
     if (options.among.length === 0) return [];
     query = query.where('place_id', '=', sql<string>`any(${sql.val([...options.among])}::text[])`);

@@ -87,6 +87,16 @@ export async function refoldAndProject(
 
 export type SweepOutcome = ProjectOutcome;
 
+export type SweepOptions = {
+  /** Places refolded per page. */
+  batchSize?: number;
+  /**
+   * Lag younger than this is left to the job that stored it (see `findLaggingPlaceIds`); 0 sweeps every
+   * lagging place at once.
+   */
+  graceMs?: number;
+};
+
 /**
  * Brings the index back in line with the store: refolds and re-projects places whose projected version
  * lags their stored stream (a lost job, a crash between store and index). Walks the lagging places once
@@ -95,12 +105,12 @@ export type SweepOutcome = ProjectOutcome;
  */
 export async function sweepLaggingPlaces(
   deps: ProjectorDependencies,
-  batchSize = 1_000,
+  { batchSize = 1_000, graceMs = 0 }: SweepOptions = {},
 ): Promise<SweepOutcome> {
   const outcome: SweepOutcome = { projected: 0, refused: [] };
   let after = '';
   for (;;) {
-    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize, after });
+    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize, after, settledForMs: graceMs });
     if (lagging.length === 0) return outcome;
     const page = await refoldAndProject(deps, lagging);
     outcome.projected += page.projected;

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldPlace, placeEventSchema, toSearchDocument } from '@directory/domain';
-import { appendEvents, readStreams } from '@directory/event-store';
+import { appendEvents, findLaggingPlaceIds, readStreams } from '@directory/event-store';
 import { ensureDoctorsIndex, writeProjections } from '@directory/search-index';
 import {
   crawled,
@@ -177,5 +178,31 @@ describe('ingest pipeline on the real store and index', () => {
     expect((await indexed('W1'))?.source).toEqual(toSearchDocument(state, { siteOrigin: SITE }));
     expect((await indexed('W1'))?.version).toBe(2);
     expect((await sweepLaggingPlaces(deps)).projected).toBe(0);
+  });
+
+  it('leaves lag younger than the grace to the job that stored it, counting from the oldest change missing', async () => {
+    const parse = (raw: unknown) => placeEventSchema.parse(raw);
+    const age = (placeId: string, seconds: number) =>
+      sql`update events set recorded_at = recorded_at - make_interval(secs => ${seconds})
+          where place_id = ${placeId}`.execute(database.db);
+    // G1: stored a minute ago and never projected (its job was lost). G2: projected long ago, then one new
+    // event stored just now, so its oldest missing change is fresh. G3: stored just now.
+    await appendEvents(database.db, [parse(crawled('G1', 1, '2026-05-01T10:00:00Z'))]);
+    await age('G1', 60);
+    await ingestBatch(deps, [{ raw: crawled('G2', 1, '2026-05-01T10:00:00Z'), source: 'test:1' }]);
+    await age('G2', 3_600);
+    await appendEvents(database.db, [
+      parse(published('G2', '2026-05-01T11:00:00Z')),
+      parse(crawled('G3', 1, '2026-05-01T10:00:00Z')),
+    ]);
+
+    expect((await sweepLaggingPlaces(deps, { graceMs: 30_000 })).projected).toBe(1);
+    expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual(['G2', 'G3']);
+    // Once the grace has passed for them too (or with none), the sweeper takes them.
+    await age('G2', 60);
+    expect((await sweepLaggingPlaces(deps, { graceMs: 30_000 })).projected).toBe(1);
+    expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual(['G3']);
+    expect((await sweepLaggingPlaces(deps)).projected).toBe(1);
+    expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual([]);
   });
 });

@@ -70,7 +70,7 @@ describe('projection failures: a document the index refuses is set aside, the re
     const observed: string[] = [];
     const sweep = await sweepLaggingPlaces(
       { ...deps, onRefused: (refused) => observed.push(...refused.map((failure) => failure.errorType)) },
-      1,
+      { batchSize: 1 },
     );
     expect(sweep.projected).toBe(2);
     expect(observed).toEqual([sweep.refused[0]?.errorType]);

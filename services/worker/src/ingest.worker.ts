@@ -18,6 +18,8 @@ export type IngestWorkerOptions = {
   concurrency: number;
   lockDurationMs: number;
   sweepIntervalMs: number;
+  /** Lag younger than this is left to the job that stored it (`SWEEP_GRACE_MS`). */
+  sweepGraceMs: number;
   /** Retry delays for infrastructure errors: doubling from `baseMs`, capped at `maxMs`. */
   retry: { baseMs: number; maxMs: number };
   /** How often a job may be found stalled (its worker died on it) before it is failed for an operator. */
@@ -129,7 +131,7 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   const sweeper = every(
     options.sweepIntervalMs,
     async () => {
-      const { projected, refused } = await sweepLaggingPlaces(deps);
+      const { projected, refused } = await sweepLaggingPlaces(deps, { graceMs: options.sweepGraceMs });
       if (projected > 0) logger.info({ projected }, 'sweeper re-projected lagging places');
       if (refused.length > 0)
         logger.warn(

@@ -31,6 +31,7 @@ const running = startIngestWorker(
     concurrency: config.WORKER_CONCURRENCY,
     lockDurationMs: config.WORKER_LOCK_DURATION_MS,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    sweepGraceMs: config.SWEEP_GRACE_MS,
     retry: { baseMs: config.INGEST_RETRY_DELAY_MS, maxMs: config.INGEST_RETRY_MAX_DELAY_MS },
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
