@@ -126,8 +126,9 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   );
   worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
 
-  // A first sweep at start-up picks up whatever a crash left behind; a sweeper stuck on a hanging
-  // dependency skips its ticks instead of queueing sweeps behind it.
+  // A first sweep at start-up picks up whatever a crash left behind (lag younger than the grace at the
+  // next sweep after it ages); a sweeper stuck on a hanging dependency skips its ticks instead of
+  // queueing sweeps behind it.
   const sweeper = every(
     options.sweepIntervalMs,
     async () => {
