@@ -6,6 +6,7 @@ import * as faultRecords from './migrations/0004-fault-records.js';
 import * as changesFeed from './migrations/0005-changes-feed.js';
 import * as keyLifecycle from './migrations/0006-key-lifecycle.js';
 import * as lz4Documents from './migrations/0007-lz4-documents.js';
+import * as lagSince from './migrations/0008-lag-since.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-changes-feed': changesFeed,
   '0006-key-lifecycle': keyLifecycle,
   '0007-lz4-documents': lz4Documents,
+  '0008-lag-since': lagSince,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

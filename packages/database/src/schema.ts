@@ -19,6 +19,8 @@ export type PlacesTable = {
   stream_version: Generated<number>;
   state_version: Generated<number>;
   projected_version: Generated<number>;
+  /** While the place lags: when the oldest change the index lacks was stored (null where not kept). */
+  lag_since: ColumnType<Date | null, never, never>;
   served: Generated<boolean>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   /** xid8 as decimal text: the transaction that last changed what a feed consumer sees (null: never served). */

@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '@directory/testing';
+import * as lagSince from '../src/migrations/0008-lag-since.js';
 import { migrateDownAll, migrateToLatest } from '../src/migrator.js';
 
 async function tableNames(database: TestDatabase): Promise<string[]> {
@@ -72,5 +73,32 @@ describe('migrations', () => {
       database.db,
     );
     expect(stored.rows[0]?.method).toBe(available.rows[0]?.lz4 ? 'lz4' : 'pglz');
+  });
+
+  it('gives the places lagging when it runs the age of their oldest change missing (0008)', async () => {
+    const db = database.db as unknown as Kysely<unknown>;
+    await lagSince.down(db);
+    // Lagging: three events, the index has the first. Caught up: one event, indexed.
+    await sql`
+      insert into events (event_id, place_id, type, occurred_at, schema_version, payload, recorded_at)
+      values ('lag-1', 'lagging', 'place.closed', now(), 1, '{}', now() - interval '3 hours'),
+             ('lag-2', 'lagging', 'place.closed', now(), 1, '{}', now() - interval '2 hours'),
+             ('lag-3', 'lagging', 'place.closed', now(), 1, '{}', now() - interval '1 hour'),
+             ('done-1', 'caught-up', 'place.closed', now(), 1, '{}', now() - interval '5 hours')`.execute(
+      database.db,
+    );
+    await sql`
+      insert into places (place_id, stream_version, projected_version)
+      values ('lagging', 3, 1), ('caught-up', 1, 1)`.execute(database.db);
+    await lagSince.up(db);
+
+    // The lagging place's oldest change missing is its second event.
+    const rows = await sql<{ place_id: string; since: string | null }>`
+      select place_id, (select event_id from events where recorded_at = places.lag_since) as since
+      from places where place_id in ('lagging', 'caught-up') order by place_id`.execute(database.db);
+    expect(rows.rows).toEqual([
+      { place_id: 'caught-up', since: null },
+      { place_id: 'lagging', since: 'lag-2' },
+    ]);
   });
 });

@@ -57,9 +57,13 @@ export async function appendEvents(db: Database, events: ReadonlyArray<PlaceEven
         on conflict (event_id) do nothing
         returning event_id, place_id, position
       ), bumped as (
-        insert into places (place_id, stream_version)
-        select place_id, count(*) from inserted group by place_id order by place_id
-        on conflict (place_id) do update set stream_version = places.stream_version + excluded.stream_version
+        -- A place that was caught up starts to lag with these events, stored at now() (migration 0008).
+        insert into places (place_id, stream_version, lag_since)
+        select place_id, count(*), now() from inserted group by place_id order by place_id
+        on conflict (place_id) do update set
+          stream_version = places.stream_version + excluded.stream_version,
+          lag_since = case when places.projected_version >= places.stream_version then excluded.lag_since
+                           else places.lag_since end
         returning place_id, stream_version
       )
       select event_id, place_id, position, stream_version from inserted join bumped using (place_id)`.execute(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
+import { lagSince } from './places.repository.js';
 
 /** Read-only questions an operator asks of the store (metrics samplers and `npm run status`). */
 
@@ -13,29 +14,20 @@ export type ProjectionLag = {
 };
 
 /**
- * Lagging places come from the partial index `places_projection_lag`; for each, the first event the
- * index lacks is the stream's (projected_version + 1)-th, found through `events_place_position`.
+ * Lagging places come from the partial index `places_projection_lag`; each one's age is kept in the row
+ * (`lagSince`), so a sample costs a few µs per lagging place rather than a lookup in `events` for each.
  */
 export async function readProjectionLag(db: Database): Promise<ProjectionLag> {
   // A place set aside (refused by the index at its current version) lags on purpose: counted apart, so
   // lag, its age and staleness measure only what the projector can still do something about.
   const result = await sql<{ places: number; set_aside: number; oldest_change_at: Date | null }>`
-    select count(*) filter (where not lagging.set_aside)::int as places,
-      count(*) filter (where lagging.set_aside)::int as set_aside,
-      min(first_missing.recorded_at) filter (where not lagging.set_aside) as oldest_change_at
+    select count(*) filter (where f.place_id is null)::int as places,
+      count(*) filter (where f.place_id is not null)::int as set_aside,
+      min(${lagSince}) filter (where f.place_id is null) as oldest_change_at
     from places
-    cross join lateral (
-      select exists (
-        select 1 from projection_failures f
-        where f.place_id = places.place_id and f.state_version >= places.stream_version
-      ) as set_aside
-    ) as lagging
-    left join lateral (
-      select events.recorded_at from events
-      where events.place_id = places.place_id
-      order by events.position
-      offset places.projected_version limit 1
-    ) as first_missing on true
+    -- One failure row per place at most (its primary key): a join, not a lookup per lagging place.
+    left join projection_failures f
+      on f.place_id = places.place_id and f.state_version >= places.stream_version
     where places.projected_version < places.stream_version`.execute(db);
   const row = result.rows[0];
   return {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceProjection } from '@directory/domain';
 import { columnOf, jsonColumnOf } from './row-binding.js';
@@ -86,7 +86,11 @@ async function upsertStates(
     where ${condition}`.execute(db);
 }
 
-/** Records that the index holds at least `version` for each place (never moves backwards). */
+/**
+ * Records that the index holds at least `version` for each place (never moves backwards). A place still
+ * behind its stream (events appended while it was folded) gets the age of its oldest change still
+ * missing; a caught-up place has none.
+ */
 export async function markProjected(
   db: Database,
   projected: ReadonlyArray<{ placeId: string; version: number }>,
@@ -95,7 +99,9 @@ export async function markProjected(
   const sorted = byPlaceId(projected);
   // Rows are locked in place-id order (the subquery), like every other multi-row write here.
   await sql`
-    update places set projected_version = greatest(places.projected_version, v.version)
+    update places set projected_version = greatest(places.projected_version, v.version),
+      lag_since = case when greatest(places.projected_version, v.version) >= places.stream_version then null
+                       else ${oldestMissingChange(sql`greatest(places.projected_version, v.version)`)} end
     from unnest(${columnOf(sorted, (item) => item.placeId)}::text[],
                 ${columnOf(sorted, (item) => item.version)}::bigint[]) as v(place_id, version)
     where places.place_id = v.place_id
@@ -103,6 +109,24 @@ export async function markProjected(
         select place_id from places where place_id = any(${columnOf(sorted, (item) => item.placeId)}::text[])
         order by place_id for update)`.execute(db);
 }
+
+/**
+ * When the oldest change the index lacks was stored: the stream's (`projectedVersion` + 1)-th event,
+ * reached through `events_place_position`. For a `places` row in the statement it is part of.
+ */
+export function oldestMissingChange(projectedVersion: RawBuilder<number>): RawBuilder<Date | null> {
+  return sql<Date | null>`(
+    select events.recorded_at from events where events.place_id = places.place_id
+    order by events.position offset ${projectedVersion} limit 1)`;
+}
+
+/**
+ * A lagging `places` row's age: kept in `lag_since` (migration 0008), looked up in the events for rows
+ * that do not have it.
+ */
+export const lagSince = sql<Date | null>`coalesce(places.lag_since, ${oldestMissingChange(
+  sql`places.projected_version`,
+)})`;
 
 /**
  * Places whose index copy lags their stored stream (a lost job, a crash between store and index): the
@@ -136,14 +160,9 @@ export async function findLaggingPlaceIds(
     .limit(options.limit);
   if (options.after !== undefined) query = query.where('place_id', '>', options.after);
   if (options.settledForMs !== undefined && options.settledForMs > 0) {
-    // The oldest change the index lacks is the stream's (projected_version + 1)-th event, reached through
-    // `events_place_position` (as in `readProjectionLag`). Should it be missing, the place is swept.
+    // Should the age be unknown, the place is swept.
     const settledSince = sql<Date>`now() - make_interval(secs => ${options.settledForMs / 1_000})`;
-    query = query.where(
-      sql<boolean>`coalesce((
-        select events.recorded_at from events where events.place_id = places.place_id
-        order by events.position offset places.projected_version limit 1) < ${settledSince}, true)`,
-    );
+    query = query.where(sql<boolean>`coalesce(${lagSince} < ${settledSince}, true)`);
   }
   if (options.among) {
     if (options.among.length === 0) return [];

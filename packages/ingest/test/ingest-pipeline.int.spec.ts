@@ -182,9 +182,13 @@ describe('ingest pipeline on the real store and index', () => {
 
   it('leaves lag younger than the grace to the job that stored it, counting from the oldest change missing', async () => {
     const parse = (raw: unknown) => placeEventSchema.parse(raw);
-    const age = (placeId: string, seconds: number) =>
-      sql`update events set recorded_at = recorded_at - make_interval(secs => ${seconds})
-          where place_id = ${placeId}`.execute(database.db);
+    // As if the place's events had been stored `seconds` earlier (the lag's age is kept in `places` too).
+    const age = async (placeId: string, seconds: number) => {
+      await sql`update events set recorded_at = recorded_at - make_interval(secs => ${seconds})
+                where place_id = ${placeId}`.execute(database.db);
+      await sql`update places set lag_since = lag_since - make_interval(secs => ${seconds})
+                where place_id = ${placeId}`.execute(database.db);
+    };
     // G1: stored a minute ago and never projected (its job was lost). G2: projected long ago, then one new
     // event stored just now, so its oldest missing change is fresh. G3: stored just now.
     await appendEvents(database.db, [parse(crawled('G1', 1, '2026-05-01T10:00:00Z'))]);
