@@ -45,6 +45,10 @@ export function createDatabase(
     idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
     // A dead peer is noticed by the kernel instead of waiting on a half-open socket for ever.
     keepAlive: true,
+    // No JIT compilation: our statements are short, and PostgreSQL compiled any whose estimated cost
+    // crossed its threshold anew on every run. The worker's lag sample and sweep paid 70-180 ms of
+    // compilation each for a few ms of work, every few seconds (docs/benchmarks.md).
+    options: '-c jit=off',
   });
   // A server that goes away (stopped, restarted, connection cut) makes its clients emit 'error': on the
   // pool for an idle client, on the client itself for one checked out between two queries. Unheard, either
