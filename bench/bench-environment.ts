@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { loadConfig, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
@@ -15,6 +16,8 @@ export type BenchEnvironment = {
   client: SearchClient;
   alias: string;
   redisPrefix: string;
+  /** Lets the engines finish the work of what ran before; call it before each timed phase. */
+  settle: () => Promise<void>;
   cleanup: () => Promise<void>;
 };
 
@@ -41,6 +44,7 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
     client,
     alias,
     redisPrefix: `bench-${name}-${suffix}`,
+    settle: () => settleEngines(db, client, alias),
     cleanup: async () => {
       await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
       await client.close();
@@ -48,6 +52,35 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
       await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
     },
   };
+}
+
+/** The longest a settle waits for Elasticsearch's merges before the phase goes on regardless. */
+const SETTLE_MERGES_TIMEOUT_MS = 60_000;
+
+/**
+ * Before a timed phase, lets PostgreSQL and Elasticsearch finish the work the previous one left them, so
+ * no phase pays for another. With PostgreSQL's 128 MB of shared buffers, a phase that followed ours found
+ * them full of ours' dirty pages and its backends wrote them out themselves: the floor's insert took
+ * 1.3 s in one run and 3.0 s in the next. A CHECKPOINT writes them out first; Elasticsearch flushes the
+ * bench's indices and finishes their merges.
+ */
+async function settleEngines(db: Database, client: SearchClient, alias: string): Promise<void> {
+  try {
+    await sql`checkpoint`.execute(db);
+  } catch (error) {
+    // CHECKPOINT needs a superuser or the pg_checkpoint role; without it the figures are noisier, not wrong.
+    if ((error as { code?: string }).code !== '42501') throw error;
+    log('settle: this database user may not CHECKPOINT (needs pg_checkpoint); going on without');
+  }
+  const indices = `${alias}*`;
+  await client.indices.flush({ index: indices, expand_wildcards: 'all', wait_if_ongoing: true });
+  const deadline = Date.now() + SETTLE_MERGES_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    const stats = await client.indices.stats({ index: indices, metric: 'merge', expand_wildcards: 'all' });
+    if ((stats._all.total?.merges?.current ?? 0) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  log(`settle: Elasticsearch still merging after ${SETTLE_MERGES_TIMEOUT_MS / 1000} s; going on`);
 }
 
 export function percentile(sortedValues: ReadonlyArray<number>, fraction: number): number {

@@ -56,6 +56,7 @@ try {
   );
   await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));
   const workerPids = workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid]));
+  await environment.settle();
   const oursCpu = snapshotCpu(workerPids);
   const oursStarted = performance.now();
   const produced = await produceFromNdjson({
@@ -110,6 +111,7 @@ try {
     });
   const rawIndex = `${environment.alias}__raw`;
   await createDoctorsIndex(client, rawIndex);
+  await environment.settle();
   const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
   await bulkDocuments(rawIndex);
@@ -127,6 +129,7 @@ try {
   await sql`create table events_floor (like events including all)`.execute(db);
   const floorIndex = `${environment.alias}__floor`;
   await createDoctorsIndex(client, floorIndex);
+  await environment.settle();
   const floorCpu = snapshotCpu([]);
   const floorStarted = performance.now();
   await inParallel(batchesOf(expected.validEvents), async (batch) => {

@@ -96,6 +96,7 @@ try {
   await ensureDoctorsIndex(client, environment.alias);
 
   // ---- ours: the operator command, as a process of its own ----
+  await environment.settle();
   const oursCpu = snapshotCpu([]);
   const oursStarted = performance.now();
   const reindex = startProcess('packages/operator/src/reindex.cli.ts', replay ? ['--replay'] : [], {
@@ -150,6 +151,7 @@ try {
     if (lines.length) await send();
     await client.indices.refresh({ index });
   };
+  await environment.settle();
   const rawCpu = snapshotCpu([]);
   const rawStarted = performance.now();
   await bulkLoad(`${environment.alias}__raw`);
@@ -190,6 +192,7 @@ async function measureReplayFloor(
   await sql`create table places_floor (like places including all)`.execute(db);
   await sql`insert into places_floor select * from places`.execute(db);
   await sql`vacuum analyze places_floor`.execute(db);
+  await environment.settle();
   const cpu = snapshotCpu([]);
   const started = performance.now();
   let events = 0;
