@@ -1,7 +1,13 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { every } from '../src/every.js';
 
 describe('every', () => {
+  // Runs are timed on a fake clock: the tests advance it instead of waiting.
+  beforeEach(() => {
+    vi.useFakeTimers({
+      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'],
+    });
+  });
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -18,9 +24,6 @@ describe('every', () => {
   }
 
   it('runs at once and then every interval, skipping ticks while a run is still going', async () => {
-    vi.useFakeTimers({
-      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'],
-    });
     const { startedAt, runs } = startRuns(100, 250);
     await vi.advanceTimersByTimeAsync(1_000);
     await runs.close({ wait: false });
@@ -29,9 +32,6 @@ describe('every', () => {
   });
 
   it('rests after a slow run so the task takes at most its share of the time', async () => {
-    vi.useFakeTimers({
-      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'],
-    });
     const { startedAt, runs } = startRuns(100, 250, 0.1);
     await vi.advanceTimersByTimeAsync(6_000);
     await runs.close({ wait: false });
@@ -42,9 +42,6 @@ describe('every', () => {
   });
 
   it('keeps the interval when runs are quick', async () => {
-    vi.useFakeTimers({
-      toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'],
-    });
     const { startedAt, runs } = startRuns(100, 5, 0.1);
     await vi.advanceTimersByTimeAsync(450);
     await runs.close({ wait: false });
