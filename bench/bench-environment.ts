@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { loadConfig, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
-import { withAdmin, withDatabase } from '@directory/testing';
+import { eventually, withAdmin, withDatabase } from '@directory/testing';
 
 /**
  * A throw-away database, Redis prefix and index alias for one benchmark run, removed afterwards, so a
@@ -54,7 +54,7 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   };
 }
 
-/** The longest a settle waits for Elasticsearch's merges before the phase goes on regardless. */
+/** The longest a settle waits for Elasticsearch's merges: beyond it the phase would not start settled. */
 const SETTLE_MERGES_TIMEOUT_MS = 60_000;
 
 /**
@@ -74,13 +74,14 @@ async function settleEngines(db: Database, client: SearchClient, alias: string):
   }
   const indices = `${alias}*`;
   await client.indices.flush({ index: indices, expand_wildcards: 'all', wait_if_ongoing: true });
-  const deadline = Date.now() + SETTLE_MERGES_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const stats = await client.indices.stats({ index: indices, metric: 'merge', expand_wildcards: 'all' });
-    if ((stats._all.total?.merges?.current ?? 0) === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  log(`settle: Elasticsearch still merging after ${SETTLE_MERGES_TIMEOUT_MS / 1000} s; going on`);
+  await eventually(
+    async () => {
+      const stats = await client.indices.stats({ index: indices, metric: 'merge', expand_wildcards: 'all' });
+      return (stats._all.total?.merges?.current ?? 0) === 0;
+    },
+    SETTLE_MERGES_TIMEOUT_MS,
+    `Elasticsearch to finish merging ${indices}`,
+  );
 }
 
 export function percentile(sortedValues: ReadonlyArray<number>, fraction: number): number {
