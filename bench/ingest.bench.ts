@@ -11,7 +11,8 @@ import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
-import { describeCpu, snapshotCpu } from './cpu-usage.js';
+import { cpuBetween, describeCpu, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
+import { REQUIRED_STEP_ROUNDS, type RequiredStep } from './required-steps.js';
 
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
 
@@ -155,6 +156,26 @@ try {
   );
   if (floorCpu && floorCpuAfter) log(`      ${describeCpu(floorCpu, floorCpuAfter, floorSeconds)}`);
 
+  // ---- the pure steps ours cannot leave out, alone, against the CPU each side spent above ----
+  await environment.settle();
+  const stepsCpu = snapshotCpu([]);
+  const stepsStarted = performance.now();
+  const requiredSteps = await measureRequiredStepsApart({ count, seed });
+  const stepsCpuAfter = snapshotCpu([]);
+  const requiredSeconds = requiredSteps.reduce((sum, { cpuSeconds }) => sum + cpuSeconds, 0);
+  log(`required steps, pure CPU with no I/O (median of ${REQUIRED_STEP_ROUNDS} rounds each):`);
+  for (const { step, cpuSeconds } of requiredSteps)
+    log(`      ${step.padEnd(42)} ${cpuSeconds.toFixed(2)} s`);
+  // Its process is `other`; the engines' share says whether anything else ran meanwhile.
+  if (stepsCpu && stepsCpuAfter)
+    log(`      ${describeCpu(stepsCpu, stepsCpuAfter, (performance.now() - stepsStarted) / 1000)}`);
+  const machineSeconds = (before?: CpuSnapshot, after?: CpuSnapshot) =>
+    before && after ? cpuBetween(before, after).busySeconds.toFixed(2) : '?';
+  log(
+    `      in all ${requiredSeconds.toFixed(2)} s, against the machine's ${machineSeconds(oursCpu, oursCpuAfter)} ` +
+      `CPU s for ours and ${machineSeconds(floorCpu, floorCpuAfter)} for the floor`,
+  );
+
   console.log(
     JSON.stringify({
       bench: 'ingest',
@@ -164,8 +185,22 @@ try {
       ratio: Number((ours / raw).toFixed(3)),
       floor: Math.round(floor),
       ratio_floor: Number((ours / floor).toFixed(3)),
+      required_cpu_s: Number(requiredSeconds.toFixed(2)),
     }),
   );
 } finally {
   await environment.cleanup();
+}
+
+/** `measureRequiredSteps` on the same events, in a process of its own (see required-steps.cli.ts). */
+async function measureRequiredStepsApart(options: { count: number; seed: number }): Promise<RequiredStep[]> {
+  const steps = startProcess(
+    'bench/required-steps.cli.ts',
+    ['--count', String(options.count), '--seed', String(options.seed)],
+    {},
+  );
+  const code = await steps.exited;
+  const lastLine = steps.output().trim().split('\n').at(-1) ?? '';
+  if (code !== 0) throw new Error(`required-steps.cli.ts exited ${code}:\n${steps.output()}`);
+  return JSON.parse(lastLine) as RequiredStep[];
 }
