@@ -11,7 +11,7 @@ import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
-import { cpuBetween, describeCpu, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
+import { cpuBetween, describeCpu, formatCpu, snapshotCpu } from './cpu-usage.js';
 import { REQUIRED_STEP_ROUNDS, type RequiredStep } from './required-steps.js';
 
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
@@ -79,7 +79,8 @@ try {
   await queue.close();
   const ours = count / oursSeconds;
   log(`ours: ${count} events in ${oursSeconds.toFixed(2)} s = ${ours.toFixed(0)} events/s`);
-  if (oursCpu && oursCpuAfter) log(`      ${describeCpu(oursCpu, oursCpuAfter, oursSeconds)}`);
+  const oursUsage = oursCpu && oursCpuAfter ? cpuBetween(oursCpu, oursCpuAfter) : undefined;
+  if (oursUsage) log(`      ${formatCpu(oursUsage, oursSeconds)}`);
 
   // ---- raw: the same documents, one index operation per event, straight into a fresh index ----
   const expected = projectRawEvents(lines, config.SITE_ORIGIN);
@@ -154,7 +155,8 @@ try {
     `floor: ${perEventPlace.length} events in ${floorSeconds.toFixed(2)} s = ${floor.toFixed(0)} events/s ` +
       `(insert ${floorInsertSeconds.toFixed(2)} s, then bulk ${(floorSeconds - floorInsertSeconds).toFixed(2)} s)`,
   );
-  if (floorCpu && floorCpuAfter) log(`      ${describeCpu(floorCpu, floorCpuAfter, floorSeconds)}`);
+  const floorUsage = floorCpu && floorCpuAfter ? cpuBetween(floorCpu, floorCpuAfter) : undefined;
+  if (floorUsage) log(`      ${formatCpu(floorUsage, floorSeconds)}`);
 
   // ---- the pure steps ours cannot leave out, alone, against the CPU each side spent above ----
   await environment.settle();
@@ -169,12 +171,11 @@ try {
   // Its process is `other`; the engines' share says whether anything else ran meanwhile.
   if (stepsCpu && stepsCpuAfter)
     log(`      ${describeCpu(stepsCpu, stepsCpuAfter, (performance.now() - stepsStarted) / 1000)}`);
-  const machineSeconds = (before?: CpuSnapshot, after?: CpuSnapshot) =>
-    before && after ? cpuBetween(before, after).busySeconds.toFixed(2) : '?';
-  log(
-    `      in all ${requiredSeconds.toFixed(2)} s, against the machine's ${machineSeconds(oursCpu, oursCpuAfter)} ` +
-      `CPU s for ours and ${machineSeconds(floorCpu, floorCpuAfter)} for the floor`,
-  );
+  const against =
+    oursUsage && floorUsage
+      ? `, against the machine's ${oursUsage.busySeconds.toFixed(2)} CPU s for ours and ${floorUsage.busySeconds.toFixed(2)} for the floor`
+      : '';
+  log(`      in all ${requiredSeconds.toFixed(2)} s${against}`);
 
   console.log(
     JSON.stringify({
