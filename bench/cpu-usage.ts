@@ -117,3 +117,8 @@ function processTicks(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** The fastest `cpuSeconds` of work can run here: spread over every core, none ever idle. */
+export function wallSecondsOnAllCores(cpuSeconds: number): number {
+  return cpuSeconds / availableParallelism();
+}

@@ -4,7 +4,8 @@
 // none of them; these figures say how much of ours' CPU they take before any I/O is done.
 import { parsePlaceEvent, projectPlace, type PlaceEvent, type StoredPlaceEvent } from '@directory/domain';
 
-export type RequiredStep = { step: string; cpuSeconds: number };
+/** `inFloor`: the ingest floor does this step too (it serializes the payloads it inserts). */
+export type RequiredStep = { step: string; cpuSeconds: number; inFloor: boolean };
 
 export const REQUIRED_STEP_ROUNDS = 7;
 
@@ -30,7 +31,8 @@ export function measureRequiredSteps(
   options: { batchSize: number; siteOrigin: string },
 ): RequiredStep[] {
   const steps: RequiredStep[] = [];
-  const measure = (step: string, run: () => void) => steps.push({ step, cpuSeconds: cpuSecondsOf(run) });
+  const measure = (step: string, run: () => void, inFloor = false) =>
+    steps.push({ step, cpuSeconds: cpuSecondsOf(run), inFloor });
 
   let raws: unknown[] = [];
   measure('producer: JSON.parse of each line', () => (raws = lines.map((line): unknown => JSON.parse(line))));
@@ -63,18 +65,26 @@ export function measureRequiredSteps(
       })),
   );
   measure('worker: validation (zod)', validate);
-  measure('worker: payloads to JSON for the append', () =>
-    valid.forEach((event) => JSON.stringify(event.payload)),
+  measure(
+    'worker: payloads to JSON for the append',
+    () => valid.forEach((event) => JSON.stringify(event.payload)),
+    true,
   );
 
   const batches = refoldBatches(valid, options.batchSize);
-  measure('worker: fold, project, document to JSON', () => {
-    for (const streams of batches)
-      for (const stream of streams)
-        JSON.stringify(
-          projectPlace(stream[0]?.placeId ?? '', stream, { siteOrigin: options.siteOrigin }).document,
-        );
-  });
+  let documents: unknown[] = [];
+  measure(
+    'worker: fold and project',
+    () =>
+      (documents = batches.flatMap((streams) =>
+        streams.map(
+          (stream) =>
+            projectPlace(stream[0]?.placeId ?? '', stream, { siteOrigin: options.siteOrigin }).document,
+        ),
+      )),
+  );
+  // The floor serializes a document for every event it bulk-indexes, more than ours does.
+  measure('worker: documents to JSON', () => documents.forEach((document) => JSON.stringify(document)), true);
   return steps;
 }
 
@@ -98,4 +108,18 @@ function refoldBatches(events: ReadonlyArray<PlaceEvent>, batchSize: number): St
     batches.push([...touched].map((placeId) => [...(streams.get(placeId) ?? [])]));
   }
   return batches;
+}
+
+/**
+ * The one step a replay adds to the I/O of its floor (bench:reindex --replay): refold each stream and
+ * serialize its document. The CPU of all `streams`, median over the rounds.
+ */
+export function measureReplayFold(
+  streams: ReadonlyArray<ReadonlyArray<StoredPlaceEvent>>,
+  siteOrigin: string,
+): number {
+  return cpuSecondsOf(() => {
+    for (const stream of streams)
+      JSON.stringify(projectPlace(stream[0]?.placeId ?? '', stream, { siteOrigin }).document);
+  });
 }

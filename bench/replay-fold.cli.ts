@@ -1,0 +1,30 @@
+// Run by `bench:reindex --replay` as a process of its own (a fresh heap, as the reindex process has):
+// times the replay's fold alone on the served places the bench seeds its store from, before cloning.
+// Prints one JSON line: the places folded and their CPU seconds.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@directory/config';
+import type { StoredPlaceEvent } from '@directory/domain';
+import { generateEvents } from '@directory/sample-data';
+import { projectRawEvents } from '@directory/testing';
+import { measureReplayFold } from './required-steps.js';
+
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '60000' }, seed: { type: 'string', default: '3' } },
+});
+const config = loadConfig();
+const expected = projectRawEvents(
+  generateEvents({ count: Number(values.count), seed: Number(values.seed) }),
+  config.SITE_ORIGIN,
+);
+// The streams as the store holds them: each event id once, in append order.
+const streams = new Map<string, StoredPlaceEvent[]>();
+const stored = new Set<string>();
+for (const event of expected.validEvents) {
+  if (stored.has(event.eventId) || expected.rows.get(event.placeId)?.document.served !== true) continue;
+  stored.add(event.eventId);
+  const stream = streams.get(event.placeId) ?? [];
+  stream.push({ ...event, position: stored.size });
+  streams.set(event.placeId, stream);
+}
+const cpuSeconds = measureReplayFold([...streams.values()], config.SITE_ORIGIN);
+console.log(JSON.stringify({ places: streams.size, cpuSeconds }));
