@@ -5,7 +5,8 @@
 // a change to the fold, so by default every stored document differs from its refold and every row is
 // rewritten; --unchanged keeps them as the refold makes them (a replay run again: no row is rewritten).
 // With --replay it also measures `floor`, the work any replay does besides the fold (read every event, write
-// every row, the raw bulk), and prints `ratio_floor` = ours / floor.
+// every row, the raw bulk), and prints `ratio_floor` = ours / floor; then the fold alone, and the best case:
+// the floor's CPU plus the fold's on every core with none idle (`best_ratio` = that / raw).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,12 +37,15 @@ if (values.unchanged && !replay) throw new Error('--unchanged only applies to --
 const target = Number(values.places);
 if (!Number.isInteger(target) || target <= 0) throw new Error('--places must be a positive integer');
 
+/** The generated events the served places (and, for a replay, their streams) are seeded from. */
+const SEED_EVENTS = { count: 60_000, seed: 3 };
+
 const environment = await createBenchEnvironment('reindex');
 const { db, client, config } = environment;
 const workDir = await mkdtemp(join(tmpdir(), 'bench-reindex-'));
 try {
   // ---- data: distinct realistic served places from the generator, cloned in SQL up to the target ----
-  const expected = projectRawEvents(generateEvents({ count: 60_000, seed: 3 }), config.SITE_ORIGIN);
+  const expected = projectRawEvents(generateEvents(SEED_EVENTS), config.SITE_ORIGIN);
   const base: PlaceProjection[] = [...expected.rows.values()].filter((row) => row.document.served);
   if (replay) {
     // A replay refolds from the event store: the served places' streams are stored (and cloned) too.
@@ -271,7 +275,11 @@ async function measureReplayFloor(
  * store was seeded from and scaled to `served` (the clones fold the same). Prints it.
  */
 async function measureReplayFoldApart(served: number): Promise<number> {
-  const fold = startProcess('bench/replay-fold.cli.ts', [], {});
+  const fold = startProcess(
+    'bench/replay-fold.cli.ts',
+    ['--count', String(SEED_EVENTS.count), '--seed', String(SEED_EVENTS.seed)],
+    {},
+  );
   const code = await fold.exited;
   if (code !== 0) throw new Error(`replay-fold.cli.ts exited ${code}:\n${fold.output()}`);
   const measured = JSON.parse(fold.output().trim().split('\n').at(-1) ?? '') as {

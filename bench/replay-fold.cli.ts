@@ -9,8 +9,10 @@ import { projectRawEvents } from '@directory/testing';
 import { measureReplayFold } from './required-steps.js';
 
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '60000' }, seed: { type: 'string', default: '3' } },
+  options: { count: { type: 'string' }, seed: { type: 'string' } },
 });
+if (values.count === undefined || values.seed === undefined)
+  throw new Error('--count and --seed are required');
 const config = loadConfig();
 const expected = projectRawEvents(
   generateEvents({ count: Number(values.count), seed: Number(values.seed) }),

@@ -4,7 +4,7 @@
 // none of them; these figures say how much of ours' CPU they take before any I/O is done.
 import { parsePlaceEvent, projectPlace, type PlaceEvent, type StoredPlaceEvent } from '@directory/domain';
 
-/** `inFloor`: the ingest floor does this step too (it serializes the payloads it inserts). */
+/** `inFloor`: the ingest floor does it too (it serializes the payloads it inserts and the documents it indexes). */
 export type RequiredStep = { step: string; cpuSeconds: number; inFloor: boolean };
 
 export const REQUIRED_STEP_ROUNDS = 7;
