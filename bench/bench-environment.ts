@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { loadConfig, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
-import { eventually, withAdmin, withDatabase } from '@directory/testing';
+import { eventually, startProcess, withAdmin, withDatabase } from '@directory/testing';
 
 /**
  * A throw-away database, Redis prefix and index alias for one benchmark run, removed afterwards, so a
@@ -92,4 +92,15 @@ export function percentile(sortedValues: ReadonlyArray<number>, fraction: number
 
 export function log(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+/**
+ * Runs one of the bench's own measuring scripts in a process of its own (a fresh heap, not the
+ * benchmark's) and returns the JSON of the last line it prints.
+ */
+export async function runMeasuringScript<T>(entry: string, args: string[]): Promise<T> {
+  const script = startProcess(entry, args, {});
+  const code = await script.exited;
+  if (code !== 0) throw new Error(`${entry} exited ${code}:\n${script.output()}`);
+  return JSON.parse(script.output().trim().split('\n').at(-1) ?? '') as T;
 }

@@ -10,7 +10,7 @@ import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } 
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
-import { createBenchEnvironment, log } from './bench-environment.js';
+import { createBenchEnvironment, log, runMeasuringScript } from './bench-environment.js';
 import { cpuBetween, describeCpu, formatCpu, snapshotCpu, wallSecondsOnAllCores } from './cpu-usage.js';
 import { REQUIRED_STEP_ROUNDS, type RequiredStep } from './required-steps.js';
 
@@ -162,7 +162,12 @@ try {
   await environment.settle();
   const stepsCpu = snapshotCpu([]);
   const stepsStarted = performance.now();
-  const requiredSteps = await measureRequiredStepsApart({ count, seed });
+  const requiredSteps = await runMeasuringScript<RequiredStep[]>('bench/required-steps.cli.ts', [
+    '--count',
+    String(count),
+    '--seed',
+    String(seed),
+  ]);
   const stepsCpuAfter = snapshotCpu([]);
   const requiredSeconds = requiredSteps.reduce((sum, { cpuSeconds }) => sum + cpuSeconds, 0);
   log(`required steps, pure CPU with no I/O (median of ${REQUIRED_STEP_ROUNDS} rounds each):`);
@@ -209,17 +214,4 @@ try {
   );
 } finally {
   await environment.cleanup();
-}
-
-/** `measureRequiredSteps` on the same events, in a process of its own (see required-steps.cli.ts). */
-async function measureRequiredStepsApart(options: { count: number; seed: number }): Promise<RequiredStep[]> {
-  const steps = startProcess(
-    'bench/required-steps.cli.ts',
-    ['--count', String(options.count), '--seed', String(options.seed)],
-    {},
-  );
-  const code = await steps.exited;
-  const lastLine = steps.output().trim().split('\n').at(-1) ?? '';
-  if (code !== 0) throw new Error(`required-steps.cli.ts exited ${code}:\n${steps.output()}`);
-  return JSON.parse(lastLine) as RequiredStep[];
 }

@@ -21,7 +21,7 @@ import { appendEvents, savePlaceStates, streamProjections } from '@directory/eve
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
-import { createBenchEnvironment, log } from './bench-environment.js';
+import { createBenchEnvironment, log, runMeasuringScript } from './bench-environment.js';
 import { cpuBetween, describeCpu, formatCpu, snapshotCpu, wallSecondsOnAllCores } from './cpu-usage.js';
 import { REQUIRED_STEP_ROUNDS } from './required-steps.js';
 
@@ -275,17 +275,10 @@ async function measureReplayFloor(
  * store was seeded from and scaled to `served` (the clones fold the same). Prints it.
  */
 async function measureReplayFoldApart(served: number): Promise<number> {
-  const fold = startProcess(
+  const measured = await runMeasuringScript<{ places: number; cpuSeconds: number }>(
     'bench/replay-fold.cli.ts',
     ['--count', String(SEED_EVENTS.count), '--seed', String(SEED_EVENTS.seed)],
-    {},
   );
-  const code = await fold.exited;
-  if (code !== 0) throw new Error(`replay-fold.cli.ts exited ${code}:\n${fold.output()}`);
-  const measured = JSON.parse(fold.output().trim().split('\n').at(-1) ?? '') as {
-    places: number;
-    cpuSeconds: number;
-  };
   const foldSeconds = (measured.cpuSeconds / measured.places) * served;
   log(
     `fold alone: ${foldSeconds.toFixed(1)} CPU s (refold and serialize: ${measured.cpuSeconds.toFixed(2)} s for ` +
