@@ -11,3 +11,4 @@ export {
   type LogOptions,
 } from './server-options.js';
 export { closeConnections, serveUntilSignal } from './serve.js';
+export { MAX_IPV6_PREFIX_BITS, MIN_IPV6_PREFIX_BITS, clientAddressGroup } from './client-address.js';
