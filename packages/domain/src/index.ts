@@ -1,6 +1,7 @@
 // Public surface of the pure core: exactly what other packages use (specs inside import ../src directly).
 export { foldText } from './text.js';
 export { utf8Lines } from './utf8-lines.js';
+export { escapeControlCharacters, escapeJsonControlCharacters, singleLineText } from './display-text.js';
 export { assertNever } from './assert-never.js';
 export {
   parsePlaceEvent,
@@ -135,10 +136,22 @@ export {
   encodeChangesCursor,
   decodeChangesCursor,
   FEED_START,
+  snapshotHorizon,
+  snapshotStart,
+  type FeedCursor,
   type FeedPosition,
+  type SnapshotHorizon,
 } from './changes/changes-cursor.js';
 export { parseChangesParams, CHANGES_LIMIT_MAX, changesParamsSchema } from './changes/changes-params.js';
-export { toChangesPage, type FeedRow, type ChangesPage } from './changes/changes-page.js';
+export {
+  changesToRead,
+  feedPartOf,
+  toChangesPage,
+  type FeedRead,
+  type FeedRow,
+  type ListedPlace,
+  type ChangesPage,
+} from './changes/changes-page.js';
 export {
   KEY_EXPIRY_CHOICES,
   KEY_GRACE_CHOICES,

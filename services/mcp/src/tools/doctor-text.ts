@@ -1,9 +1,11 @@
 import type { Doctor, DoctorPage, SearchResult } from '@directory/domain';
+import { displayable } from './displayable.js';
 
 // Short text renderings for clients that only show text content; the full records are in
-// structuredContent.
+// structuredContent. Each starts from a displayable copy: the only line breaks are the layout's.
 
-export function renderPage(page: DoctorPage): string {
+export function renderPage(input: DoctorPage): string {
+  const page = displayable(input);
   if (page.doctors.length === 0) return 'No doctors match these filters.';
   const lines = page.doctors.map((doctor, index) => `${index + 1}. ${summaryLine(doctor)}`);
   const paging = page.page.hasMore
@@ -12,7 +14,8 @@ export function renderPage(page: DoctorPage): string {
   return [`${page.page.count} doctors:`, ...lines, paging].join('\n');
 }
 
-export function renderDoctor(doctor: Doctor): string {
+export function renderDoctor(input: Doctor): string {
+  const doctor = displayable(input);
   const address = [
     doctor.address.street,
     [doctor.address.postalCode, doctor.address.city].filter(isPresent).join(' '),

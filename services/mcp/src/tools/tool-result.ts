@@ -2,12 +2,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
 import type { ParameterError } from '@directory/domain';
+import { displayable } from './displayable.js';
 
 /**
  * Tool errors are results with `isError: true` (the model sees them and can correct its call), never
  * JSON-RPC protocol errors. Their wording is the HTTP API's: the same reasons per parameter.
  */
-export function invalidArguments(tool: string, errors: readonly ParameterError[]): CallToolResult {
+export function invalidArguments(tool: string, input: readonly ParameterError[]): CallToolResult {
+  // Argument names are the client's text: one line each, whatever they hold.
+  const errors = displayable(input);
   const lines = errors.map(({ parameter, reason }) => `- ${parameter}: ${reason}`);
   return toolError(`Invalid arguments; fix them and call ${tool} again:\n${lines.join('\n')}`);
 }
