@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSecurityHarness, type SecurityHarness } from './support/security-harness.js';
+import { addressInNetwork, createSecurityHarness, type SecurityHarness } from './support/security-harness.js';
 
 // Console sign-in and sign-up throttles: attempts are counted before the password is checked, per
 // account and address pair, per account and per address, each separately; sign-ups per address.
@@ -26,12 +26,13 @@ function post(
   form: Form,
   fields: Record<string, string>,
   remoteAddress: string,
+  headers: Record<string, string> = {},
 ) {
   return app.inject({
     method: 'POST',
     url,
     remoteAddress,
-    headers: { cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, cookie: form.cookie, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ ...fields, _csrf: form.token }).toString(),
   });
 }
@@ -131,6 +132,70 @@ describe('console throttles', () => {
     }
     expect(statuses.filter((status) => status === 401)).toHaveLength(20);
     expect(statuses.slice(20)).toEqual([429, 429]);
+  });
+
+  it('counts every address of one IPv6 /64 as one client in the sign-in and sign-up limits', async () => {
+    // Behind a trusted proxy, each request from another address of the same /64.
+    const proxied = await harness.console({
+      trustedProxies: ['10.0.0.0/8'],
+      login: { maxFailures: 5, maxPerAccount: 1_000, maxPerAddress: 10, windowSeconds: 60 },
+      signUp: { max: 3, windowSeconds: 600 },
+    });
+    const proxy = '10.0.0.7';
+    const from = (network: string, index: number) => ({
+      'x-forwarded-for': addressInNetwork(network, index),
+    });
+    const form = await formFrom(proxied, '/sign-in', proxy);
+    const attempt = async (network: string, index: number, email: string) =>
+      (
+        await post(
+          proxied,
+          '/sign-in',
+          form,
+          { email, password: `guess-${index}-xx` },
+          proxy,
+          from(network, index),
+        )
+      ).statusCode;
+
+    // One account, guessed at from ever new addresses of one /64: the account-and-address limit holds.
+    const guesses: number[] = [];
+    for (let index = 0; index < 7; index += 1) {
+      guesses.push(await attempt('2001:db8:c:1', index, 'v6-target@example.com'));
+    }
+    expect(guesses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    // Many accounts from the next /64: the per-address limit holds.
+    const sweep: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      sweep.push(await attempt('2001:db8:c:2', index, `nobody-${index}@example.com`));
+    }
+    expect(sweep).toEqual([...Array<number>(10).fill(401), 429, 429]);
+    // A third /64 has a budget of its own.
+    expect(await attempt('2001:db8:c:3', 0, 'v6-target@example.com')).toBe(401);
+
+    const signUpForm = await formFrom(proxied, '/sign-up', proxy);
+    const signUps: number[] = [];
+    for (let index = 0; index < 5; index += 1) {
+      const response = await post(
+        proxied,
+        '/sign-up',
+        signUpForm,
+        { email: `v6-${index}@example.com`, password: PASSWORD },
+        proxy,
+        from('2001:db8:d:1', index),
+      );
+      signUps.push(response.statusCode);
+    }
+    expect(signUps).toEqual([303, 303, 303, 429, 429]);
+    const elsewhere = await post(
+      proxied,
+      '/sign-up',
+      signUpForm,
+      { email: 'v6-elsewhere@example.com', password: PASSWORD },
+      proxy,
+      from('2001:db8:d:2', 0),
+    );
+    expect(elsewhere.statusCode).toBe(303);
   });
 
   it('throttles sign-ups per address', async () => {

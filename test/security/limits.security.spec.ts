@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
 import { createKeyVouches, revokeApiKey } from '@directory/keys';
-import { createSecurityHarness, type SecurityHarness } from './support/security-harness.js';
+import { addressInNetwork, createSecurityHarness, type SecurityHarness } from './support/security-harness.js';
 
 // The abuse limits one by one: failed authentications per address, unknown keys refused cheaply,
 // trusted proxies, the account ceiling across keys, MCP batches, console sign-in and sign-up throttles.
@@ -102,6 +102,68 @@ describe('abuse limits', () => {
     expect(
       (await getKey(proxied, unknownKey(), '10.1.2.3', { 'x-forwarded-for': '203.0.113.11' })).statusCode,
     ).toBe(401);
+  });
+
+  it('counts every address of one IPv6 /64 as one client (API and MCP), other networks apart', async () => {
+    const settings = {
+      failedAuth: { max: 10, windowSeconds: 30, refusalDelayMs: 0 },
+      trustedProxies: ['127.0.0.1'],
+    };
+    const api = await harness.api(settings);
+    const statuses: number[] = [];
+    for (let index = 0; index < 40; index += 1) {
+      const response = await getKey(api, unknownKey(), '127.0.0.1', {
+        'x-forwarded-for': addressInNetwork('2001:db8:a:1', index),
+      });
+      statuses.push(response.statusCode);
+      if (index === 39) expectTooMany(response, 30);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(10).every((status) => status === 429)).toBe(true);
+    // The next /64, and an IPv4 client, have budgets of their own.
+    for (const other of [addressInNetwork('2001:db8:a:2', 0), '198.51.100.50']) {
+      const response = await getKey(api, unknownKey(), '127.0.0.1', { 'x-forwarded-for': other });
+      expect(response.statusCode).toBe(401);
+    }
+
+    const mcp = await harness.listen(await harness.mcp(settings));
+    const mcpStatuses: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const response = await fetch(`${mcp}/mcp`, {
+        method: 'POST',
+        headers: {
+          'x-api-key': unknownKey(),
+          'x-forwarded-for': addressInNetwork('2001:db8:b:1', index),
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      await response.body?.cancel();
+      mcpStatuses.push(response.status);
+    }
+    expect(mcpStatuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+  });
+
+  it('costs a request without any key no failure point: keyless floods cannot lock out an address', async () => {
+    const app = await harness.api({ failedAuth: { max: 5, windowSeconds: 30, refusalDelayMs: 0 } });
+    const { secret } = await harness.createKey('keyless@example.com');
+    const address = '198.51.100.60';
+    const noKey = [{}, { 'x-api-key': '' }, { authorization: 'Basic dTpw' }];
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      const response = await app.inject({
+        url: '/api/v1/key',
+        headers: noKey[attempt % noKey.length],
+        remoteAddress: address,
+      });
+      expect(response.statusCode).toBe(401);
+    }
+    expect((await getKey(app, secret, address)).statusCode).toBe(200);
+    // Wrong keys from that address still count.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await getKey(app, unknownKey(), address)).statusCode).toBe(401);
+    }
+    expectTooMany(await getKey(app, unknownKey(), address), 30);
   });
 
   it('holds an account to its ceiling across all its keys, revoked and recreated ones included', async () => {

@@ -175,6 +175,9 @@ const environmentSchema = z
       isProxyAddress,
       'must be a comma-separated list of IP addresses or CIDRs such as 10.0.0.5,192.168.0.0/24 (or loopback, linklocal, uniquelocal)',
     ),
+    // Every per-address limit counts an IPv6 client by its network of this many leading bits (one
+    // subscriber usually holds a whole /64); IPv4 clients by their address.
+    CLIENT_IPV6_PREFIX_BITS: z.coerce.number().int().min(32).max(128).default(64),
     AUTH_FAILURES_MAX: positiveInt.default(30),
     AUTH_FAILURES_WINDOW_S: positiveInt.default(60),
     AUTH_FAILURES_REFUSAL_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(250),

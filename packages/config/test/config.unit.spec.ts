@@ -65,6 +65,14 @@ describe('loadConfig', () => {
       /CONSOLE_TRUST_PROXY: is replaced by TRUSTED_PROXIES/,
     );
   });
+  it('reads the IPv6 prefix that groups client addresses: 64 by default, 32 to 128', () => {
+    expect(loadConfig({}).CLIENT_IPV6_PREFIX_BITS).toBe(64);
+    expect(loadConfig({ CLIENT_IPV6_PREFIX_BITS: '48' }).CLIENT_IPV6_PREFIX_BITS).toBe(48);
+    expect(loadConfig({ CLIENT_IPV6_PREFIX_BITS: '128' }).CLIENT_IPV6_PREFIX_BITS).toBe(128);
+    for (const bad of ['31', '129', '64.5', 'sixty-four']) {
+      expect(() => loadConfig({ CLIENT_IPV6_PREFIX_BITS: bad })).toThrow(/CLIENT_IPV6_PREFIX_BITS/);
+    }
+  });
   it('reads the MCP origin and host allowlists as comma-separated lists (empty by default)', () => {
     expect(loadConfig({}).MCP_ALLOWED_ORIGINS).toEqual([]);
     expect(loadConfig({}).MCP_ALLOWED_HOSTS).toEqual([]);

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Database } from '@directory/database';
 import { keyInQueryErrors } from '@directory/domain';
-import { ProblemError } from '@directory/http-server';
+import { ProblemError, clientAddressGroup } from '@directory/http-server';
 import { createKeyLookup, createKeyVouches, type ActiveApiKey, type KeyLookup } from '@directory/keys';
 import { TooManyAttemptsError, createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
 import { registerRequestQuotas, type RequestQuotas } from './request-quotas.js';
@@ -34,38 +34,46 @@ declare module 'fastify' {
  * command that counts the key's quota and the account's ceiling (request-quotas.ts): one round trip
  * per request.
  *
- * Failed authentications are counted per client address; an address over its limit gets 429 before
- * its key is even looked at, so a flood of well-formed random keys costs a handful of queries per
- * window, not one each. The block covers every request from that address for the rest of the window,
+ * Failed authentications are counted per client address group (clientAddressGroup: an IPv6 client
+ * by its network, so walking the addresses of one /64 gains nothing); a group over its limit gets 429
+ * before its key is even looked at, so a flood of well-formed random keys costs a handful of queries
+ * per window, not one each. The block covers every request from that group for the rest of the window,
  * and its refusals are held back a little (a tarpit: a timer, no work), so a client hammering in a
  * loop gets few answers per second and cannot crowd out everyone else's requests on the event loop.
+ * Only a key that was presented and looked up counts as a failure: a request without any key guesses
+ * nothing, and counting it would let any web page (image tags pointing here) lock a whole network out.
  */
 function registerAuth(
   scope: FastifyInstance,
-  options: { lookup: KeyLookup; quotas: RequestQuotas; failures: AttemptLimiter; refusalDelayMs: number },
+  options: {
+    lookup: KeyLookup;
+    quotas: RequestQuotas;
+    failures: AttemptLimiter;
+    refusalDelayMs: number;
+    ipv6PrefixBits: number;
+  },
 ): void {
   scope.decorateRequest('apiKey', null);
   scope.addHook('onRequest', async (request, reply) => {
     rejectKeyInQuery(request);
-    const blocked = options.failures.knownBlockFor(request.ip);
+    const client = clientAddressGroup(request.ip, options.ipv6PrefixBits);
+    const blocked = options.failures.knownBlockFor(client);
     if (blocked !== null) {
       if (options.refusalDelayMs > 0) await sleep(options.refusalDelayMs);
       throw new TooManyAttemptsError('failedAuthentication', blocked);
     }
     const secret = secretFrom(request);
-    const check = secret === null ? null : await options.lookup(secret, options.quotas.admit);
-    if (check?.kind !== 'active') {
-      const decision = await options.failures.consume(request.ip);
+    if (secret === null) throw new ProblemError('unauthorized', UNAUTHORIZED_DETAIL);
+    const check = await options.lookup(secret, options.quotas.admit);
+    if (check.kind !== 'active') {
+      const decision = await options.failures.consume(client);
       if (!decision.allowed) {
-        // Once per address and process per window: later refusals are answered before this point.
+        // Once per address group and process per window: later refusals are answered before this point.
         request.log.warn('client address blocked after too many failed authentications');
         throw new TooManyAttemptsError('failedAuthentication', decision.retryAfterSeconds);
       }
       // Only a secret that really was a key, now past its expiry, learns that it expired.
-      throw new ProblemError(
-        'unauthorized',
-        check?.kind === 'expired' ? EXPIRED_DETAIL : UNAUTHORIZED_DETAIL,
-      );
+      throw new ProblemError('unauthorized', check.kind === 'expired' ? EXPIRED_DETAIL : UNAUTHORIZED_DETAIL);
     }
     request.apiKey = check.key;
     options.quotas.apply(request, reply, check.key, check.admitted);
@@ -90,6 +98,8 @@ export type KeyedAccessOptions = {
   unknownKeyCacheSeconds: number;
   /** Proxies whose X-Forwarded-For names the client (addresses or CIDRs); empty: the socket's peer. */
   trustedProxies: readonly string[];
+  /** Leading bits that make an IPv6 client's address group (config CLIENT_IPV6_PREFIX_BITS). */
+  clientIpv6PrefixBits: number;
   /**
    * How often key usage and last use leave the process (config KEY_USAGE_FLUSH_INTERVAL_S; default a
    * minute): at most this much of a process's counts is lost when it crashes.
@@ -126,6 +136,7 @@ export function registerKeyedAccess(scope: FastifyInstance, options: KeyedAccess
       blockInMemory: true,
     }),
     refusalDelayMs: options.failedAuth.refusalDelayMs,
+    ipv6PrefixBits: options.clientIpv6PrefixBits,
   });
   registerUsageRecording(scope, {
     db: options.db,
@@ -147,9 +158,10 @@ export function requireApiKey(request: FastifyRequest): ActiveApiKey {
  */
 export const API_KEY_HEADERS: readonly string[] = ['X-API-Key', 'Authorization'];
 
+/** The key the request presents; null when it presents none (an empty header presents none either). */
 function secretFrom(request: FastifyRequest): string | null {
   const header = request.headers['x-api-key'];
-  if (header !== undefined) return typeof header === 'string' ? header.trim() : null;
+  if (header !== undefined) return typeof header === 'string' && header.trim() !== '' ? header.trim() : null;
   const authorization = request.headers.authorization;
   if (authorization === undefined) return null;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);

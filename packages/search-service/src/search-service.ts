@@ -66,6 +66,7 @@ export async function runSearchService(
       unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
       usageFlushIntervalMs: config.KEY_USAGE_FLUSH_INTERVAL_S * 1000,
       trustedProxies: config.TRUSTED_PROXIES,
+      clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
     },
     { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
   );

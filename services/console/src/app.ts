@@ -33,6 +33,8 @@ export type ConsoleDependencies = {
   signUp: { max: number; windowSeconds: number };
   /** Proxies whose X-Forwarded-For/-Proto is believed (behind a TLS-terminating proxy); addresses or CIDRs. */
   trustedProxies: readonly string[];
+  /** Leading bits that make an IPv6 client's address group in the sign-in and sign-up throttles (config CLIENT_IPV6_PREFIX_BITS). */
+  clientIpv6PrefixBits: number;
   /** The per-key quota the API applies (config RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S), shown beside each key. */
   keyPolicy: { max: number; windowSeconds: number };
 };
@@ -137,7 +139,14 @@ export async function buildConsoleApp(
   );
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 
-  await app.register(authRoutes, { db: deps.db, sessions, csrf, throttle, signUpThrottle });
+  await app.register(authRoutes, {
+    db: deps.db,
+    sessions,
+    csrf,
+    throttle,
+    signUpThrottle,
+    clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
+  });
   await app.register(keysRoutes, {
     db: deps.db,
     vouches: createKeyVouches(deps.redis, deps.redisPrefix),

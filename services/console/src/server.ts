@@ -30,6 +30,7 @@ const app = await buildConsoleApp(
     },
     signUp: { max: config.CONSOLE_SIGNUP_MAX, windowSeconds: config.CONSOLE_SIGNUP_WINDOW_S },
     trustedProxies: config.TRUSTED_PROXIES,
+    clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
     keyPolicy: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
   },
   { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },

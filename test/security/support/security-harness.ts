@@ -26,7 +26,12 @@ export const CONSOLE_SECRET = 'security-console-secret-0123456789-abcdef';
 /** The abuse-resistance settings the security apps run with unless a spec overrides them. */
 export type AbuseSettings = Pick<
   AppDependencies,
-  'rateLimit' | 'accountMax' | 'failedAuth' | 'unknownKeyCacheSeconds' | 'trustedProxies'
+  | 'rateLimit'
+  | 'accountMax'
+  | 'failedAuth'
+  | 'unknownKeyCacheSeconds'
+  | 'trustedProxies'
+  | 'clientIpv6PrefixBits'
 >;
 
 const DEFAULT_SETTINGS: AbuseSettings = {
@@ -35,6 +40,7 @@ const DEFAULT_SETTINGS: AbuseSettings = {
   failedAuth: { max: 1_000_000, windowSeconds: 60, refusalDelayMs: 0 },
   unknownKeyCacheSeconds: 60,
   trustedProxies: [],
+  clientIpv6PrefixBits: 64,
 };
 
 export type SecurityHarness = {
@@ -143,6 +149,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
             login: { maxFailures: 5, maxPerAccount: 50, maxPerAddress: 100, windowSeconds: 60 },
             signUp: { max: 1_000, windowSeconds: 60 },
             trustedProxies: [],
+            clientIpv6PrefixBits: 64,
             keyPolicy: { max: 120, windowSeconds: 60 },
             ...overrides,
           },
@@ -168,6 +175,12 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
   };
 }
 
+/** The `index`th address of the /64 `network` (four groups), spread over its 64 host bits. */
+export function addressInNetwork(network: string, index: number): string {
+  const group = (value: number) => (value & 0xffff).toString(16);
+  return `${network}:${group(index * 40_503 + 1)}:${group(index * 7_919)}:${group(~index)}:${group(index + 1)}`;
+}
+
 /**
  * Secrets, and internal things no response body or log line may ever contain. `documentation` bodies
  * (the OpenAPI document) may name fields; they are checked for secrets only.
@@ -187,6 +200,6 @@ const INTERNAL_PATTERNS = [
   // Search-document fields outside the public record's allowlist.
   /"(?:sortName|searchText|served|placeId|citySlug|profileSlug)"/,
   /secret_hash|password_hash|passwordHash|secretHash/,
-  /"stack"|\n\s+at .+:\d+:\d+/,
+  /"stack"|\n[ \t]+at .+:\d+:\d+/,
   /_source|index_not_found|search_phase_execution|ECONNREFUSED|kysely|pg_catalog/i,
 ];

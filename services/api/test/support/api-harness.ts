@@ -41,6 +41,7 @@ export const TEST_ABUSE_LIMITS = {
   failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
   unknownKeyCacheSeconds: 60,
   trustedProxies: [],
+  clientIpv6PrefixBits: 64,
 } as const satisfies Partial<AppDependencies>;
 
 export type HarnessAppOptions = AppOptions &
@@ -104,6 +105,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           failedAuth: options.failedAuth ?? TEST_ABUSE_LIMITS.failedAuth,
           unknownKeyCacheSeconds: options.unknownKeyCacheSeconds ?? TEST_ABUSE_LIMITS.unknownKeyCacheSeconds,
           trustedProxies: options.trustedProxies ?? TEST_ABUSE_LIMITS.trustedProxies,
+          clientIpv6PrefixBits: TEST_ABUSE_LIMITS.clientIpv6PrefixBits,
           ...(options.usageFlushIntervalMs === undefined
             ? {}
             : { usageFlushIntervalMs: options.usageFlushIntervalMs }),

@@ -39,9 +39,9 @@ export type SignUpResult =
 export async function signUp(
   db: Database,
   throttle: SignUpThrottle,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; client: string },
 ): Promise<SignUpResult> {
-  const blocked = await throttle.admit(input.ip);
+  const blocked = await throttle.admit(input.client);
   if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
   const email = emailSchema.safeParse(input.email);
   const password = newPasswordSchema.safeParse(input.password);
@@ -73,10 +73,10 @@ export type SignInResult =
 export async function signIn(
   db: Database,
   throttle: LoginThrottle,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; client: string },
 ): Promise<SignInResult> {
   const email = input.email.trim();
-  const blocked = await throttle.admit(email, input.ip);
+  const blocked = await throttle.admit(email, input.client);
   if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
 
   const account = email === '' ? null : await findAccountCredentials(db, email);
@@ -86,6 +86,6 @@ export async function signIn(
       ? (await verifyAgainstDummy(password), false)
       : await verifyPassword(password, account.passwordHash);
   if (account === null || !valid) return { kind: 'rejected' };
-  await throttle.succeeded(email, input.ip);
+  await throttle.succeeded(email, input.client);
   return { kind: 'signedIn', accountId: account.id };
 }

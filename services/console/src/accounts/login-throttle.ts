@@ -2,20 +2,25 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createAttemptLimiter } from '@directory/keyed-access';
 
+/**
+ * `client` is the client's address group (clientAddressGroup in @directory/http-server: an IPv6
+ * client's network, not its single address), so one subscriber cannot reset the limits by walking
+ * through the addresses of its /64.
+ */
 export type LoginThrottle = {
   /**
-   * Counts this sign-in attempt for the account (email) and for the client address, BEFORE the
-   * password is checked, and says how long to wait when either is over its limit (else null). Counting
-   * first is what makes the limit hold against parallel guesses.
+   * Counts this sign-in attempt for the account (email) and for the client, BEFORE the password is
+   * checked, and says how long to wait when either is over its limit (else null). Counting first is
+   * what makes the limit hold against parallel guesses.
    */
-  admit: (email: string, ip: string) => Promise<number | null>;
+  admit: (email: string, client: string) => Promise<number | null>;
   /** A successful sign-in gives its attempt back, so only failures use up the budget. */
-  succeeded: (email: string, ip: string) => Promise<void>;
+  succeeded: (email: string, client: string) => Promise<void>;
 };
 
 export type SignUpThrottle = {
-  /** Counts a sign-up attempt for the client address; seconds to wait when over the limit, else null. */
-  admit: (ip: string) => Promise<number | null>;
+  /** Counts a sign-up attempt for the client; seconds to wait when over the limit, else null. */
+  admit: (client: string) => Promise<number | null>;
 };
 
 /**
@@ -52,15 +57,15 @@ export function createLoginThrottle(options: {
     { limiter: limiter('account', options.maxPerAccount), subject: accountSubject },
   ];
   return {
-    admit: async (email, ip) => {
+    admit: async (email, client) => {
       for (const { limiter, subject } of limits) {
-        const decision = await limiter.consume(subject(email, ip));
+        const decision = await limiter.consume(subject(email, client));
         if (!decision.allowed) return decision.retryAfterSeconds;
       }
       return null;
     },
-    succeeded: async (email, ip) => {
-      await Promise.all(limits.map(({ limiter, subject }) => limiter.refund(subject(email, ip))));
+    succeeded: async (email, client) => {
+      await Promise.all(limits.map(({ limiter, subject }) => limiter.refund(subject(email, client))));
     },
   };
 }
@@ -80,16 +85,17 @@ export function createSignUpThrottle(options: {
     windowSeconds: options.windowSeconds,
   });
   return {
-    admit: async (ip) => {
-      const decision = await perAddress.consume(addressSubject('', ip));
+    admit: async (client) => {
+      const decision = await perAddress.consume(addressSubject('', client));
       return decision.allowed ? null : decision.retryAfterSeconds;
     },
   };
 }
 
 const accountSubject = (email: string): string => digest(email.trim().toLowerCase());
-const addressSubject = (_email: string, ip: string): string => digest(ip);
-const pairSubject = (email: string, ip: string): string => digest(`${email.trim().toLowerCase()}\n${ip}`);
+const addressSubject = (_email: string, client: string): string => digest(client);
+const pairSubject = (email: string, client: string): string =>
+  digest(`${email.trim().toLowerCase()}\n${client}`);
 
 function digest(value: string): string {
   return createHash('sha256').update(value).digest('hex');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@directory/database';
+import { clientAddressGroup } from '@directory/http-server';
 import { signIn, signUp } from '../accounts/account.service.js';
 import type { LoginThrottle, SignUpThrottle } from '../accounts/login-throttle.js';
 import { assertNever } from '@directory/domain';
@@ -14,10 +15,13 @@ export type AuthRoutesOptions = {
   csrf: CsrfControl;
   throttle: LoginThrottle;
   signUpThrottle: SignUpThrottle;
+  /** Leading bits that make an IPv6 client's address group, what the throttles count (config CLIENT_IPV6_PREFIX_BITS). */
+  clientIpv6PrefixBits: number;
 };
 
 export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, done: () => void): void {
   const { db, sessions, csrf, throttle, signUpThrottle } = options;
+  const clientOf = (ip: string) => clientAddressGroup(ip, options.clientIpv6PrefixBits);
 
   app.get('/', async (request, reply) => reply.redirect(request.session ? '/keys' : '/sign-in', 303));
 
@@ -28,7 +32,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
 
   app.post('/sign-in', async (request, reply) => {
     const form = formFields(request.body, ['email', 'password']);
-    const result = await signIn(db, throttle, { ...form, ip: request.ip });
+    const result = await signIn(db, throttle, { ...form, client: clientOf(request.ip) });
     switch (result.kind) {
       case 'signedIn':
         await sessions.start(request, reply, result.accountId);
@@ -69,7 +73,7 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
 
   app.post('/sign-up', async (request, reply) => {
     const form = formFields(request.body, ['email', 'password']);
-    const result = await signUp(db, signUpThrottle, { ...form, ip: request.ip });
+    const result = await signUp(db, signUpThrottle, { ...form, client: clientOf(request.ip) });
     switch (result.kind) {
       case 'created':
         await sessions.start(request, reply, result.accountId);

@@ -31,6 +31,7 @@ export async function startConsole(
       signUp: { max: 100, windowSeconds: 60 },
       // inject() connects from 127.0.0.1: tests choose client addresses with X-Forwarded-For.
       trustedProxies: ['127.0.0.1'],
+      clientIpv6PrefixBits: 64,
       keyPolicy: { max: 120, windowSeconds: 60 },
       ...overrides,
     },

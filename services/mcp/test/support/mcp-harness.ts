@@ -80,6 +80,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
     failedAuth: { max: 1_000, windowSeconds: 60, refusalDelayMs: 0 },
     unknownKeyCacheSeconds: 60,
     trustedProxies: [],
+    clientIpv6PrefixBits: 64,
   };
 
   return {
