@@ -26,6 +26,7 @@ type RefusedCheck = Exclude<KeyCheck, { kind: 'active' }>;
  * the version a remembered copy of the row was vouched at, and the step must check the vouch still
  * holds it (vouchRedisKey) and answer UNVOUCHED, having done nothing, when it does not; null means the
  * row was read and vouched for just now, with nothing to confirm. The lookup then reads the row again.
+ * The step must go over the vouches' own Redis connection: its generation tells which server answered.
  */
 export type Admit<T> = (key: ActiveApiKey, vouchedVersion: string | null) => Promise<T | typeof UNVOUCHED>;
 
@@ -45,7 +46,8 @@ const MAX_WORKING_KEYS = 10_000;
  *   at every request (by `admit`, in the same Redis command as the caller's quotas; key-vouches.ts):
  *   every revoke or roll bars the key before writing its row, so the next request in every process
  *   reads the new row, and the state (active, retiring, expired, revoked at the end of a grace period)
- *   is computed at each request's instant;
+ *   is computed at each request's instant. A row is remembered only once its vouch succeeded, and is
+ *   used only over the connection it was vouched on: after a reconnect every row is read again;
  * - secrets that matched no working key (unknown, revoked or expired: none of them can work again) are
  *   remembered for `unknownKeyCacheSeconds` (0: never), so a client retrying a dead key costs no query.
  *   A key created after its hash was remembered as unknown would need its secret guessed first, which
@@ -63,7 +65,8 @@ export function createKeyLookup(
           max: MAX_UNKNOWN_KEYS,
           ttl: options.unknownKeyCacheSeconds * 1000,
         });
-  const working = new LRUCache<string, { stored: StoredKey; version: string }>({
+  // Each row with its version and the connection generation it was vouched for in (key-vouches.ts).
+  const working = new LRUCache<string, { stored: StoredKey; version: string; generation: number }>({
     max: MAX_WORKING_KEYS,
     ttl: VOUCH_SECONDS * 1000,
   });
@@ -75,6 +78,14 @@ export function createKeyLookup(
   };
   const confirmOnly: Admit<undefined> = async (key, version) =>
     version === null || (await vouches.isVouched(key.id, version)) ? undefined : UNVOUCHED;
+  // A remembered row, if it is still of this connection: after a reconnect Redis may have come back
+  // with an older state (key-vouches.ts), so every row is read again.
+  const rememberedRow = (hash: string) => {
+    const known = working.get(hash);
+    if (known === undefined || known.generation === vouches.generation()) return known;
+    working.delete(hash);
+    return undefined;
+  };
   return async <T>(secret: string, admit?: Admit<T>): Promise<Authentication<T>> => {
     if (!isWellFormedApiKey(secret)) return { kind: 'refused' };
     // The secret is checked and hashed once per request, here.
@@ -83,13 +94,17 @@ export function createKeyLookup(
     if (remembered !== undefined) return remembered;
     // Without an `admit` of the caller's, only the vouch is confirmed (and `admitted` is undefined).
     const confirm = (admit ?? confirmOnly) as Admit<T>;
-    const known = working.get(hash);
+    const known = rememberedRow(hash);
     if (known !== undefined) {
       const check = keyCheckAt(known.stored, new Date());
+      // The answer counts only if it came over the connection the row was vouched for in: a command
+      // resent after a reconnect may have found a vouch a restored Redis brought back. (Such a request
+      // is then counted twice at most: here, and again after reading the row.)
+      const sameConnection = () => vouches.generation() === known.generation;
       if (check.kind === 'active') {
         const admitted = await confirm(check.key, known.version);
-        if (admitted !== UNVOUCHED) return { kind: 'active', key: check.key, admitted };
-      } else if (await vouches.isVouched(known.stored.key.id, known.version)) {
+        if (admitted !== UNVOUCHED && sameConnection()) return { kind: 'active', key: check.key, admitted };
+      } else if ((await vouches.isVouched(known.stored.key.id, known.version)) && sameConnection()) {
         // Expired, or past its grace period, in the row Redis still vouches for: no query needed.
         return refuse(hash, check);
       }
@@ -101,8 +116,13 @@ export function createKeyLookup(
     const check = keyCheckAt(stored, new Date());
     if (check.kind !== 'active') return refuse(hash, check);
     const version = rowVersionOf(stored);
-    working.set(hash, { stored, version });
-    await vouches.vouch(stored.key.id, version, ticket);
+    // Remembered only once Redis vouches for it in this connection; refused (barred by a write under
+    // way, or across a reconnect), the row just read still answers this request.
+    if (await vouches.vouch(stored.key.id, version, ticket)) {
+      working.set(hash, { stored, version, generation: ticket.generation });
+    } else {
+      working.delete(hash);
+    }
     const admitted = await confirm(check.key, null);
     // Nothing to confirm after a fresh read: an admission that still finds no vouch fails closed.
     if (admitted === UNVOUCHED) return { kind: 'refused' };

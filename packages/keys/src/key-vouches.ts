@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -15,24 +14,44 @@ import type { Redis } from 'ioredis';
  *   taken before the row was read and at most `MAX_READ_SECONDS` old (by Redis's clock), so a process
  *   that read the row before the write committed either vouches before the second bar (which deletes
  *   the vouch) or is refused by it. A write whose first bar could not be set is not made;
- * - Redis keeps nothing on disk here: a restart loses every vouch, and so every process asks PostgreSQL
- *   again. A read made before a restart must not vouch after it (the restart also lost the bars), so the
- *   ticket names the **epoch** (a random token Redis holds, new after each restart) and a vouch is
- *   refused when the epoch changed.
+ * - remembered rows die with the **connection**: Redis may come back from a crash or a failover with an
+ *   older state than it answered with (a snapshot or an append-only file missing its last writes, a
+ *   replica that had not received them), holding a vouch from before a revoke and not the bar, or with
+ *   nothing at all. Nothing kept in Redis tells such a state from the truth (a marker is restored with
+ *   the rest), but every client's connection drops when its server goes away, so each process counts
+ *   its connection's closes, its **generation**. A ticket names the generation it was taken in; a vouch
+ *   is refused (`vouch` answers false) unless it and its ticket were answered in that same generation;
+ *   a process remembers a row only once its vouch succeeded, and uses it only in that generation,
+ *   checked before and after each use. After any reconnect every process reads its keys' rows from
+ *   PostgreSQL again, which holds every revoke; a stale vouch left in Redis then matches no remembered
+ *   row. So no bar needs to survive a restart or reach a replica before a revoke returns (no `WAIT`,
+ *   which would also stall every revoke while a replica is down): a bar only has to hold while the
+ *   server that took it keeps its connections. What this asks of a deployment: processes connect to
+ *   Redis itself (or through Sentinel), not through a proxy that keeps their connections open while the
+ *   server behind it changes.
  */
 export type KeyVouches = {
   /** Whether a remembered copy of this key's row at `version` may be used (one Redis command). */
   isVouched: (keyId: string, version: string) => Promise<boolean>;
-  /** Taken before reading a row, passed to `vouch` (the epoch is created when Redis holds none). */
+  /** Taken before reading a row, passed to `vouch`. */
   ticket: () => Promise<VouchTicket>;
-  /** Vouches for a row read after `ticket` was taken: refused (silently) when barred, late or stale. */
-  vouch: (keyId: string, version: string, ticket: VouchTicket) => Promise<void>;
+  /**
+   * Vouches for a row read after `ticket` was taken. True when the vouch is set and the connection is
+   * still the ticket's: the row may then be remembered, for `ticket.generation`. False when barred,
+   * late or across a reconnect.
+   */
+  vouch: (keyId: string, version: string, ticket: VouchTicket) => Promise<boolean>;
   /** Before and after a write to the key's row: no remembered copy is used again, nor vouched for a while. */
   bar: (keyId: string) => Promise<void>;
+  /**
+   * The connection's generation now (how many times it has closed): a remembered row is used only in
+   * the generation it was vouched for in, over this same connection (the admission's too).
+   */
+  generation: () => number;
 };
 
-/** The epoch, and Redis's time in seconds, when a process was about to read a key's row. */
-export type VouchTicket = { epoch: string; issuedAt: number };
+/** The connection's generation when a process was about to read a key's row, and Redis's time in seconds. */
+export type VouchTicket = { generation: number; issuedAt: number };
 
 /** How old a ticket may be when its vouch is set: far longer than a read (1 s statement timeout). */
 export const MAX_READ_SECONDS = 60;
@@ -41,21 +60,14 @@ export const BAR_SECONDS = 600;
 /** A used key's vouch lasts this long, then its row is read again (a key unused for an hour is forgotten). */
 export const VOUCH_SECONDS = 3_600;
 
-// SET NX then GET: the epoch every process agrees on until Redis loses it; with Redis's clock.
-const TICKET_SCRIPT = `
-  redis.call('SET', KEYS[1], ARGV[1], 'NX')
-  return { redis.call('GET', KEYS[1]), redis.call('TIME')[1] }
-`;
-
-// KEYS: epoch, bar, vouch. ARGV: the ticket's epoch and time, the row's version, the vouch's lifetime,
-// the longest a ticket may live. A row read before a write committed was read with a ticket that is
-// refused once MAX_READ_SECONDS old, and the bar after the commit lasts longer: its vouch is set before
-// that bar (which deletes it) or refused by it.
+// KEYS: bar, vouch. ARGV: the ticket's time, the row's version, the vouch's lifetime, the longest a
+// ticket may live. A row read before a write committed was read with a ticket that is refused once
+// MAX_READ_SECONDS old, and the bar after the commit lasts longer: its vouch is set before that bar
+// (which deletes it) or refused by it.
 const VOUCH_SCRIPT = `
-  if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-  if tonumber(redis.call('TIME')[1]) - tonumber(ARGV[2]) > tonumber(ARGV[5]) then return 0 end
-  if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-  redis.call('SET', KEYS[3], ARGV[3], 'EX', tonumber(ARGV[4]))
+  if tonumber(redis.call('TIME')[1]) - tonumber(ARGV[1]) > tonumber(ARGV[4]) then return 0 end
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  redis.call('SET', KEYS[2], ARGV[2], 'EX', tonumber(ARGV[3]))
   return 1
 `;
 
@@ -65,6 +77,26 @@ const BAR_SCRIPT = `
   redis.call('DEL', KEYS[2])
   return 1
 `;
+
+// One count per client, however many vouches objects share it (tests make one per call).
+const closes = new WeakMap<Redis, { count: number }>();
+
+/**
+ * How many times `redis`'s connection has closed. ioredis emits 'close' for every drop of the
+ * connection, before it reconnects (or gives up): a reply read while the count is the one taken before
+ * the command was sent came over that same connection, from the server that held it.
+ */
+export function connectionGeneration(redis: Redis): () => number {
+  let counter = closes.get(redis);
+  if (counter === undefined) {
+    const created = { count: 0 };
+    redis.on('close', () => (created.count += 1));
+    closes.set(redis, created);
+    counter = created;
+  }
+  const current = counter;
+  return () => current.count;
+}
 
 /**
  * Where a key's vouch lives: it holds the vouched row version; a remembered row may be used only while
@@ -76,35 +108,36 @@ export function vouchRedisKey(prefix: string, keyId: string): string {
 
 /** Vouches kept under `prefix` (config REDIS_PREFIX: the same for the API, MCP, console and CLIs). */
 export function createKeyVouches(redis: Redis, prefix: string): KeyVouches {
-  const epochKey = `${prefix}:key-vouch-epoch`;
   const vouchKey = (keyId: string) => vouchRedisKey(prefix, keyId);
   const barKey = (keyId: string) => `${prefix}:key-bar:${keyId}`;
+  const generation = connectionGeneration(redis);
   return {
     isVouched: async (keyId, version) => (await redis.get(vouchKey(keyId))) === version,
     ticket: async () => {
-      const [epoch, issuedAt] = (await redis.eval(TICKET_SCRIPT, 1, epochKey, randomUUID())) as [
-        string,
-        string,
-      ];
-      return { epoch, issuedAt: Number(issuedAt) };
+      // The generation before the command: a reconnect while it is answered makes the ticket unusable.
+      const taken = generation();
+      const [seconds] = await redis.time();
+      return { generation: taken, issuedAt: Number(seconds) };
     },
     vouch: async (keyId, version, ticket) => {
-      await redis.eval(
+      if (generation() !== ticket.generation) return false;
+      const set = await redis.eval(
         VOUCH_SCRIPT,
-        3,
-        epochKey,
+        2,
         barKey(keyId),
         vouchKey(keyId),
-        ticket.epoch,
         ticket.issuedAt,
         version,
         VOUCH_SECONDS,
         MAX_READ_SECONDS,
       );
+      // Resent after a reconnect, the script may have run on a server that lost the bars: not a vouch.
+      return set === 1 && generation() === ticket.generation;
     },
     bar: async (keyId) => {
       await redis.eval(BAR_SCRIPT, 2, barKey(keyId), vouchKey(keyId), BAR_SECONDS);
     },
+    generation,
   };
 }
 

@@ -1,27 +1,37 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../processes.js';
 import { spawnServer, waitUntil, type ServerProcess } from './server-process.js';
 
 /**
- * A Redis of a fault test's own (the machine's `redis-server` on a free loopback port) with persistence
- * off, as the local services run it: killed and restarted, it comes back empty, like a production Redis
- * without AOF or snapshots. The shared Redis is never touched.
+ * A Redis of a fault test's own (the machine's `redis-server` on a free loopback port, its files in a
+ * temporary folder of its own). Persistence is off, as the local services run it: killed and restarted,
+ * it comes back empty, like a production Redis without AOF or snapshots. Only a test's explicit `SAVE`
+ * writes a snapshot, which the next `start` loads: a Redis with RDB or AOF that crashed and lost the
+ * writes made after it (a test decides exactly which). The shared Redis is never touched.
  */
 export type PrivateRedis = {
   port: number;
   url: string;
-  /** Starts the server again (same port, empty) after `kill` and waits until it answers PING. */
+  /** Starts the server again (same port, same folder) after `kill` and waits until it answers PING. */
   start: () => Promise<void>;
-  /** SIGKILL: every key is lost, connections drop. */
+  /** SIGKILL: connections drop, and every write since the last SAVE (all, without one) is lost. */
   kill: () => Promise<void>;
-  /** `kill`, then `start`: what a crashed and restarted Redis without persistence looks like. */
+  /** `kill`, then `start`: what a crashed and restarted Redis looks like. */
   restart: () => Promise<void>;
+  /** SIGSTOP: connections stay open, nothing is answered (until `resume`). */
+  pause: () => void;
+  /** SIGCONT after `pause`. */
+  resume: () => void;
   destroy: () => Promise<void>;
 };
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
+  const dir = await mkdtemp(join(tmpdir(), 'private-redis-'));
   let server: ServerProcess | undefined;
 
   const start = async () => {
@@ -30,6 +40,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       String(port),
       '--bind',
       '127.0.0.1',
+      '--dir',
+      dir,
+      // No automatic snapshots: only a test's SAVE writes one (loaded from `dir` at the next start).
       '--save',
       '',
       '--appendonly',
@@ -77,6 +90,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await kill();
       await start();
     },
-    destroy: kill,
+    pause: () => server?.signalTree('SIGSTOP'),
+    resume: () => server?.signalTree('SIGCONT'),
+    destroy: async () => {
+      await kill();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
