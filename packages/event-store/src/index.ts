@@ -34,6 +34,7 @@ export {
   listProjectionFailures,
   countProjectionFailures,
   setAsideVersions,
+  type ProjectionFailure,
 } from './projection-failures.repository.js';
 export {
   countPendingDeadLetters,

@@ -7,6 +7,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { escapeControlCharacters } from '@directory/domain';
 import { countStoredSince, lastPosition } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
@@ -92,7 +93,9 @@ const summary = await produceFromNdjson({
   batchSize: options.batchSize ?? config.INGEST_BATCH_SIZE,
   onRejection: ({ line, reason }) => {
     shownRejections += 1;
-    if (shownRejections <= MAX_REJECTIONS_SHOWN) log(`line ${line}: rejected (${reason})`);
+    // The reason may quote the producer's text (a key, a file name): shown with its controls escaped.
+    if (shownRejections <= MAX_REJECTIONS_SHOWN)
+      log(`line ${line}: rejected (${escapeControlCharacters(reason)})`);
   },
   onEnqueued: async (batches) => {
     if (spool) await Promise.all(batches.map(({ jobId, data }) => spool.put(jobId, data)));
@@ -157,7 +160,7 @@ if (queueEvents && db) {
   );
   if (outcome.failed.length > 0)
     log(
-      `${outcome.failed.length} jobs FAILED (first: ${outcome.failed[0]?.reason ?? ''}); ` +
+      `${outcome.failed.length} jobs FAILED (first: ${escapeControlCharacters(outcome.failed[0]?.reason ?? '')}); ` +
         'see `npm run jobs -- failed`, retry them there, or run this ingest again (nothing is stored twice)',
     );
   if (outcome.timedOut)

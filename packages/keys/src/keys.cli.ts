@@ -9,6 +9,7 @@ import { createDatabase, type Database } from '@directory/database';
 import {
   KEY_EXPIRY_CHOICES,
   KEY_GRACE_CHOICES,
+  escapeControlCharacters,
   isKeyExpiryChoice,
   isKeyGraceChoice,
   keyStateAt,
@@ -122,7 +123,8 @@ program
       for (const key of keys) {
         const columns = [
           key.id,
-          key.name,
+          // Named by account holders in the console: shown with its control characters escaped.
+          escapeControlCharacters(key.name),
           key.prefix,
           time(key.creationTime),
           time(key.revokedAt),

@@ -1,4 +1,5 @@
 import type { DependencyStatus } from '@directory/observability';
+import { column } from './operator-text.js';
 import type { QueueCounts } from './projection-health.js';
 import type { ServedCounts } from './reconciliation.js';
 
@@ -35,7 +36,8 @@ export function needsAttention(
 ): string[] {
   const lines: string[] = [];
   for (const dependency of snapshot.dependencies) {
-    if (!dependency.ready) lines.push(`${dependency.name} is not ready: ${dependency.reason ?? 'no answer'}`);
+    if (!dependency.ready)
+      lines.push(`${dependency.name} is not ready: ${column(dependency.reason ?? 'no answer')}`);
   }
   if (snapshot.queue && snapshot.queue.failed > 0) {
     lines.push(
@@ -84,7 +86,7 @@ export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<
   const lines = ['dependencies'];
   for (const dependency of snapshot.dependencies) {
     lines.push(
-      `  ${dependency.name.padEnd(14)} ${dependency.ready ? 'ready' : `NOT READY (${dependency.reason ?? 'no answer'})`}`,
+      `  ${dependency.name.padEnd(14)} ${dependency.ready ? 'ready' : `NOT READY (${column(dependency.reason ?? 'no answer')})`}`,
     );
   }
   const queue = snapshot.queue;

@@ -10,6 +10,7 @@ import {
   listDeadLetters,
   listProjectionFailures,
 } from '@directory/event-store';
+import { column, deadLetterJson, deadLetterLine, projectionFailureLine } from './operator-text.js';
 import { redriveDeadLetters, retryProjectionFailures } from './redrive.service.js';
 
 function id(value: string): number {
@@ -39,18 +40,7 @@ program
   .option('--limit <n>', 'at most this many', (value) => id(value), 100)
   .action(async (options: { all?: boolean; limit: number }) => {
     const letters = await listDeadLetters(db, { includeRedriven: options.all, limit: options.limit });
-    for (const letter of letters) {
-      console.log(
-        [
-          letter.id,
-          letter.receivedAt.toISOString(),
-          letter.redrivenAt ? 'redriven' : 'pending',
-          letter.eventId ?? '-',
-          letter.source,
-          letter.reason.replace(/\s+/g, ' ').slice(0, 120),
-        ].join('\t'),
-      );
-    }
+    for (const letter of letters) console.log(deadLetterLine(letter));
     if (letters.length === 0) process.stderr.write('no dead letters\n');
   });
 
@@ -65,7 +55,7 @@ program
       process.exitCode = 1;
       return;
     }
-    console.log(JSON.stringify(letter, null, 2));
+    console.log(deadLetterJson(letter));
   });
 
 program
@@ -82,7 +72,7 @@ program
         options.all ? 'all' : ids.map(id),
       );
       for (const failure of result.stillInvalid) {
-        process.stderr.write(`dead letter ${failure.id}: still invalid (${failure.reason})\n`);
+        process.stderr.write(`dead letter ${failure.id}: still invalid (${column(failure.reason)})\n`);
       }
       process.stderr.write(
         `re-driven ${result.redriven} (${result.stored} stored, ${result.duplicates} already stored), ` +
@@ -100,24 +90,13 @@ program
   .option('--limit <n>', 'at most this many', (value) => id(value), 100)
   .action(async (options: { limit: number }) => {
     const failures = await listProjectionFailures(db, { limit: options.limit });
-    for (const failure of failures) {
-      console.log(
-        [
-          failure.placeId,
-          failure.lastFailedAt.toISOString(),
-          `version ${failure.stateVersion}`,
-          `${failure.attempts} attempts`,
-          `${failure.status} ${failure.errorType}`,
-          failure.reason.replace(/\s+/g, ' ').slice(0, 160),
-        ].join('\t'),
-      );
-    }
+    for (const failure of failures) console.log(projectionFailureLine(failure));
     const counts = await countProjectionFailures(db);
     const total = counts.reduce((sum, count) => sum + count.count, 0);
     process.stderr.write(
       total === 0
         ? 'no projection failures\n'
-        : `${total} projection failures (${counts.map((count) => `${count.errorType}: ${count.count}`).join(', ')})\n`,
+        : `${total} projection failures (${counts.map((count) => `${column(count.errorType)}: ${count.count}`).join(', ')})\n`,
     );
   });
 
@@ -136,7 +115,7 @@ program
       );
       for (const failure of result.stillRefused) {
         process.stderr.write(
-          `place ${failure.placeId}: still refused (${failure.status} ${failure.errorType})\n`,
+          `place ${column(failure.placeId)}: still refused (${failure.status} ${column(failure.errorType)})\n`,
         );
       }
       process.stderr.write(
@@ -151,7 +130,7 @@ program
 try {
   await program.parseAsync();
 } catch (error) {
-  process.stderr.write(`dead-letters: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`dead-letters: ${column(error instanceof Error ? error.message : String(error))}\n`);
   process.exitCode = 1;
 } finally {
   await db.destroy();

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { loadConfigOrExit } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { listFailedJobs, retryFailedJobs } from './failed-jobs.service.js';
+import { column, failedJobLine } from './operator-text.js';
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -25,17 +26,7 @@ program
   .option('--limit <n>', 'at most this many', positiveInteger, 100)
   .action(async (options: { limit: number }) => {
     const jobs = await listFailedJobs(queue, options);
-    for (const job of jobs) {
-      console.log(
-        [
-          job.id,
-          job.failedAt?.toISOString() ?? '-',
-          `${job.attemptsMade} attempts`,
-          `${job.events} events`,
-          job.reason.replace(/\s+/g, ' ').slice(0, 160),
-        ].join('\t'),
-      );
-    }
+    for (const job of jobs) console.log(failedJobLine(job));
     const total = await queue.getFailedCount();
     process.stderr.write(total === 0 ? 'no failed jobs\n' : `${total} failed jobs\n`);
   });
@@ -48,7 +39,7 @@ program
   .action(async (ids: string[], options: { all?: boolean }) => {
     if (!options.all && ids.length === 0) throw new InvalidArgumentError('give job ids or --all');
     const result = await retryFailedJobs(queue, options.all ? 'all' : ids);
-    for (const id of result.notFailed) process.stderr.write(`job ${id}: not failed, left as it is\n`);
+    for (const id of result.notFailed) process.stderr.write(`job ${column(id)}: not failed, left as it is\n`);
     process.stderr.write(`retried ${result.retried.length} jobs\n`);
     if (result.notFailed.length > 0) process.exitCode = 1;
   });
@@ -56,7 +47,7 @@ program
 try {
   await program.parseAsync();
 } catch (error) {
-  process.stderr.write(`jobs: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`jobs: ${column(error instanceof Error ? error.message : String(error))}\n`);
   process.exitCode = 1;
 } finally {
   await queue.close();

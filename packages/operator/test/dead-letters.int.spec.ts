@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listDeadLetters, recordDeadLetters } from '@directory/event-store';
+import { listDeadLetters, recordDeadLetters, recordProjectionFailures } from '@directory/event-store';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import type { ProjectorDependencies } from '@directory/ingest';
 import {
@@ -95,5 +95,33 @@ describe('dead letters: inspect and re-drive', () => {
     );
     expect(await redrive.exited).toBe(1);
     expect(redrive.output()).toMatch(/still invalid/);
+  });
+
+  it('shows producer and index text with its terminal escape sequences escaped, never raw', async () => {
+    // Clear the screen, retitle the window, a C1 CSI, a forged line: none may reach the terminal.
+    const hostile = '\u001b[2J\u001b]0;owned\u0007\u009b31m\nline 99: fine';
+    await recordDeadLetters(database.db, [
+      { raw: { eventId: `ev${hostile}`, name: hostile }, reason: `bad ${hostile}`, source: `${hostile}:1` },
+    ]);
+    await recordProjectionFailures(database.db, [
+      { placeId: 'D9', stateVersion: 1, status: 400, errorType: 'x_exception', reason: `quoted ${hostile}` },
+    ]);
+    const letter = (await listDeadLetters(database.db)).find(
+      (pending) => pending.reason === `bad ${hostile}`,
+    );
+    const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias };
+    const outputs: string[] = [];
+    for (const args of [['list'], ['show', String(letter?.id)], ['projections']]) {
+      const command = startProcess('packages/operator/src/dead-letters.cli.ts', args, env);
+      expect(await command.exited).toBe(0);
+      outputs.push(command.output());
+    }
+    const [list = '', show = '', projections = ''] = outputs;
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    for (const output of outputs) expect(output).not.toMatch(/[\u001b\u0007\u009b]/);
+    expect(list).toContain('\\x1b[2J\\x1b]0;owned\\x07\\x9b31m line 99: fine:1\tbad \\x1b[2J');
+    expect(list).not.toMatch(/^line 99/m);
+    expect(JSON.parse(show)).toMatchObject({ reason: `bad ${hostile}`, raw: { name: hostile } });
+    expect(projections).toMatch(/^D9\t.*\tquoted \\x1b\[2J/m);
   });
 });
