@@ -65,10 +65,40 @@ describe('console accounts, sessions, CSRF and throttling', () => {
     expect((await browser.get('/')).headers.location).toBe('/keys');
   });
 
-  it('marks cookies Secure behind a TLS proxy (X-Forwarded-Proto)', async () => {
+  it('behind a TLS proxy (X-Forwarded-Proto), names its cookies __Host- and marks them Secure', async () => {
     const browser = new TestBrowser(harness.app, { 'x-forwarded-proto': 'https' });
+    const form = await browser.get('/sign-up');
+    expect(form.cookies.map((cookie) => cookie.name)).toEqual(['__Host-console_csrf']);
     const response = await signUp(browser, 'tls@example.com');
-    expect(response.cookies.find((cookie) => cookie.name === 'console_session')?.secure).toBe(true);
+    expect(response.cookies.map((cookie) => cookie.name)).toEqual(['__Host-console_session']);
+    // What browsers require of a __Host- cookie: Secure, Path=/, no Domain.
+    for (const cookie of [...form.cookies, ...response.cookies]) {
+      expect(cookie).toMatchObject({ secure: true, path: '/', httpOnly: true, sameSite: 'Lax' });
+      expect(cookie.domain).toBeUndefined();
+    }
+    expect((await browser.get('/keys')).statusCode).toBe(200);
+
+    // A plain-named session cookie is not read over TLS (a sibling subdomain could have set it).
+    const planted = new TestBrowser(harness.app, { 'x-forwarded-proto': 'https' });
+    planted.cookies.set('console_session', browser.cookies.get('__Host-console_session') ?? '');
+    expect((await planted.get('/keys')).headers.location).toBe('/sign-in');
+  });
+
+  it('over TLS, refuses a sign-in whose CSRF seed comes from a planted plain-named cookie', async () => {
+    // The attacker's own visit gives a seed and its token; a sibling subdomain can only set a cookie
+    // without the __Host- prefix.
+    const attacker = new TestBrowser(harness.app, { 'x-forwarded-proto': 'https' });
+    await attacker.get('/sign-in');
+    const victim = new TestBrowser(harness.app, { 'x-forwarded-proto': 'https' });
+    const [seed = ''] = attacker.cookies.values();
+    victim.cookies.set('console_csrf', seed);
+    const response = await victim.post(
+      '/sign-in',
+      { email: 'tls@example.com', password: PASSWORD },
+      { csrf: { token: csrfTokenIn(attacker.lastHtml) } },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(victim.cookies.has('__Host-console_session')).toBe(false);
   });
 
   it('refuses a second account for the same email, and operator-created accounts cannot be claimed', async () => {
@@ -194,6 +224,49 @@ describe('console accounts, sessions, CSRF and throttling', () => {
     );
     expect(foreign.statusCode).toBe(403);
     expect(await harness.database.db.selectFrom('api_keys').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('refuses a signed-in post carrying a planted CSRF seed cookie and its token (403)', async () => {
+    const victim = new TestBrowser(harness.app);
+    await signUp(victim, 'planted-seed@example.com');
+    await victim.post('/keys', { name: 'mine' }, { tokenFrom: '/keys' });
+    const keyId = (
+      await harness.database.db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select('api_keys.id')
+        .where('accounts.email', '=', 'planted-seed@example.com')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // The attacker's own signed-out visit gives a seed and its token; a sibling subdomain plants the
+    // seed in the victim's browser (plain HTTP: no __Host- prefix to stop it).
+    const attacker = new TestBrowser(harness.app);
+    await attacker.get('/sign-in');
+    const token = csrfTokenIn(attacker.lastHtml);
+    victim.cookies.set('console_csrf', attacker.cookies.get('console_csrf') ?? '');
+    for (const [url, fields] of [
+      ['/keys', { name: 'planted' }],
+      [`/keys/${keyId}/revoke`, {}],
+      [`/keys/${keyId}/roll`, { grace: 'none' }],
+      ['/sign-out', {}],
+    ] as const) {
+      const response = await victim.post(url, fields, { csrf: { token } });
+      expect(response.statusCode, url).toBe(403);
+    }
+    const keys = await harness.database.db
+      .selectFrom('api_keys')
+      .select(['name', 'revoked_at'])
+      .where('id', '=', keyId)
+      .union(
+        harness.database.db
+          .selectFrom('api_keys')
+          .select(['name', 'revoked_at'])
+          .where('name', '=', 'planted'),
+      )
+      .execute();
+    expect(keys).toEqual([{ name: 'mine', revoked_at: null }]);
+    // The session's own token still works.
+    expect((await victim.post('/sign-out', {}, { tokenFrom: '/keys' })).statusCode).toBe(303);
   });
 
   it('never logs passwords, session tokens or CSRF tokens', () => {

@@ -34,7 +34,7 @@ describe('console: expiry, rolling and usage', () => {
   });
 
   it('creates a key with a chosen expiry, flags it within seven days of it, and shows it expired after', async () => {
-    const created = await browser.post('/keys', { name: 'expiring', expiry: '30' });
+    const created = await browser.post('/keys', { name: 'expiring', expiry: '30' }, { tokenFrom: '/keys' });
     expect(created.statusCode).toBe(200);
     const row = await harness.database.db
       .selectFrom('api_keys')

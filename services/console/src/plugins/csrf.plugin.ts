@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { cookieOptions } from './session.plugin.js';
+import { cookieName, cookieOptions } from './session.plugin.js';
 
 /** The hidden form field every POST form carries. */
 export const CSRF_FIELD = '_csrf';
@@ -23,8 +23,10 @@ export type CsrfControl = {
 /**
  * Synchronizer tokens, stateless: a token is an HMAC (CONSOLE_SECRET) of the session id, so it is
  * tied to that session and useless in any other. Signed-out forms (sign in, sign up) are bound the same
- * way to a random seed in an HttpOnly cookie, which stops login CSRF. Every POST without a matching
- * token is refused with 403 before its handler runs.
+ * way to a random seed in an HttpOnly cookie, which stops login CSRF. Once a session exists, only the
+ * session's token is accepted: a seed cookie proves nothing about who wrote the form (without the
+ * `__Host-` prefix a sibling subdomain can plant one, with its token taken from any signed-out page).
+ * Every POST without the expected token is refused with 403 before its handler runs.
  */
 export function registerCsrf(
   app: FastifyInstance,
@@ -32,12 +34,10 @@ export function registerCsrf(
 ): CsrfControl {
   const sign = (purpose: string): string =>
     createHmac('sha256', options.secret).update(`console-csrf\n${purpose}`).digest('base64url');
-  const expectedTokens = (request: FastifyRequest): string[] => {
-    const tokens: string[] = [];
-    if (request.session !== null) tokens.push(sign(`session:${request.session.id}`));
-    const seed = request.cookies[ANONYMOUS_COOKIE];
-    if (seed !== undefined && ANONYMOUS_PATTERN.test(seed)) tokens.push(sign(`anonymous:${seed}`));
-    return tokens;
+  const expectedToken = (request: FastifyRequest): string | null => {
+    if (request.session !== null) return sign(`session:${request.session.id}`);
+    const seed = request.cookies[cookieName(request, ANONYMOUS_COOKIE)];
+    return seed !== undefined && ANONYMOUS_PATTERN.test(seed) ? sign(`anonymous:${seed}`) : null;
   };
 
   app.decorateRequest('anonymousCsrfSeed', null);
@@ -45,8 +45,8 @@ export function registerCsrf(
     if (request.method !== 'POST') return;
     const body = request.body as Record<string, unknown> | null | undefined;
     const sent = body?.[CSRF_FIELD];
-    const matches =
-      typeof sent === 'string' && expectedTokens(request).some((expected) => sameText(sent, expected));
+    const expected = expectedToken(request);
+    const matches = typeof sent === 'string' && expected !== null && sameText(sent, expected);
     if (!matches) {
       request.log.info('form post refused: missing or invalid CSRF token');
       return options.onRejected(request, reply);
@@ -56,10 +56,10 @@ export function registerCsrf(
   return {
     tokenFor: (request, reply) => {
       if (request.session !== null) return sign(`session:${request.session.id}`);
-      let seed = request.anonymousCsrfSeed ?? request.cookies[ANONYMOUS_COOKIE];
+      let seed = request.anonymousCsrfSeed ?? request.cookies[cookieName(request, ANONYMOUS_COOKIE)];
       if (seed === undefined || !ANONYMOUS_PATTERN.test(seed)) {
         seed = randomBytes(32).toString('base64url');
-        reply.setCookie(ANONYMOUS_COOKIE, seed, cookieOptions(request));
+        reply.setCookie(cookieName(request, ANONYMOUS_COOKIE), seed, cookieOptions(request));
       }
       request.anonymousCsrfSeed = seed;
       return sign(`anonymous:${seed}`);

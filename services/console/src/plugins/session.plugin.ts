@@ -16,19 +16,37 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_COOKIE = 'console_session';
+const SESSION_COOKIE = 'console_session';
+
+/**
+ * Whether the request came over TLS (directly, or via a trusted proxy's X-Forwarded-Proto, from an
+ * address in TRUSTED_PROXIES): what makes the console's cookies Secure and `__Host-` named.
+ */
+function overTls(request: FastifyRequest): boolean {
+  return request.protocol === 'https';
+}
+
+/**
+ * A console cookie's name for this request. Over TLS it carries the `__Host-` prefix: browsers accept
+ * such a cookie only from this very host (Secure, Path=/, no Domain), so a sibling subdomain cannot
+ * plant or overwrite it. Browsers refuse `__Host-` cookies without Secure, so plain-HTTP local use
+ * keeps the plain name (and that protection; docs/console.md). Only the name for the request's own
+ * scheme is ever read.
+ */
+export function cookieName(request: FastifyRequest, name: string): string {
+  return overTls(request) ? `__Host-${name}` : name;
+}
 
 /**
  * Cookie attributes shared by every console cookie: not readable by scripts, not sent on cross-site
- * subrequests or POSTs (Lax), Secure whenever the request came over TLS (directly, or via a trusted
- * proxy's X-Forwarded-Proto, from an address in TRUSTED_PROXIES).
+ * subrequests or POSTs (Lax), host-only with Path=/ (what `__Host-` requires), Secure over TLS.
  */
 export function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
   return {
     path: '/',
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: request.protocol === 'https',
+    secure: overTls(request),
     ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
   };
 }
@@ -45,7 +63,7 @@ export function registerSessions(
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/assets/')) return; // static files need no database round trip
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[cookieName(request, SESSION_COOKIE)];
     request.session = token === undefined ? null : await findSession(options.db, token);
   });
 
@@ -54,12 +72,12 @@ export function registerSessions(
       // A fresh token at every sign-in (no session fixation); any earlier session of this browser ends.
       if (request.session !== null) await deleteSession(options.db, request.session.id);
       const { token } = await createSession(options.db, { accountId, ttlSeconds: options.ttlSeconds });
-      reply.setCookie(SESSION_COOKIE, token, cookieOptions(request, options.ttlSeconds));
+      reply.setCookie(cookieName(request, SESSION_COOKIE), token, cookieOptions(request, options.ttlSeconds));
     },
     end: async (request, reply) => {
       if (request.session !== null) await deleteSession(options.db, request.session.id);
       request.session = null;
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      reply.clearCookie(cookieName(request, SESSION_COOKIE), cookieOptions(request));
     },
   };
 }
