@@ -1,6 +1,7 @@
 import { problemFor, unavailableWhen, type ProblemMapping } from '@directory/http-server';
+import { isRedisUnavailableError } from '@directory/keys';
 import { TooManyAttemptsError } from './attempt-limiter.js';
-import { RateLimitExceededError, isRedisUnavailableError } from './request-quotas.js';
+import { RateLimitExceededError } from './request-quotas.js';
 
 /** The key's own quota: a 429 problem (the limiter has already set RateLimit-* and Retry-After). */
 const rateLimitExceeded: ProblemMapping = (error) =>

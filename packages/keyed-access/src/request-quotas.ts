@@ -56,18 +56,6 @@ export class RateLimitExceededError extends Error {
   }
 }
 
-/**
- * Whether an error means Redis could not be reached (the quotas fail closed: the API answers 503
- * rather than serving without a limit). ioredis does not export its connection error classes.
- */
-export function isRedisUnavailableError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (
-    error.name === 'MaxRetriesPerRequestError' ||
-    /Connection is closed|Stream isn't writeable|Command timed out/.test(error.message)
-  );
-}
-
 /** Where the keys' counters live: `<namespace><key id>`. */
 export function rateLimitRedisNamespace(prefix: string): string {
   return `${prefix}:rate-limit:`;

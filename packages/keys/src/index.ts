@@ -20,3 +20,4 @@ export {
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
 export { createKeyVouches, vouchRedisKey, type KeyVouches } from './key-vouches.js';
+export { createServiceRedis, isRedisUnavailableError } from './service-redis.js';

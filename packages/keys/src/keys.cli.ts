@@ -3,7 +3,6 @@
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { Redis } from 'ioredis';
 import { loadConfigOrExit } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import {
@@ -29,6 +28,7 @@ import {
   rollApiKey,
 } from './api-key.repository.js';
 import { createKeyVouches, type KeyVouches } from './key-vouches.js';
+import { REDIS_COMMAND_TIMEOUT_MS, createServiceRedis, isRedisUnavailableError } from './service-redis.js';
 
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -43,18 +43,21 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-/** For writes to a key's row: the database, and Redis to bar the key first (key-vouches.ts). */
+/**
+ * For writes to a key's row: the database, and Redis to bar the key first (key-vouches.ts), over the
+ * services' connection settings: a Redis that is down or paused fails the command within seconds.
+ */
 async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
   const config = loadConfigOrExit();
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = createServiceRedis(config.REDIS_URL, { autoPipelining: false });
   // Connection errors surface as the command's own failure, below.
   redis.on('error', () => undefined);
   try {
     return await withDatabase((db) => work(db, createKeyVouches(redis, config.REDIS_PREFIX)));
   } catch (error) {
-    if (error instanceof Error && error.name === 'MaxRetriesPerRequestError')
+    if (isRedisUnavailableError(error))
       throw new CliError(
-        'Redis did not answer at REDIS_URL (revoke and roll bar the key in Redis before and after writing it): see with `list` whether the change was made, and run the command again once Redis answers',
+        `Redis did not answer at REDIS_URL within ${REDIS_COMMAND_TIMEOUT_MS / 1000} s (revoke and roll bar the key in Redis before and after writing it, and write nothing when the first bar fails): see with \`list\` whether the change was made, and run the command again once Redis answers`,
       );
     throw error;
   } finally {
