@@ -119,6 +119,29 @@ describe('console accounts, sessions, CSRF and throttling', () => {
     expect(signIn.statusCode).toBe(401);
   });
 
+  it('answers a sign-in for an operator-created account (no password) as slowly as a wrong password', async () => {
+    await ensureAccount(harness.database.db, 'timing-operator-made@example.com');
+    await signUp(new TestBrowser(harness.app), 'timing-user@example.com');
+    // Interleaved, each attempt from an address of its own (no throttle in the way); medians of 7.
+    const elapsed = { operatorMade: [] as number[], wrongPassword: [] as number[] };
+    for (let round = 0; round < 7; round += 1) {
+      for (const [kind, email] of [
+        ['operatorMade', 'timing-operator-made@example.com'],
+        ['wrongPassword', 'timing-user@example.com'],
+      ] as const) {
+        const browser = new TestBrowser(harness.app, { 'x-forwarded-for': `198.51.100.${100 + round}` });
+        await browser.get('/sign-in');
+        const started = performance.now();
+        const response = await browser.post('/sign-in', { email, password: 'not the password' });
+        elapsed[kind].push(performance.now() - started);
+        expect(response.statusCode).toBe(401);
+      }
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+    // The same scrypt work makes the ratio about 1; a skipped check makes it a few hundredths.
+    expect(median(elapsed.operatorMade) / median(elapsed.wrongPassword)).toBeGreaterThan(0.5);
+  });
+
   it('validates the sign-up form and shows the errors next to the fields', async () => {
     const browser = new TestBrowser(harness.app);
     const response = await browser.post(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../src/accounts/password.js';
+import { hashPassword, passwordCheckFor, verifyPassword } from '../src/accounts/password.js';
 import { html, rawTrusted } from '../src/pages/html.js';
 
 describe('password hashing', () => {
@@ -12,9 +12,27 @@ describe('password hashing', () => {
     expect(await verifyPassword('a long passphrasE', first)).toBe(false);
   });
 
-  it('never verifies against unusable or foreign hashes', async () => {
-    for (const stored of ['!', '', 'scrypt$x$8$1$abc$def', 'sha256$abc', 'scrypt$16384$8$1$$']) {
+  const UNUSABLE = ['!', '', 'scrypt$x$8$1$abc$def', 'sha256$abc', 'scrypt$16384$8$1$$'];
+
+  it('never verifies against unusable or foreign hashes, nor without one', async () => {
+    for (const stored of [...UNUSABLE, null]) {
       expect(await verifyPassword('!', stored)).toBe(false);
+    }
+  });
+
+  it("spends a real hash's scrypt work on a missing or unusable hash (operator-created accounts)", async () => {
+    const real = passwordCheckFor(await hashPassword('a long passphrase'));
+    expect(real.canMatch).toBe(true);
+    const cost = ({ check }: ReturnType<typeof passwordCheckFor>) => ({
+      n: check.n,
+      r: check.r,
+      p: check.p,
+      keyLength: check.expected.length,
+    });
+    for (const stored of [...UNUSABLE, null]) {
+      const check = passwordCheckFor(stored);
+      expect(check.canMatch, String(stored)).toBe(false);
+      expect(cost(check), String(stored)).toEqual(cost(real));
     }
   });
 });

@@ -2,13 +2,7 @@ import { z } from 'zod';
 import type { Database } from '@directory/database';
 import { findAccountCredentials, insertAccount } from './account.repository.js';
 import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
-import {
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  hashPassword,
-  verifyAgainstDummy,
-  verifyPassword,
-} from './password.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from './password.js';
 
 export const emailSchema = z
   .string()
@@ -68,7 +62,8 @@ export type SignInResult =
 /**
  * Checks a password. The attempt is counted (per account and per address) before anything is checked,
  * so parallel guesses cannot all get through, and a throttled attempt is refused without a check (even
- * with the right password, so the throttle is no oracle); unknown emails cost as much time as known ones.
+ * with the right password, so the throttle is no oracle); unknown emails and accounts without a password
+ * (created by the operator CLI) cost as much time as a wrong password.
  */
 export async function signIn(
   db: Database,
@@ -81,10 +76,8 @@ export async function signIn(
 
   const account = email === '' ? null : await findAccountCredentials(db, email);
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
-  const valid =
-    account === null
-      ? (await verifyAgainstDummy(password), false)
-      : await verifyPassword(password, account.passwordHash);
+  // One check for every case (unknown email, operator-created account, wrong password): same work.
+  const valid = await verifyPassword(password, account?.passwordHash ?? null);
   if (account === null || !valid) return { kind: 'rejected' };
   await throttle.succeeded(email, input.client);
   return { kind: 'signedIn', accountId: account.id };

@@ -45,10 +45,13 @@ export async function hashPassword(password: string): Promise<string> {
   ].join('$');
 }
 
-/** False for a wrong password and for any hash that is not ours (e.g. '!', the unusable hash). */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/** What one check derives and compares with: scrypt's parameters, the salt and the expected key. */
+export type PasswordCheck = { n: number; r: number; p: number; salt: Buffer; expected: Buffer };
+
+/** A stored hash's check, or null for a value that is no hash of ours (e.g. '!', the unusable hash). */
+export function parseStoredHash(stored: string): PasswordCheck | null {
   const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   const salt = Buffer.from(parts[4] ?? '', 'base64url');
   const expected = Buffer.from(parts[5] ?? '', 'base64url');
@@ -59,18 +62,36 @@ export async function verifyPassword(password: string, stored: string): Promise<
     salt.length === 0 ||
     expected.length === 0
   ) {
-    return false;
+    return null;
   }
-  const actual = await derive(password, salt, n, r, p, expected.length);
-  return timingSafeEqual(actual, expected);
+  return { n, r, p, salt, expected };
 }
 
-/** Spends the same time as a real check, so an unknown email cannot be told apart by response time. */
-export async function verifyAgainstDummy(password: string): Promise<void> {
-  await verifyPassword(password, DUMMY_HASH);
+/**
+ * The check a sign-in runs for a stored value: the stored hash's own, or, when there is none (an
+ * unknown email: null) or it is unusable (an operator-created account's '!'), the dummy hash's, which
+ * costs what a real hash of today's parameters costs and is never allowed to match. Every sign-in so
+ * spends the same scrypt work, and response time does not tell which kind of account an email has.
+ */
+export function passwordCheckFor(stored: string | null): { check: PasswordCheck; canMatch: boolean } {
+  const check = stored === null ? null : parseStoredHash(stored);
+  return check === null ? { check: DUMMY_CHECK, canMatch: false } : { check, canMatch: true };
 }
 
-const DUMMY_HASH = `scrypt$${COST}$${BLOCK_SIZE}$${PARALLELIZATION}$${Buffer.alloc(SALT_BYTES).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
+/** False for a wrong password and for a missing or unusable hash, after the same scrypt work. */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const { check, canMatch } = passwordCheckFor(stored);
+  const actual = await derive(password, check.salt, check.n, check.r, check.p, check.expected.length);
+  return timingSafeEqual(actual, check.expected) && canMatch;
+}
+
+const DUMMY_CHECK: PasswordCheck = {
+  n: COST,
+  r: BLOCK_SIZE,
+  p: PARALLELIZATION,
+  salt: Buffer.alloc(SALT_BYTES),
+  expected: Buffer.alloc(KEY_LENGTH),
+};
 
 function isPositiveInt(value: number | undefined): value is number {
   return value !== undefined && Number.isSafeInteger(value) && value > 0;
