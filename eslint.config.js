@@ -16,6 +16,18 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.object.name='z'][callee.property.name='email']",
+          "CallExpression[callee.object.type='CallExpression'][callee.property.name='email']",
+          "ImportDeclaration[source.value=/^zod/] > ImportSpecifier[imported.name='email']",
+        ].map((selector) => ({
+          selector,
+          message:
+            "zod's email check is a regular expression reported to backtrack on hostile input: use isAccountEmail or isPublicEmail from @directory/domain (length-bounded, linear).",
+        })),
+      ],
     },
   },
   {

@@ -7,6 +7,7 @@ import {
   type Observed,
   type PhoneType,
 } from './events.js';
+import { MAX_EMAIL_LENGTH, PUBLIC_EMAIL_PATTERN, isPublicEmail } from './email-address.js';
 import { normalizePhone, phoneRegionFor } from './phone-number.js';
 import type { PlaceState } from './place-state.js';
 import { buildProfileUrl } from './profile-url.js';
@@ -21,7 +22,7 @@ const e164Schema = z
   .meta({ description: 'Phone number in E.164 format', examples: ['+493012345678'] });
 const nullableText = (description: string) => z.string().nullable().meta({ description });
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
-const emailSchema = z.email();
+const emailSchema = z.string().max(MAX_EMAIL_LENGTH).regex(PUBLIC_EMAIL_PATTERN).meta({ format: 'email' });
 const timeSchema = z.string().regex(TIME_OF_DAY_PATTERN);
 
 export const addressSchema = z
@@ -199,9 +200,9 @@ function publicAdditionalPhones(
 }
 
 function publicEmail(value: string | null): string | null {
-  // The same check as the published schema, so a served email always validates.
+  // The published schema's check (length first), so a served email always validates.
   const email = cleanText(value);
-  return email !== null && emailSchema.safeParse(email).success ? email : null;
+  return email !== null && isPublicEmail(email) ? email : null;
 }
 
 function publicUrl(value: string | null): string | null {

@@ -25,6 +25,7 @@ export {
 } from './place-state.js';
 export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './profile-url.js';
 export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './doctor-id.js';
+export { isAccountEmail, isPublicEmail, MAX_EMAIL_LENGTH } from './email-address.js';
 export {
   parseRecordShape,
   recordShapeParamsSchema,

@@ -148,6 +148,13 @@ describe('API key store on the local PostgreSQL', () => {
     expect(row.password_hash).toBe('!');
   });
 
+  it('ensureAccount takes only what the console accepts as an email, and nothing longer than 254 characters', async () => {
+    for (const refused of ['ops', 'ops@localhost', 'ops @example.com', `${'o'.repeat(243)}@example.com`]) {
+      await expect(ensureAccount(test.db, refused), refused).rejects.toThrow(/must be an email address/);
+    }
+    expect((await ensureAccount(test.db, ` ${'o'.repeat(242)}@example.com `)).created).toBe(true);
+  });
+
   it('lists keys with revocation state, per account or all', async () => {
     const account = await ensureAccount(test.db, 'list@example.com');
     const a = await createApiKey(test.db, { accountId: account.id, name: 'a' });

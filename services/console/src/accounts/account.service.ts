@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { Database } from '@directory/database';
+import { MAX_EMAIL_LENGTH, isAccountEmail } from '@directory/domain';
 import { findAccountCredentials, insertAccount } from './account.repository.js';
 import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from './password.js';
 
+// The domain's linear check; the first issue is the one shown, so the messages come in this order.
 export const emailSchema = z
   .string()
   .trim()
   .min(1, 'Enter your email address.')
-  .max(254, 'That email address is too long.')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address like name@example.com.');
+  .max(MAX_EMAIL_LENGTH, 'That email address is too long.')
+  .refine(isAccountEmail, 'Enter an email address like name@example.com.');
 
 const newPasswordSchema = z
   .string()
@@ -74,7 +76,8 @@ export async function signIn(
   const blocked = await throttle.admit(email, input.client);
   if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
 
-  const account = email === '' ? null : await findAccountCredentials(db, email);
+  // No account has an email sign-up would refuse: such an attempt costs no query (but the same time).
+  const account = isAccountEmail(email) ? await findAccountCredentials(db, email) : null;
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
   // One check for every case (unknown email, operator-created account, wrong password): same work.
   const valid = await verifyPassword(password, account?.passwordHash ?? null);
