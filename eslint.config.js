@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -28,6 +29,23 @@ export default tseslint.config(
             "zod's email check is a regular expression reported to backtrack on hostile input: use isAccountEmail or isPublicEmail from @directory/domain (length-bounded, linear).",
         })),
       ],
+    },
+  },
+  // Regular expressions: the plugin's checks for mistakes, and above all no pattern whose time can grow
+  // faster than its input. A backtracking regex once let one If-None-Match header hold a core for
+  // seconds; these two rules prove linearity for every literal pattern (a `new RegExp` built from a
+  // string is out of their sight: keep those to fixed, reviewed shapes).
+  regexp.configs['flat/recommended'],
+  {
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      // A pattern that is not anchored is tried at every position: quadratic if each try can run long.
+      'regexp/no-super-linear-move': 'error',
+      // Style only: they would rewrite working patterns all over the tree without finding a defect.
+      'regexp/prefer-w': 'off',
+      'regexp/use-ignore-case': 'off',
+      'regexp/control-character-escape': 'off',
+      'regexp/no-useless-character-class': 'off',
     },
   },
   {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 export type PackageGraph = ReadonlyMap<string, ReadonlySet<string>>;
 
 const WORKSPACE_FOLDERS = ['packages', 'services'];
-const DIRECTORY_IMPORT = /(?:from|import)\s*\(?\s*'@directory\/([a-z-]+)/g;
+const DIRECTORY_IMPORT = /(?:from|import)\s*(?:\(\s*)?'@directory\/([a-z-]+)/g;
 
 export function readPackageGraph(root: string): PackageGraph {
   const graph = new Map<string, Set<string>>();

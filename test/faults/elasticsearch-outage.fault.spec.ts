@@ -122,7 +122,7 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
     await eventually(async () => (await request()).status === 200, 30_000, 'the API to answer 200 again');
     const { tally, count, slowestMs } = await load.stop();
     const attempts = [
-      ...worker.process.output().matchAll(/"attempt":(\d+)[^\n]*batch failed; will retry/g),
+      ...worker.process.output().matchAll(/"attempt":(\d+)[^\d\n][^\n]*batch failed; will retry/g),
     ].map((match) => Number(match[1]));
     console.info(
       `Elasticsearch down ${outageMs} ms (old budget ${OLD_BUDGET_MS} ms): highest attempt ${Math.max(0, ...attempts)}; API ${JSON.stringify(Object.fromEntries(tally.byStatus))} of ${count}, slowest ${Math.round(slowestMs)} ms`,

@@ -91,7 +91,7 @@ const UNAVAILABLE_MESSAGES = [
 // SQLSTATE classes 08 (connection exception), 53 (insufficient resources: too many connections — also
 // PgBouncer's answer when full —, disk full, out of memory) and 57 (operator intervention: cancelled by
 // statement timeout, shutting down, cannot connect now), and 25P03 (idle-in-transaction session timeout).
-const UNAVAILABLE_SQLSTATE = /^(08|53|57)|^25P03$/;
+const UNAVAILABLE_SQLSTATE = /^(?:08|53|57)|^25P03$/;
 const UNAVAILABLE_SOCKET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -59,14 +59,15 @@ export function parseProfileUrl(input: string, siteOrigin: string): Result<Parse
   if (input.length > MAX_PROFILE_URL_LENGTH) {
     return fail(`profile URL is longer than ${MAX_PROFILE_URL_LENGTH} characters`);
   }
-  if (/[\s\p{Cc}\p{Cf}\p{Z}]/u.test(input)) {
+  if (/[\s\p{Cc}\p{Cf}]/u.test(input)) {
     return fail('profile URL must not contain whitespace, control or invisible characters');
   }
   if (input.includes('\\')) return fail('profile URL must not contain backslashes');
   if (input.includes('?')) return fail('profile URL must not have a query string');
   if (input.includes('#')) return fail('profile URL must not have a fragment');
 
-  const raw = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)(.*)$/.exec(input);
+  // The path, if any, starts at the first slash after the authority: one way to split, no backtracking.
+  const raw = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)(\/.*)?$/.exec(input);
   if (raw === null) return fail('not an absolute URL of the form scheme://host/path');
   const [, scheme = '', authority = '', rawPath = ''] = raw;
 

@@ -22,7 +22,8 @@ export function foldToAscii(text: string): string {
 
 /** A URL slug matching `SLUG_PATTERN`, or '' when nothing latin is left. */
 export function slugify(text: string): string {
+  // Each run of other characters becomes one dash, so at most one dash is left at either end.
   return foldToAscii(text)
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+    .replace(/^-|-$/g, '');
 }

@@ -15,7 +15,7 @@ function secretIn(html: string): string {
 function rowsOf(html: string): Map<string, [name: string, cells: string]> {
   const rows = new Map<string, [name: string, cells: string]>();
   for (const match of html.matchAll(/<tr data-key-id="([^"]+)">([\s\S]*?)<\/tr>/g)) {
-    const name = /<th scope="row">\s*([^<]*?)\s*</.exec(match[2] ?? '')?.[1] ?? '';
+    const name = /<th scope="row">([^<]*)</.exec(match[2] ?? '')?.[1]?.trim() ?? '';
     rows.set(match[1] ?? '', [name, match[2] ?? '']);
   }
   return rows;
