@@ -1,11 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Database } from '@directory/database';
 import { keyInQueryErrors } from '@directory/domain';
 import { ProblemError, clientAddressGroup } from '@directory/http-server';
-import { createKeyLookup, createKeyVouches, type ActiveApiKey, type KeyLookup } from '@directory/keys';
+import {
+  createDatabaseClock,
+  createKeyLookup,
+  createKeyVouches,
+  type ActiveApiKey,
+  type KeyLookup,
+} from '@directory/keys';
 import { TooManyAttemptsError, createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
+import { registerDatabaseClockMetrics } from './database-clock-metrics.js';
 import { registerRequestQuotas, type RequestQuotas } from './request-quotas.js';
 import { registerUsageRecording } from './usage-recorder.js';
 
@@ -105,6 +113,10 @@ export type KeyedAccessOptions = {
    * minute): at most this much of a process's counts is lost when it crashes.
    */
   usageFlushIntervalMs?: number;
+  /** The process's metrics registry, for the database clock's skew (none: not exported). */
+  metrics?: Registry;
+  /** The host's clock, ms since the epoch (tests pass a skewed one); key checks follow the database's. */
+  hostNow?: () => number;
 };
 
 const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 60_000;
@@ -116,9 +128,20 @@ const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 60_000;
  * counted for its key's usage and last use (429s apart), off the request path.
  */
 export function registerKeyedAccess(scope: FastifyInstance, options: KeyedAccessOptions): void {
+  // Revocations and expiries are written by the database's clock, and checked by it (database-clock.ts).
+  const clock = createDatabaseClock({
+    ...(options.hostNow ? { hostNow: options.hostNow } : {}),
+    onSkewed: (skewMs) =>
+      scope.log.warn(
+        { skewMs: Math.round(skewMs) },
+        "the database's clock and this host's differ by more than a second: key expiries and revocations follow the database's; set this host's clock right (NTP)",
+      ),
+  });
+  if (options.metrics) registerDatabaseClockMetrics(options.metrics, clock);
   registerAuth(scope, {
     lookup: createKeyLookup(options.db, createKeyVouches(options.redis, options.redisPrefix), {
       unknownKeyCacheSeconds: options.unknownKeyCacheSeconds,
+      clock,
     }),
     quotas: registerRequestQuotas(scope, {
       redis: options.redis,

@@ -312,28 +312,41 @@ export async function revokeApiKey(
 }
 
 /**
- * What a secret authenticates as, at `now`, read from the database. Malformed secrets are refused before
- * any database access. Request-serving processes go through createKeyLookup, which may answer from
- * memory while Redis vouches for the row (key-vouches.ts); this reads the row every time.
+ * What a secret authenticates as, at `now` (by default the database's clock as it reads the row: the
+ * clock revocations and expiries are written with), read from the database. Malformed secrets are
+ * refused before any database access. Request-serving processes go through createKeyLookup, which may
+ * answer from memory while Redis vouches for the row (key-vouches.ts); this reads the row every time.
  */
-export async function checkKeyBySecret(db: Database, secret: string, now = new Date()): Promise<KeyCheck> {
+export async function checkKeyBySecret(db: Database, secret: string, now?: Date): Promise<KeyCheck> {
   if (!isWellFormedApiKey(secret)) return { kind: 'refused' };
-  return keyCheckAt(await readKeyByHash(db, hashApiKey(secret)), now);
+  const read = await readKeyByHash(db, hashApiKey(secret));
+  if (read === null) return { kind: 'refused' };
+  return keyCheckAt(read.stored, now ?? read.databaseTime);
 }
 
 /** What authentication needs of a key's row: the key, and when it stops working. */
 export type StoredKey = { key: ActiveApiKey; revokedAt: Date | null; expiresAt: Date | null };
 
-/** The row a secret's hash names, or null. */
-export async function readKeyByHash(db: Database, secretHash: string): Promise<StoredKey | null> {
+/**
+ * The row a secret's hash names, or null; with the database's `clock_timestamp()` as it read the row
+ * (revoked_at and expires_at were written by that clock: database-clock.ts).
+ */
+export async function readKeyByHash(
+  db: Database,
+  secretHash: string,
+): Promise<{ stored: StoredKey; databaseTime: Date } | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(KEY_COLUMNS)
+    .select(sql<Date>`clock_timestamp()`.as('database_time'))
     .where('secret_hash', '=', secretHash)
     .executeTakeFirst();
   if (row === undefined) return null;
   const { id, accountId, name, prefix, creationTime, revokedAt, expiresAt } = toRecord(row);
-  return { key: { id, accountId, name, prefix, creationTime }, revokedAt, expiresAt };
+  return {
+    stored: { key: { id, accountId, name, prefix, creationTime }, revokedAt, expiresAt },
+    databaseTime: row.database_time,
+  };
 }
 
 /**

@@ -21,3 +21,4 @@ export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from '.
 export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
 export { createKeyVouches, vouchRedisKey, type KeyVouches } from './key-vouches.js';
 export { createServiceRedis, isRedisUnavailableError } from './service-redis.js';
+export { createDatabaseClock, type DatabaseClock } from './database-clock.js';

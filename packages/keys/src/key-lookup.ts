@@ -9,6 +9,7 @@ import {
   type KeyCheck,
   type StoredKey,
 } from './api-key.repository.js';
+import { createDatabaseClock, type DatabaseClock } from './database-clock.js';
 import { VOUCH_SECONDS, type KeyVouches } from './key-vouches.js';
 
 /**
@@ -46,8 +47,9 @@ const MAX_WORKING_KEYS = 10_000;
  *   at every request (by `admit`, in the same Redis command as the caller's quotas; key-vouches.ts):
  *   every revoke or roll bars the key before writing its row, so the next request in every process
  *   reads the new row, and the state (active, retiring, expired, revoked at the end of a grace period)
- *   is computed at each request's instant. A row is remembered only once its vouch succeeded, and is
- *   used only over the connection it was vouched on: after a reconnect every row is read again;
+ *   is computed at each request's instant by the database's clock (database-clock.ts). A row is
+ *   remembered only once its vouch succeeded, and is used only over the connection it was vouched on:
+ *   after a reconnect every row is read again;
  * - secrets that matched no working key (unknown, revoked or expired: none of them can work again) are
  *   remembered for `unknownKeyCacheSeconds` (0: never), so a client retrying a dead key costs no query.
  *   A key created after its hash was remembered as unknown would need its secret guessed first, which
@@ -56,8 +58,13 @@ const MAX_WORKING_KEYS = 10_000;
 export function createKeyLookup(
   db: Database,
   vouches: KeyVouches,
-  options: { unknownKeyCacheSeconds: number },
+  options: {
+    unknownKeyCacheSeconds: number;
+    /** The database's clock, which every check follows (database-clock.ts); fed by this lookup's reads. */
+    clock?: DatabaseClock;
+  },
 ): KeyLookup {
+  const clock = options.clock ?? createDatabaseClock();
   const dead =
     options.unknownKeyCacheSeconds === 0
       ? null
@@ -96,7 +103,7 @@ export function createKeyLookup(
     const confirm = (admit ?? confirmOnly) as Admit<T>;
     const known = rememberedRow(hash);
     if (known !== undefined) {
-      const check = keyCheckAt(known.stored, new Date());
+      const check = keyCheckAt(known.stored, clock.now());
       // The answer counts only if it came over the connection the row was vouched for in: a command
       // resent after a reconnect may have found a vouch a restored Redis brought back. (Such a request
       // is then counted twice at most: here, and again after reading the row.)
@@ -111,9 +118,12 @@ export function createKeyLookup(
     }
     // The ticket is taken before the row is read (key-vouches.ts).
     const ticket = await vouches.ticket();
-    const stored = await readKeyByHash(db, hash);
-    if (stored === null) return refuse(hash, { kind: 'refused' });
-    const check = keyCheckAt(stored, new Date());
+    const sentAt = clock.hostNow();
+    const read = await readKeyByHash(db, hash);
+    if (read === null) return refuse(hash, { kind: 'refused' });
+    clock.observe({ databaseTime: read.databaseTime, sentAt, answeredAt: clock.hostNow() });
+    const { stored } = read;
+    const check = keyCheckAt(stored, clock.now());
     if (check.kind !== 'active') return refuse(hash, check);
     const version = rowVersionOf(stored);
     // Remembered only once Redis vouches for it in this connection; refused (barred by a write under

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { KyselyPlugin } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
 import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
@@ -11,6 +11,7 @@ import {
   revokeApiKey,
   rollApiKey,
 } from '../src/index.js';
+import { createDatabaseClock } from '../src/database-clock.js';
 import { MAX_READ_SECONDS, barredWrite } from '../src/key-vouches.js';
 
 const REFUSED = { kind: 'refused' };
@@ -186,6 +187,37 @@ describe('key lookup: working keys from memory while Redis vouches for them, unk
     // Remembered as expired (not as unknown): the answer stays the same without a query.
     expect(await lookup(secret)).toEqual({ kind: 'expired' });
     expect(queries - before).toBe(0);
+  });
+
+  it("follows the database's clock: a host clock a minute behind still stops keys at their expiry by the database's", async () => {
+    const skews: number[] = [];
+    const clock = createDatabaseClock({
+      hostNow: () => Date.now() - 60_000,
+      onSkewed: (skew) => skews.push(skew),
+    });
+    const lookup = createKeyLookup(test.db, vouches, { unknownKeyCacheSeconds: 60, clock });
+    const expireIn = async (keyId: string, ms: number) => {
+      const { expires_at } = await test.db
+        .updateTable('api_keys')
+        .set({ expires_at: sql<Date>`now() + make_interval(secs => ${ms / 1000})` })
+        .where('id', '=', keyId)
+        .returning('expires_at')
+        .executeTakeFirstOrThrow();
+      return expires_at ?? new Date(0);
+    };
+    // Expired a second ago by the database's clock, read now: the lagging host would see a minute left.
+    const expired = await newKey('clock-expired@example.com');
+    await expireIn(expired.key.id, -1_000);
+    expect(await lookup(expired.secret)).toEqual({ kind: 'expired' });
+    // Working when read, then stopped at its expiry from memory, by the database's clock.
+    const expiring = await newKey('clock-expiring@example.com');
+    const expiresAt = await expireIn(expiring.key.id, 1_500);
+    expect((await lookup(expiring.secret)).kind).toBe('active');
+    await sleepUntil(expiresAt);
+    expect(await lookup(expiring.secret)).toEqual({ kind: 'expired' });
+    // The skew was measured (and reported once), to within the reads' round trips.
+    expect(skews).toHaveLength(1);
+    expect(Math.abs((clock.skewMs() ?? 0) - 60_000)).toBeLessThan(500);
   });
 
   it("keeps a rolled key's old secret working until its grace period ends, exactly", async () => {

@@ -67,6 +67,7 @@ export async function runSearchService(
       usageFlushIntervalMs: config.KEY_USAGE_FLUSH_INTERVAL_S * 1000,
       trustedProxies: config.TRUSTED_PROXIES,
       clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
+      metrics: operations.registry,
     },
     { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
   );
