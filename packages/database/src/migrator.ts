@@ -7,6 +7,7 @@ import * as changesFeed from './migrations/0005-changes-feed.js';
 import * as keyLifecycle from './migrations/0006-key-lifecycle.js';
 import * as lz4Documents from './migrations/0007-lz4-documents.js';
 import * as lagSince from './migrations/0008-lag-since.js';
+import * as feedSnapshot from './migrations/0009-feed-snapshot.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-key-lifecycle': keyLifecycle,
   '0007-lz4-documents': lz4Documents,
   '0008-lag-since': lagSince,
+  '0009-feed-snapshot': feedSnapshot,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

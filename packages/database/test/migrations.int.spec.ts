@@ -101,4 +101,22 @@ describe('migrations', () => {
       { place_id: 'lagging', since: 'lag-2' },
     ]);
   });
+
+  it('reads a snapshot page of one dataset through its own index of served places (0009)', async () => {
+    // 20,000 places over the seven datasets, a tenth of them no longer served, ids in no order.
+    await sql`
+      insert into places (place_id, document, served, feed_country, changed_xid)
+      select md5(n::text), '{"doctor": {}}', n % 10 <> 0,
+             (array['de', 'es', 'fr', 'gb', 'it', 'mx', 'pt'])[n % 7 + 1], pg_current_xact_id()
+      from generate_series(1, 20000) as n`.execute(database.db);
+    await sql`analyze places`.execute(database.db);
+    // The shape of the snapshot page (event-store readListedPlaces).
+    const plan = await sql<{ 'QUERY PLAN': unknown }>`
+      explain (format json)
+      select place_id, document -> 'doctor' from places
+      where served and feed_country = 'es' and place_id > '5'
+        and changed_xid <= '999999999'::xid8 and changed_xid <> all('{}'::xid8[])
+      order by place_id limit 101`.execute(database.db);
+    expect(JSON.stringify(plan.rows[0]?.['QUERY PLAN'])).toContain('"Index Name":"places_feed_snapshot"');
+  });
 });
