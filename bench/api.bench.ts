@@ -10,17 +10,17 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import {
-  FEED_START,
   buildSearchRequest,
   decodeChangesCursor,
-  encodeChangesCursor,
   initialPlaceState,
+  snapshotStart,
+  toChangesPage,
   toSearchDocument,
   type PlaceState,
   type SearchFilters,
   type SortValues,
 } from '@directory/domain';
-import { readChanges, savePlaceStates } from '@directory/event-store';
+import { readFeedPage, readSnapshotHorizon, savePlaceStates } from '@directory/event-store';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -462,12 +462,14 @@ try {
     return body.page.nextCursor;
   };
   const feedRaw: FeedClient = async (country, limit, since) => {
+    // The route's reads: a snapshot for a new consumer, then the feed.
     const decoded =
       since === undefined ? undefined : decodeChangesCursor(since, country, config.CURSOR_SECRET);
-    const after = decoded?.ok ? decoded.value : FEED_START;
-    const rows = await readChanges(environment.db, { country, after, limit: limit + 1 });
-    const last = rows[Math.min(rows.length, limit) - 1]?.position ?? after;
-    return encodeChangesCursor(last, country, config.CURSOR_SECRET);
+    const from = decoded?.ok
+      ? decoded.value
+      : snapshotStart(await readSnapshotHorizon(environment.db, country));
+    const read = await readFeedPage(environment.db, { country, from, limit });
+    return toChangesPage(read, limit, country, from, config.CURSOR_SECRET).page.nextCursor;
   };
   const runFeedPhase = async (feed: FeedClient) => {
     const latencies: number[] = [];

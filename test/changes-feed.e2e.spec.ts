@@ -102,7 +102,7 @@ describe('changes feed: ingest → worker → store → GET /api/v1/changes', ()
     return { changes, cursor };
   }
 
-  it('follows ingested records from an empty feed, and shows a suppression as delete', async () => {
+  it('follows ingested records from an empty feed, shows a suppression as delete, and leaves it out of a later start', async () => {
     const empty = await feedPage('country=de');
     expect(empty.changes).toEqual([]);
 
@@ -135,11 +135,24 @@ describe('changes feed: ingest → worker → store → GET /api/v1/changes', ()
     const gone = await fetch(`${base}/api/v1/doctors/FEED-B`, { headers: { 'x-api-key': secret } });
     expect(gone.status).toBe(404);
 
-    // A full read from the start is the mirror: FEED-A served, FEED-B removed.
+    // The consumer that started when the dataset was empty, reading again from its first cursor: FEED-A
+    // served, FEED-B removed after it started.
     const full = await changesAfter(empty.page.nextCursor, 2);
     expect(full.changes.map((change) => [change.id, change.change]).sort()).toEqual([
       ['FEED-A', 'upsert'],
       ['FEED-B', 'delete'],
     ]);
+
+    // A consumer starting now gets a snapshot of what is served: FEED-B, suppressed before it started,
+    // is not in its feed at all, now or later.
+    let page = await feedPage('country=de&limit=1');
+    const fresh = [...page.changes];
+    while (page.page.hasMore) {
+      page = await feedPage(`country=de&limit=1&since=${encodeURIComponent(page.page.nextCursor)}`);
+      fresh.push(...page.changes);
+    }
+    expect(fresh.map((change) => [change.id, change.change])).toEqual([['FEED-A', 'upsert']]);
+    expect(fresh[0]?.doctor).toEqual(first.changes.find((change) => change.id === 'FEED-A')?.doctor);
+    await changesAfter(page.page.nextCursor, 0);
   });
 });

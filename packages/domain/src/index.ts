@@ -137,10 +137,22 @@ export {
   encodeChangesCursor,
   decodeChangesCursor,
   FEED_START,
+  snapshotHorizon,
+  snapshotStart,
+  type FeedCursor,
   type FeedPosition,
+  type SnapshotHorizon,
 } from './changes/changes-cursor.js';
 export { parseChangesParams, CHANGES_LIMIT_MAX, changesParamsSchema } from './changes/changes-params.js';
-export { toChangesPage, type FeedRow, type ChangesPage } from './changes/changes-page.js';
+export {
+  changesToRead,
+  feedPartOf,
+  toChangesPage,
+  type FeedRead,
+  type FeedRow,
+  type ListedPlace,
+  type ChangesPage,
+} from './changes/changes-page.js';
 export {
   KEY_EXPIRY_CHOICES,
   KEY_GRACE_CHOICES,

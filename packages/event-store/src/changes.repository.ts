@@ -1,10 +1,23 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import type { CountryCode, Doctor, FeedPosition, FeedRow } from '@directory/domain';
+import {
+  changesToRead,
+  feedPartOf,
+  snapshotHorizon,
+  type CountryCode,
+  type Doctor,
+  type FeedCursor,
+  type FeedPosition,
+  type FeedRead,
+  type FeedRow,
+  type ListedPlace,
+  type SnapshotHorizon,
+} from '@directory/domain';
 
 /**
  * Reads a dataset's changes feed (migration 0005) after `after`, in (transaction id, place id) order:
  * the places whose served state in this dataset changed, and the places that left it for another one.
+ * With `shown`, the changes a consumer's snapshot already showed are left out (see `readSnapshotHorizon`).
  *
  * The fence: only rows written by transactions below the xmin of this statement's snapshot are read.
  * Every transaction below xmin has finished, and every transaction still running or yet to start has
@@ -14,9 +27,14 @@ import type { CountryCode, Doctor, FeedPosition, FeedRow } from '@directory/doma
  */
 export async function readChanges(
   db: Database,
-  options: { country: CountryCode; after: FeedPosition; limit: number },
+  options: { country: CountryCode; after: FeedPosition; limit: number; shown?: SnapshotHorizon | null },
 ): Promise<FeedRow[]> {
-  const { country, after, limit } = options;
+  const { country, after, limit, shown = null } = options;
+  // Not shown by the snapshot: made after its newest change, or by a transaction running when it was taken.
+  const notShown =
+    shown === null
+      ? sql``
+      : sql`and (changed_xid > ${shown.upTo}::xid8 or changed_xid = any(${shown.running}::xid8[]))`;
   const result = await sql<{
     place_id: string;
     xid: string;
@@ -31,6 +49,7 @@ export async function readChanges(
         where feed_country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
           and changed_xid < (select below from fence)
+          ${notShown}
         order by changed_xid, place_id
         limit ${limit})
       union all
@@ -39,6 +58,7 @@ export async function readChanges(
         where country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
           and changed_xid < (select below from fence)
+          ${notShown}
         order by changed_xid, place_id
         limit ${limit})
     ) as feed
@@ -49,4 +69,68 @@ export async function readChanges(
     served: row.served,
     doctor: row.served ? row.doctor : null,
   }));
+}
+
+/**
+ * A new consumer's snapshot of a dataset, taken on its first read: the newest change the dataset holds
+ * (`upTo`, over its places and its departures) and the transactions still running, read in one statement
+ * so both come from the same database snapshot. Every change by a transaction up to `upTo` and not
+ * running has finished: later reads of the dataset (the snapshot's pages) see it. Anything a later
+ * transaction, or a running one, changes has another transaction id, which the feed after the snapshot
+ * delivers (`readChanges` with `shown`). So a record that stopped being served before the consumer
+ * started never reaches it, and one it listed and that stops being served later comes as a removal.
+ */
+export async function readSnapshotHorizon(db: Database, country: CountryCode): Promise<SnapshotHorizon> {
+  const result = await sql<{ up_to: string; running: string[] }>`
+    with newest as (
+      select greatest(
+        (select changed_xid from places where feed_country = ${country}
+          order by changed_xid desc limit 1),
+        (select changed_xid from place_departures where country = ${country}
+          order by changed_xid desc limit 1)) as xid)
+    select coalesce((select xid from newest), '0'::xid8)::text as up_to,
+           array(select running::text from pg_snapshot_xip(pg_current_snapshot()) as running
+                  where running <= (select xid from newest) order by running) as running`.execute(db);
+  const row = result.rows[0];
+  return snapshotHorizon(row?.up_to ?? '0', row?.running ?? []);
+}
+
+/**
+ * A page of a snapshot: the places served in the dataset after `after`, in place-id order (index
+ * `places_feed_snapshot`, migration 0009), whose current state the snapshot shows. A place changed since
+ * (or by a transaction running then) is left to the feed after the snapshot, which has its newest state;
+ * listing it here too would send the same state twice.
+ */
+export async function readListedPlaces(
+  db: Database,
+  options: { country: CountryCode; horizon: SnapshotHorizon; after: string; limit: number },
+): Promise<ListedPlace[]> {
+  const { country, horizon, after, limit } = options;
+  const result = await sql<{ place_id: string; doctor: Doctor }>`
+    select place_id, document -> 'doctor' as doctor
+    from places
+    where served and feed_country = ${country} and place_id > ${after}
+      and changed_xid <= ${horizon.upTo}::xid8
+      and changed_xid <> all(${horizon.running}::xid8[])
+    order by place_id
+    limit ${limit}`.execute(db);
+  return result.rows.map((row) => ({ placeId: row.place_id, doctor: row.doctor }));
+}
+
+/** What a page of `GET /api/v1/changes` from `from` needs (`toChangesPage` makes the page of it). */
+export async function readFeedPage(
+  db: Database,
+  options: { country: CountryCode; from: FeedCursor; limit: number },
+): Promise<FeedRead> {
+  const { country, from, limit } = options;
+  // One row more than the page tells whether more follow.
+  const listed =
+    from.kind === 'snapshot'
+      ? await readListedPlaces(db, { country, horizon: from.horizon, after: from.after, limit: limit + 1 })
+      : [];
+  const wanted = changesToRead(listed.length, limit);
+  if (wanted === 0) return { listed, changes: [] };
+  const feed = feedPartOf(from);
+  const changes = await readChanges(db, { country, after: feed.position, shown: feed.shown, limit: wanted });
+  return { listed, changes };
 }

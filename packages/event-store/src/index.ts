@@ -42,4 +42,4 @@ export {
   readProjectionLag,
   streamPositionOf,
 } from './operations.repository.js';
-export { readChanges } from './changes.repository.js';
+export { readChanges, readFeedPage, readListedPlaces, readSnapshotHorizon } from './changes.repository.js';

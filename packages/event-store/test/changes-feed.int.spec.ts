@@ -4,14 +4,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '@directory/database';
 import {
   FEED_START,
+  decodeChangesCursor,
+  snapshotStart,
+  toChangesPage,
   toSearchDocument,
+  type ChangesPage,
   type CountryCode,
+  type FeedCursor,
   type FeedPosition,
   type FeedRow,
   type PlaceProjection,
 } from '@directory/domain';
 import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
-import { readChanges } from '../src/changes.repository.js';
+import { readChanges, readFeedPage, readSnapshotHorizon } from '../src/changes.repository.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
 type Shape = { country: CountryCode } | 'tombstone';
@@ -40,6 +45,60 @@ async function drain(db: Database, country: CountryCode, from: FeedPosition = FE
 
 const summary = (rows: FeedRow[]) =>
   rows.map((row) => `${row.position.placeId} ${row.served ? (row.doctor?.name ?? '?') : 'delete'}`);
+
+const CURSOR_SECRET = 'event-store-feed-cursor-secret-0123456789';
+type Entry = ChangesPage['changes'][number];
+const entrySummary = (entries: Entry[]) =>
+  entries.map((entry) => `${entry.id} ${entry.doctor === null ? 'delete' : (entry.doctor.name ?? '?')}`);
+
+/** The cursor a page handed out, as the route reads it back. */
+function cursorOf(token: string, country: CountryCode): FeedCursor {
+  const decoded = decodeChangesCursor(token, country, CURSOR_SECRET);
+  if (!decoded.ok) throw new Error(decoded.error);
+  return decoded.value;
+}
+
+/**
+ * One page the way `GET /api/v1/changes` makes it: a new consumer (no cursor) starts from a snapshot.
+ * Returns the page and the cursor to send next.
+ */
+async function feedPage(db: Database, country: CountryCode, since: string | undefined, limit: number) {
+  const from =
+    since === undefined ? snapshotStart(await readSnapshotHorizon(db, country)) : cursorOf(since, country);
+  return toChangesPage(await readFeedPage(db, { country, from, limit }), limit, country, from, CURSOR_SECRET);
+}
+
+/** Pages until nothing more is ready; returns what came and the cursor to resume from. */
+async function consume(db: Database, country: CountryCode, since?: string, limit = 2) {
+  const entries: Entry[] = [];
+  let cursor = since;
+  for (;;) {
+    const page = await feedPage(db, country, cursor, limit);
+    entries.push(...page.changes);
+    cursor = page.page.nextCursor;
+    if (!page.page.hasMore) return { entries, cursor };
+  }
+}
+
+/** Opens a transaction that takes its id at once and stays open until `release()`. */
+async function holdTransactionOpen(db: Database): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let hasXid!: () => void;
+  const started = new Promise<void>((resolve) => (hasXid = resolve));
+  const held = db.transaction().execute(async (trx) => {
+    await sql`select pg_current_xact_id()`.execute(trx);
+    hasXid();
+    await released;
+  });
+  await started;
+  return {
+    release: async () => {
+      release();
+      await held;
+    },
+  };
+}
 
 /** Waits until every transaction that started before this call has finished (the feed's fence passed it). */
 async function waitForFence(db: Database): Promise<void> {
@@ -208,6 +267,189 @@ describe('changes feed (places table, migration 0005)', () => {
     await older;
     await waitForFence(db);
     expect(summary((await drain(db, 'de')).rows)).toEqual(['a a v1', 'b b v1']);
+  });
+
+  it('never shows a new consumer a place that stopped being served before it started', async () => {
+    // A transaction older than the removals stays open past the consumer's start: the feed's fence (the
+    // oldest running transaction) is then below the removals, and must not decide what the consumer sees.
+    const older = await holdTransactionOpen(db);
+    await savePlaceStates(db, [
+      placeRow('gone', 1, { country: 'de' }),
+      placeRow('kept', 1, { country: 'de' }),
+      placeRow('moved', 1, { country: 'de' }),
+    ]);
+    await savePlaceStates(db, [placeRow('gone', 2, 'tombstone'), placeRow('moved', 2, { country: 'es' })]);
+
+    const start = await consume(db, 'de', undefined, 1);
+    expect(entrySummary(start.entries)).toEqual(['kept kept v1']);
+    await older.release();
+    await waitForFence(db);
+    expect((await consume(db, 'de', start.cursor)).entries).toEqual([]);
+    expect(entrySummary((await consume(db, 'es')).entries)).toEqual(['moved moved v2']);
+
+    // A consumer that already read the feed from before the removals still gets them, as before.
+    expect(summary((await drain(db, 'de')).rows)).toEqual(['kept kept v1', 'gone delete', 'moved delete']);
+  });
+
+  it('sends a removal to a consumer that received the place in its snapshot', async () => {
+    await savePlaceStates(
+      db,
+      ['a', 'b', 'c'].map((id) => placeRow(id, 1, { country: 'de' })),
+    );
+    const start = await consume(db, 'de', undefined, 2);
+    expect(entrySummary(start.entries)).toEqual(['a a v1', 'b b v1', 'c c v1']);
+
+    await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
+    await savePlaceStates(db, [placeRow('b', 2, { country: 'es' })]);
+    await waitForFence(db);
+    expect(entrySummary((await consume(db, 'de', start.cursor)).entries)).toEqual(['a delete', 'b delete']);
+  });
+
+  it('leaves a change a running transaction makes during the snapshot to the feed after it', async () => {
+    // The running transaction is older than the dataset's newest change: the snapshot must not count
+    // its changes as shown, whatever it writes after the consumer started.
+    let writeNow!: () => void;
+    const mayWrite = new Promise<void>((resolve) => (writeNow = resolve));
+    let hasXid!: () => void;
+    const started = new Promise<void>((resolve) => (hasXid = resolve));
+    const running = db.transaction().execute(async (trx) => {
+      await sql`select pg_current_xact_id()`.execute(trx);
+      hasXid();
+      await mayWrite;
+      await savePlaceStates(trx, [placeRow('a', 2, 'tombstone'), placeRow('n', 2, { country: 'de' })]);
+    });
+    await started;
+    await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, { country: 'de' })]);
+
+    const first = await feedPage(db, 'de', undefined, 1);
+    expect(entrySummary(first.changes)).toEqual(['a a v1']);
+    writeNow();
+    await running;
+    await waitForFence(db);
+    const rest = await consume(db, 'de', first.page.nextCursor, 1);
+    expect(entrySummary(rest.entries)).toEqual(['b b v1', 'a delete', 'n n v2']);
+  });
+
+  it('brings a consumer that starts while writers commit out of order to exactly what is served', async () => {
+    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
+    const countries: CountryCode[] = ['de', 'es'];
+    const shape = fc.oneof(
+      fc.constant<Shape>('tombstone'),
+      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
+    );
+    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (write) => write.place,
+    });
+    const scenario = fc
+      .record({
+        before: fc.array(transaction, { minLength: 1, maxLength: 6 }),
+        during: fc.array(transaction, { minLength: 1, maxLength: 5 }),
+        // How many of the writers running at the start take their id before the last earlier commit.
+        olderThanStart: fc.nat({ max: 5 }),
+        pageSize: fc.integer({ min: 1, max: 3 }),
+      })
+      .chain((value) =>
+        fc.record({
+          value: fc.constant(value),
+          commitOrder: fc.shuffledSubarray(
+            value.during.map((_, index) => index),
+            { minLength: value.during.length, maxLength: value.during.length },
+          ),
+        }),
+      );
+
+    await fc.assert(
+      fc.asyncProperty(
+        scenario,
+        async ({ value: { before, during, olderThanStart, pageSize }, commitOrder }) => {
+          await sql`truncate places, place_departures`.execute(db);
+          const gates = during.map(() => {
+            let open!: () => void;
+            const opened = new Promise<void>((resolve) => (open = resolve));
+            return { opened, open };
+          });
+          const writers: Array<Promise<void>> = [];
+          const startWriter = async (index: number) => {
+            let hasXid!: () => void;
+            const started = new Promise<void>((resolve) => (hasXid = resolve));
+            writers.push(
+              db.transaction().execute(async (trx) => {
+                await sql`select pg_current_xact_id()`.execute(trx);
+                hasXid();
+                await gates[index]?.opened;
+                // Later than every earlier commit: the newest write wins, as the worker's versions do.
+                const version = before.length + index + 1;
+                const writes = during[index] ?? [];
+                await savePlaceStates(
+                  trx,
+                  writes.map((write) => placeRow(write.place, version, write.shape)),
+                );
+              }),
+            );
+            await started;
+          };
+          const older = Math.min(olderThanStart, during.length);
+          for (let index = 0; index < older; index++) await startWriter(index);
+          for (const [index, writes] of before.entries()) {
+            await savePlaceStates(
+              db,
+              writes.map((write) => placeRow(write.place, index + 1, write.shape)),
+            );
+          }
+          for (let index = older; index < during.length; index++) await startWriter(index);
+
+          // Each dataset's consumer starts now, and pages while the writers commit one by one.
+          const touched = new Set(during.flatMap((writes) => writes.map((write) => write.place)));
+          const cursors = new Map<CountryCode, string | undefined>();
+          const delivered = new Map<CountryCode, Entry[]>(countries.map((country) => [country, []]));
+          const readPage = async (country: CountryCode) => {
+            const page = await feedPage(db, country, cursors.get(country), pageSize);
+            delivered.get(country)?.push(...page.changes);
+            cursors.set(country, page.page.nextCursor);
+            return page.changes.length;
+          };
+          try {
+            for (const country of countries) await readPage(country);
+            for (const index of commitOrder) {
+              gates[index]?.open();
+              for (const country of countries) await readPage(country);
+            }
+          } finally {
+            // Even when a read fails: no writer is left open to hold the next run's fence back.
+            for (const gate of gates) gate.open();
+            await Promise.all(writers);
+          }
+          await waitForFence(db);
+          for (const country of countries) while ((await readPage(country)) > 0);
+
+          const served = await sql<{ place_id: string; country: CountryCode; name: string }>`
+          select place_id, document ->> 'country' as country, document -> 'doctor' ->> 'name' as name
+          from places where served`.execute(db);
+          for (const country of countries) {
+            const entries = delivered.get(country) ?? [];
+            const mirror = new Map<string, string>();
+            for (const entry of entries) {
+              if (entry.doctor === null) mirror.delete(entry.id);
+              else mirror.set(entry.id, entry.doctor.name ?? '');
+            }
+            const expected = served.rows
+              .filter((row) => row.country === country)
+              .map((row) => [row.place_id, row.name] as const);
+            expect(mirror, country).toEqual(new Map(expected));
+            // Never the same state twice.
+            const states = entrySummary(entries);
+            expect(states, country).toEqual([...new Set(states)]);
+            // A removal only of a place a writer running at or after the start changed.
+            for (const entry of entries) {
+              if (entry.doctor === null) expect(touched.has(entry.id), `${country} ${entry.id}`).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 25, interruptAfterTimeLimit: 25_000 },
+    );
   });
 
   it('delivers every change exactly once to a reader polling while writers commit out of order', async () => {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  FEED_START,
   encodeChangesCursor,
   encodeCursor,
   toSearchDocument,
@@ -132,6 +133,64 @@ describe('GET /api/v1/changes (API 1.2 changes feed)', () => {
     expect((await readAll('es')).changes).toEqual([]);
   });
 
+  it('starts a new consumer from what is served now: nothing it removed before, a removal of what it got', async () => {
+    const v1 = ['snap-a', 'snap-b', 'snap-c', 'snap-gone'].map((id) =>
+      placeState({ id, name: `Praxis ${id}`, country: 'fr' }),
+    );
+    await store(v1);
+    // Suppressed at the doctor's request before this consumer exists: a get says 404, and so must the feed.
+    await store([
+      placeState({ id: 'snap-gone', name: 'Praxis snap-gone', country: 'fr', suppressed: true, version: 2 }),
+    ]);
+    const gone = await call({ url: '/api/v1/doctors/snap-gone', headers: { 'x-api-key': secret } });
+    expect(gone.statusCode).toBe(404);
+
+    const start = await readAll('fr');
+    expect(start.changes.map((change) => [change.id, change.change])).toEqual([
+      ['snap-a', 'upsert'],
+      ['snap-b', 'upsert'],
+      ['snap-c', 'upsert'],
+    ]);
+    expect(JSON.stringify(start.changes)).not.toContain('snap-gone');
+
+    // Received in the snapshot, then suppressed: the consumer is told.
+    await store([
+      placeState({ id: 'snap-b', name: 'Praxis snap-b', country: 'fr', suppressed: true, version: 2 }),
+    ]);
+    const next = await readAll('fr', start.cursor);
+    expect(next.changes).toEqual([{ id: 'snap-b', change: 'delete', doctor: null }]);
+
+    // A cursor issued before snapshots existed (the start of the feed) reads the feed's history as it did.
+    const old = encodeChangesCursor({ kind: 'feed', position: FEED_START, shown: null }, 'fr', CURSOR_SECRET);
+    const history = await readAll('fr', old, 10);
+    expect(history.changes.map((change) => [change.id, change.change])).toEqual([
+      ['snap-a', 'upsert'],
+      ['snap-c', 'upsert'],
+      ['snap-gone', 'delete'],
+      ['snap-b', 'delete'],
+    ]);
+  });
+
+  it('answers a snapshot page the same while its dataset does not change, so If-None-Match gets 304', async () => {
+    await store(['etag-a', 'etag-b'].map((id) => placeState({ id, name: `Praxis ${id}`, country: 'gb' })));
+    const first = await get('country=gb&limit=1');
+    const cursor = first.json<ChangesPage>().page.nextCursor;
+    for (const query of ['country=gb&limit=1', `country=gb&limit=1&since=${encodeURIComponent(cursor)}`]) {
+      const response = await get(query);
+      expect(response.statusCode).toBe(200);
+      const etag = String(response.headers.etag);
+      // Writes elsewhere (another dataset, other databases of the server) leave this answer as it is.
+      await store([
+        placeState({ id: `etag-elsewhere-${etag.slice(1, 9)}`, name: 'Elsewhere', country: 'mx' }),
+      ]);
+      const again = await call({
+        url: `/api/v1/changes?${query}`,
+        headers: { 'x-api-key': secret, 'if-none-match': etag },
+      });
+      expect(again.statusCode, query).toBe(304);
+    }
+  });
+
   it('validates its parameters like search does, every bad one at once', async () => {
     expect(await badParameters('')).toEqual(['country']);
     expect(await badParameters('country=xx&limit=0')).toEqual(['country', 'limit']);
@@ -145,14 +204,11 @@ describe('GET /api/v1/changes (API 1.2 changes feed)', () => {
   });
 
   it('refuses a tampered, foreign or other-country cursor, and a search cursor, naming since', async () => {
-    const valid = encodeChangesCursor({ xid: '5', placeId: 'chg-a' }, 'de', CURSOR_SECRET);
+    const at = { kind: 'feed', position: { xid: '5', placeId: 'chg-a' }, shown: null } as const;
+    const valid = encodeChangesCursor(at, 'de', CURSOR_SECRET);
     expect((await page(`country=de&since=${valid}`)).page.nextCursor).toBe(valid);
     const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;
-    const foreign = encodeChangesCursor(
-      { xid: '5', placeId: 'chg-a' },
-      'de',
-      'another-deployment-secret-0123456789',
-    );
+    const foreign = encodeChangesCursor(at, 'de', 'another-deployment-secret-0123456789');
     const searchCursor = encodeCursor(
       { after: ['praxis', 'chg-a'], filters: { country: 'de' } },
       CURSOR_SECRET,

@@ -9,15 +9,42 @@ import { openToken, signToken } from '../signed-token.js';
  */
 export type FeedPosition = { xid: string; placeId: string };
 
-/** Before every change: a feed read from here is a full snapshot of the dataset, as changes. */
+/** Before every change: the whole history of the dataset, removals of long-gone records included. */
 export const FEED_START: FeedPosition = { xid: '0', placeId: '' };
+
+/**
+ * What a consumer's snapshot shows, fixed on its first read: the dataset's changes made by transactions
+ * up to `upTo` (the newest change the dataset held then), except those of `running` (transactions still
+ * running then, ascending, each at most `upTo`). Every other change, made later or by a transaction in
+ * `running`, is the feed's to deliver after the snapshot.
+ */
+export type SnapshotHorizon = { upTo: string; running: string[] };
+
+/**
+ * Where a consumer is.
+ * - `snapshot`: listing the places served now, in place-id order after `after` ('' before the first).
+ * - `feed`: reading changes after `position`, leaving out those `shown` says the snapshot already showed
+ *   (null once the position is past the snapshot's horizon, and for a consumer that never had one).
+ */
+export type FeedCursor =
+  | { kind: 'snapshot'; horizon: SnapshotHorizon; after: string }
+  | { kind: 'feed'; position: FeedPosition; shown: SnapshotHorizon | null };
+
+/**
+ * The longest `running` list a cursor carries: with 20-digit ids and the longest place id, a cursor stays
+ * within the 2048 characters `since` accepts. A longer list is cut (see `snapshotHorizon`).
+ */
+export const HORIZON_RUNNING_MAX = 40;
 
 /**
  * Opaque, signed `since` cursors of the changes feed (`GET /api/v1/changes`), beside the search cursor
  * and sharing nothing with it but the secret.
  *
- * Token: `base64url(JSON {v: 1, x: xid, p: placeId, c: country})` + `.` +
- * `base64url(HMAC-SHA256(secret, "changes-cursor." + first part))`.
+ * Token: `base64url(JSON payload)` + `.` + `base64url(HMAC-SHA256(secret, "changes-cursor." + first part))`.
+ * Payloads (`v: 1`, `c`: the country):
+ * - feed: `{v, x: xid, p: placeId, c}`, and `s: {u: upTo, r: running}` while the snapshot's horizon
+ *   applies. Without `s` it is byte for byte the cursor issued before snapshots existed.
+ * - snapshot: `{v, s: {u, r}, p: last place id listed, c}`, told apart from a feed cursor by having no `x`.
  * - The MAC context differs from the search cursor's, so neither kind of cursor is accepted as the other.
  * - `c` binds the cursor to its dataset: positions of one country's feed mean nothing in another's.
  * - The MAC covers the exact text of the first part, compared as text: any altered character is refused.
@@ -36,28 +63,95 @@ const MAC_CONTEXT = 'changes-cursor.';
 const XID_PATTERN = /^(?:0|[1-9]\d{0,19})$/;
 const XID_MAX = 2n ** 64n - 1n;
 
-export function encodeChangesCursor(position: FeedPosition, country: CountryCode, secret: string): string {
+export function encodeChangesCursor(cursor: FeedCursor, country: CountryCode, secret: string): string {
+  if (cursor.kind === 'snapshot') {
+    const body = { v: CHANGES_CURSOR_VERSION, s: horizonBody(cursor.horizon), p: cursor.after, c: country };
+    return signToken(body, MAC_CONTEXT, secret);
+  }
+  const { position, shown } = cursor;
   const body = { v: CHANGES_CURSOR_VERSION, x: position.xid, p: position.placeId, c: country };
-  return signToken(body, MAC_CONTEXT, secret);
+  return signToken(shown === null ? body : { ...body, s: horizonBody(shown) }, MAC_CONTEXT, secret);
 }
 
-/** Returns the position the cursor holds, or why it cannot be used for this country. */
-export function decodeChangesCursor(
-  token: string,
-  country: CountryCode,
-  secret: string,
-): Result<FeedPosition> {
+/** Returns the cursor the token holds, or why it cannot be used for this country. */
+export function decodeChangesCursor(token: string, country: CountryCode, secret: string): Result<FeedCursor> {
   const opened = openToken(token, MAC_CONTEXT, secret);
   if (!opened.ok) return fail(CHANGES_CURSOR_REASONS[opened.error]);
   const payload = opened.value;
   if (typeof payload.v !== 'number') return fail(CHANGES_CURSOR_REASONS.malformed);
   if (payload.v !== CHANGES_CURSOR_VERSION) return fail(CHANGES_CURSOR_REASONS.unsupportedVersion);
-  const { x: xid, p: placeId, c: issuedFor } = payload;
-  if (!isXid(xid) || !isPlaceIdOrStart(placeId) || typeof issuedFor !== 'string') {
-    return fail(CHANGES_CURSOR_REASONS.malformed);
-  }
+  const { x: xid, p: placeId, c: issuedFor, s } = payload;
+  const horizon = s === undefined ? null : horizonFrom(s);
+  const wellFormed =
+    isPlaceIdOrStart(placeId) &&
+    typeof issuedFor === 'string' &&
+    (s === undefined || horizon !== null) &&
+    (xid === undefined ? horizon !== null : isXid(xid));
+  if (!wellFormed) return fail(CHANGES_CURSOR_REASONS.malformed);
   if (issuedFor !== country) return fail(CHANGES_CURSOR_REASONS.otherCountry);
-  return ok({ xid, placeId });
+  if (xid === undefined && horizon !== null) return ok({ kind: 'snapshot', horizon, after: placeId });
+  return ok({ kind: 'feed', position: { xid: xid as string, placeId }, shown: horizon });
+}
+
+/**
+ * The horizon of a snapshot taken when the dataset's newest change was by transaction `upTo` ('0' for a
+ * dataset with none) while the transactions `running` had not finished. Only running transactions up to
+ * `upTo` matter (any later change is delivered anyway). Past `HORIZON_RUNNING_MAX` of them, `upTo` is
+ * lowered to just below the first one left out: the feed then also delivers the changes between, which
+ * the snapshot showed too. A consumer gets them twice (a removal of a record it does not hold, at worst),
+ * but never misses one.
+ */
+export function snapshotHorizon(upTo: string, running: ReadonlyArray<string>): SnapshotHorizon {
+  const top = BigInt(upTo);
+  const below = [...new Set(running)]
+    .map(BigInt)
+    .filter((xid) => xid <= top)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const first = below[HORIZON_RUNNING_MAX];
+  const kept = below.slice(0, HORIZON_RUNNING_MAX);
+  return { upTo: String(first === undefined ? top : first - 1n), running: kept.map(String) };
+}
+
+/** A new consumer's first cursor: the snapshot at this horizon, from its first place. */
+export function snapshotStart(horizon: SnapshotHorizon): FeedCursor {
+  return { kind: 'snapshot', horizon, after: '' };
+}
+
+/**
+ * Where the feed takes over once a snapshot is listed: from its oldest running transaction, or just past
+ * `upTo` when none was running, leaving out what the snapshot showed.
+ */
+export function feedAfterSnapshot(horizon: SnapshotHorizon): Extract<FeedCursor, { kind: 'feed' }> {
+  const [oldestRunning] = horizon.running;
+  if (oldestRunning === undefined) {
+    return { kind: 'feed', position: { xid: String(BigInt(horizon.upTo) + 1n), placeId: '' }, shown: null };
+  }
+  return { kind: 'feed', position: { xid: oldestRunning, placeId: '' }, shown: horizon };
+}
+
+/** A feed cursor at `position`; the horizon stops applying once the position is past it. */
+export function feedCursorAt(
+  position: FeedPosition,
+  shown: SnapshotHorizon | null,
+): Extract<FeedCursor, { kind: 'feed' }> {
+  const applies = shown !== null && BigInt(position.xid) <= BigInt(shown.upTo);
+  return { kind: 'feed', position, shown: applies ? shown : null };
+}
+
+function horizonBody(horizon: SnapshotHorizon): { u: string; r: string[] } {
+  return { u: horizon.upTo, r: horizon.running };
+}
+
+/** A signed horizon as `snapshotHorizon` makes them (running ascending, at most upTo), or null. */
+function horizonFrom(value: unknown): SnapshotHorizon | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { u: upTo, r: running } = value as Record<string, unknown>;
+  if (!isXid(upTo) || !Array.isArray(running) || running.length > HORIZON_RUNNING_MAX) return null;
+  if (!running.every(isXid)) return null;
+  const ids = running.map(BigInt);
+  const ascending = ids.every((xid, at) => at === 0 || (ids[at - 1] as bigint) < xid);
+  if (!ascending || ids.some((xid) => xid > BigInt(upTo))) return null;
+  return { upTo, running: [...running] };
 }
 
 function isXid(value: unknown): value is string {

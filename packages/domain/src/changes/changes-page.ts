@@ -1,10 +1,21 @@
-import { encodeChangesCursor, type FeedPosition } from './changes-cursor.js';
+import { encodeChangesCursor, feedAfterSnapshot, feedCursorAt, type FeedCursor } from './changes-cursor.js';
+import type { FeedPosition } from './changes-cursor.js';
 import type { Doctor } from '../doctor.js';
 import type { CountryCode } from '../events.js';
 import { requirePageSize } from '../query-parameters.js';
 
 /** One record's current state in a dataset's feed, at its position (what the event store reads). */
 export type FeedRow = { position: FeedPosition; served: boolean; doctor: Doctor | null };
+
+/** A place a snapshot lists: served now in the dataset, with its doctor. */
+export type ListedPlace = { placeId: string; doctor: Doctor };
+
+/**
+ * What the store read for one page from a cursor: a snapshot cursor's places (up to `limit + 1`), and,
+ * when they fit in the page, the feed's changes after the snapshot (up to the room left, plus one); a feed
+ * cursor's changes (up to `limit + 1`). The extra row tells whether more follow.
+ */
+export type FeedRead = { listed: ReadonlyArray<ListedPlace>; changes: ReadonlyArray<FeedRow> };
 
 /** `upsert`: the record is served with this doctor; `delete`: it is no longer served in this dataset. */
 export type ChangeEntry = { id: string; change: 'upsert' | 'delete'; doctor: Doctor | null };
@@ -15,29 +26,61 @@ export type ChangesPage = {
   page: { count: number; hasMore: boolean; nextCursor: string };
 };
 
+/** The feed cursor a read from `from` continues in once no snapshot is left to list. */
+export function feedPartOf(from: FeedCursor): Extract<FeedCursor, { kind: 'feed' }> {
+  return from.kind === 'snapshot' ? feedAfterSnapshot(from.horizon) : from;
+}
+
 /**
- * A page of the feed from rows read after `from` in feed order (up to `limit + 1`: one more tells
- * whether more follow). The next cursor holds the last position returned, or `from` itself when
+ * How many changes to read after a snapshot page's `listed` places: the room left in the page plus one,
+ * or none when the snapshot alone fills the page and more places follow.
+ */
+export function changesToRead(listed: number, limit: number): number {
+  requirePageSize(limit);
+  return listed > limit ? 0 : limit - listed + 1;
+}
+
+/**
+ * A page from what was read after `from`. A snapshot page lists places as upserts; once the snapshot is
+ * exhausted the rest of the page comes from the feed, so `hasMore` is true exactly while more is ready
+ * now. The next cursor holds the last place or change returned, or the feed's position itself when
  * nothing was: sending it again later picks up whatever changed meanwhile.
  */
 export function toChangesPage(
-  rows: ReadonlyArray<FeedRow>,
+  read: FeedRead,
   limit: number,
   country: CountryCode,
-  from: FeedPosition,
+  from: FeedCursor,
   secret: string,
 ): ChangesPage {
   requirePageSize(limit);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1]?.position ?? from;
+  const listed = read.listed.slice(0, limit).map(toUpsert);
+  if (from.kind === 'snapshot' && read.listed.length > limit) {
+    const last = read.listed[limit - 1] as ListedPlace;
+    const next: FeedCursor = { kind: 'snapshot', horizon: from.horizon, after: last.placeId };
+    return {
+      changes: listed,
+      page: { count: listed.length, hasMore: true, nextCursor: encodeChangesCursor(next, country, secret) },
+    };
+  }
+  const feed = feedPartOf(from);
+  const room = limit - listed.length;
+  const changes = read.changes.slice(0, room);
+  const last = changes[changes.length - 1]?.position;
+  const next = last === undefined ? feed : feedCursorAt(last, feed.shown);
+  const entries = [...listed, ...changes.map(toChangeEntry)];
   return {
-    changes: page.map(toChangeEntry),
+    changes: entries,
     page: {
-      count: page.length,
-      hasMore: rows.length > limit,
-      nextCursor: encodeChangesCursor(last, country, secret),
+      count: entries.length,
+      hasMore: read.changes.length > room,
+      nextCursor: encodeChangesCursor(next, country, secret),
     },
   };
+}
+
+function toUpsert(place: ListedPlace): ChangeEntry {
+  return { id: place.placeId, change: 'upsert', doctor: place.doctor };
 }
 
 function toChangeEntry(row: FeedRow): ChangeEntry {

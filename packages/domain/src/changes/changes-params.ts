@@ -26,11 +26,11 @@ export const changesParamsSchema = z.object({
   ),
   since: z
     .string({ error: 'must be a string' })
-    .min(1, { error: 'must not be empty; omit since to start from the beginning' })
+    .min(1, { error: 'must not be empty; omit since to start from a snapshot' })
     .max(CURSOR_MAX_LENGTH, { error: `must be at most ${CURSOR_MAX_LENGTH} characters` })
     .optional()
     .describe(
-      'The opaque page.nextCursor of an earlier response for the same country. Omit it to start from the beginning: every record currently served, as changes.',
+      'The opaque page.nextCursor of an earlier response for the same country. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it.',
     ),
   limit: limitFromQuery(
     { max: CHANGES_LIMIT_MAX, default: CHANGES_DEFAULT_LIMIT },

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@directory/database';
 import {
-  FEED_START,
   decodeChangesCursor,
   parseChangesParams,
+  snapshotStart,
   toChangesPage,
-  type FeedPosition,
+  type FeedCursor,
 } from '@directory/domain';
-import { readChanges } from '@directory/event-store';
+import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
@@ -21,13 +21,13 @@ export type ChangesRouteOptions = {
 
 const CHANGES_DESCRIPTION = `API 1.2. Every record that became served, changed or stopped being served in one dataset, so a program can keep a full mirror in sync instead of re-crawling search.
 
-**Start**: without \`since\` the feed starts from the beginning: every record served now, as \`upsert\` changes (and removals of records served earlier).
+**Start**: without \`since\` the feed starts from a snapshot of the dataset: every record served now, as \`upsert\` changes, and no removals. Then, following the cursors, whatever changed after the start: a record you received that stops being served comes as \`delete\`.
 
 **Resume**: send \`page.nextCursor\` as \`since\`, with the same country. \`nextCursor\` is always present; keep the last one and ask again later (poll) to get what changed meanwhile. When nothing changed it is the cursor you sent.
 
-**Order and guarantees**: changes come in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (\`upsert\` = put, \`delete\` = remove, by \`id\`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
+**Order and guarantees**: the snapshot comes in \`id\` order, then changes in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (\`upsert\` = put, \`delete\` = remove, by \`id\`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
 
-**Removals**: a suppressed, closed, unpublished record, or one moved to another dataset, comes as \`delete\` with \`doctor: null\`. Records never served in the dataset do not appear.
+**Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as \`delete\` with \`doctor: null\`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A \`delete\` for an \`id\` you do not hold (a record served and removed while you were starting) is to be ignored.
 
 Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (\`errors[].parameter\` = \`since\`). Unknown or repeated parameters are rejected with 400.`;
 
@@ -54,8 +54,12 @@ export function changeRoutes(
     },
     async (request) => {
       const { country, since, limit } = parsedQuery(request, parseChangesParams);
-      let from: FeedPosition = FEED_START;
-      if (since !== undefined) {
+      let from: FeedCursor;
+      if (since === undefined) {
+        // A new consumer starts from a snapshot of what is served now, never from the feed's history:
+        // that would list every record ever served here and later suppressed, closed or unpublished.
+        from = snapshotStart(await readSnapshotHorizon(db, country));
+      } else {
         const decoded = decodeChangesCursor(since, country, cursorSecret);
         if (!decoded.ok) {
           throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
@@ -64,9 +68,8 @@ export function changeRoutes(
         }
         from = decoded.value;
       }
-      // One row more than the page tells whether more follow.
-      const rows = await readChanges(db, { country, after: from, limit: limit + 1 });
-      return toChangesPage(rows, limit, country, from, cursorSecret);
+      const read = await readFeedPage(db, { country, from, limit });
+      return toChangesPage(read, limit, country, from, cursorSecret);
     },
   );
   done();
