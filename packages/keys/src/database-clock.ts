@@ -6,7 +6,8 @@
  * database's `clock_timestamp()` (a reading); the offset between the two clocks is taken from the latest
  * reading, and the instant of a check is the host's time plus that offset. The error is at most half the
  * reading's round trip; a step of the host's clock between readings is corrected by the next one (every
- * row read, and every revoke or roll makes the key's next request read its row).
+ * row read: a revoke or roll makes the key's next request read its row, and a remembered key that seems
+ * to have stopped working is read again before it is refused).
  */
 export type DatabaseClock = {
   /** The database's time now: the host's plus the measured offset (the host's alone before any reading). */

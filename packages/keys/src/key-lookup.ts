@@ -104,16 +104,16 @@ export function createKeyLookup(
     const known = rememberedRow(hash);
     if (known !== undefined) {
       const check = keyCheckAt(known.stored, clock.now());
-      // The answer counts only if it came over the connection the row was vouched for in: a command
-      // resent after a reconnect may have found a vouch a restored Redis brought back. (Such a request
-      // is then counted twice at most: here, and again after reading the row.)
-      const sameConnection = () => vouches.generation() === known.generation;
+      // A remembered row that no longer works by the clock is read again below: a key is declared dead
+      // (and remembered so) only from a fresh read, with a fresh reading of the database's clock.
       if (check.kind === 'active') {
         const admitted = await confirm(check.key, known.version);
-        if (admitted !== UNVOUCHED && sameConnection()) return { kind: 'active', key: check.key, admitted };
-      } else if ((await vouches.isVouched(known.stored.key.id, known.version)) && sameConnection()) {
-        // Expired, or past its grace period, in the row Redis still vouches for: no query needed.
-        return refuse(hash, check);
+        // The answer counts only if it came over the connection the row was vouched for in: a command
+        // resent after a reconnect may have found a vouch a restored Redis brought back. (Such a
+        // request is then counted twice at most: here, and again after reading the row.)
+        if (admitted !== UNVOUCHED && vouches.generation() === known.generation) {
+          return { kind: 'active', key: check.key, admitted };
+        }
       }
     }
     // The ticket is taken before the row is read (key-vouches.ts).
@@ -123,8 +123,8 @@ export function createKeyLookup(
     if (read === null) return refuse(hash, { kind: 'refused' });
     clock.observe({ databaseTime: read.databaseTime, sentAt, answeredAt: clock.hostNow() });
     const { stored } = read;
-    const check = keyCheckAt(stored, clock.now());
-    if (check.kind !== 'active') return refuse(hash, check);
+    const current = keyCheckAt(stored, clock.now());
+    if (current.kind !== 'active') return refuse(hash, current);
     const version = rowVersionOf(stored);
     // Remembered only once Redis vouches for it in this connection; refused (barred by a write under
     // way, or across a reconnect), the row just read still answers this request.
@@ -133,9 +133,9 @@ export function createKeyLookup(
     } else {
       working.delete(hash);
     }
-    const admitted = await confirm(check.key, null);
+    const admitted = await confirm(current.key, null);
     // Nothing to confirm after a fresh read: an admission that still finds no vouch fails closed.
     if (admitted === UNVOUCHED) return { kind: 'refused' };
-    return { kind: 'active', key: check.key, admitted };
+    return { kind: 'active', key: current.key, admitted };
   };
 }
