@@ -12,6 +12,9 @@ const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
 /** The index refresh interval (Elasticsearch's default, and what reindex sets): the cache's longest TTL and probe interval. */
 export const INDEX_REFRESH_INTERVAL_MS = 1_000;
 
+/** INGEST_BATCH_MAX_BYTES unless set: what the producer uses when its caller names no bound. */
+export const DEFAULT_INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
 const opsPort = z.coerce.number().int().min(0).max(65_535);
@@ -109,6 +112,12 @@ const environmentSchema = z
     RATE_LIMIT_MAX: positiveInt.default(120),
     RATE_LIMIT_WINDOW_S: positiveInt.default(60),
     INGEST_BATCH_SIZE: positiveInt.max(5_000).default(1_000),
+    // A batch also closes before its job's JSON passes this many bytes, so a few huge events cannot make
+    // a job Redis refuses (or a string V8 cannot build); an event bigger than it alone is a dead letter.
+    INGEST_BATCH_MAX_BYTES: positiveInt
+      .min(65_536)
+      .max(64 * 1024 * 1024)
+      .default(DEFAULT_INGEST_BATCH_MAX_BYTES),
     WORKER_CONCURRENCY: positiveInt.max(64).default(4),
     // How long a job stays locked to a worker that stopped answering (crashed) before another takes it.
     WORKER_LOCK_DURATION_MS: positiveInt.min(1_000).default(30_000),

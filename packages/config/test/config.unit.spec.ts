@@ -46,6 +46,14 @@ describe('loadConfig', () => {
     ).toBe('production');
   });
 
+  it('bounds ingest batches by bytes: 8 MiB unless set, between 64 KiB and 64 MiB', () => {
+    expect(loadConfig({}).INGEST_BATCH_MAX_BYTES).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ INGEST_BATCH_MAX_BYTES: '1048576' }).INGEST_BATCH_MAX_BYTES).toBe(1_048_576);
+    for (const bad of ['1000', String(65 * 1024 * 1024), 'lots']) {
+      expect(() => loadConfig({ INGEST_BATCH_MAX_BYTES: bad })).toThrow(/INGEST_BATCH_MAX_BYTES/);
+    }
+  });
+
   it('reads the console settings', () => {
     const config = loadConfig({ CONSOLE_LOGIN_MAX_FAILURES: '3', CONSOLE_LOGIN_MAX_PER_ADDRESS: '9' });
     expect(config.CONSOLE_LOGIN_MAX_FAILURES).toBe(3);

@@ -91,6 +91,7 @@ const summary = await produceFromNdjson({
   input: file === '-' ? process.stdin : createReadStream(file),
   sourceName: file === '-' ? 'stdin' : basename(file),
   batchSize: options.batchSize ?? config.INGEST_BATCH_SIZE,
+  maxBatchBytes: config.INGEST_BATCH_MAX_BYTES,
   onRejection: ({ line, reason }) => {
     shownRejections += 1;
     // The reason may quote the producer's text (a key, a file name): shown with its controls escaped.

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { Queue } from 'bullmq';
+import { DEFAULT_INGEST_BATCH_MAX_BYTES } from '@directory/config';
 import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
+import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from './batching.js';
 import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
 
 export type Rejection = { line: number; reason: string };
@@ -28,7 +30,10 @@ export type ProduceOptions = {
   queue: Queue<IngestJobData, IngestJobResult>;
   input: Readable;
   sourceName: string;
+  /** Events per job at most (INGEST_BATCH_SIZE). */
   batchSize: number;
+  /** Bytes of a job's data (its JSON) at most (INGEST_BATCH_MAX_BYTES; 8 MiB unless given). */
+  maxBatchBytes?: number;
   onRejection?: (rejection: Rejection) => void;
   onProgress?: (summary: ProduceSummary) => void;
   /** Called with every batch once Redis accepted it (`--wait` keeps them to re-enqueue lost ones). */
@@ -44,7 +49,9 @@ export type ProduceOptions = {
 export const BATCHES_PER_ADD = 2;
 
 /**
- * Streams NDJSON into the ingest queue in batches. Every line is validated here so the data team sees
+ * Streams NDJSON into the ingest queue in batches, each closed at `batchSize` events or `maxBatchBytes`
+ * of job data, whichever comes first (an event too big for any batch is rejected, keeping the start of
+ * its line, as an over-long line is). Every line is validated here so the data team sees
  * bad lines (number + reason) at once; bad lines travel on flagged, so they land in dead letters with
  * their raw text instead of being dropped. Memory stays flat: one group of batches at a time.
  */
@@ -59,7 +66,11 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
     jobIds: [],
   };
   const seenEventIds = summary.eventIds;
-  let batch: IngestItem[] = [];
+  const bounds: BatchBounds = {
+    maxItems: options.batchSize,
+    maxBytes: options.maxBatchBytes ?? DEFAULT_INGEST_BATCH_MAX_BYTES,
+  };
+  const builder = new BatchBuilder(bounds);
   let pending: IngestJobData[] = [];
 
   const flushPending = async () => {
@@ -81,7 +92,13 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
       continue;
     }
     const source = `${options.sourceName}:${summary.lines}`;
-    const item = toItem(text, source);
+    let item = toItem(text, source);
+    let size = itemBytes(item);
+    // Too big for any job: a rejection keeping the start of the line, so the worker dead-letters it.
+    if (size > maxItemBytes(bounds)) {
+      item = oversizedItem(item, text, size, bounds);
+      size = itemBytes(item);
+    }
     if (item.rejection !== undefined) {
       summary.rejected += 1;
       options.onRejection?.({ line: summary.lines, reason: item.rejection });
@@ -90,14 +107,11 @@ export async function produceFromNdjson(options: ProduceOptions): Promise<Produc
       if (seenEventIds.has(eventId)) summary.duplicatesInInput += 1;
       else seenEventIds.add(eventId);
     }
-    batch.push(item);
-    if (batch.length >= options.batchSize) {
-      pending.push({ items: batch });
-      batch = [];
-      if (pending.length >= BATCHES_PER_ADD) await flushPending();
-    }
+    for (const batch of builder.add(item, size)) pending.push({ items: batch });
+    if (pending.length >= BATCHES_PER_ADD) await flushPending();
   }
-  if (batch.length > 0) pending.push({ items: batch });
+  const last = builder.finish();
+  if (last !== null) pending.push({ items: last });
   await flushPending();
   return summary;
 }

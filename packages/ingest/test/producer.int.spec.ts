@@ -1,7 +1,16 @@
 import { Readable } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENT_LINE_CHARACTERS } from '@directory/domain';
-import { crawled, createTestRedis } from '@directory/testing';
+import { listDeadLetters } from '@directory/event-store';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import {
+  crawled,
+  createTestDatabase,
+  createTestRedis,
+  createTestSearch,
+  type TestDatabase,
+} from '@directory/testing';
+import { ingestBatch } from '../src/ingest.service.js';
 import { produceFromNdjson, type Rejection } from '../src/producer.js';
 import { createIngestQueue } from '../src/queue.js';
 
@@ -39,5 +48,73 @@ describe('producer: bad lines travel on flagged, bounded', () => {
       source: 'runaway.ndjson:3',
       rejection: 'not valid JSON',
     });
+  });
+});
+
+describe('producer: batches bounded by bytes as well as by count', () => {
+  const redis = createTestRedis('producer-bytes');
+  const queue = createIngestQueue({ connection: { url: redis.url }, prefix: redis.prefix });
+  const search = createTestSearch('producer-bytes');
+  const alias = `${search.prefix}_doctors`;
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('producer-bytes');
+    await ensureDoctorsIndex(search.client, alias);
+  });
+  afterAll(async () => {
+    await queue.close();
+    await redis.cleanup();
+    await search.cleanup();
+    await database.drop();
+  });
+
+  it('splits very large valid events over several jobs within the bound, loses none, and dead-letters one too big for any job', async () => {
+    const MAX_BATCH_BYTES = 1024 * 1024;
+    // Valid events of about 300 KB each (a crawler's extra field; the allowlist drops it), a small one,
+    // and one of 1.2 MB, more than a whole job may hold.
+    const large = Array.from({ length: 7 }, (_, n) =>
+      crawled(`L${n}`, 1, '2026-01-01T10:00:00Z', { rawHtml: `<p>${'é'.repeat(150_000)}</p>` }),
+    );
+    const small = crawled('S1', 1, '2026-01-01T10:00:00Z');
+    const tooBig = crawled('T1', 1, '2026-01-01T10:00:00Z', { rawHtml: 'é'.repeat(600_000) });
+    const lines = [...large.slice(0, 3), small, tooBig, ...large.slice(3)].map((event) =>
+      JSON.stringify(event),
+    );
+    const rejections: Rejection[] = [];
+    const summary = await produceFromNdjson({
+      queue,
+      input: Readable.from(lines.map((line) => `${line}\n`)),
+      sourceName: 'large.ndjson',
+      batchSize: 1_000,
+      maxBatchBytes: MAX_BATCH_BYTES,
+      onRejection: (rejection) => rejections.push(rejection),
+    });
+    expect(summary).toMatchObject({ lines: 9, enqueued: 9, rejected: 1 });
+    expect(rejections).toEqual([
+      {
+        line: 5,
+        reason: expect.stringMatching(
+          /^event of \d+ bytes as queued is over INGEST_BATCH_MAX_BYTES \(1048576 bytes for a whole batch\): the first \d+ characters are kept$/,
+        ) as string,
+      },
+    ]);
+
+    const jobs = await queue.getJobs(['waiting']);
+    expect(jobs.length).toBeGreaterThanOrEqual(4);
+    for (const job of jobs)
+      expect(Buffer.byteLength(JSON.stringify(job.data))).toBeLessThanOrEqual(MAX_BATCH_BYTES);
+
+    const deps = {
+      db: database.db,
+      search: { client: search.client, alias },
+      siteOrigin: 'https://www.doctor-directory.example',
+    };
+    for (const job of jobs) await ingestBatch(deps, job.data.items);
+    const stored = await database.db.selectFrom('events').select('event_id').orderBy('event_id').execute();
+    expect(stored.map((row) => row.event_id)).toEqual([...large, small].map((event) => event.eventId).sort());
+    const [letter] = await listDeadLetters(database.db);
+    expect(letter?.source).toBe('large.ndjson:5');
+    expect(lines[4]?.startsWith(letter?.raw as string)).toBe(true);
   });
 });
