@@ -58,9 +58,13 @@ export async function recordDeadLetters(
     .execute();
 }
 
+/**
+ * Dead letters in id order (pending ones unless `includeRedriven`), at most `limit` of them. A reader
+ * going through them all pages by id: `afterId` is the last id of the page before.
+ */
 export async function listDeadLetters(
   db: Database,
-  options: { includeRedriven?: boolean; limit?: number } = {},
+  options: { includeRedriven?: boolean; limit?: number; afterId?: number } = {},
 ): Promise<DeadLetter[]> {
   let query = db
     .selectFrom('dead_letters')
@@ -68,6 +72,7 @@ export async function listDeadLetters(
     .orderBy('id')
     .limit(options.limit ?? 100);
   if (!options.includeRedriven) query = query.where('redriven_at', 'is', null);
+  if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
   const rows = await query.execute();
   return rows.map(toDeadLetter);
 }

@@ -19,25 +19,62 @@ export type RedriveResult = {
   projectionFailures: number;
 };
 
+// Letters read, validated and ingested at a time: a letter may keep a line of a megabyte, so `--all`
+// holds one page in memory, never every letter.
+const REDRIVE_PAGE = 100;
+
 /**
  * Re-validates dead letters (after the schema or the data was fixed) and ingests the ones that now pass.
  * Idempotent: an event already stored is a duplicate, and a re-driven letter is marked so `--all` skips it.
- * A letter that still fails stays pending with its reason reported.
+ * A letter that still fails stays pending with its reason reported. `all` walks the pending letters
+ * once, in pages by id (a letter still invalid stays pending behind the walk, so it is not read again).
  */
 export async function redriveDeadLetters(
   deps: ProjectorDependencies,
   ids: ReadonlyArray<number> | 'all',
+  options: { pageSize?: number } = {},
 ): Promise<RedriveResult> {
-  const letters: DeadLetter[] =
-    ids === 'all'
-      ? await listDeadLetters(deps.db, { limit: 1_000_000 })
-      : (await getDeadLetters(deps.db, ids)).filter((letter) => letter.redrivenAt === null);
+  const pageSize = options.pageSize ?? REDRIVE_PAGE;
+  const result: RedriveResult = {
+    redriven: 0,
+    stored: 0,
+    duplicates: 0,
+    stillInvalid: [],
+    projectionFailures: 0,
+  };
+  if (ids !== 'all') {
+    const unique = [...new Set(ids)];
+    for (let start = 0; start < unique.length; start += pageSize) {
+      const letters = await getDeadLetters(deps.db, unique.slice(start, start + pageSize));
+      await redrivePage(
+        deps,
+        letters.filter((letter) => letter.redrivenAt === null),
+        result,
+      );
+    }
+    return result;
+  }
+  let afterId = 0;
+  for (;;) {
+    const letters = await listDeadLetters(deps.db, { limit: pageSize, afterId });
+    const last = letters.at(-1);
+    if (last === undefined) return result;
+    await redrivePage(deps, letters, result);
+    afterId = last.id;
+  }
+}
+
+/** One page of letters: the valid ones appended, folded, projected and marked; the rest reported. */
+async function redrivePage(
+  deps: ProjectorDependencies,
+  letters: ReadonlyArray<DeadLetter>,
+  result: RedriveResult,
+): Promise<void> {
   const valid: Array<{ id: number; event: PlaceEvent }> = [];
-  const stillInvalid: RedriveResult['stillInvalid'] = [];
   for (const letter of letters) {
     const parsed = parsePlaceEvent(letter.raw);
     if (parsed.ok) valid.push({ id: letter.id, event: parsed.value });
-    else stillInvalid.push({ id: letter.id, reason: parsed.error });
+    else result.stillInvalid.push({ id: letter.id, reason: parsed.error });
   }
   const appended = await appendEvents(
     deps.db,
@@ -52,13 +89,10 @@ export async function redriveDeadLetters(
     deps.db,
     valid.map((item) => item.id),
   );
-  return {
-    redriven: valid.length,
-    stored: appended.stored.length,
-    duplicates: appended.duplicates.length,
-    stillInvalid,
-    projectionFailures: projection.refused.length,
-  };
+  result.redriven += valid.length;
+  result.stored += appended.stored.length;
+  result.duplicates += appended.duplicates.length;
+  result.projectionFailures += projection.refused.length;
 }
 
 export type ProjectionRetryResult = {

@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listDeadLetters, recordDeadLetters, recordProjectionFailures } from '@directory/event-store';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -123,5 +124,63 @@ describe('dead letters: inspect and re-drive', () => {
     expect(list).not.toMatch(/^line 99/m);
     expect(JSON.parse(show)).toMatchObject({ reason: `bad ${hostile}`, raw: { name: hostile } });
     expect(projections).toMatch(/^D9\t.*\tquoted \\x1b\[2J/m);
+  });
+});
+
+describe('redrive --all pages through the letters', () => {
+  let database: TestDatabase;
+  const search = createTestSearch('dead-letters-pages');
+  const alias = `${search.prefix}_doctors`;
+  // The most dead letter rows one query brought into memory.
+  let largestRead = 0;
+  const measuring: KyselyPlugin = {
+    transformQuery: (args) => args.node,
+    transformResult: (args) => {
+      const rows = args.result.rows as Array<Record<string, unknown>>;
+      if (rows[0] !== undefined && 'fingerprint' in rows[0]) largestRead = Math.max(largestRead, rows.length);
+      return Promise.resolve(args.result);
+    },
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('dead-letters-pages');
+    await ensureDoctorsIndex(search.client, alias);
+  });
+  afterAll(async () => {
+    await search.cleanup();
+    await database.drop();
+  });
+
+  it('re-drives more letters than one page holds, each exactly once, reading a page at a time', async () => {
+    // 23 letters over five pages of 5: every third one still invalid, the rest valid now.
+    const letters = Array.from({ length: 23 }, (_, n) => ({
+      raw:
+        n % 3 === 0
+          ? { eventId: `broken-${n}`, placeId: `P${n}` }
+          : crawled(`P${n}`, 1, '2026-01-01T10:00:00Z'),
+      reason: 'old schema',
+      source: `file:${n}`,
+    }));
+    await recordDeadLetters(database.db, letters);
+    const ids = (await listDeadLetters(database.db, { limit: 100 })).map((letter) => letter.id);
+    const invalidIds = ids.filter((_, n) => n % 3 === 0);
+    const deps = {
+      db: database.db.withPlugin(measuring),
+      search: { client: search.client, alias },
+      siteOrigin: SITE,
+    };
+
+    const result = await redriveDeadLetters(deps, 'all', { pageSize: 5 });
+    expect(largestRead).toBe(5);
+    expect(result).toMatchObject({ redriven: 15, stored: 15, duplicates: 0 });
+    expect(result.stillInvalid.map((failure) => failure.id)).toEqual(invalidIds);
+    const events = await database.db.selectFrom('events').select('event_id').execute();
+    expect(events).toHaveLength(15);
+    expect((await listDeadLetters(database.db)).map((letter) => letter.id)).toEqual(invalidIds);
+
+    // Once more: only the invalid ones are read again, once each; nothing is stored twice.
+    const again = await redriveDeadLetters(deps, 'all', { pageSize: 5 });
+    expect(again).toMatchObject({ redriven: 0, stored: 0 });
+    expect(again.stillInvalid.map((failure) => failure.id)).toEqual(invalidIds);
   });
 });
