@@ -163,6 +163,12 @@ const environmentSchema = z
     DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.default(1_000),
     DATABASE_JOB_STATEMENT_TIMEOUT_MS: positiveInt.default(60_000),
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt.default(10_000),
+    // Connections of each service's PostgreSQL pool (api, mcp, console, worker; the worker needs
+    // WORKER_CONCURRENCY + 2), and of the small pool of its own that API-key look-ups use in the api and
+    // mcp processes, so a burst of long queries on the first (changes-feed pages) cannot make
+    // authentication wait for a connection.
+    DATABASE_POOL_MAX: positiveInt.max(1_000).default(10),
+    DATABASE_KEY_POOL_MAX: positiveInt.max(100).default(2),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     ELASTICSEARCH_SHARDS: positiveInt.max(64).default(1),
     ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),

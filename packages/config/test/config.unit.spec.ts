@@ -54,6 +54,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('sizes the database pools: 10 connections, and 2 of their own for key look-ups', () => {
+    expect(loadConfig({})).toMatchObject({ DATABASE_POOL_MAX: 10, DATABASE_KEY_POOL_MAX: 2 });
+    expect(loadConfig({ DATABASE_POOL_MAX: '40', DATABASE_KEY_POOL_MAX: '4' })).toMatchObject({
+      DATABASE_POOL_MAX: 40,
+      DATABASE_KEY_POOL_MAX: 4,
+    });
+    expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
+    expect(() => loadConfig({ DATABASE_KEY_POOL_MAX: 'two' })).toThrow(/DATABASE_KEY_POOL_MAX/);
+  });
+
   it('reads the console settings', () => {
     const config = loadConfig({ CONSOLE_LOGIN_MAX_FAILURES: '3', CONSOLE_LOGIN_MAX_PER_ADDRESS: '9' });
     expect(config.CONSOLE_LOGIN_MAX_FAILURES).toBe(3);

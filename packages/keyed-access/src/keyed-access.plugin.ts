@@ -90,6 +90,12 @@ function registerAuth(
 
 export type KeyedAccessOptions = {
   db: Database;
+  /**
+   * The pool key look-ups read from: in the api and mcp processes a small one of their own
+   * (DATABASE_KEY_POOL_MAX), so authentication never waits behind the requests that fill `db` (a burst
+   * of changes-feed pages); `db` when not given.
+   */
+  keyDb?: Database;
   redis: Redis;
   /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
   redisPrefix: string;
@@ -138,8 +144,9 @@ export function registerKeyedAccess(scope: FastifyInstance, options: KeyedAccess
       ),
   });
   if (options.metrics) registerDatabaseClockMetrics(options.metrics, clock);
+  const keyDb = options.keyDb ?? options.db;
   registerAuth(scope, {
-    lookup: createKeyLookup(options.db, createKeyVouches(options.redis, options.redisPrefix), {
+    lookup: createKeyLookup(keyDb, createKeyVouches(options.redis, options.redisPrefix), {
       unknownKeyCacheSeconds: options.unknownKeyCacheSeconds,
       clock,
     }),

@@ -16,7 +16,10 @@ export type Stores = {
  * request-serving process.
  */
 export function openStores(config: Config, options: { autoPipelining: boolean }): Stores {
-  const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'request') });
+  const db = createDatabase(config.DATABASE_URL, {
+    maxConnections: config.DATABASE_POOL_MAX,
+    timeouts: databaseTimeouts(config, 'request'),
+  });
   const redis = createServiceRedis(config.REDIS_URL, options);
   return { db, redis, close: () => closeConnections([db.destroy(), redis.quit()]) };
 }

@@ -1,2 +1,7 @@
 export { searchServiceProblemMappings } from './problem-mappings.js';
-export { runSearchService, type SearchServiceDependencies } from './search-service.js';
+export {
+  runSearchService,
+  searchServiceDependencies,
+  type SearchServiceDependencies,
+} from './search-service.js';
+export { openSearchStores, type SearchStores } from './search-stores.js';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import pino from 'pino';
 import type { Config } from '@directory/config';
 import type { Directory } from '@directory/directory';
@@ -7,10 +8,37 @@ import type { KeyedAccessOptions } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
 import { elasticsearchCheck } from '@directory/search-index';
 import { registerSearchCacheMetrics } from './search-cache-metrics.js';
-import { openSearchStores } from './search-stores.js';
+import { openSearchStores, type SearchStores } from './search-stores.js';
 
 /** What a search-serving app is built on: keyed access (auth + quota) and the directory. */
 export type SearchServiceDependencies = KeyedAccessOptions & { directory: Directory };
+
+/** The app's dependencies from the configuration and the process's stores (and its metrics registry). */
+export function searchServiceDependencies(
+  config: Config,
+  stores: SearchStores,
+  metrics: Registry,
+): SearchServiceDependencies {
+  return {
+    db: stores.db,
+    keyDb: stores.keyDb,
+    redis: stores.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    directory: stores.directory,
+    rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
+    accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
+    failedAuth: {
+      max: config.AUTH_FAILURES_MAX,
+      windowSeconds: config.AUTH_FAILURES_WINDOW_S,
+      refusalDelayMs: config.AUTH_FAILURES_REFUSAL_DELAY_MS,
+    },
+    unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
+    usageFlushIntervalMs: config.KEY_USAGE_FLUSH_INTERVAL_S * 1000,
+    trustedProxies: config.TRUSTED_PROXIES,
+    clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
+    metrics,
+  };
+}
 
 /** Where a search-serving process listens: its public port, and its operator listener's (0 = none). */
 export type ServicePorts = { service: string; port: number; opsPort: number };
@@ -30,7 +58,8 @@ export async function runSearchService(
   ports: ServicePorts,
   build: (deps: SearchServiceDependencies, logOptions: LogOptions) => Promise<FastifyInstance>,
 ): Promise<FastifyInstance> {
-  const { db, redis, search, directory, searchCache, close } = openSearchStores(config);
+  const stores = openSearchStores(config);
+  const { db, redis, search, searchCache, close } = stores;
   const operations = await startProcessOperations({
     service: ports.service,
     host: config.OPS_HOST,
@@ -50,27 +79,11 @@ export async function runSearchService(
     maxWrite: LOG_MAX_WRITE_BYTES,
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
   });
-  const app = await build(
-    {
-      db,
-      redis,
-      redisPrefix: config.REDIS_PREFIX,
-      directory,
-      rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
-      accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
-      failedAuth: {
-        max: config.AUTH_FAILURES_MAX,
-        windowSeconds: config.AUTH_FAILURES_WINDOW_S,
-        refusalDelayMs: config.AUTH_FAILURES_REFUSAL_DELAY_MS,
-      },
-      unknownKeyCacheSeconds: config.UNKNOWN_KEY_CACHE_S,
-      usageFlushIntervalMs: config.KEY_USAGE_FLUSH_INTERVAL_S * 1000,
-      trustedProxies: config.TRUSTED_PROXIES,
-      clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
-      metrics: operations.registry,
-    },
-    { logLevel: config.LOG_LEVEL, logStream: logDestination, httpMetrics: operations.httpMetrics },
-  );
+  const app = await build(searchServiceDependencies(config, stores, operations.registry), {
+    logLevel: config.LOG_LEVEL,
+    logStream: logDestination,
+    httpMetrics: operations.httpMetrics,
+  });
   redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
   await serveUntilSignal(app, {
     host: config.HOST,

@@ -1,4 +1,5 @@
-import { INDEX_REFRESH_INTERVAL_MS, type Config } from '@directory/config';
+import { INDEX_REFRESH_INTERVAL_MS, databaseTimeouts, type Config } from '@directory/config';
+import { createDatabase, type Database } from '@directory/database';
 import {
   createDirectory,
   createSearchRequestCache,
@@ -12,6 +13,8 @@ import { openStores, type Stores } from '@directory/keyed-access';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
 
 export type SearchStores = Stores & {
+  /** The pool of API-key look-ups alone (DATABASE_KEY_POOL_MAX), apart from `db`. */
+  keyDb: Database;
   search: SearchClient;
   directory: Directory;
   /** The directory's hot-query cache; null with SEARCH_CACHE=off. */
@@ -21,6 +24,13 @@ export type SearchStores = Stores & {
 /** The stores of a search-serving process (the API and the MCP server), plus its search client and directory. */
 export function openSearchStores(config: Config): SearchStores {
   const stores = openStores(config, { autoPipelining: true });
+  // Authentication gets connections of its own: the main pool also serves the changes feed, whose pages
+  // (up to 1,000 rows) can take every connection in a burst, and a key look-up waiting for one would
+  // answer 503 after DATABASE_CONNECT_TIMEOUT_MS.
+  const keyDb = createDatabase(config.DATABASE_URL, {
+    maxConnections: config.DATABASE_KEY_POOL_MAX,
+    timeouts: databaseTimeouts(config, 'request'),
+  });
   const search = createSearchClient(config.ELASTICSEARCH_URL, {
     timeoutMs: config.ELASTICSEARCH_TIMEOUT_MS,
     maxRetries: 1,
@@ -55,12 +65,13 @@ export function openSearchStores(config: Config): SearchStores {
   });
   return {
     ...stores,
+    keyDb,
     search,
     directory,
     searchCache,
     close: () => {
       indexWatch?.close();
-      return closeConnections([stores.db.destroy(), stores.redis.quit(), search.close()]);
+      return closeConnections([stores.db.destroy(), keyDb.destroy(), stores.redis.quit(), search.close()]);
     },
   };
 }

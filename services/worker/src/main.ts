@@ -3,13 +3,22 @@ import { pino } from 'pino';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
+import { workerPoolProblem } from './database-pool.js';
 import { startIngestWorker } from './ingest.worker.js';
 import { createJobAdmission } from './readiness-gate.js';
 import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
 
 const config = loadConfigOrExit();
+const poolProblem = workerPoolProblem(config);
+if (poolProblem !== null) {
+  process.stderr.write(`${poolProblem}\n`);
+  process.exit(2);
+}
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
-const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') });
+const db = createDatabase(config.DATABASE_URL, {
+  maxConnections: config.DATABASE_POOL_MAX,
+  timeouts: databaseTimeouts(config, 'job'),
+});
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });
 await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX, {
   shards: config.ELASTICSEARCH_SHARDS,
