@@ -65,6 +65,18 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      {
+        // Clustered engines (Redis Cluster and Sentinel, PostgreSQL primary + standby behind PgBouncer,
+        // three Elasticsearch nodes, several workers): private instances on free ports only, after the rest.
+        test: {
+          name: 'cluster',
+          sequence: { groupOrder: 3 },
+          include: ['test/cluster/**/*.cluster.spec.ts'],
+          globalSetup: ['packages/testing/src/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
     ],
   },
 });
