@@ -172,6 +172,10 @@ const environmentSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     ELASTICSEARCH_SHARDS: positiveInt.max(64).default(1),
     ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
+    // The health a reindex's new index must reach before the alias swap (auto: green when it has
+    // replicas, yellow otherwise), and how long it waits for it before giving up with the alias unchanged.
+    REINDEX_WAIT_FOR_HEALTH: z.enum(['auto', 'green', 'yellow']).default('auto'),
+    REINDEX_HEALTH_TIMEOUT_S: positiveInt.max(86_400).default(600),
     // Replaced by TRUSTED_PROXIES: trusting every peer's X-Forwarded-For let a client choose its address.
     CONSOLE_TRUST_PROXY: z
       .stringbool()

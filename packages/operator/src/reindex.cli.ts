@@ -1,11 +1,12 @@
-// `npm run reindex [-- --replay] [--keep-old] [--dry-run]`: rebuild the search index with no downtime.
+// `npm run reindex [-- --replay] [--keep-old] [--dry-run] [--wait-for-health green|yellow] [--break-lock]`:
+// rebuild the search index with no downtime.
 import { Presets, SingleBar } from 'cli-progress';
 import { Command } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
+import { ReindexLockedError } from './reindex-lock.js';
 import {
-  leftoverIndices,
   reindex,
   ReindexCatchUpError,
   ReindexSwapUnknownError,
@@ -21,24 +22,35 @@ const program = new Command()
   )
   .option('--keep-old', 'keep the previous index instead of deleting it after the swap')
   .option('--dry-run', 'report what would be done and change nothing')
+  .option(
+    '--wait-for-health <status>',
+    'health the new index must reach before the swap: auto (green with replicas, else yellow), green or yellow (default REINDEX_WAIT_FOR_HEALTH)',
+  )
+  .option(
+    '--break-lock',
+    'take the reindex lock even if another run holds it (only when that run crashed; it stops before its swap)',
+  )
   .showHelpAfterError();
 program.parse();
-const options = program.opts<{ replay?: boolean; keepOld?: boolean; dryRun?: boolean }>();
+const options = program.opts<{
+  replay?: boolean;
+  keepOld?: boolean;
+  dryRun?: boolean;
+  waitForHealth?: string;
+  breakLock?: boolean;
+}>();
+const healthSettings = ['auto', 'green', 'yellow'] as const;
+const waitForHealth = healthSettings.find((setting) => setting === options.waitForHealth);
+if (options.waitForHealth !== undefined && !waitForHealth) {
+  process.stderr.write(`--wait-for-health must be one of ${healthSettings.join(', ')}\n`);
+  process.exit(2);
+}
 
 const config = loadConfigOrExit();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const db = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeouts(config, 'job') });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
 const alias = config.ELASTICSEARCH_INDEX;
-
-const leftovers = await leftoverIndices(client, alias);
-if (leftovers.length > 0) {
-  log(`leftover indices of interrupted runs: ${leftovers.join(', ')}`);
-  if (!options.dryRun) {
-    for (const index of leftovers) await client.indices.delete({ index }, { ignore: [404] });
-    log('leftovers deleted');
-  }
-}
 
 const interactive = process.stderr.isTTY;
 const bar = interactive
@@ -75,6 +87,11 @@ const onProgress = (event: ReindexProgress) => {
       return;
     case 'catch-up':
       return;
+    case 'leftovers':
+      log(`leftover indices of interrupted runs: ${event.indices.join(', ')} (deleted)`);
+      return;
+    case 'lock':
+    case 'health':
     case 'verify':
     case 'swap':
     case 'cleanup':
@@ -94,10 +111,20 @@ try {
     replay: options.replay,
     keepOld: options.keepOld,
     dryRun: options.dryRun,
+    waitForHealth: waitForHealth ?? config.REINDEX_WAIT_FOR_HEALTH,
+    healthTimeoutMs: config.REINDEX_HEALTH_TIMEOUT_S * 1000,
+    breakLock: options.breakLock,
     shape: { shards: config.ELASTICSEARCH_SHARDS, replicas: config.ELASTICSEARCH_REPLICAS },
     onProgress,
   });
   if (summary.dryRun) {
+    if (summary.leftovers.length > 0)
+      log(`leftover indices of interrupted runs: ${summary.leftovers.join(', ')} (would be deleted)`);
+    if (summary.runningLease)
+      log(
+        `another reindex is running: ${summary.runningLease.holder}, building ${summary.runningLease.index} ` +
+          `since ${summary.runningLease.startedAt}; a run now would be refused`,
+      );
     log(
       `dry run: would build ${summary.newIndex} with ${summary.servedCount} served places` +
         `${options.replay ? ' after replaying every stream' : ''}, then move ${alias} from ` +
@@ -117,7 +144,8 @@ try {
   }
 } catch (error) {
   if (barStarted) bar?.stop();
-  if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+  if (error instanceof ReindexLockedError) log(`reindex refused, nothing changed: ${error.message}`);
+  else if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
     log(`reindex incomplete: ${error.message}`);
   else
     log(

@@ -21,9 +21,18 @@ import {
   indexShapeSettings,
   type IndexShape,
   indicesBehindAlias,
+  waitForIndexHealth,
   writeSerializedProjections,
   type SearchClient,
 } from '@directory/search-index';
+import {
+  deletableLeftovers,
+  leaseIsLive,
+  requiredHealth,
+  type HealthSetting,
+  type ReindexLease,
+} from './reindex-guard.js';
+import { acquireReindexLock, readReindexLease } from './reindex-lock.js';
 
 export type ReindexOptions = {
   db: Database;
@@ -45,13 +54,24 @@ export type ReindexOptions = {
   now?: () => Date;
   /** Shards and replicas of the new index (ELASTICSEARCH_SHARDS, ELASTICSEARCH_REPLICAS); default 1 and 0. */
   shape?: IndexShape;
+  /**
+   * The health the new index must reach before the swap (REINDEX_WAIT_FOR_HEALTH): `auto` (default) is
+   * green when it has replicas, yellow otherwise; within `healthTimeoutMs` (default 10 minutes).
+   */
+  waitForHealth?: HealthSetting;
+  healthTimeoutMs?: number;
+  /** Take the lock even if another run holds it (that run then stops before its swap). */
+  breakLock?: boolean;
+  /** How long the lock outlives a run that stopped renewing it (default 60 s, renewed every 15 s). */
+  lockLeaseMs?: number;
 };
 
 export type ReindexProgress =
   | { phase: 'replay'; done: number }
   | { phase: 'load'; done: number; total: number }
   | { phase: 'catch-up'; done: number }
-  | { phase: 'verify' | 'swap' | 'cleanup'; detail: string };
+  | { phase: 'leftovers'; indices: string[] }
+  | { phase: 'lock' | 'health' | 'verify' | 'swap' | 'cleanup'; detail: string };
 
 export type ReindexSummary = {
   newIndex: string;
@@ -62,11 +82,20 @@ export type ReindexSummary = {
   indexedCount: number;
   replayed: number;
   removedIndices: string[];
+  /** `<alias>__*` indices of interrupted runs: deleted (a dry run only lists them). */
+  leftovers: string[];
+  /** A dry run: the lease of a run in progress, if any. */
+  runningLease?: ReindexLease;
   dryRun: boolean;
 };
 
 export class ReindexVerificationError extends Error {
   override name = 'ReindexVerificationError';
+}
+
+/** The new index did not reach the required health in time: the alias was not moved. */
+export class ReindexHealthError extends Error {
+  override name = 'ReindexHealthError';
 }
 
 /** The swap request failed and the alias could not be read afterwards: where it points is unknown. */
@@ -125,14 +154,12 @@ const CATCH_UP_ATTEMPTS = 3;
  */
 export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
   const { db, client, alias } = options;
-  const margin = options.catchUpMarginMs ?? 30_000;
   const now = options.now ?? (() => new Date());
   const progress = async (event: ReindexProgress) => {
     await options.onProgress?.(event);
   };
-  const previousIndices = await indicesBehindAlias(client, alias);
   const newIndex = concreteIndexName(alias, now());
-  const summary: ReindexSummary = {
+  const summaryOf = (previousIndices: string[]): ReindexSummary => ({
     newIndex,
     previousIndices,
     loaded: 0,
@@ -141,12 +168,72 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     indexedCount: 0,
     replayed: 0,
     removedIndices: [],
+    leftovers: [],
     dryRun: options.dryRun ?? false,
-  };
+  });
   if (options.dryRun) {
+    const summary = summaryOf(await indicesBehindAlias(client, alias));
+    const lease = await readReindexLease(client, alias);
+    if (lease && leaseIsLive(lease, now())) summary.runningLease = lease;
+    summary.leftovers = deletableLeftovers(
+      await concreteIndices(client, alias),
+      summary.previousIndices,
+      lease,
+      now(),
+    );
     summary.servedCount = await countServedPlaces(db);
     return summary;
   }
+
+  // Only the holder of the lock builds, and only it deletes leftovers: another run's index is never
+  // one. The alias is read after taking the lock: a run that finished just before has moved it.
+  const leaseMs = options.lockLeaseMs ?? LOCK_LEASE_MS;
+  const lock = await acquireReindexLock(client, alias, {
+    index: newIndex,
+    leaseMs,
+    heartbeatMs: Math.max(1_000, Math.floor(leaseMs / 4)),
+    breakLock: options.breakLock,
+    now,
+  });
+  try {
+    const summary = summaryOf(await indicesBehindAlias(client, alias));
+    if (lock.replaced) {
+      await progress({
+        phase: 'lock',
+        detail:
+          `took over the lock of ${lock.replaced.holder} (building ${lock.replaced.index} since ` +
+          `${lock.replaced.startedAt}; ${options.breakLock ? 'broken with --break-lock' : 'its lease had expired'})`,
+      });
+    }
+    summary.leftovers = deletableLeftovers(
+      await concreteIndices(client, alias),
+      summary.previousIndices,
+      lock.lease,
+      now(),
+    );
+    if (summary.leftovers.length > 0) {
+      await progress({ phase: 'leftovers', indices: summary.leftovers });
+      for (const index of summary.leftovers) await client.indices.delete({ index }, { ignore: [404] });
+    }
+    await build(options, summary, lock.confirm, progress);
+    return summary;
+  } finally {
+    await lock.release();
+  }
+}
+
+const LOCK_LEASE_MS = 60_000;
+const HEALTH_TIMEOUT_MS = 600_000;
+
+async function build(
+  options: ReindexOptions,
+  summary: ReindexSummary,
+  confirmLock: () => Promise<void>,
+  progress: (event: ReindexProgress) => Promise<void>,
+): Promise<void> {
+  const { db, client, alias } = options;
+  const { newIndex, previousIndices } = summary;
+  const margin = options.catchUpMarginMs ?? 30_000;
 
   // The catch-up window opens before the load (or the replay) reads anything: a worker write to a place
   // the load has already passed is caught up; what the load itself wrote is not.
@@ -195,7 +282,27 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
       index: newIndex,
       settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },
     });
+    // Swapping to an index whose replicas are not yet assigned would leave the alias one node loss
+    // away from a red index; the old index is still complete and served while we wait.
+    const health = requiredHealth(options.waitForHealth ?? 'auto', shape.replicas);
+    const timeoutMs = options.healthTimeoutMs ?? HEALTH_TIMEOUT_MS;
+    await progress({
+      phase: 'health',
+      detail: `waiting up to ${timeoutMs / 1000} s for ${newIndex} to be ${health}`,
+    });
+    const reached = await waitForIndexHealth(client, newIndex, health, timeoutMs);
+    if (!reached.reached) {
+      throw new ReindexHealthError(
+        `${newIndex} did not become ${health} within ${timeoutMs / 1000} s (status ${reached.status}, ` +
+          `${reached.unassignedShards} unassigned shards${reached.error ? `; last error: ${reached.error}` : ''}). ` +
+          (health === 'green'
+            ? 'Does the cluster have more nodes than ELASTICSEARCH_REPLICAS? On a one-node cluster set REINDEX_WAIT_FOR_HEALTH=yellow.'
+            : 'Is every node of the cluster up?'),
+      );
+    }
     await verify(options, newIndex, summary, catchUp, progress);
+    // A run whose lease was taken over (it was presumed dead) or broken must not move the alias.
+    await confirmLock();
 
     await progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
     swapSent = true;
@@ -241,7 +348,6 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
       }
     }
   }
-  return summary;
 }
 
 /**
@@ -401,9 +507,20 @@ async function* refoldedPages(
   }
 }
 
-/** Indices named `<alias>__*` that the alias does not point at: leftovers of interrupted runs. */
+/**
+ * Indices named `<alias>__*` that the alias does not point at and no running reindex is building:
+ * leftovers of interrupted runs.
+ */
 export async function leftoverIndices(client: SearchClient, alias: string): Promise<string[]> {
-  const live = new Set(await indicesBehindAlias(client, alias));
+  return deletableLeftovers(
+    await concreteIndices(client, alias),
+    await indicesBehindAlias(client, alias),
+    await readReindexLease(client, alias),
+    new Date(),
+  );
+}
+
+async function concreteIndices(client: SearchClient, alias: string): Promise<string[]> {
   const response = await client.cat.indices({ index: `${alias}__*`, format: 'json', h: 'index' });
-  return response.map((row) => row.index ?? '').filter((index) => index !== '' && !live.has(index));
+  return response.map((row) => row.index ?? '').filter((index) => index !== '');
 }

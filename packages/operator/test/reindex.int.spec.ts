@@ -40,6 +40,7 @@ import {
   ReindexSwapUnknownError,
   type ReindexSummary,
 } from '../src/reindex.service.js';
+import { lockIndexName } from '../src/reindex-lock.js';
 
 const SITE = 'https://www.doctor-directory.example';
 const SECRET = 'reindex-test-cursor-secret-0123456789';
@@ -319,7 +320,9 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     expect(rerun.indexedCount).toBe(rerun.servedCount);
     expect(await indicesBehindAlias(search.client, alias)).toEqual([rerun.newIndex]);
     expect(rerun.removedIndices).toEqual([moved]);
-    await search.client.indices.delete({ index: live ?? '' });
+    // The kept index is a leftover for the rerun, which holds the lock: deleted before it builds.
+    expect(rerun.leftovers).toContain(live);
+    expect(await leftoverIndices(search.client, alias)).toEqual([]);
   });
 
   /**
@@ -398,6 +401,9 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
       await proxy.client.close();
       await proxy.close();
     }
+    // The run could not release its lock either (every request refused): its lease would keep the next
+    // run out for up to a minute, so it is removed here, as `--break-lock` would.
+    await search.client.delete({ index: lockIndexName(alias), id: 'reindex' }, { ignore: [404] });
     const [moved] = await indicesBehindAlias(search.client, alias);
     expect(moved).not.toBe(live);
     expect(await leftoverIndices(search.client, alias)).toContain(live);
@@ -407,15 +413,18 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
   it('runs as the operator command: --dry-run changes nothing, a real run swaps and deletes the old index', async () => {
     const env = { DATABASE_URL: database.url, ELASTICSEARCH_INDEX: alias, SITE_ORIGIN: SITE };
     const [before] = await indicesBehindAlias(search.client, alias);
+    // An interrupted run's index, which no live lock covers.
+    await createDoctorsIndex(search.client, concreteIndexName(alias, new Date('2031-01-01T00:00:00Z')));
 
     const dryRun = startProcess('packages/operator/src/reindex.cli.ts', ['--dry-run'], env);
     expect(await dryRun.exited, dryRun.output()).toBe(0);
     expect(dryRun.output()).toMatch(/dry run: would build \S+ with \d+ served places/);
+    expect(dryRun.output()).toMatch(/leftover indices of interrupted runs: \S+2031\S+ \(would be deleted\)/);
     expect(await indicesBehindAlias(search.client, alias)).toEqual([before]);
 
     const run = startProcess('packages/operator/src/reindex.cli.ts', [], env);
     expect(await run.exited, run.output()).toBe(0);
-    expect(run.output()).toMatch(/leftover indices of interrupted runs: .*2030/);
+    expect(run.output()).toMatch(/leftover indices of interrupted runs: \S+2031\S+ \(deleted\)/);
     expect(run.output()).toMatch(/done in .* served documents verified; deleted .*; peak RSS \d+ MB/);
     const [after] = await indicesBehindAlias(search.client, alias);
     expect(after).not.toBe(before);

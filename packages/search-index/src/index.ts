@@ -5,6 +5,8 @@ export {
   ensureDoctorsIndex,
   indexShapeSettings,
   indicesBehindAlias,
+  waitForIndexHealth,
+  type IndexHealth,
   type IndexShape,
 } from './indices.js';
 export {

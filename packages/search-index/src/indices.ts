@@ -63,3 +63,51 @@ function isAlreadyExists(error: unknown): boolean {
   const body = (error as { meta?: { body?: { error?: { type?: string } } } }).meta?.body;
   return body?.error?.type === 'resource_already_exists_exception';
 }
+
+export type IndexHealth = {
+  reached: boolean;
+  /** The index's last known status (`unknown` when the cluster never answered). */
+  status: string;
+  unassignedShards: number;
+  /** The last error, when the cluster did not answer at the end. */
+  error?: string;
+};
+
+/** Each health request waits at most this long, so a long wait is several bounded requests. */
+const HEALTH_POLL_MS = 10_000;
+
+/**
+ * Waits until `index` is at least `status` (green: every replica assigned), at most `timeoutMs`.
+ * Never throws: a cluster that does not answer (a node lost, a master being elected) is asked again
+ * until the deadline, and the caller decides what a health not reached means.
+ */
+export async function waitForIndexHealth(
+  client: Client,
+  index: string,
+  status: 'green' | 'yellow',
+  timeoutMs: number,
+): Promise<IndexHealth> {
+  const deadline = Date.now() + timeoutMs;
+  let last: IndexHealth = { reached: false, status: 'unknown', unassignedShards: 0 };
+  for (;;) {
+    const waitMs = Math.max(0, Math.min(HEALTH_POLL_MS, deadline - Date.now()));
+    try {
+      // A health not reached in time is a 408 whose body still says where it stands.
+      const health = await client.cluster.health(
+        { index, wait_for_status: status, timeout: `${waitMs}ms` },
+        { ignore: [408], requestTimeout: waitMs + 10_000, maxRetries: 0 },
+      );
+      last = {
+        reached: !health.timed_out,
+        status: String(health.status).toLowerCase(),
+        unassignedShards: health.unassigned_shards,
+      };
+      if (last.reached) return last;
+    } catch (error) {
+      last = { ...last, error: error instanceof Error ? error.message : String(error) };
+      // A refused connection fails at once: pause instead of spinning until the deadline.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, waitMs)));
+    }
+    if (Date.now() >= deadline) return last;
+  }
+}
