@@ -8,6 +8,7 @@ import * as keyLifecycle from './migrations/0006-key-lifecycle.js';
 import * as lz4Documents from './migrations/0007-lz4-documents.js';
 import * as lagSince from './migrations/0008-lag-since.js';
 import * as feedSnapshot from './migrations/0009-feed-snapshot.js';
+import * as sweepClaims from './migrations/0010-sweep-claims.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-lz4-documents': lz4Documents,
   '0008-lag-since': lagSince,
   '0009-feed-snapshot': feedSnapshot,
+  '0010-sweep-claims': sweepClaims,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -27,6 +27,8 @@ export type PlacesTable = {
   changed_xid: ColumnType<string | null, never, never>;
   /** The dataset the place was last served in (kept on its tombstone); null until first served. */
   feed_country: ColumnType<string | null, never, never>;
+  /** Until when a worker's sweeper has claimed the place to refold it (a lease; null: not claimed). */
+  sweep_claimed_until: ColumnType<Date | null, never, Date | null>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

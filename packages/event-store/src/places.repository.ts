@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceProjection } from '@directory/domain';
 import { columnOf, jsonColumnOf } from './row-binding.js';
@@ -128,6 +128,10 @@ export const lagSince = sql<Date | null>`coalesce(places.lag_since, ${oldestMiss
   sql`places.projected_version`,
 )})`;
 
+type Schema = Database extends Kysely<infer S> ? S : never;
+
+type LaggingOptions = { limit: number; among?: ReadonlyArray<string>; after?: string; settledForMs?: number };
+
 /**
  * Places whose index copy lags their stored stream (a lost job, a crash between store and index): the
  * sweeper refolds them from their events. A place whose document the index refused at its current
@@ -137,10 +141,12 @@ export const lagSince = sql<Date | null>`coalesce(places.lag_since, ${oldestMiss
  * oldest change missing from the index was stored less than that long ago: a job that appended them
  * is most likely still projecting them, and refolding them too would only repeat its work.
  */
-export async function findLaggingPlaceIds(
-  db: Database,
-  options: { limit: number; among?: ReadonlyArray<string>; after?: string; settledForMs?: number },
-): Promise<string[]> {
+export async function findLaggingPlaceIds(db: Database, options: LaggingOptions): Promise<string[]> {
+  if (options.among?.length === 0) return [];
+  return (await laggingPlaces(db, options).execute()).map((row) => row.place_id);
+}
+
+function laggingPlaces(db: QueryCreator<Schema>, options: LaggingOptions) {
   let query = db
     .selectFrom('places')
     .select('place_id')
@@ -164,11 +170,59 @@ export async function findLaggingPlaceIds(
     const settledSince = sql<Date>`now() - make_interval(secs => ${options.settledForMs / 1_000})`;
     query = query.where(sql<boolean>`coalesce(${lagSince} < ${settledSince}, true)`);
   }
-  if (options.among) {
-    if (options.among.length === 0) return [];
+  if (options.among)
     query = query.where('place_id', '=', sql<string>`any(${sql.val([...options.among])}::text[])`);
-  }
-  return (await query.execute()).map((row) => row.place_id);
+  return query;
+}
+
+/** Places a sweeper claimed, and the claim's expiry that identifies it when it is released. */
+export type SweepClaim = { placeIds: string[]; until: Date | null };
+
+/**
+ * Claims up to `limit` lagging places (as `findLaggingPlaceIds` finds them) for `claimForMs`, so that
+ * concurrent sweepers share them instead of each refolding every one. One short statement, no session
+ * state: rows another sweeper is claiming at this instant (or a batch is appending to) are skipped
+ * (`skip locked`), rows under an unexpired claim are left out, and a claim whose sweeper died lapses by
+ * itself at its expiry.
+ */
+export async function claimLaggingPlaces(
+  db: Database,
+  options: Omit<LaggingOptions, 'among'> & { claimForMs: number },
+): Promise<SweepClaim> {
+  const rows = await db
+    .with(
+      (cte) => cte('claimable').materialized(),
+      (qb) =>
+        laggingPlaces(qb, options)
+          .where((eb) =>
+            eb.or([eb('sweep_claimed_until', 'is', null), eb('sweep_claimed_until', '<', sql<Date>`now()`)]),
+          )
+          .forUpdate()
+          .skipLocked(),
+    )
+    .updateTable('places')
+    // Whole milliseconds, so the expiry read back into a Date still names this claim when it is released.
+    .set({
+      sweep_claimed_until: sql<Date>`date_trunc('milliseconds',
+        now() + make_interval(secs => ${options.claimForMs / 1_000}))`,
+    })
+    .from('claimable')
+    .whereRef('places.place_id', '=', 'claimable.place_id')
+    .returning(['places.place_id', 'places.sweep_claimed_until'])
+    .execute();
+  const placeIds = rows.map((row) => row.place_id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { placeIds, until: rows[0]?.sweep_claimed_until ?? null };
+}
+
+/** Ends a claim once its places are refolded (a later lag is swept at once); another's claim is kept. */
+export async function releaseSweepClaim(db: Database, claim: SweepClaim): Promise<void> {
+  if (claim.placeIds.length === 0 || claim.until === null) return;
+  await db
+    .updateTable('places')
+    .set({ sweep_claimed_until: null })
+    .where('place_id', '=', sql<string>`any(${sql.val(claim.placeIds)}::text[])`)
+    .where('sweep_claimed_until', '=', claim.until)
+    .execute();
 }
 
 /**
@@ -253,4 +307,18 @@ export async function databaseNow(db: Database): Promise<Date> {
  */
 function byPlaceId<T extends { placeId: string }>(rows: ReadonlyArray<T>): T[] {
   return [...rows].sort((a, b) => (a.placeId < b.placeId ? -1 : a.placeId > b.placeId ? 1 : 0));
+}
+
+/** The stored stream version of each given place that has a row (a missing place has none). */
+export async function readStreamVersions(
+  db: Database,
+  placeIds: ReadonlyArray<string>,
+): Promise<Map<string, number>> {
+  if (placeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('places')
+    .select(['place_id', 'stream_version'])
+    .where('place_id', 'in', [...placeIds])
+    .execute();
+  return new Map(rows.map((row) => [row.place_id, row.stream_version]));
 }

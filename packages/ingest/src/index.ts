@@ -9,7 +9,13 @@ export {
   type QueueConnection,
 } from './queue.js';
 export { ingestBatch } from './ingest.service.js';
-export { refoldAndProject, sweepLaggingPlaces, type ProjectorDependencies } from './projector.service.js';
+export {
+  refoldAndProject,
+  sweepLaggingPlaces,
+  type ProjectOutcome,
+  type ProjectorDependencies,
+  type SweepOutcome,
+} from './projector.service.js';
 export { produceFromNdjson } from './producer.js';
 export { waitForJobs } from './wait-for-jobs.js';
 export { describeRun, type RunSummary } from './run-summary.js';

@@ -1,11 +1,12 @@
 import type { Database } from '@directory/database';
 import { projectPlace, type StoredPlaceEvent } from '@directory/domain';
 import {
+  claimLaggingPlaces,
   clearProjectionFailures,
-  findLaggingPlaceIds,
   markProjected,
   readStreams,
   recordProjectionFailures,
+  releaseSweepClaim,
   savePlaceStates,
   type SerializedPlaceState,
 } from '@directory/event-store';
@@ -85,16 +86,26 @@ export async function refoldAndProject(
   return { projected: projected.length, refused };
 }
 
-export type SweepOutcome = ProjectOutcome;
+export type SweepOutcome = ProjectOutcome & {
+  /** Places this sweeper claimed and refolded (each lagging place is refolded by one sweeper). */
+  refolded: number;
+};
 
 export type SweepOptions = {
-  /** Places refolded per page. */
+  /** Places claimed and refolded per page. */
   batchSize?: number;
   /**
    * Lag younger than this is left to the job that stored it (see `findLaggingPlaceIds`); 0 sweeps every
    * lagging place at once.
    */
   graceMs?: number;
+  /**
+   * How long a page's claim lasts. While it lasts other sweepers leave the page alone; if this sweeper
+   * dies on the page, the claim lapses and another sweep takes the places. Longer than a page takes.
+   */
+  claimForMs?: number;
+  /** Told of each page refolded, as it is done (a later page may fail): metrics. */
+  onPage?: (page: ProjectOutcome) => void;
 };
 
 /**
@@ -102,20 +113,38 @@ export type SweepOptions = {
  * lags their stored stream (a lost job, a crash between store and index). Walks the lagging places once
  * in place-id order, so every one is reached whatever the first page holds; places refused by the index
  * are recorded and skipped by later sweeps.
+ *
+ * Every worker sweeps, so each page is claimed first (`claimLaggingPlaces`: a lease in the row, taken in
+ * one short statement): concurrent sweepers split the lagging places between them instead of each
+ * refolding all of them. A lease rather than a transaction held across the refold: the rows stay free for
+ * batches appending to them, no connection is pinned while the index is written, and a claim outlives
+ * nothing but its expiry, so a dead worker's places are swept again once it lapses.
  */
 export async function sweepLaggingPlaces(
   deps: ProjectorDependencies,
-  { batchSize = 1_000, graceMs = 0 }: SweepOptions = {},
+  { batchSize = 1_000, graceMs = 0, claimForMs = 30_000, onPage }: SweepOptions = {},
 ): Promise<SweepOutcome> {
-  const outcome: SweepOutcome = { projected: 0, refused: [] };
+  const outcome: SweepOutcome = { refolded: 0, projected: 0, refused: [] };
   let after = '';
   for (;;) {
-    const lagging = await findLaggingPlaceIds(deps.db, { limit: batchSize, after, settledForMs: graceMs });
-    if (lagging.length === 0) return outcome;
-    const page = await refoldAndProject(deps, lagging);
-    outcome.projected += page.projected;
-    outcome.refused.push(...page.refused);
-    if (lagging.length < batchSize) return outcome;
-    after = lagging[lagging.length - 1] ?? after;
+    const claim = await claimLaggingPlaces(deps.db, {
+      limit: batchSize,
+      after,
+      settledForMs: graceMs,
+      claimForMs,
+    });
+    if (claim.placeIds.length === 0) return outcome;
+    try {
+      const page = await refoldAndProject(deps, claim.placeIds);
+      outcome.refolded += page.projected + page.refused.length;
+      outcome.projected += page.projected;
+      outcome.refused.push(...page.refused);
+      onPage?.(page);
+    } finally {
+      // Best effort: a claim that cannot be released (the database went away) lapses at its expiry.
+      await releaseSweepClaim(deps.db, claim).catch(() => undefined);
+    }
+    if (claim.placeIds.length < batchSize) return outcome;
+    after = claim.placeIds[claim.placeIds.length - 1] ?? after;
   }
 }

@@ -85,7 +85,7 @@ describe('projection failures: a document the index refuses is set aside, the re
     // it apart (an operator's matter, not the projector's).
     expect(await findLaggingPlaceIds(database.db, { limit: 10 })).toEqual([]);
     expect(await readProjectionLag(database.db)).toEqual({ places: 0, setAside: 1, oldestChangeAt: null });
-    expect(await sweepLaggingPlaces(deps)).toEqual({ projected: 0, refused: [] });
+    expect(await sweepLaggingPlaces(deps)).toEqual({ refolded: 0, projected: 0, refused: [] });
   });
 
   it('does not record a failure a concurrent worker already superseded (the index holds that version)', async () => {

@@ -1,6 +1,7 @@
 import type { Config } from '@directory/config';
 
-// Besides one connection per batch in flight: one for the sweeper, one for the operator side's short
+// Besides one connection per batch in flight: one for the sweeper (its claim on a page is one statement
+// and no transaction spans the refold, so it never holds a second), one for the operator side's short
 // queries (lag sample, reconciliation, freshness sample, readiness check), which take turns.
 export const WORKER_SPARE_CONNECTIONS = 2;
 

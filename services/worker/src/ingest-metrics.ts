@@ -74,6 +74,16 @@ export function createIngestMetrics(registry: Registry) {
       help: 'Served places in PostgreSQL minus served documents in the index at the last reconciliation',
       registers,
     }),
+    sweeps: new Counter({
+      name: 'directory_sweeps_total',
+      help: 'Sweep rounds this worker began (at start-up and every SWEEP_INTERVAL_MS)',
+      registers,
+    }),
+    sweepRefolds: new Counter({
+      name: 'directory_sweep_refolded_places_total',
+      help: "Lagging places this worker's sweeper claimed, refolded and projected (each lagging place is refolded by one worker)",
+      registers,
+    }),
     ready: new Gauge({
       name: 'directory_worker_ready',
       help: '1 while the worker takes jobs, 0 while a dependency is down and it has paused',
@@ -118,4 +128,31 @@ export function countBulkItemFailures(metrics: IngestMetrics, error: unknown): v
   for (const failure of error.failures as Array<{ reason?: unknown }>) {
     metrics.bulkItemFailures.inc({ reason: typeof failure.reason === 'string' ? failure.reason : 'unknown' });
   }
+}
+
+/**
+ * Counts sweep rounds and the places they refold. The start-up sweep begins before the operator side
+ * (and so these series) exists: what it counts meanwhile is held and added once `attach` is called.
+ */
+export function createSweepCounter() {
+  let metrics: IngestMetrics | undefined;
+  const held = { rounds: 0, refolded: 0 };
+  return {
+    round: () => {
+      if (metrics) metrics.sweeps.inc();
+      else held.rounds += 1;
+    },
+    page: (page: { projected: number; refused: ReadonlyArray<unknown> }) => {
+      const refolded = page.projected + page.refused.length;
+      if (metrics) metrics.sweepRefolds.inc(refolded);
+      else held.refolded += refolded;
+    },
+    attach: (to: IngestMetrics) => {
+      metrics = to;
+      to.sweeps.inc(held.rounds);
+      to.sweepRefolds.inc(held.refolded);
+      held.rounds = 0;
+      held.refolded = 0;
+    },
+  };
 }

@@ -6,6 +6,7 @@ import {
   cappedBackoffDelay,
   ingestBatch,
   sweepLaggingPlaces,
+  type ProjectOutcome,
   type IngestJobData,
   type IngestJobResult,
   type ProjectorDependencies,
@@ -20,6 +21,10 @@ export type IngestWorkerOptions = {
   sweepIntervalMs: number;
   /** Lag younger than this is left to the job that stored it (`SWEEP_GRACE_MS`). */
   sweepGraceMs: number;
+  /** How long a sweep's claim on a page of lagging places lasts if its worker dies on it. */
+  sweepClaimMs: number;
+  /** Told of every sweep round begun (start-up and periodic) and of each page it refolds: metrics. */
+  onSweep?: { round: () => void; page: (page: ProjectOutcome) => void };
   /** Retry delays for infrastructure errors: doubling from `baseMs`, capped at `maxMs`. */
   retry: { baseMs: number; maxMs: number };
   /** How often a job may be found stalled (its worker died on it) before it is failed for an operator. */
@@ -132,8 +137,14 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
   const sweeper = every(
     options.sweepIntervalMs,
     async () => {
-      const { projected, refused } = await sweepLaggingPlaces(deps, { graceMs: options.sweepGraceMs });
-      if (projected > 0) logger.info({ projected }, 'sweeper re-projected lagging places');
+      // Claimed page by page, so the workers running share the lagging places (projector.service.ts).
+      options.onSweep?.round();
+      const { refolded, projected, refused } = await sweepLaggingPlaces(deps, {
+        graceMs: options.sweepGraceMs,
+        claimForMs: options.sweepClaimMs,
+        onPage: options.onSweep?.page,
+      });
+      if (refolded > 0) logger.info({ refolded, projected }, 'sweeper re-projected lagging places');
       if (refused.length > 0)
         logger.warn(
           { refused: refused.length, places: refused.slice(0, 5).map((failure) => failure.placeId) },

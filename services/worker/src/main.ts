@@ -4,6 +4,7 @@ import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { workerPoolProblem } from './database-pool.js';
+import { createSweepCounter } from './ingest-metrics.js';
 import { startIngestWorker } from './ingest.worker.js';
 import { createJobAdmission } from './readiness-gate.js';
 import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
@@ -28,6 +29,7 @@ await ensureDoctorsIndex(client, config.ELASTICSEARCH_INDEX, {
 const admission = createJobAdmission();
 // The operator side is built on the running worker; it counts refused documents from then on.
 const refusals: { count: WorkerOperations['countRefused'] } = { count: () => {} };
+const sweeps = createSweepCounter();
 const running = startIngestWorker(
   {
     db,
@@ -41,6 +43,9 @@ const running = startIngestWorker(
     lockDurationMs: config.WORKER_LOCK_DURATION_MS,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
     sweepGraceMs: config.SWEEP_GRACE_MS,
+    // A dead worker's claimed places wait as long as its jobs do for their locks to lapse.
+    sweepClaimMs: config.WORKER_LOCK_DURATION_MS,
+    onSweep: sweeps,
     retry: { baseMs: config.INGEST_RETRY_DELAY_MS, maxMs: config.INGEST_RETRY_MAX_DELAY_MS },
     maxStalledCount: config.WORKER_MAX_STALLED_COUNT,
     logger,
@@ -52,6 +57,7 @@ const operations = await startWorkerOperations(config, running.worker, {
   search: client,
   logger,
   admission,
+  sweeps,
 });
 refusals.count = operations.countRefused;
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');

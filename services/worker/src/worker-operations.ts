@@ -11,7 +11,12 @@ import {
   warnAboutRedisDurability,
 } from '@directory/observability';
 import { elasticsearchCheck, type RefusedProjection, type SearchClient } from '@directory/search-index';
-import { countRefusedDocuments, createIngestMetrics, observeIngestWorker } from './ingest-metrics.js';
+import {
+  countRefusedDocuments,
+  createIngestMetrics,
+  observeIngestWorker,
+  type createSweepCounter,
+} from './ingest-metrics.js';
 import { watchPipelineHealth } from './pipeline-health.js';
 import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
 
@@ -29,7 +34,14 @@ export type WorkerOperations = {
 export async function startWorkerOperations(
   config: Config,
   worker: Worker<IngestJobData, IngestJobResult>,
-  deps: { db: Database; search: SearchClient; logger: Logger; admission: JobAdmission },
+  deps: {
+    db: Database;
+    search: SearchClient;
+    logger: Logger;
+    admission: JobAdmission;
+    /** The sweeper's counts, held until the series exist. */
+    sweeps: ReturnType<typeof createSweepCounter>;
+  },
 ): Promise<WorkerOperations> {
   const { logger } = deps;
   // Its own connection, failing fast: readiness must not queue behind BullMQ's blocking commands.
@@ -63,6 +75,7 @@ export async function startWorkerOperations(
 
   const metrics = createIngestMetrics(operations.registry);
   observeIngestWorker(worker, metrics);
+  deps.sweeps.attach(metrics);
   const gate = gateOnReadiness(worker, operations.readiness, deps.admission, {
     logger,
     onChange: (takingJobs) => metrics.ready.set(takingJobs ? 1 : 0),
