@@ -8,8 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
-import { loadConfigOrExit } from '@directory/config';
+import { createRedisClient, loadConfigOrExit } from '@directory/config';
 import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
 import {
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
@@ -141,7 +140,7 @@ try {
   if (active.length >= MAX_ACTIVE_KEYS_PER_ACCOUNT) {
     const oldest = active[active.length - 1];
     if (oldest) {
-      const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+      const redis = createRedisClient(config, 'service');
       try {
         await revokeApiKey(db, createKeyVouches(redis, config.REDIS_PREFIX), oldest.id);
       } finally {

@@ -1,6 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey, vouchRedisKey } from '@directory/keys';
+import {
+  barRedisKey,
+  createApiKey,
+  createKeyVouches,
+  ensureAccount,
+  revokeApiKey,
+  vouchRedisKey,
+} from '@directory/keys';
 import {
   createTestDatabase,
   eventually,
@@ -72,7 +79,7 @@ describe('fault: Redis restarts from a snapshot taken before a revoke', () => {
     await redis.start();
     // The scenario is real: the restored Redis vouches for the row the API remembers from before the revoke.
     expect(await operator.get(vouchRedisKey(prefix, revoked.key.id))).not.toBeNull();
-    expect(await operator.exists(`${prefix}:key-bar:${revoked.key.id}`)).toBe(0);
+    expect(await operator.exists(barRedisKey(prefix, revoked.key.id))).toBe(0);
 
     // The API reconnects by itself (503s meanwhile); its first other answer must be the 401.
     let answer = 503;

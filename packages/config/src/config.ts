@@ -50,6 +50,14 @@ function isProxyAddress(item: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** `host:port` as REDIS_CLUSTER_NODES and REDIS_SENTINELS list them (a name or an IPv4 address). */
+function isHostPort(item: string): boolean {
+  const match = /^([a-z0-9.-]+):(\d{1,5})$/i.exec(item);
+  return match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 65_535;
+}
+const HOST_PORT_LIST_MESSAGE =
+  'must be a comma-separated list of host:port such as 10.0.0.5:6379,10.0.0.6:6379';
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -59,6 +67,16 @@ const environmentSchema = z
     ),
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: lowercaseName.default('directory'),
+    // Redis topology (docs/operations.md "Running at scale"): REDIS_URL (one server, the default), or a
+    // Redis Cluster (REDIS_CLUSTER_NODES: some of its nodes), or a primary watched by Sentinel
+    // (REDIS_SENTINELS and REDIS_SENTINEL_MASTER); REDIS_PASSWORD for the data nodes of the last two.
+    REDIS_CLUSTER_NODES: commaSeparated(isHostPort, HOST_PORT_LIST_MESSAGE),
+    REDIS_SENTINELS: commaSeparated(isHostPort, HOST_PORT_LIST_MESSAGE),
+    REDIS_SENTINEL_MASTER: z
+      .string()
+      .regex(/^[\w.-]+$/, 'letters, digits, ., - and _')
+      .optional(),
+    REDIS_PASSWORD: z.string().min(1).optional(),
     // One node or several of one cluster (comma-separated); the client spreads requests and fails over.
     ELASTICSEARCH_URL: commaSeparated(
       (item) => URL.canParse(item) && ['http:', 'https:'].includes(new URL(item).protocol),
@@ -209,6 +227,15 @@ const environmentSchema = z
     CONSOLE_LOGIN_MAX_PER_ACCOUNT: positiveInt.default(50),
     CONSOLE_LOGIN_MAX_PER_ADDRESS: positiveInt.default(30),
   })
+  .refine((env) => env.REDIS_SENTINELS.length === 0 || env.REDIS_SENTINEL_MASTER !== undefined, {
+    path: ['REDIS_SENTINEL_MASTER'],
+    message:
+      'must name the monitored primary (as in the sentinels\' "sentinel monitor <name> …") when REDIS_SENTINELS is set',
+  })
+  .refine((env) => env.REDIS_SENTINEL_MASTER === undefined || env.REDIS_SENTINELS.length > 0, {
+    path: ['REDIS_SENTINELS'],
+    message: 'must list the sentinels (host:port,…) when REDIS_SENTINEL_MASTER is set',
+  })
   .refine((env) => env.NODE_ENV !== 'production' || env.CURSOR_SECRET !== DEVELOPMENT_CURSOR_SECRET, {
     path: ['CURSOR_SECRET'],
     message: 'must be set to a private value in production',
@@ -238,15 +265,37 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
   );
   const result = environmentSchema.safeParse(relevant);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => ({
-        variable: issue.path.join('.') || '(environment)',
-        reason: issue.message,
-      })),
-    );
-  }
+  const problems = [
+    ...redisTopologyProblems(relevant),
+    ...(result.success
+      ? []
+      : result.error.issues.map((issue) => ({
+          variable: issue.path.join('.') || '(environment)',
+          reason: issue.message,
+        }))),
+  ];
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(result.data);
+}
+
+/**
+ * Exactly one Redis topology: REDIS_URL has a default, so it is read from the set variables here (a
+ * REDIS_URL left beside a cluster or Sentinel setting would be silently ignored otherwise).
+ */
+function redisTopologyProblems(
+  set: Record<string, string | undefined>,
+): Array<{ variable: string; reason: string }> {
+  const chosen = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'].filter(
+    (variable) => set[variable] !== undefined && set[variable].trim() !== '',
+  );
+  if (chosen.length <= 1) return [];
+  return [
+    {
+      variable: chosen.join(', '),
+      reason:
+        'choose one Redis topology: REDIS_URL (one server), REDIS_CLUSTER_NODES (a Redis Cluster) or REDIS_SENTINELS with REDIS_SENTINEL_MASTER (Sentinel)',
+    },
+  ];
 }
 
 /**
@@ -279,3 +328,5 @@ export function databaseTimeouts(
     idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   };
 }
+
+export * from './redis-client.js';

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { QueueEvents } from 'bullmq';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { escapeControlCharacters } from '@directory/domain';
 import { countStoredSince, lastPosition } from '@directory/event-store';
@@ -48,12 +48,10 @@ if (file !== '-') {
   }
 }
 
-const connection = { url: config.REDIS_URL };
-const queue = createIngestQueue({ connection, prefix: config.REDIS_PREFIX });
+const queueConnection = createQueueConnection(config);
+const queue = createIngestQueue(queueConnection.queue);
 // Subscribe before enqueueing, so no completion can be missed.
-const queueEvents = options.wait
-  ? new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: config.REDIS_PREFIX })
-  : undefined;
+const queueEvents = options.wait ? new QueueEvents(INGEST_QUEUE_NAME, queueConnection.queue) : undefined;
 await queueEvents?.waitUntilReady();
 // With --wait: the store's position before anything is enqueued tells this run's events from older ones,
 // and every batch is kept (on disk) until it is done, to be enqueued again if Redis loses it.
@@ -176,4 +174,5 @@ if (queueEvents && db) {
 }
 await spool?.close();
 await queue.close();
+await queueConnection.close();
 process.exit(exitCode);

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 
 /** The answer of an attempt limiter: go ahead, or wait this many whole seconds. */
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -22,7 +22,7 @@ export type AttemptLimiter = {
 };
 
 export type AttemptLimiterOptions = {
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix (config REDIS_PREFIX; tests pass their own). */
   prefix: string;
   /** What is counted, part of the Redis key: e.g. `auth-failures`, `console:sign-up`. */

@@ -6,7 +6,7 @@ export {
   type KeyedAccessOptions,
 } from './keyed-access.plugin.js';
 export { keyedAccessProblemMappings } from './problem-mappings.js';
-export { rateLimitRedisNamespace } from './request-quotas.js';
+export { accountCounterRedisKey, rateLimitRedisKey } from './request-quotas.js';
 // The connection and its failures are the keys package's (its CLI uses them too); offered here as well.
 export { createServiceRedis, isRedisUnavailableError } from '@directory/keys';
 export { openStores, type Stores } from './stores.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import type { Registry } from 'prom-client';
 import type { Database } from '@directory/database';
 import { keyInQueryErrors } from '@directory/domain';
@@ -96,7 +96,7 @@ export type KeyedAccessOptions = {
    * of changes-feed pages); `db` when not given.
    */
   keyDb?: Database;
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
   redisPrefix: string;
   /** The per-key quota (SPEC §8), with its RateLimit-* headers. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientContext, Redis, Result } from 'ioredis';
-import { UNVOUCHED, vouchRedisKey, type ActiveApiKey, type Admit } from '@directory/keys';
+import type { ClientContext, Result } from 'ioredis';
+import type { RedisClient } from '@directory/config';
+import { UNVOUCHED, keyHashTag, vouchRedisKey, type ActiveApiKey, type Admit } from '@directory/keys';
 import { TooManyAttemptsError } from './attempt-limiter.js';
 
 declare module 'ioredis' {
@@ -8,16 +9,18 @@ declare module 'ioredis' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface RedisCommander<Context extends ClientContext> {
     // The scripts below, defined with defineCommand: sent by their digest (EVALSHA) once Redis has them.
-    /** ADMIT_SCRIPT. */
-    directoryAdmitRequest(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+    /** ADMIT_KEY_SCRIPT. */
+    directoryAdmitKey(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+    /** COUNT_ACCOUNT_SCRIPT. */
+    directoryCountAccount(...keysThenArgs: Array<string | number>): Result<number[], Context>;
     /** GIVE_BACK_SCRIPT. */
-    directoryGiveBackRequest(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+    directoryGiveBackRequest(...keysThenArgs: Array<string | number>): Result<number, Context>;
   }
 }
 
 export type RequestQuotaOptions = {
   /** Shared by every API and MCP process: the counts live in Redis, not in the process. */
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix (config REDIS_PREFIX; tests pass their own). */
   prefix: string;
   /** The key's own quota per window (SPEC §8), with its RateLimit-* headers. */
@@ -56,67 +59,69 @@ export class RateLimitExceededError extends Error {
   }
 }
 
-/** Where the keys' counters live: `<namespace><key id>`. */
-export function rateLimitRedisNamespace(prefix: string): string {
-  return `${prefix}:rate-limit:`;
+/** A key's request counter: in its key's hash tag, with its vouch (one slot for ADMIT_KEY_SCRIPT). */
+export function rateLimitRedisKey(prefix: string, keyId: string): string {
+  return `${prefix}:rate-limit:${keyHashTag(keyId)}`;
 }
 
-function accountCounterKey(prefix: string, accountId: string): string {
+/** An account's request counter across its keys: one key alone in its script (COUNT_ACCOUNT_SCRIPT). */
+export function accountCounterRedisKey(prefix: string, accountId: string): string {
   return `${prefix}:account-requests:${accountId}`;
 }
 
-/**
- * The per-request admission, in one script (one round trip, where a vouch check and two limiter
- * libraries took three: a third of the API's work on a request answered from its cache, issue 15):
- *
- * 1. the remembered key row's vouch must still hold the row's version, else nothing is counted
- *    (failed authentication spends no quota; the lookup then reads the row again);
- * 2. the key's fixed window is counted; a key over its quota is refused and the account not counted;
- * 3. the account's fixed window (same length, its own start) is counted; over its ceiling, refused
- *    (the key's count stays: the request was the key's to make).
- *
- * KEYS: the vouch, the key's counter, the account's counter. ARGV: the vouched version ('' when the row
- * was read just now), the window in ms, the key's quota, the account's ceiling. Answers the outcome (0
- * unvouched, 1 key over its quota, 2 admitted, 3 account over its ceiling) and the counts taken with the
- * ms their windows have left. A new counter gets the window's expiry in the same script, so no counter
- * is ever left without one.
- */
-const ADMIT_SCRIPT = `
-  if ARGV[1] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+// Counts one request in a fixed window: a new counter gets the window's expiry in the same script, so
+// no counter is ever left without one. ARGV[1]: the window in ms.
+const COUNT = `
   local function count(counter)
     local value = redis.call('INCR', counter)
     local left = redis.call('PTTL', counter)
     if left < 0 then
-      redis.call('PEXPIRE', counter, ARGV[2])
-      left = tonumber(ARGV[2])
+      redis.call('PEXPIRE', counter, ARGV[1])
+      left = tonumber(ARGV[1])
     end
     return value, left
   end
-  local key, keyLeft = count(KEYS[2])
-  if key > tonumber(ARGV[3]) then return {1, key, keyLeft} end
-  local account, accountLeft = count(KEYS[3])
-  if account > tonumber(ARGV[4]) then return {3, key, keyLeft, account, accountLeft} end
-  return {2, key, keyLeft, account, accountLeft}
 `;
 
 /**
- * Takes one request off each counter, atomically, if the counter is still in the window the request was
- * counted in (ARGV[i]: the most milliseconds that window can have left) and above zero: a give-back
- * must never create a counter, leave one without expiry, or spend into a later window. Answers each
- * counter's new value, or -1 where there was nothing to give back.
+ * The per-request admission, in two scripts (one per cluster slot: the key's, then its account's):
+ *
+ * 1. the remembered key row's vouch must still hold the row's version, else nothing is counted
+ *    (failed authentication spends no quota; the lookup then reads the row again);
+ * 2. the key's fixed window is counted; a key over its quota is refused and the account not counted;
+ * 3. only then the account's fixed window (same length, its own start) is counted; over its ceiling,
+ *    refused (the key's count stays: the request was the key's to make).
+ *
+ * ADMIT_KEY_SCRIPT (1 and 2): KEYS the vouch and the key's counter; ARGV the window in ms, the vouched
+ * version ('' when the row was read just now), the key's quota. Answers 0 (unvouched), 1 (over the
+ * quota) or 2 (counted), with the count and the ms its window has left. COUNT_ACCOUNT_SCRIPT (3): KEYS
+ * the account's counter; ARGV the window in ms; answers the count and the ms left.
+ */
+const ADMIT_KEY_SCRIPT = `${COUNT}
+  if ARGV[2] ~= '' and redis.call('GET', KEYS[1]) ~= ARGV[2] then return {0} end
+  local key, keyLeft = count(KEYS[2])
+  if key > tonumber(ARGV[3]) then return {1, key, keyLeft} end
+  return {2, key, keyLeft}
+`;
+
+const COUNT_ACCOUNT_SCRIPT = `${COUNT}
+  local account, accountLeft = count(KEYS[1])
+  return {account, accountLeft}
+`;
+
+/**
+ * Takes one request off a counter (KEYS[1]), atomically, if the counter is still in the window the
+ * request was counted in (ARGV[1]: the most milliseconds that window can have left) and above zero: a
+ * give-back must never create a counter, leave one without expiry, or spend into a later window.
+ * Answers the counter's new value, or -1 when there was nothing to give back.
  */
 const GIVE_BACK_SCRIPT = `
-  local values = {}
-  for index, counter in ipairs(KEYS) do
-    local left = redis.call('PTTL', counter)
-    local value = tonumber(redis.call('GET', counter))
-    if left > 0 and left <= tonumber(ARGV[index]) and value ~= nil and value > 0 then
-      values[index] = redis.call('DECR', counter)
-    else
-      values[index] = -1
-    end
+  local left = redis.call('PTTL', KEYS[1])
+  local value = tonumber(redis.call('GET', KEYS[1]))
+  if left > 0 and left <= tonumber(ARGV[1]) and value ~= nil and value > 0 then
+    return redis.call('DECR', KEYS[1])
   end
-  return values
+  return -1
 `;
 
 /**
@@ -145,29 +150,30 @@ type Counted = {
 export function registerRequestQuotas(scope: FastifyInstance, options: RequestQuotaOptions): RequestQuotas {
   const policy = `${options.keyMax};w=${options.windowSeconds}`;
   const windowMs = options.windowSeconds * 1000;
-  const namespace = rateLimitRedisNamespace(options.prefix);
   const counted = new WeakMap<FastifyRequest, Counted>();
 
   // By digest rather than the script's text each time (admission runs on every request).
-  options.redis.defineCommand('directoryAdmitRequest', { numberOfKeys: 3, lua: ADMIT_SCRIPT });
-  options.redis.defineCommand('directoryGiveBackRequest', { lua: GIVE_BACK_SCRIPT });
+  options.redis.defineCommand('directoryAdmitKey', { numberOfKeys: 2, lua: ADMIT_KEY_SCRIPT });
+  options.redis.defineCommand('directoryCountAccount', { numberOfKeys: 1, lua: COUNT_ACCOUNT_SCRIPT });
+  options.redis.defineCommand('directoryGiveBackRequest', { numberOfKeys: 1, lua: GIVE_BACK_SCRIPT });
 
   const admit: Admit<Admission> = async (key, vouchedVersion) => {
-    const reply = await options.redis.directoryAdmitRequest(
+    const [outcome = 0, keyCount = 0, keyTtlMs = 0] = await options.redis.directoryAdmitKey(
       vouchRedisKey(options.prefix, key.id),
-      `${namespace}${key.id}`,
-      accountCounterKey(options.prefix, key.accountId),
-      vouchedVersion ?? '',
+      rateLimitRedisKey(options.prefix, key.id),
       windowMs,
+      vouchedVersion ?? '',
       options.keyMax,
-      options.accountMax,
     );
-    const [outcome = 0, keyCount = 0, keyTtlMs = 0, accountCount = 0, accountTtlMs = 0] = reply;
     if (outcome === 0) return UNVOUCHED;
     const keyWindow = { count: keyCount, ttlMs: keyTtlMs };
     if (outcome === 1) return { kind: 'keyExhausted', key: keyWindow };
+    const [accountCount = 0, accountTtlMs = 0] = await options.redis.directoryCountAccount(
+      accountCounterRedisKey(options.prefix, key.accountId),
+      windowMs,
+    );
     const account = { count: accountCount, ttlMs: accountTtlMs };
-    if (outcome === 3) return { kind: 'accountExhausted', key: keyWindow, account };
+    if (accountCount > options.accountMax) return { kind: 'accountExhausted', key: keyWindow, account };
     return { kind: 'admitted', key: keyWindow, account };
   };
 
@@ -196,18 +202,20 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     // Each count lives in the window it was taken in, which had `ttlMs` left then; a counter with more
     // time left than that now is a later window's, not ours.
     const elapsed = Math.floor(performance.now() - spent.at);
-    const counters = [`${namespace}${spent.key.id}`];
-    const windowsLeft = [spent.admission.key.ttlMs - elapsed];
-    if (withAccount) {
-      counters.push(accountCounterKey(options.prefix, spent.key.accountId));
-      windowsLeft.push(spent.admission.account.ttlMs - elapsed);
-    }
     try {
-      const [keyCount = -1] = await options.redis.directoryGiveBackRequest(
-        counters.length,
-        ...counters,
-        ...windowsLeft,
-      );
+      // One command per counter: they live in different slots on a cluster.
+      const [keyCount] = await Promise.all([
+        options.redis.directoryGiveBackRequest(
+          rateLimitRedisKey(options.prefix, spent.key.id),
+          spent.admission.key.ttlMs - elapsed,
+        ),
+        withAccount
+          ? options.redis.directoryGiveBackRequest(
+              accountCounterRedisKey(options.prefix, spent.key.accountId),
+              spent.admission.account.ttlMs - elapsed,
+            )
+          : null,
+      ]);
       if (keyCount >= 0) reply.header('ratelimit-remaining', Math.max(0, options.keyMax - keyCount));
     } catch (error) {
       // Failing closed: the request simply stays counted (its headers already say so).

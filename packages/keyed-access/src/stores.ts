@@ -1,12 +1,10 @@
-import type { Redis } from 'ioredis';
-import { databaseTimeouts, type Config } from '@directory/config';
+import { createRedisClient, databaseTimeouts, type Config, type RedisClient } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import { closeConnections } from '@directory/http-server';
-import { createServiceRedis } from '@directory/keys';
 
 export type Stores = {
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   /** Closes every connection, waiting at most two seconds; failures are ignored (the process is exiting anyway). */
   close: () => Promise<void>;
 };
@@ -20,6 +18,6 @@ export function openStores(config: Config, options: { autoPipelining: boolean })
     maxConnections: config.DATABASE_POOL_MAX,
     timeouts: databaseTimeouts(config, 'request'),
   });
-  const redis = createServiceRedis(config.REDIS_URL, options);
+  const redis = createRedisClient(config, 'service', options);
   return { db, redis, close: () => closeConnections([db.destroy(), redis.quit()]) };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import type { Database } from '@directory/database';
 import { nextUsageDayStart, usageDay } from '@directory/domain';
 import { addUsageBatch, type KeyDayCount } from '@directory/keys';
@@ -27,7 +27,7 @@ export type UsageRecorder = {
 
 export type UsageRecorderOptions = {
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix (config REDIS_PREFIX). */
   prefix: string;
   flushIntervalMs: number;
@@ -55,11 +55,22 @@ redis.call('RENAME', KEYS[1], KEYS[4])
 redis.call('SADD', KEYS[3], KEYS[4])
 return 1`;
 
-export function usageRedisKeys(prefix: string): { pending: string; due: string; batches: string } {
+/**
+ * The shared hash, the flag, the set of batches and every batch share one hash tag, so TAKE_BATCH and
+ * the MULTI that removes a batch touch one cluster slot.
+ */
+export function usageRedisKeys(prefix: string): {
+  pending: string;
+  due: string;
+  batches: string;
+  batch: (id: string) => string;
+} {
+  const tagged = `${prefix}:{key-usage}`;
   return {
-    pending: `${prefix}:key-usage:pending`,
-    due: `${prefix}:key-usage:drained-recently`,
-    batches: `${prefix}:key-usage:batches`,
+    pending: `${tagged}:pending`,
+    due: `${tagged}:drained-recently`,
+    batches: `${tagged}:batches`,
+    batch: (id) => `${tagged}:batch:${id}`,
   };
 }
 
@@ -93,7 +104,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   };
 
   const toDatabase = async (): Promise<void> => {
-    const batchKey = `${options.prefix}:key-usage:batch:${randomUUID()}`;
+    const batchKey = keys.batch(randomUUID());
     await options.redis.eval(
       TAKE_BATCH,
       4,

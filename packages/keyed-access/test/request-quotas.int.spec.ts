@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UNVOUCHED, vouchRedisKey, type ActiveApiKey } from '@directory/keys';
 import { ProblemError, installErrorHandling } from '@directory/http-server';
 import { createTestRedis, type TestRedis } from '@directory/testing';
-import { createServiceRedis, keyedAccessProblemMappings, rateLimitRedisNamespace } from '../src/index.js';
+import {
+  accountCounterRedisKey,
+  createServiceRedis,
+  keyedAccessProblemMappings,
+  rateLimitRedisKey,
+} from '../src/index.js';
 import { registerRequestQuotas, type RequestQuotas } from '../src/request-quotas.js';
 
 /**
@@ -37,8 +42,8 @@ describe('request quotas: one admission per request, 304s and early refusals giv
       creationTime: new Date(0),
     };
   };
-  const counter = (key: ActiveApiKey) => `${rateLimitRedisNamespace(redis.prefix)}${key.id}`;
-  const accountCounter = (key: ActiveApiKey) => `${redis.prefix}:account-requests:${key.accountId}`;
+  const counter = (key: ActiveApiKey) => rateLimitRedisKey(redis.prefix, key.id);
+  const accountCounter = (key: ActiveApiKey) => accountCounterRedisKey(redis.prefix, key.accountId);
 
   /**
    * An app whose requests are all `key`'s (its row just read: no vouch to confirm), with `/ok` (200),

@@ -56,7 +56,7 @@ describe('key usage recorder (real Redis and PostgreSQL)', () => {
     const { key } = await createApiKey(database.db, { accountId: account.id, name: 'crash' });
     const keys = usageRedisKeys(redis.prefix);
     // As a process leaves it when it dies after taking a batch (and maybe after committing it).
-    const batch = `${redis.prefix}:key-usage:batch:orphan`;
+    const batch = keys.batch('orphan');
     await redis.redis.hset(batch, `r|${key.id}|2025-02-01`, '4', `u|${key.id}`, '1738400000000');
     await redis.redis.sadd(keys.batches, batch);
     const recorder = createUsageRecorder({

@@ -19,6 +19,6 @@ export {
 } from './api-key.repository.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
-export { createKeyVouches, vouchRedisKey, type KeyVouches } from './key-vouches.js';
+export { barRedisKey, createKeyVouches, keyHashTag, vouchRedisKey, type KeyVouches } from './key-vouches.js';
 export { createServiceRedis, isRedisUnavailableError } from './service-redis.js';
 export { createDatabaseClock, type DatabaseClock } from './database-clock.js';

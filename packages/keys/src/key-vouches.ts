@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { isClusterClient, type RedisClient } from '@directory/config';
 
 /**
  * Vouches let a request-serving process answer for a working key from its own memory, with one Redis
@@ -29,6 +29,14 @@ import type { Redis } from 'ioredis';
  *   server that took it keeps its connections. What this asks of a deployment: processes connect to
  *   Redis itself (or through Sentinel), not through a proxy that keeps their connections open while the
  *   server behind it changes.
+ *
+ * On a Redis Cluster each key's vouch, bar and counter share one hash tag (`{<key id>}`, so every script
+ * here and the admission touch one slot), and the generation counts every event that may put another
+ * server behind a slot: a node's connection closing (a crash, a partition), a node joining or leaving
+ * the client's view of the cluster (a failover, a resharding), and the whole client closing. A manual
+ * failover (`CLUSTER FAILOVER`) hands over a replica that has every write, and the slot-map refresh
+ * that follows it adds the promoted node's role change ('+node'/'-node' when nodes move between roles
+ * in ioredis's pool) or a connection drop; either way rows are read again.
  */
 export type KeyVouches = {
   /** Whether a remembered copy of this key's row at `version` may be used (one Redis command). */
@@ -79,18 +87,29 @@ const BAR_SCRIPT = `
 `;
 
 // One count per client, however many vouches objects share it (tests make one per call).
-const closes = new WeakMap<Redis, { count: number }>();
+const closes = new WeakMap<RedisClient, { count: number }>();
 
 /**
  * How many times `redis`'s connection has closed. ioredis emits 'close' for every drop of the
  * connection, before it reconnects (or gives up): a reply read while the count is the one taken before
- * the command was sent came over that same connection, from the server that held it.
+ * the command was sent came over that same connection, from the server that held it. A cluster client
+ * also counts each node's closes and every node added or removed (see KeyVouches).
  */
-export function connectionGeneration(redis: Redis): () => number {
+export function connectionGeneration(redis: RedisClient): () => number {
   let counter = closes.get(redis);
   if (counter === undefined) {
     const created = { count: 0 };
-    redis.on('close', () => (created.count += 1));
+    const bump = () => (created.count += 1);
+    redis.on('close', bump);
+    if (isClusterClient(redis)) {
+      const watch = (node: RedisClient) => node.on('close', bump);
+      for (const node of redis.nodes('all')) watch(node);
+      redis.on('+node', (node: RedisClient) => {
+        bump();
+        watch(node);
+      });
+      redis.on('-node', bump);
+    }
     closes.set(redis, created);
     counter = created;
   }
@@ -103,13 +122,35 @@ export function connectionGeneration(redis: Redis): () => number {
  * this key holds its version (isVouched, or an admission script that checks it in the same command).
  */
 export function vouchRedisKey(prefix: string, keyId: string): string {
-  return `${prefix}:key-vouch:${keyId}`;
+  return `${prefix}:key-vouch:${keyHashTag(keyId)}`;
+}
+
+/** Where a write to a key's row bars its vouches (same slot as the vouch: one hash tag). */
+export function barRedisKey(prefix: string, keyId: string): string {
+  return `${prefix}:key-bar:${keyHashTag(keyId)}`;
+}
+
+/**
+ * The hash tag every Redis key of one API key carries (vouch, bar, request counter), so the scripts
+ * that touch several of them touch one cluster slot.
+ */
+export function keyHashTag(keyId: string): string {
+  return `{${keyId}}`;
+}
+
+/**
+ * The vouch and bar names before hash tags. A process of the previous release still checks these, so
+ * a bar also sets them while such a process may be running (a rolling upgrade): its remembered rows
+ * stop being used on a revoke all the same. Remove once no deployment runs the previous release.
+ */
+function legacyRedisKeys(prefix: string, keyId: string): { bar: string; vouch: string } {
+  return { bar: `${prefix}:key-bar:${keyId}`, vouch: `${prefix}:key-vouch:${keyId}` };
 }
 
 /** Vouches kept under `prefix` (config REDIS_PREFIX: the same for the API, MCP, console and CLIs). */
-export function createKeyVouches(redis: Redis, prefix: string): KeyVouches {
+export function createKeyVouches(redis: RedisClient, prefix: string): KeyVouches {
   const vouchKey = (keyId: string) => vouchRedisKey(prefix, keyId);
-  const barKey = (keyId: string) => `${prefix}:key-bar:${keyId}`;
+  const barKey = (keyId: string) => barRedisKey(prefix, keyId);
   const generation = connectionGeneration(redis);
   return {
     isVouched: async (keyId, version) => (await redis.get(vouchKey(keyId))) === version,
@@ -136,6 +177,11 @@ export function createKeyVouches(redis: Redis, prefix: string): KeyVouches {
     },
     bar: async (keyId) => {
       await redis.eval(BAR_SCRIPT, 2, barKey(keyId), vouchKey(keyId), BAR_SECONDS);
+      // Two slots on a cluster, so two commands: the bar first, then no vouch can be set before the
+      // delete (the previous release's vouch script checks the bar as this one does).
+      const legacy = legacyRedisKeys(prefix, keyId);
+      await redis.set(legacy.bar, '1', 'EX', BAR_SECONDS);
+      await redis.del(legacy.vouch);
     },
     generation,
   };

@@ -3,7 +3,13 @@
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import {
+  REDIS_COMMAND_TIMEOUT_MS,
+  createRedisClient,
+  isRedisUnavailableError,
+  loadConfigOrExit,
+  redisSettingName,
+} from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import {
   KEY_EXPIRY_CHOICES,
@@ -28,7 +34,6 @@ import {
   rollApiKey,
 } from './api-key.repository.js';
 import { createKeyVouches, type KeyVouches } from './key-vouches.js';
-import { REDIS_COMMAND_TIMEOUT_MS, createServiceRedis, isRedisUnavailableError } from './service-redis.js';
 
 const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -49,7 +54,7 @@ async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
  */
 async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
   const config = loadConfigOrExit();
-  const redis = createServiceRedis(config.REDIS_URL, { autoPipelining: false });
+  const redis = createRedisClient(config, 'service');
   // Connection errors surface as the command's own failure, below.
   redis.on('error', () => undefined);
   try {
@@ -57,7 +62,7 @@ async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Pro
   } catch (error) {
     if (isRedisUnavailableError(error))
       throw new CliError(
-        `Redis did not answer at REDIS_URL within ${REDIS_COMMAND_TIMEOUT_MS / 1000} s (revoke and roll bar the key in Redis before and after writing it, and write nothing when the first bar fails): see with \`list\` whether the change was made, and run the command again once Redis answers`,
+        `Redis did not answer at ${redisSettingName(config)} within ${REDIS_COMMAND_TIMEOUT_MS / 1000} s (revoke and roll bar the key in Redis before and after writing it, and write nothing when the first bar fails): see with \`list\` whether the change was made, and run the command again once Redis answers`,
       );
     throw error;
   } finally {

@@ -12,7 +12,7 @@ import {
   rollApiKey,
 } from '../src/index.js';
 import { createDatabaseClock } from '../src/database-clock.js';
-import { MAX_READ_SECONDS, barredWrite } from '../src/key-vouches.js';
+import { MAX_READ_SECONDS, barRedisKey, barredWrite, vouchRedisKey } from '../src/key-vouches.js';
 
 const REFUSED = { kind: 'refused' };
 
@@ -33,7 +33,7 @@ describe('key lookup: working keys from memory while Redis vouches for them, unk
     return createApiKey(test.db, { accountId: account.id, name: email });
   };
   // What a bar's expiry (BAR_SECONDS) would do, without waiting ten minutes.
-  const endBar = (keyId: string) => redis.redis.del(`${redis.prefix}:key-bar:${keyId}`);
+  const endBar = (keyId: string) => redis.redis.del(barRedisKey(redis.prefix, keyId));
   // The connection drops and comes back, as it does when Redis restarts or fails over (the shared
   // server itself is not touched).
   const reconnect = async () => {
@@ -132,7 +132,7 @@ describe('key lookup: working keys from memory while Redis vouches for them, unk
     const { key, secret } = await newKey('restored@example.com');
     const lookup = processLookup();
     expect((await lookup(secret)).kind).toBe('active');
-    const vouch = `${redis.prefix}:key-vouch:${key.id}`;
+    const vouch = vouchRedisKey(redis.prefix, key.id);
     const vouched = await redis.redis.get(vouch);
     await revokeApiKey(test.db, vouches, key.id);
     // Redis comes back from a snapshot taken before the revoke: the vouch as it was, no bar.

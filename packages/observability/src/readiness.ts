@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import type { Database } from '@directory/database';
 
 /**
@@ -52,7 +52,7 @@ export function postgresCheck(db: Database): DependencyCheck {
   return { name: 'postgresql', check: () => sql`select 1`.execute(db) };
 }
 
-export function redisCheck(redis: Redis): DependencyCheck {
+export function redisCheck(redis: RedisClient): DependencyCheck {
   return {
     name: 'redis',
     check: async () => {

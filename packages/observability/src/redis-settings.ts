@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 
 export type RedisDurabilitySettings = { appendonly?: string; save?: string; maxmemoryPolicy?: string };
 
@@ -27,7 +27,7 @@ export function redisDurabilityWarnings(settings: RedisDurabilitySettings): stri
  * unknown, which is reported as such (not as a fault).
  */
 export async function readRedisDurabilitySettings(
-  redis: Redis,
+  redis: RedisClient,
 ): Promise<{ known: true; settings: RedisDurabilitySettings } | { known: false; reason: string }> {
   try {
     const [appendonly, save, policy] = await Promise.all(
@@ -44,7 +44,7 @@ export async function readRedisDurabilitySettings(
 
 /** Logs (never fails start-up) when the connected Redis is not set up to keep a queue safe. */
 export async function warnAboutRedisDurability(
-  redis: Redis,
+  redis: RedisClient,
   log: { warn: (fields: object, message: string) => void; info: (fields: object, message: string) => void },
 ): Promise<void> {
   const read = await readRedisDurabilitySettings(redis);

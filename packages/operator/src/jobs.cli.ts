@@ -1,6 +1,6 @@
 // `npm run jobs -- failed [--limit N] | retry ID…|--all`: see ingest batches BullMQ gave up on, retry them.
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfigOrExit } from '@directory/config';
+import { createQueueConnection, loadConfigOrExit } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { listFailedJobs, retryFailedJobs } from './failed-jobs.service.js';
 import { column, failedJobLine } from './operator-text.js';
@@ -12,7 +12,8 @@ function positiveInteger(value: string): number {
 }
 
 const config = loadConfigOrExit();
-const queue = createIngestQueue({ connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX });
+const queueConnection = createQueueConnection(config);
+const queue = createIngestQueue(queueConnection.queue);
 const program = new Command()
   .name('jobs')
   .description(
@@ -51,4 +52,5 @@ try {
   process.exitCode = 1;
 } finally {
   await queue.close();
+  await queueConnection.close();
 }

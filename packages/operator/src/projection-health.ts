@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 
 /**
  * Staleness needs a memory shared by every worker and by `npm run status`: when the projector last
@@ -10,7 +10,11 @@ export function projectorProgressKey(redisPrefix: string): string {
   return `${redisPrefix}:operations:projector-progress-at`;
 }
 
-export async function recordProjectorProgress(redis: Redis, redisPrefix: string, at: Date): Promise<void> {
+export async function recordProjectorProgress(
+  redis: RedisClient,
+  redisPrefix: string,
+  at: Date,
+): Promise<void> {
   // Never moves backwards: several workers write it.
   await redis.eval(
     "local current = tonumber(redis.call('GET', KEYS[1]) or '0') if tonumber(ARGV[1]) > current then redis.call('SET', KEYS[1], ARGV[1]) end",
@@ -20,7 +24,7 @@ export async function recordProjectorProgress(redis: Redis, redisPrefix: string,
   );
 }
 
-export async function readProjectorProgress(redis: Redis, redisPrefix: string): Promise<Date | null> {
+export async function readProjectorProgress(redis: RedisClient, redisPrefix: string): Promise<Date | null> {
   const value = await redis.get(projectorProgressKey(redisPrefix));
   return value === null ? null : new Date(Number(value));
 }

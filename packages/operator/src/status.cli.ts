@@ -1,7 +1,6 @@
 // `npm run status`: one screen for an operator; exits 1 when something needs attention (for cron).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { loadConfigOrExit } from '@directory/config';
+import { createRedisClient, loadConfigOrExit, queuePrefix } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createIngestQueue } from '@directory/ingest';
 import { createSearchClient } from '@directory/search-index';
@@ -12,17 +11,11 @@ const config = loadConfigOrExit();
 const timeoutMs = config.READINESS_TIMEOUT_MS * 2;
 const db = createDatabase(config.DATABASE_URL);
 // One attempt, no reconnect loop: a status command reports a dead Redis, it does not wait for it.
-const redis = new Redis(config.REDIS_URL, {
-  lazyConnect: true,
-  connectTimeout: timeoutMs,
-  maxRetriesPerRequest: 0,
-  retryStrategy: () => null,
-  commandTimeout: timeoutMs,
-});
+const redis = createRedisClient(config, 'probe', { timeoutMs });
 redis.on('error', () => undefined);
 // connect() resolves only once Redis answers its ready check: a paused Redis would hold it for ever.
 await Promise.race([redis.connect(), sleep(timeoutMs)]).catch(() => undefined);
-const queue = createIngestQueue({ connection: redis, prefix: config.REDIS_PREFIX });
+const queue = createIngestQueue({ connection: redis, prefix: queuePrefix(config) });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs, maxRetries: 0 });
 
 let exitCode = 1;

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import type { Database } from '@directory/database';
 import { countPendingDeadLetters, newestEventRecordedAt, readProjectionLag } from '@directory/event-store';
 import { checkReadiness, postgresCheck, redisCheck, type DependencyStatus } from '@directory/observability';
@@ -16,7 +16,7 @@ import { readServedCounts } from './reconciliation.js';
 
 export type StatusDependencies = {
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   queue: Pick<Queue, 'getJobCounts'>;
   search: { client: SearchClient; alias: string };

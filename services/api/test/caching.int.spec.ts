@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { entityTagOf } from '@directory/http-server';
-import { rateLimitRedisNamespace } from '@directory/keyed-access';
+import { rateLimitRedisKey } from '@directory/keyed-access';
 import { placeState } from '@directory/testing';
 import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
@@ -184,7 +184,7 @@ describe('HTTP caching of keyed responses (API 1.2: ETag, If-None-Match, Cache-C
         expect(remainingOf(response)).toBe('2');
       }
       // Only the 200 is on the key's count, in Redis as in the headers.
-      const counter = `${rateLimitRedisNamespace(harness.redis.prefix)}${key.id}`;
+      const counter = rateLimitRedisKey(harness.redis.prefix, key.id);
       expect(await harness.redis.redis.get(counter)).toBe('1');
       expect(remainingOf(await send('/api/v1/key'))).toBe('1');
       // The request that would use the last unit is a 304: given back, one still remains.

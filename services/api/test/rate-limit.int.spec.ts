@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rateLimitRedisNamespace } from '@directory/keyed-access';
+import { rateLimitRedisKey } from '@directory/keyed-access';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
@@ -42,9 +42,7 @@ describe('per-key rate limit (SPEC §8, DESIGN "Keys and limits")', () => {
     expect(problem.type).toBe('/problems/rate-limited');
     const retryAfter = String(limited.headers['retry-after']);
     expect(retryAfter).toMatch(/^\d+$/);
-    const windowLeftMs = await harness.redis.redis.pttl(
-      `${rateLimitRedisNamespace(harness.redis.prefix)}${id}`,
-    );
+    const windowLeftMs = await harness.redis.redis.pttl(rateLimitRedisKey(harness.redis.prefix, id));
     expect(windowLeftMs).toBeGreaterThan(0);
     expect(Number(retryAfter) * 1000).toBeGreaterThanOrEqual(windowLeftMs);
     expect(Number(retryAfter)).toBeLessThanOrEqual(20);
@@ -87,12 +85,10 @@ describe('per-key rate limit (SPEC §8, DESIGN "Keys and limits")', () => {
       expectProblem(await call({ url: '/api/v1/key', headers: { 'x-api-key': `${secret}x` } }), 401);
       expectProblem(await call({ url: '/api/v1/key' }), 401);
     }
-    expect(
-      await harness.redis.redis.exists(`${rateLimitRedisNamespace(harness.redis.prefix)}${revoked.id}`),
-    ).toBe(0);
+    expect(await harness.redis.redis.exists(rateLimitRedisKey(harness.redis.prefix, revoked.id))).toBe(0);
     const first = await call({ url: '/api/v1/key', headers: { 'x-api-key': secret } });
     expect(first.headers['ratelimit-remaining']).toBe('1');
-    expect(await harness.redis.redis.get(`${rateLimitRedisNamespace(harness.redis.prefix)}${id}`)).toBe('1');
+    expect(await harness.redis.redis.get(rateLimitRedisKey(harness.redis.prefix, id))).toBe('1');
   });
 
   it('opens a new window once the old one has passed', async () => {

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
 import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-server';
 import { isRedisUnavailableError } from '@directory/keyed-access';
@@ -22,7 +22,7 @@ import { pageContext, sendPage } from './routes/render.js';
 export type ConsoleDependencies = {
   db: Database;
   /** Shared sign-in and sign-up attempt counters (throttling). */
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   /** HMAC key for CSRF tokens (config CONSOLE_SECRET). */
   secret: string;

@@ -2,7 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '@directory/domain';
-import { rateLimitRedisNamespace } from '@directory/keyed-access';
+import { rateLimitRedisKey } from '@directory/keyed-access';
 import { createMcpHarness, postMcp, type McpHarness } from './support/mcp-harness.js';
 
 type ProblemBody = { type: string; title: string; status: number; detail: string; errors: unknown[] };
@@ -207,6 +207,6 @@ describe('MCP rate limit: the API quota, shared by key across both transports', 
     expect((await expectProblem(limited, 429)).type).toBe('/problems/rate-limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await api.inject({ url: '/api/v1/key', headers })).statusCode).toBe(429);
-    expect(await harness.redis.redis.get(`${rateLimitRedisNamespace(harness.redis.prefix)}${id}`)).toBe('5');
+    expect(await harness.redis.redis.get(rateLimitRedisKey(harness.redis.prefix, id))).toBe('5');
   });
 });

@@ -1,6 +1,6 @@
 // `npm run worker`: consume the ingest queue and keep the index in line with the store.
 import { pino } from 'pino';
-import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { workerPoolProblem } from './database-pool.js';
@@ -30,6 +30,8 @@ const admission = createJobAdmission();
 // The operator side is built on the running worker; it counts refused documents from then on.
 const refusals: { count: WorkerOperations['countRefused'] } = { count: () => {} };
 const sweeps = createSweepCounter();
+// BullMQ's connection for the worker (its blocking reads use a duplicate); closed last.
+const queueConnection = createQueueConnection(config);
 const running = startIngestWorker(
   {
     db,
@@ -38,7 +40,7 @@ const running = startIngestWorker(
     onRefused: (refused) => refusals.count(refused),
   },
   {
-    queue: { connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX },
+    queue: queueConnection.queue,
     concurrency: config.WORKER_CONCURRENCY,
     lockDurationMs: config.WORKER_LOCK_DURATION_MS,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
@@ -93,7 +95,10 @@ async function shutdown(signal: string): Promise<boolean> {
     logger.warn('in-flight batches did not finish in time; leaving them to be retried');
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);
   }
-  const closed = await settledWithin(Promise.allSettled([db.destroy(), client.close()]), budgetMs * 0.15);
+  const closed = await settledWithin(
+    Promise.allSettled([db.destroy(), client.close(), queueConnection.close()]),
+    budgetMs * 0.15,
+  );
   clean &&= closed;
   logger.info({ clean }, 'worker stopped');
   return clean;

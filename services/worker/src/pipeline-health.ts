@@ -1,5 +1,5 @@
 import type { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import type { Logger } from 'pino';
 import type { Database } from '@directory/database';
 import { parsePlaceEvent } from '@directory/domain';
@@ -21,7 +21,7 @@ import type { IngestMetrics } from './ingest-metrics.js';
 
 export type PipelineHealthDependencies = {
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   redisPrefix: string;
   queue: Queue;
   search: { client: SearchClient; alias: string };

@@ -1,7 +1,6 @@
 import type { Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from '@directory/config';
+import { createQueueConnection, createRedisClient, type Config } from '@directory/config';
 import type { Database } from '@directory/database';
 import { createIngestQueue, type IngestJobData, type IngestJobResult } from '@directory/ingest';
 import {
@@ -45,11 +44,12 @@ export async function startWorkerOperations(
 ): Promise<WorkerOperations> {
   const { logger } = deps;
   // Its own connection, failing fast: readiness must not queue behind BullMQ's blocking commands.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  const redis = createRedisClient(config, 'service');
   redis.on('error', (error: Error) =>
     logger.debug({ err: error.message }, 'operations redis connection error'),
   );
-  const queue = createIngestQueue({ connection: { url: config.REDIS_URL }, prefix: config.REDIS_PREFIX });
+  const queueConnection = createQueueConnection(config);
+  const queue = createIngestQueue(queueConnection.queue);
   queue.on('error', (error: Error) =>
     logger.debug({ err: error.message }, 'operations queue connection error'),
   );
@@ -102,6 +102,7 @@ export async function startWorkerOperations(
       await health.close();
       await operations.close();
       await queue.close();
+      await queueConnection.close();
       redis.disconnect();
     },
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@directory/config';
 import { createAttemptLimiter } from '@directory/keyed-access';
 
 /**
@@ -33,7 +33,7 @@ export type SignUpThrottle = {
  * are hashed: Redis never holds either in clear.
  */
 export function createLoginThrottle(options: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   maxPerAccountAndAddress: number;
   maxPerAccount: number;
@@ -72,7 +72,7 @@ export function createLoginThrottle(options: {
 
 /** Sign-ups per client address (each sign-up brings fresh keys with fresh quota windows). */
 export function createSignUpThrottle(options: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   max: number;
   windowSeconds: number;

@@ -1,0 +1,176 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freePort } from '../processes.js';
+import { spawnServer, waitUntil, type ServerProcess } from './server-process.js';
+
+const run = promisify(execFile);
+
+/**
+ * A Redis Cluster of a test's own: three primaries and one replica each (the machine's `redis-server`
+ * with `--cluster-enabled yes`, on free loopback ports, formed with `redis-cli --cluster create`), no
+ * persistence, and a one-second node timeout so a killed primary's replica is promoted within seconds.
+ * The shared Redis is never touched.
+ */
+export type PrivateRedisCluster = {
+  ports: number[];
+  /** REDIS_CLUSTER_NODES for the project's processes. */
+  nodes: string;
+  /** The port of the primary serving `key`'s slot now (asked of the cluster). */
+  primaryFor: (key: string) => Promise<number>;
+  /** SIGKILL one node: its connections drop, and its replica takes over its slots after the node timeout. */
+  kill: (port: number) => Promise<void>;
+  /** Resolves once every slot is served again (cluster_state:ok on every live node, `port` not a primary). */
+  waitForPromotionOf: (port: number, timeoutMs?: number) => Promise<void>;
+  destroy: () => Promise<void>;
+};
+
+const NODES = 6;
+const NODE_TIMEOUT_MS = 1_000;
+
+export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
+  const ports: number[] = [];
+  while (ports.length < NODES) {
+    const port = await freePort();
+    // The cluster bus listens on port + 10000: both must be free.
+    if (!ports.includes(port) && port + 10_000 <= 65_535) ports.push(port);
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'private-redis-cluster-'));
+  const servers = new Map<number, ServerProcess>();
+  const client = (port: number) => {
+    const connection = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      commandTimeout: 2_000,
+    });
+    connection.on('error', () => undefined);
+    return connection;
+  };
+  const ask = async <T>(port: number, command: (connection: Redis) => Promise<T>): Promise<T> => {
+    const connection = client(port);
+    try {
+      await connection.connect();
+      return await command(connection);
+    } finally {
+      connection.disconnect();
+    }
+  };
+  const clusterOk = async (port: number) =>
+    (await ask(port, (connection) => connection.cluster('INFO'))).includes('cluster_state:ok');
+  const destroy = async () => {
+    for (const server of servers.values()) server.signalTree('SIGKILL');
+    await Promise.all([...servers.values()].map((server) => server.exited));
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const port of ports) {
+      const nodeDir = join(dir, String(port));
+      await mkdir(nodeDir);
+      servers.set(
+        port,
+        spawnServer('redis-server', [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          nodeDir,
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--maxmemory-policy',
+          'noeviction',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(NODE_TIMEOUT_MS),
+          // A replica takes over however long ago it last heard from its primary (a young cluster's
+          // replicas may not have synced yet when a test kills a primary).
+          '--cluster-replica-validity-factor',
+          '0',
+        ]),
+      );
+    }
+    for (const port of ports) {
+      await waitUntil(
+        async () => (await ask(port, (connection) => connection.ping())) === 'PONG',
+        15_000,
+        () => `cluster node ${port} did not answer:\n${servers.get(port)?.output() ?? ''}`,
+      );
+    }
+    await run(
+      'redis-cli',
+      [
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '1',
+        '--cluster-yes',
+      ],
+      { timeout: 60_000 },
+    );
+    await waitUntil(
+      async () => {
+        for (const port of ports) {
+          if (!(await clusterOk(port))) return false;
+          const replication = await ask(port, (connection) => connection.info('replication'));
+          // Every replica has synced with its primary: a failover then loses nothing written before.
+          if (replication.includes('role:slave') && !replication.includes('master_link_status:up'))
+            return false;
+        }
+        return true;
+      },
+      30_000,
+      () => 'the private Redis Cluster did not reach cluster_state:ok',
+    );
+  } catch (error) {
+    await destroy();
+    throw error;
+  }
+
+  const live = () => ports.filter((port) => servers.get(port)?.running() === true);
+
+  return {
+    ports,
+    nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    primaryFor: async (key) => {
+      const [live0 = ports[0] ?? 0] = live();
+      const slot = await ask(live0, (connection) => connection.cluster('KEYSLOT', key));
+      const ranges = await ask(live0, (connection) => connection.cluster('SLOTS'));
+      const range = ranges.find(([first, last]) => slot >= first && slot <= last);
+      if (range?.[2] === undefined) throw new Error(`no node serves slot ${slot}`);
+      return range[2][1];
+    },
+    kill: async (port) => {
+      const server = servers.get(port);
+      if (!server?.running()) return;
+      server.signalTree('SIGKILL');
+      await server.exited;
+    },
+    waitForPromotionOf: async (port, timeoutMs = 30_000) => {
+      await waitUntil(
+        async () => {
+          for (const other of live()) {
+            if (!(await clusterOk(other))) return false;
+            // In every live node's view, another node serves the dead one's slots.
+            const ranges = await ask(other, (connection) => connection.cluster('SLOTS'));
+            if (ranges.some((range) => range[2]?.[1] === port)) return false;
+          }
+          return true;
+        },
+        timeoutMs,
+        () => `no replica took over the slots of ${port}`,
+      );
+    },
+    destroy,
+  };
+}
