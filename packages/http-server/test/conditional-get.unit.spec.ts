@@ -7,6 +7,7 @@ import {
   parseIfNoneMatch,
   type IfNoneMatch,
 } from '../src/conditional-get.js';
+import { fastestOfThreeMs } from '@directory/testing';
 
 // etagc (RFC 9110 §8.8.3): any visible ASCII but DQUOTE, and obs-text.
 const etagChar = fc.constantFrom(
@@ -35,17 +36,6 @@ function referenceParse(value: string): IfNoneMatch | null {
     if (match[2] === '') break;
   }
   return opaqueTags.length === 0 ? null : { any: false, opaqueTags };
-}
-
-/** The fastest of three runs, in milliseconds: one garbage collection must not fail a timing bound. */
-function fastestOf3(work: () => void): number {
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let run = 0; run < 3; run += 1) {
-    const started = performance.now();
-    work();
-    fastest = Math.min(fastest, performance.now() - started);
-  }
-  return fastest;
 }
 
 describe('entityTagOf: a strong tag of the exact body', () => {
@@ -195,7 +185,7 @@ describe('If-None-Match (RFC 9110 §13.1.2)', () => {
     // over the whitespace); the length bound is lifted so the grammar itself is measured.
     const spaces = ' '.repeat(64 * 1024);
     for (const hostile of [`"a",${spaces}x`, `${spaces}x`, `"a"${spaces}"b"`, `W/"a",${spaces}W/`]) {
-      const milliseconds = fastestOf3(() => {
+      const milliseconds = fastestOfThreeMs(() => {
         expect(parseIfNoneMatch(hostile, Number.POSITIVE_INFINITY)).toBeNull();
       });
       expect(milliseconds, hostile.slice(0, 8)).toBeLessThan(50);

@@ -32,3 +32,4 @@ export { UNLIMITED_QUOTAS } from './quotas.js';
 export { expectGolden } from './golden.js';
 export { processEnvironment } from './process-environment.js';
 export { startPrivateRedisCluster, type PrivateRedisCluster } from './private-servers/redis-cluster.js';
+export { fastestOfThreeMs } from './timing.js';
