@@ -3,14 +3,15 @@
 #   services.sh up    reuse what already answers, start the rest, wait until healthy
 #   services.sh down  stop only what `up` started
 #   services.sh status
-#   services.sh up --es-nodes 2   a two-node Elasticsearch cluster (ports 9200 and 9201) instead of one node
+#   services.sh up --es-nodes N   an Elasticsearch cluster of N nodes (2 or 3; ports 9200, 9201, 9202) instead of one node
 #   services.sh es-node ...       one Elasticsearch node in the foreground, for tests (see es_node below)
 # Every failure names its cause and exits non-zero; every wait is bounded.
 set -euo pipefail
 
 ES_VERSION="8.19.21"
 ES_PORT="${ES_PORT:-9200}"
-ES_HEAP="${ES_HEAP:-512m}"
+# Per node; unset: 512m for a single node, 256m for each node of a cluster (three JVMs on a laptop).
+ES_HEAP="${ES_HEAP:-}"
 ES_USER="${ES_USER:-elasticsearch}"
 PG_PORT="${PG_PORT:-5432}"
 REDIS_PORT="${REDIS_PORT:-6379}"
@@ -184,8 +185,10 @@ es_start_daemon() {
   [ -s "$pid_file.tmp" ] && mv "$pid_file.tmp" "$pid_file"
 }
 
-# up --es-nodes 2: a two-node development cluster on ES_PORT and ES_PORT+1 (transport ES_PORT+100 and
-# ES_PORT+101: 9300 and 9301), its own data folders (a single-node cluster's data cannot join a multi-node one).
+# up --es-nodes N (2 or 3): a development cluster on ES_PORT.. ES_PORT+N-1 (transport ES_PORT+100..: 9300,
+# 9301, 9302), its own data folders (a single-node cluster's data cannot join a multi-node one). Every node
+# is master-eligible and listed in both the seed hosts and the initial masters: with three, any two form
+# a quorum, so losing any one node (the elected master included) leaves a cluster that elects and writes.
 es_cluster_start() {
   local count="$1" seeds="" masters="" k
   for k in $(seq 1 "$count"); do
@@ -202,6 +205,7 @@ es_cluster_start() {
 
 elasticsearch_up() {
   local nodes="$1" log_name=doctor-directory-dev pid_file="$ES_PID_FILE"
+  if [ -z "$ES_HEAP" ]; then if [ "$nodes" -gt 1 ]; then ES_HEAP=256m; else ES_HEAP=512m; fi; fi
   if [ "$nodes" -gt 1 ]; then log_name=doctor-directory-dev-cluster; pid_file="$STATE_DIR/elasticsearch-node1.pid"; fi
   if port_open "$ES_PORT"; then
     if es_health; then
@@ -315,7 +319,8 @@ status() {
   es_health && say "Elasticsearch: up" || say "Elasticsearch: down"
 }
 
-# up [--es-nodes N]: N Elasticsearch nodes forming one cluster (default 1; 2 to try replicas and node loss).
+# up [--es-nodes N]: N Elasticsearch nodes forming one cluster (default 1; 2 or 3 to try replicas and node
+# loss; 3 is the smallest cluster that survives losing its elected master).
 es_nodes_option() {
   local nodes=1
   while [ $# -gt 0 ]; do
@@ -324,7 +329,7 @@ es_nodes_option() {
       *) die "up: unknown option $1 (usage: services.sh up [--es-nodes N])" ;;
     esac
   done
-  [[ "$nodes" =~ ^[1-9]$ ]] || die "--es-nodes must be a number from 1 to 9"
+  [[ "$nodes" =~ ^[1-3]$ ]] || die "--es-nodes must be 1, 2 or 3"
   echo "$nodes"
 }
 

@@ -8,9 +8,9 @@ import { spawnServer, waitUntil, type ServerProcess } from './server-process.js'
 /**
  * Elasticsearch node(s) of a fault test's own: the development distribution, started one node at a
  * time by `infra/local/services.sh es-node` (the one way nodes are configured), on free HTTP and
- * transport ports, with data and logs in a temporary folder and a small heap. With two nodes they form
- * one cluster. The test kills (SIGKILL), pauses (SIGSTOP) and restarts nodes; the shared node is never
- * touched.
+ * transport ports, with data and logs in a temporary folder and a small heap. Two or three nodes form
+ * one cluster, every node master-eligible (three survive the loss of the elected master). The test kills
+ * (SIGKILL), pauses (SIGSTOP) and restarts nodes; the shared node is never touched.
  */
 export type PrivateElasticsearchNode = {
   name: string;
@@ -44,7 +44,7 @@ const START_TIMEOUT_MS = 120_000;
 
 export async function startPrivateElasticsearch(
   label: string,
-  options: { nodes?: 1 | 2; heap?: string } = {},
+  options: { nodes?: 1 | 2 | 3; heap?: string } = {},
 ): Promise<PrivateElasticsearch> {
   const count = options.nodes ?? 1;
   const dir = await mkdtemp(join(tmpdir(), `private-es-${label}-`));

@@ -1,0 +1,182 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { reindex } from '@directory/operator';
+import { createSearchClient, indicesBehindAlias, type SearchClient } from '@directory/search-index';
+import {
+  assertNoServerErrors,
+  createTestDatabase,
+  createTestRedis,
+  eventually,
+  SITE_ORIGIN,
+  startPrivateElasticsearch,
+  startProcess,
+  waitForConvergence,
+  type PrivateElasticsearch,
+  type TestDatabase,
+} from '@directory/testing';
+import { sampleLines } from '../faults/store-pipeline.fixture.js';
+import {
+  createLoadKey,
+  faultEnvironment,
+  lastOutput,
+  searchRequest,
+  sleep,
+  startService,
+  startTimedLoad,
+  type RunningService,
+} from '../faults/service-processes.fixture.js';
+
+// Three master-eligible nodes, one replica of every shard, the processes given every node: the elected
+// master SIGKILLed during an ingest, and a data node SIGKILLed right after a reindex's alias swap. Every
+// search answers 200 or a 503 problem, nothing is lost, and the cluster is green again after the restart.
+describe('cluster: three Elasticsearch nodes, the master or a data node lost', () => {
+  let elasticsearch: PrivateElasticsearch;
+  let database: TestDatabase;
+  let client: SearchClient;
+  const redis = createTestRedis('es-three-nodes');
+  const alias = 'doctors';
+  let env: Record<string, string>;
+  let workDir: string;
+  const services: RunningService[] = [];
+  const ingested: string[] = [];
+  let api: RunningService;
+  let secret: string;
+
+  beforeAll(async () => {
+    [elasticsearch, database] = await Promise.all([
+      startPrivateElasticsearch('three-nodes', { nodes: 3 }),
+      createTestDatabase('es-three-nodes'),
+    ]);
+    // As the reindex command makes its own: long timeouts, a few retries over every node.
+    client = createSearchClient(elasticsearch.urls, { timeoutMs: 120_000, maxRetries: 3 });
+    workDir = await mkdtemp(join(tmpdir(), 'es-three-nodes-'));
+    env = faultEnvironment({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: redis.prefix,
+      ELASTICSEARCH_URL: elasticsearch.urls.join(','),
+      ELASTICSEARCH_INDEX: alias,
+      ELASTICSEARCH_SHARDS: '3',
+      ELASTICSEARCH_REPLICAS: '1',
+      // Small batches, one at a time: the ingest lasts long enough for the master to die in the middle.
+      INGEST_BATCH_SIZE: '100',
+      WORKER_CONCURRENCY: '1',
+      INGEST_RETRY_DELAY_MS: '100',
+      INGEST_RETRY_MAX_DELAY_MS: '1000',
+    });
+    services.push(await startService('worker', env));
+    api = await startService('api', env);
+    services.push(api);
+    secret = await createLoadKey(database.db);
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
+    await client?.close();
+    await redis.cleanup();
+    await database?.drop();
+    await elasticsearch?.destroy();
+    await rm(workDir, { recursive: true, force: true });
+  });
+  beforeEach((context) => {
+    context.onTestFailed(() => console.error(lastOutput(services)));
+  });
+
+  async function ingest(lines: string[]): Promise<void> {
+    const file = join(workDir, `input-${ingested.length}.ndjson`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
+    expect(await producer.exited, producer.output()).toBe(0);
+    ingested.push(...lines);
+  }
+  const storedEvents = async () =>
+    Number(
+      (
+        await database.db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const converged = () =>
+    waitForConvergence(
+      { db: database.db, search: { client, alias }, siteOrigin: SITE_ORIGIN, lines: ingested },
+      120_000,
+    );
+  const node = (name: string): PrivateElasticsearch['nodes'][number] => {
+    const found = elasticsearch.nodes.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no node ${name}`);
+    return found;
+  };
+
+  it('loses the elected master during an ingest: a new one is elected, searches answer, nothing is lost, green again', async () => {
+    await elasticsearch.waitForHealth('green', 3);
+    const load = startTimedLoad(searchRequest(api.base, secret), { concurrency: 4, pauseMs: 10 });
+    const lines = sampleLines(4_000, 53);
+    await ingest(lines);
+    await eventually(async () => (await storedEvents()) > 0, 60_000, 'the ingest to be under way');
+
+    const master = node(await elasticsearch.masterName());
+    await master.kill();
+    const storedAtKill = await storedEvents();
+    // Two of three voters remain: a new master is elected without the old one coming back.
+    await eventually(
+      async () => (await elasticsearch.masterName().catch(() => master.name)) !== master.name,
+      60_000,
+      'a new master to be elected',
+    );
+    await sleep(3_000);
+    await master.start();
+    await elasticsearch.waitForHealth('green', 3);
+    await converged();
+    const { tally, count, slowestMs } = await load.stop();
+    console.info(
+      `three nodes: master ${master.name} killed after ${storedAtKill} of ${lines.length} events; ` +
+        `${count} searches (${JSON.stringify(Object.fromEntries(tally.byStatus))}), slowest ${Math.round(slowestMs)} ms`,
+    );
+    expect(storedAtKill, 'the master died while the ingest was under way').toBeLessThan(lines.length / 2);
+    assertNoServerErrors(tally);
+  });
+
+  it('loses a data node right after a reindex swap: searches answer, the new index is complete, green again', async () => {
+    const [before] = await indicesBehindAlias(client, alias);
+    const load = startTimedLoad(searchRequest(api.base, secret), { concurrency: 4, pauseMs: 10 });
+    const master = await elasticsearch.masterName();
+    const victim = elasticsearch.nodes.find((candidate) => candidate.name !== master);
+    if (!victim) throw new Error('no data node other than the master');
+    let killedAfterSwap = false;
+    let healthAtSwap: string | undefined;
+    const summary = await reindex({
+      db: database.db,
+      client,
+      alias,
+      siteOrigin: SITE_ORIGIN,
+      shape: { shards: 3, replicas: 1 },
+      onProgress: async (event) => {
+        if (event.phase === 'swap')
+          healthAtSwap = (await client.cluster.health({ index: event.detail.split(' → ')[1] })).status;
+        // 'cleanup' comes once the alias has moved and the changes written meanwhile are caught up.
+        if (event.phase !== 'cleanup' || killedAfterSwap) return;
+        killedAfterSwap = true;
+        await victim.kill();
+      },
+    });
+    expect(killedAfterSwap).toBe(true);
+    // The alias moved only once every replica of the new index was assigned.
+    expect(healthAtSwap).toBe('green');
+    expect(summary.newIndex).not.toBe(before);
+    expect(await indicesBehindAlias(client, alias)).toEqual([summary.newIndex]);
+    // The swap waited for green, so every shard of the new index still has a copy: complete at once.
+    await converged();
+    await sleep(3_000);
+    await victim.start();
+    await elasticsearch.waitForHealth('green', 3);
+    await converged();
+    const { tally, count, slowestMs } = await load.stop();
+    console.info(
+      `three nodes: ${victim.name} killed after the swap to ${summary.newIndex}; ${count} searches ` +
+        `(${JSON.stringify(Object.fromEntries(tally.byStatus))}), slowest ${Math.round(slowestMs)} ms`,
+    );
+    assertNoServerErrors(tally);
+  });
+});
