@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSchema } from './schema.js';
 
@@ -10,9 +10,10 @@ export type Database = Kysely<DatabaseSchema>;
 /**
  * Every pool has bounds, so a database that stops answering (stopped, paused, partitioned) surfaces as an
  * error a caller can handle, never a hang: a connection (or a wait for a free one) gives up after
- * `connectTimeoutMs`; a statement is cancelled by the server after `statementTimeoutMs` and abandoned by
- * the client shortly after (a paused server cancels nothing); a session idle inside a transaction is
- * ended by the server after `idleInTransactionTimeoutMs` (its locks released).
+ * `connectTimeoutMs`; the client abandons a statement after `statementTimeoutMs` (plus a short grace).
+ * The server-side bounds (statement timeout, idle-in-transaction timeout, no JIT) are not sent by the
+ * client: they are the database's defaults, set by `applySessionDefaults` (see there for why).
+ * `idleInTransactionTimeoutMs` is what `applySessionDefaults` writes.
  */
 export type DatabaseTimeouts = {
   connectTimeoutMs: number;
@@ -27,8 +28,8 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = Object.freeze({
   idleInTransactionTimeoutMs: 60_000,
 });
 
-// The client waits this much longer than the server's statement timeout, so a live server's own
-// cancellation (a clear error) wins over the client's read timeout.
+// The client waits this much longer than its statement timeout, so a live server's own cancellation
+// (a clear error, when the server's bound is the same) wins over the client's read timeout.
 const CLIENT_GRACE_MS = 250;
 
 export function createDatabase(
@@ -40,15 +41,11 @@ export function createDatabase(
     connectionString,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    statement_timeout: timeouts.statementTimeoutMs,
+    // No start-up parameters (statement_timeout, options=-c …): a transaction-mode pooler (PgBouncer)
+    // refuses them. The client-side read timeout is the bound that holds even for a paused server.
     query_timeout: timeouts.statementTimeoutMs + CLIENT_GRACE_MS,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
     // A dead peer is noticed by the kernel instead of waiting on a half-open socket for ever.
     keepAlive: true,
-    // No JIT compilation: our statements are short, and PostgreSQL compiled any whose estimated cost
-    // crossed its threshold anew on every run. The worker's lag sample and sweep paid 70-180 ms of
-    // compilation each for a few ms of work, every few seconds (docs/benchmarks.md).
-    options: '-c jit=off',
   });
   // A server that goes away (stopped, restarted, connection cut) makes its clients emit 'error': on the
   // pool for an idle client, on the client itself for one checked out between two queries. Unheard, either
@@ -56,6 +53,42 @@ export function createDatabase(
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export type SessionDefaults = { statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
+
+/**
+ * Makes the server-side session settings defaults of the connected database (`alter database … set`),
+ * which every new server connection gets at its start, whoever opens it: our pools, a transaction-mode
+ * pooler's server connections (which refuse start-up parameters and must not carry `set` between
+ * clients), an operator's psql. Idempotent; applies to sessions opened afterwards.
+ *
+ * - `jit = off`: our statements are short, and PostgreSQL compiled any whose estimated cost crossed its
+ *   threshold anew on every run. The worker's lag sample and sweep paid 70-180 ms of compilation each for
+ *   a few ms of work, every few seconds (docs/benchmarks.md).
+ * - `statement_timeout`: the longest statement any process may run (the batch work's bound); request
+ *   processes abandon theirs sooner on the client side (`createDatabase`'s `statementTimeoutMs`).
+ * - `idle_in_transaction_session_timeout`: a session idle inside a transaction is ended, its locks freed.
+ *
+ * Needs the database's owner (the role that migrates it). Settings of a role of its own
+ * (`alter role … set statement_timeout`) override these, e.g. a shorter one for request processes.
+ */
+export async function applySessionDefaults<Schema>(
+  db: Kysely<Schema>,
+  defaults: SessionDefaults = {
+    statementTimeoutMs: DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs,
+    idleInTransactionTimeoutMs: DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs,
+  },
+): Promise<void> {
+  for (const value of [defaults.statementTimeoutMs, defaults.idleInTransactionTimeoutMs]) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`not a timeout in milliseconds: ${value}`);
+  }
+  // `alter database` takes no parameters; the values are checked integers, the name is quoted by format().
+  await sql`do $$ begin
+    execute format('alter database %I set jit = off', current_database());
+    execute format('alter database %I set statement_timeout = ${sql.raw(String(defaults.statementTimeoutMs))}', current_database());
+    execute format('alter database %I set idle_in_transaction_session_timeout = ${sql.raw(String(defaults.idleInTransactionTimeoutMs))}', current_database());
+  end $$`.execute(db);
 }
 
 /** Creates the database named in the URL if it does not exist yet (connecting to the `postgres` database). */

@@ -1,7 +1,9 @@
 export {
+  applySessionDefaults,
   createDatabase,
   ensureDatabaseExists,
   isDatabaseUnavailableError,
   type Database,
+  type SessionDefaults,
 } from './connection.js';
 export { migrateToLatest } from './migrator.js';

@@ -8,7 +8,11 @@ const created = await ensureDatabaseExists(config.DATABASE_URL);
 if (created) console.error('[migrate] created database');
 const db = createDatabase(config.DATABASE_URL, { maxConnections: 1 });
 try {
-  const applied = await migrateToLatest(db);
+  // The server-side bounds every session gets (no start-up parameters: poolers refuse them).
+  const applied = await migrateToLatest(db, {
+    statementTimeoutMs: config.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   console.error(applied.length ? `[migrate] applied: ${applied.join(', ')}` : '[migrate] already up to date');
 } finally {
   await db.destroy();

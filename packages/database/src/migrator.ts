@@ -1,4 +1,5 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { applySessionDefaults, type SessionDefaults } from './connection.js';
 import * as eventStore from './migrations/0001-event-store.js';
 import * as accountsAndKeys from './migrations/0002-accounts-and-keys.js';
 import * as consoleSessions from './migrations/0003-console-sessions.js';
@@ -41,9 +42,18 @@ function unwrap(result: MigrationResultSet): string[] {
   return (result.results ?? []).map((migration) => migration.migrationName);
 }
 
-/** Applies every pending migration; returns the names applied (empty when already up to date). */
-export async function migrateToLatest<Schema>(db: Kysely<Schema>): Promise<string[]> {
-  return unwrap(await migratorFor(db).migrateToLatest());
+/**
+ * Applies every pending migration, then the session defaults (`applySessionDefaults`: every run, so a
+ * changed timeout in the configuration reaches the database); returns the migrations applied (empty when
+ * already up to date).
+ */
+export async function migrateToLatest<Schema>(
+  db: Kysely<Schema>,
+  sessionDefaults?: SessionDefaults,
+): Promise<string[]> {
+  const applied = unwrap(await migratorFor(db).migrateToLatest());
+  await applySessionDefaults(db, sessionDefaults);
+  return applied;
 }
 
 /** Reverts every migration (tests and local resets only). */

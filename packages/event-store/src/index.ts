@@ -19,6 +19,7 @@ export {
   replacePlaceStates,
   databaseNow,
   countPlacesUpdatedSince,
+  readStreamVersions,
   type StoredProjection,
   type SerializedPlaceState,
 } from './places.repository.js';

@@ -19,3 +19,4 @@ export {
 export { produceFromNdjson } from './producer.js';
 export { waitForJobs } from './wait-for-jobs.js';
 export { describeRun, type RunSummary } from './run-summary.js';
+export { readStoreBehindIndex } from './store-divergence.js';

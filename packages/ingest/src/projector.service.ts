@@ -5,13 +5,19 @@ import {
   clearProjectionFailures,
   markProjected,
   readStreams,
+  readStreamVersions,
   recordProjectionFailures,
   releaseSweepClaim,
   savePlaceStates,
   type SerializedPlaceState,
 } from '@directory/event-store';
 import {
+  ensureStoreMarksIndex,
+  flagStoreBehindIndex,
+  placeAheadReason,
+  placesAheadOfStore,
   writeProjections,
+  type PlaceAheadOfStore,
   type Projection,
   type RefusedProjection,
   type SearchClient,
@@ -23,6 +29,11 @@ export type ProjectorDependencies = {
   siteOrigin: string;
   /** Told of every document the index refused for its content (batches and sweeps alike): metrics. */
   onRefused?: (refused: ReadonlyArray<RefusedProjection>) => void;
+  /**
+   * Told of places the index holds at a higher version than the store has: the store went back in time
+   * (a failover that lost commits). Also flagged in the index's store marks, for readiness and status.
+   */
+  onStoreBehindIndex?: (places: ReadonlyArray<PlaceAheadOfStore>) => void;
 };
 
 /** A place's projection as the index write takes it: its document under its state version. */
@@ -70,8 +81,15 @@ export async function refoldAndProject(
     return { ...place, documentJson: JSON.stringify(place.document) };
   });
   await savePlaceStates(deps.db, places);
+  await ensureStoreMarksIndex(deps.search.client, deps.search.alias);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
-  const { refused } = await writeProjections(deps.search.client, deps.search.alias, places.map(indexWriteOf));
+  const { refused, newerInIndex } = await writeProjections(
+    deps.search.client,
+    deps.search.alias,
+    places.map(indexWriteOf),
+    { highWaterPosition: highestPosition(streams) },
+  );
+  if (newerInIndex.length > 0) await checkStoreNotBehind(deps, newerInIndex);
   const refusedIds = new Set(refused.map((failure) => failure.placeId));
   const projected = places
     .filter((place) => !refusedIds.has(place.placeId))
@@ -84,6 +102,34 @@ export async function refoldAndProject(
   await markProjected(deps.db, projected);
   await clearProjectionFailures(deps.db, projected);
   return { projected: projected.length, refused };
+}
+
+function highestPosition(streams: ReadonlyArray<readonly [string, ReadonlyArray<StoredPlaceEvent>]>): number {
+  let highest = 0;
+  for (const [, events] of streams) for (const event of events) highest = Math.max(highest, event.position);
+  return highest;
+}
+
+/**
+ * A stale write is success only while the index's newer version is one the store has too (a concurrent
+ * worker's fold). A version the store does not have means the store lost events the index reflects:
+ * flagged for an operator, never counted as success silently. The place is still marked projected (the
+ * index refuses its store version; the sweeper could only try again for ever): a rebuild from the store
+ * (`npm run reindex -- --replay`) repairs it.
+ */
+async function checkStoreNotBehind(
+  deps: ProjectorDependencies,
+  newerInIndex: ReadonlyArray<{ placeId: string; indexVersion: number }>,
+): Promise<void> {
+  const storeVersions = await readStreamVersions(
+    deps.db,
+    newerInIndex.map((conflict) => conflict.placeId),
+  );
+  const ahead = placesAheadOfStore(newerInIndex, storeVersions);
+  const first = ahead[0];
+  if (first === undefined) return;
+  await flagStoreBehindIndex(deps.search.client, deps.search.alias, placeAheadReason(first), new Date());
+  deps.onStoreBehindIndex?.(ahead);
 }
 
 export type SweepOutcome = ProjectOutcome & {

@@ -123,7 +123,13 @@ describe('ingest pipeline on the real store and index', () => {
         source: toSearchDocument(servedState, { siteOrigin: SITE }),
       },
     ]);
-    expect(result).toEqual({ written: 0, stale: 1, refused: [] });
+    // Refused as stale, and named as a write the index holds a newer version of (the store has it too).
+    expect(result).toEqual({
+      written: 0,
+      stale: 1,
+      refused: [],
+      newerInIndex: [{ placeId: 'S1', version: servedState.version, indexVersion: closedState.version }],
+    });
     expect((await indexed('S1'))?.source).toEqual({ served: false, placeId: 'S1' });
     expect((await indexed('S1'))?.version).toBe(closedState.version);
   });

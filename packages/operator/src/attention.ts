@@ -18,6 +18,11 @@ export type StatusSnapshot = {
   served: ServedCounts | null;
   /** `ageSeconds` is null when the store holds no event yet. */
   newestEvent: { ageSeconds: number | null } | null;
+  /**
+   * Why the index reflects events the store no longer has (`readStoreBehindIndex`: a failover that lost
+   * commits), naming the repair; null when it does not; absent when unknown.
+   */
+  storeBehindIndex?: string | null;
 };
 
 export type AttentionThresholds = {
@@ -67,6 +72,7 @@ export function needsAttention(
   if (snapshot.deadLettersPending !== null && snapshot.deadLettersPending > 0) {
     lines.push(`${snapshot.deadLettersPending} dead letter(s) pending: npm run dead-letters -- list`);
   }
+  if (snapshot.storeBehindIndex) lines.push(snapshot.storeBehindIndex);
   if (snapshot.served) {
     const gap = Math.abs(snapshot.served.postgresql - snapshot.served.index);
     // While places lag, the index may trail by at most that many; a place set aside is left out of the

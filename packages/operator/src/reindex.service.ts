@@ -8,6 +8,7 @@ import {
   countPlacesUpdatedSince,
   countProjections,
   databaseNow,
+  lastPosition,
   readStreams,
   replacePlaceStates,
   setAsideVersions,
@@ -21,6 +22,7 @@ import {
   indexShapeSettings,
   type IndexShape,
   indicesBehindAlias,
+  resetStoreMarks,
   waitForIndexHealth,
   writeSerializedProjections,
   type SearchClient,
@@ -238,6 +240,8 @@ async function build(
   // The catch-up window opens before the load (or the replay) reads anything: a worker write to a place
   // the load has already passed is caught up; what the load itself wrote is not.
   const loadStartedAt = await databaseNow(db);
+  // The new index is built from the store as of here on: the position its store marks start again from.
+  const storePositionAtLoad = await lastPosition(db);
   let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
   /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
   const catchUp = async (): Promise<Date> => {
@@ -332,6 +336,16 @@ async function build(
         throw new ReindexCatchUpError(alias, newIndex, previousIndices, error);
       await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
     }
+  }
+  // The live index is now a function of the store: a store that had gone back in time behind the old
+  // index (`store-marks.ts`) is no longer behind this one, so what the index has seen starts again.
+  try {
+    await resetStoreMarks(client, alias, storePositionAtLoad);
+  } catch (error) {
+    await progress({
+      phase: 'cleanup',
+      detail: `could not reset the store marks (${error instanceof Error ? error.message : String(error)}); run the reindex again`,
+    });
   }
   if (!options.keepOld) {
     for (const index of previousIndices) {

@@ -3,6 +3,7 @@ import type { RedisClient } from '@directory/config';
 import type { Database } from '@directory/database';
 import { countPendingDeadLetters, newestEventRecordedAt, readProjectionLag } from '@directory/event-store';
 import { checkReadiness, postgresCheck, redisCheck, type DependencyStatus } from '@directory/observability';
+import { readStoreBehindIndex } from '@directory/ingest';
 import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
 import type { StatusSnapshot } from './attention.js';
 import {
@@ -46,7 +47,7 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
   const bounded = <T>(work: () => Promise<T>): Promise<T | null> =>
     withTimeout(work(), deps.timeoutMs * 3).catch(() => null);
 
-  const [queue, lag, deadLettersPending, newestAt, served, progress] = await Promise.all([
+  const [queue, lag, deadLettersPending, newestAt, served, progress, storeBehind] = await Promise.all([
     redis ? bounded(() => readQueueCounts(deps.queue)) : null,
     postgres ? bounded(() => readProjectionLag(deps.db)) : null,
     postgres ? bounded(() => countPendingDeadLetters(deps.db)) : null,
@@ -55,6 +56,9 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
       ? bounded(() => readServedCounts(deps.db, deps.search.client, deps.search.alias))
       : null,
     redis ? bounded(async () => ({ at: await readProjectorProgress(deps.redis, deps.redisPrefix) })) : null,
+    postgres && elasticsearch
+      ? bounded(async () => ({ reason: await readStoreBehindIndex(deps.db, deps.search) }))
+      : null,
   ]);
   const now = deps.now();
   return {
@@ -76,6 +80,7 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
     deadLettersPending,
     newestEvent: newestAt ? { ageSeconds: newestAt.at === null ? null : ageSeconds(newestAt.at, now) } : null,
     served,
+    ...(storeBehind ? { storeBehindIndex: storeBehind.reason } : {}),
   };
 }
 

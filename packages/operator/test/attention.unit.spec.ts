@@ -33,6 +33,12 @@ describe('what needs attention', () => {
     expect(lines).toEqual(['elasticsearch is not ready: connect ECONNREFUSED 127.0.0.1:9200']);
   });
 
+  it('a store that went back in time behind the index, with the repair it names', () => {
+    const reason = 'the store went back in time: …; run npm run reindex -- --replay';
+    expect(needsAttention({ ...healthy, storeBehindIndex: reason })).toEqual([reason]);
+    expect(needsAttention({ ...healthy, storeBehindIndex: null })).toEqual([]);
+  });
+
   it('failed jobs, pending dead letters', () => {
     const lines = needsAttention({
       ...healthy,

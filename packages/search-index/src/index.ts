@@ -10,9 +10,25 @@ export {
   type IndexShape,
 } from './indices.js';
 export {
+  currentVersionOf,
   writeProjections,
   writeSerializedProjections,
+  type NewerInIndex,
   type Projection,
   type RefusedProjection,
 } from './projection.js';
 export { elasticsearchCheck } from './readiness-check.js';
+export {
+  ensureStoreMarksIndex,
+  flagStoreBehindIndex,
+  placeAheadReason,
+  placesAheadOfStore,
+  readStoreMarks,
+  resetStoreMarks,
+  storeBehindIndex,
+  storeMarksIndexName,
+  STORE_BEHIND_REPAIR,
+  type PlaceAheadOfStore,
+  type StoreBehind,
+  type StoreMarks,
+} from './store-marks.js';

@@ -1,5 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { utf8Lines, type SearchDocument, type Tombstone } from '@directory/domain';
+import { highWaterBulkLines } from './store-marks.js';
 
 /**
  * One place's index copy at a stream version. Tombstones keep their version, so a stale write can't
@@ -24,7 +25,17 @@ export type RefusedProjection = {
 };
 
 export type ProjectionResult = { written: number; stale: number };
-export type WriteProjectionsResult = ProjectionResult & { refused: RefusedProjection[] };
+/** A stale write (409) refused because the index holds a higher version than the one sent. */
+export type NewerInIndex = { placeId: string; version: number; indexVersion: number };
+export type WriteProjectionsResult = ProjectionResult & {
+  refused: RefusedProjection[];
+  /**
+   * Stale writes where the index holds a higher version than the one sent: normally a concurrent
+   * worker's newer fold, but a version the store does not have means the store went back in time
+   * (`placesAheadOfStore`). Equal versions (the same write twice) are not listed.
+   */
+  newerInIndex: NewerInIndex[];
+};
 
 export type ItemFailure = { placeId: string; status: number; reason: string };
 
@@ -77,6 +88,7 @@ export async function writeProjections(
   client: Client,
   index: string,
   projections: ReadonlyArray<Projection>,
+  options: { highWaterPosition?: number } = {},
 ): Promise<WriteProjectionsResult> {
   return bulkWrite(
     client,
@@ -86,6 +98,10 @@ export async function writeProjections(
       version: projection.version,
       documentJson: projection.sourceJson ?? JSON.stringify(projection.source),
     })),
+    // In the same request, after the documents: the highest store position these projections reflect
+    // (`store-marks.ts`). Its item is not checked: a 409 means a higher mark is already there, and a
+    // lost mark only delays noticing a store that went back in time.
+    options.highWaterPosition ? highWaterBulkLines(index, options.highWaterPosition) : [],
   );
 }
 
@@ -101,7 +117,7 @@ export async function writeSerializedProjections(
   index: string,
   projections: ReadonlyArray<SerializedProjection>,
 ): Promise<ProjectionResult> {
-  const { written, stale, refused } = await bulkWrite(client, index, projections);
+  const { written, stale, refused } = await bulkWrite(client, index, projections, []);
   if (refused.length > 0)
     throw new ProjectionError(
       refused.map(({ placeId, status, errorType }) => ({ placeId, status, reason: errorType })),
@@ -121,20 +137,25 @@ async function bulkWrite(
   client: Client,
   index: string,
   projections: ReadonlyArray<SerializedProjection>,
+  trailingLines: ReadonlyArray<string>,
 ): Promise<WriteProjectionsResult> {
-  const result: WriteProjectionsResult = { written: 0, stale: 0, refused: [] };
+  const result: WriteProjectionsResult = { written: 0, stale: 0, refused: [], newerInIndex: [] };
   let pending = projections;
   for (let attempt = 1; pending.length > 0; attempt++) {
     // The typed bulk() only takes objects; the transport sends a prepared NDJSON body untouched.
     const response = await client.transport.request<estypes.BulkResponse>({
       method: 'POST',
       path: '/_bulk',
-      bulkBody: bulkBodyOf(index, pending),
+      bulkBody: bulkBodyOf(index, pending, attempt === 1 ? trailingLines : []),
     });
-    const sorted = sortBulkItems(response.items, pending, { mayRetry: attempt < MAX_ATTEMPTS });
+    // Items past the projections sent (the trailing lines' own) are not the projections' outcome.
+    const sorted = sortBulkItems(response.items.slice(0, pending.length), pending, {
+      mayRetry: attempt < MAX_ATTEMPTS,
+    });
     result.written += sorted.written;
     result.stale += sorted.stale;
     result.refused.push(...sorted.refused);
+    result.newerInIndex.push(...sorted.newerInIndex);
     if (sorted.failures.length > 0) throw new ProjectionError(sorted.failures);
     if (sorted.retry.length > 0) await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
     pending = sorted.retry;
@@ -150,6 +171,7 @@ export type BulkResponseItem = {
 export type SortedBulkItems = {
   written: number;
   stale: number;
+  newerInIndex: NewerInIndex[];
   refused: RefusedProjection[];
   /** Throttled (429) while another attempt is allowed: to be sent again. */
   retry: SerializedProjection[];
@@ -167,7 +189,14 @@ export function sortBulkItems(
   sent: ReadonlyArray<SerializedProjection>,
   options: { mayRetry: boolean },
 ): SortedBulkItems {
-  const sorted: SortedBulkItems = { written: 0, stale: 0, refused: [], retry: [], failures: [] };
+  const sorted: SortedBulkItems = {
+    written: 0,
+    stale: 0,
+    newerInIndex: [],
+    refused: [],
+    retry: [],
+    failures: [],
+  };
   items.forEach((item, position) => {
     const outcome = item.index;
     const projection = sent[position];
@@ -179,8 +208,12 @@ export function sortBulkItems(
     const errorType = outcome.error?.type;
     const reason = outcome.error?.reason ?? '';
     const kind = classifyBulkItemFailure(outcome.status, errorType, reason);
-    if (kind === 'stale') sorted.stale += 1;
-    else if (kind === 'refused')
+    if (kind === 'stale') {
+      sorted.stale += 1;
+      const indexVersion = currentVersionOf(reason);
+      if (indexVersion !== undefined && indexVersion > projection.version)
+        sorted.newerInIndex.push({ placeId: projection.placeId, version: projection.version, indexVersion });
+    } else if (kind === 'refused')
       sorted.refused.push({
         placeId: projection.placeId,
         version: projection.version,
@@ -199,7 +232,20 @@ export function sortBulkItems(
   return sorted;
 }
 
-function bulkBodyOf(index: string, projections: ReadonlyArray<SerializedProjection>): Buffer {
+/**
+ * The version the index holds, from a 409's reason (`[id]: version conflict, current version [7] is
+ * higher or equal to the one provided [5]`); undefined when the reason does not say.
+ */
+export function currentVersionOf(reason: string): number | undefined {
+  const match = /current version \[(\d{1,15})\]/.exec(reason);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+function bulkBodyOf(
+  index: string,
+  projections: ReadonlyArray<SerializedProjection>,
+  trailingLines: ReadonlyArray<string>,
+): Buffer {
   // The same for every action line: serialized once per body, not once per document.
   const actionStart = `{"index":{"_index":${JSON.stringify(index)},"_id":`;
   const lines: string[] = [];
@@ -209,5 +255,6 @@ function bulkBodyOf(index: string, projections: ReadonlyArray<SerializedProjecti
       projection.documentJson,
     );
   }
+  lines.push(...trailingLines);
   return utf8Lines(lines, { finalNewline: true });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyBulkItemFailure, sortBulkItems } from '../src/projection.js';
+import { classifyBulkItemFailure, currentVersionOf, sortBulkItems } from '../src/projection.js';
 
 describe('classifyBulkItemFailure', () => {
   it.each([
@@ -45,6 +45,7 @@ describe('sortBulkItems', () => {
     expect(sortBulkItems(items, sent, { mayRetry: true })).toEqual({
       written: 2,
       stale: 1,
+      newerInIndex: [],
       refused: [
         {
           placeId: 'c',
@@ -69,5 +70,33 @@ describe('sortBulkItems', () => {
       retry: [],
       failures: [{ placeId: 'a', status: 503, reason: 'unavailable_shards_exception' }],
     });
+  });
+
+  it('lists the stale writes where the index holds a higher version than the one sent', () => {
+    const conflict = (current: number, provided: number) => ({
+      index: {
+        status: 409,
+        error: {
+          type: 'version_conflict_engine_exception',
+          reason: `[x]: version conflict, current version [${current}] is higher or equal to the one provided [${provided}]`,
+        },
+      },
+    });
+    // a: sent 1, the index has 1 (the same write twice); b: sent 2, the index has 7.
+    expect(sortBulkItems([conflict(1, 1), conflict(7, 2)], sent, { mayRetry: true })).toMatchObject({
+      stale: 2,
+      newerInIndex: [{ placeId: 'b', version: 2, indexVersion: 7 }],
+    });
+  });
+});
+
+describe('currentVersionOf', () => {
+  it("reads the index's version from a 409's reason, and nothing from another reason", () => {
+    expect(
+      currentVersionOf(
+        '[pl_1]: version conflict, current version [12] is higher or equal to the one provided [9]',
+      ),
+    ).toBe(12);
+    expect(currentVersionOf('stale')).toBeUndefined();
   });
 });

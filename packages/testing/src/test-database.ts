@@ -1,5 +1,5 @@
 import { loadConfig } from '@directory/config';
-import { createDatabase, type Database } from '@directory/database';
+import { applySessionDefaults, createDatabase, type Database } from '@directory/database';
 import { withAdmin, withDatabase } from './admin.js';
 import { currentRunId, templateDatabaseName, testDatabaseName } from './names.js';
 
@@ -24,6 +24,8 @@ async function createDatabaseFor(
   await withAdmin((admin) => admin.query(`create database "${name}"${template}`));
   const url = withDatabase(loadConfig().DATABASE_URL, name);
   const db = createDatabase(url, { maxConnections: options.maxConnections });
+  // A clone does not inherit its template's `alter database … set` defaults: give it them.
+  if (options.template) await applySessionDefaults(db);
   return {
     url,
     db,

@@ -6,6 +6,7 @@ import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index'
 import { workerPoolProblem } from './database-pool.js';
 import { createSweepCounter } from './ingest-metrics.js';
 import { startIngestWorker } from './ingest.worker.js';
+import { watchStorePosition } from './store-position.js';
 import { createJobAdmission } from './readiness-gate.js';
 import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
 
@@ -30,6 +31,12 @@ const admission = createJobAdmission();
 // The operator side is built on the running worker; it counts refused documents from then on.
 const refusals: { count: WorkerOperations['countRefused'] } = { count: () => {} };
 const sweeps = createSweepCounter();
+const storePosition = watchStorePosition({
+  db,
+  search: { client, alias: config.ELASTICSEARCH_INDEX },
+  logger,
+  timeoutMs: Math.floor(config.READINESS_TIMEOUT_MS * 0.8),
+});
 // BullMQ's connection for the worker (its blocking reads use a duplicate); closed last.
 const queueConnection = createQueueConnection(config);
 const running = startIngestWorker(
@@ -38,6 +45,7 @@ const running = startIngestWorker(
     search: { client, alias: config.ELASTICSEARCH_INDEX },
     siteOrigin: config.SITE_ORIGIN,
     onRefused: (refused) => refusals.count(refused),
+    onStoreBehindIndex: storePosition.placesAhead,
   },
   {
     queue: queueConnection.queue,
@@ -60,6 +68,7 @@ const operations = await startWorkerOperations(config, running.worker, {
   logger,
   admission,
   sweeps,
+  storePosition,
 });
 refusals.count = operations.countRefused;
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');

@@ -17,6 +17,7 @@ import {
   type createSweepCounter,
 } from './ingest-metrics.js';
 import { watchPipelineHealth } from './pipeline-health.js';
+import type { StorePositionWatch } from './store-position.js';
 import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
 
 export type WorkerOperations = {
@@ -40,6 +41,8 @@ export async function startWorkerOperations(
     admission: JobAdmission;
     /** The sweeper's counts, held until the series exist. */
     sweeps: ReturnType<typeof createSweepCounter>;
+    /** Whether the store went back in time behind the index: a readiness check and a series. */
+    storePosition: StorePositionWatch;
   },
 ): Promise<WorkerOperations> {
   const { logger } = deps;
@@ -65,6 +68,7 @@ export async function startWorkerOperations(
       postgresCheck(deps.db),
       redisCheck(redis),
       elasticsearchCheck(deps.search, config.ELASTICSEARCH_INDEX),
+      deps.storePosition.check,
     ],
     readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
     ...(config.OPS_TOKEN === undefined ? {} : { dashboard: { queues: [queue], token: config.OPS_TOKEN } }),
@@ -74,6 +78,7 @@ export async function startWorkerOperations(
   }
 
   const metrics = createIngestMetrics(operations.registry);
+  deps.storePosition.register(operations.registry);
   observeIngestWorker(worker, metrics);
   deps.sweeps.attach(metrics);
   const gate = gateOnReadiness(worker, operations.readiness, deps.admission, {

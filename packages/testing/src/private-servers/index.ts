@@ -5,3 +5,5 @@ export {
   type PrivateElasticsearchNode,
 } from './elasticsearch.js';
 export { startPrivateRedis, type PrivateRedis } from './redis.js';
+export { startPrivateStandby, type PrivateStandby } from './postgres-standby.js';
+export { pgBouncerBinary, startPgBouncer, type PrivatePgBouncer } from './pgbouncer.js';

@@ -35,7 +35,7 @@ const POSTGRES_USER = 'postgres';
 const DATABASE_NAME = 'directory';
 
 /** The newest PostgreSQL installed under /usr/lib/postgresql (Debian's layout). */
-function postgresBinaries(): string {
+export function postgresBinaries(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
@@ -44,6 +44,29 @@ function postgresBinaries(): string {
     : [];
   if (!versions[0]) throw new Error(`no PostgreSQL server found under ${root} (apt-get install postgresql)`);
   return join(root, versions[0], 'bin');
+}
+
+/** The server command of a private cluster (`postgres -D … -p …`), run as the `postgres` user. */
+export function postgresCommand(dataDir: string, port: number): [string, string[]] {
+  return asUser(POSTGRES_USER, join(postgresBinaries(), 'postgres'), [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    // A throw-away cluster: durability is not what these tests are about, speed is.
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'shared_buffers=32MB',
+  ]);
 }
 
 export async function startPrivatePostgres(label: string): Promise<PrivatePostgres> {
@@ -71,25 +94,7 @@ export async function startPrivatePostgres(label: string): Promise<PrivatePostgr
   let server: ServerProcess | undefined;
 
   const start = async () => {
-    const [command, args] = asUser(POSTGRES_USER, join(bin, 'postgres'), [
-      '-D',
-      dataDir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      // A throw-away cluster: durability is not what these tests are about, speed is.
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'shared_buffers=32MB',
-    ]);
+    const [command, args] = postgresCommand(dataDir, port);
     const started = spawnServer(command, args);
     server = started;
     await waitUntil(
