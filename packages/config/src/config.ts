@@ -170,10 +170,12 @@ const environmentSchema = z
     OPS_SAMPLE_INTERVAL_MS: positiveInt.default(5_000),
     RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
     // Faults (an unresponsive PostgreSQL, shutdown, multi-node Elasticsearch): every database pool gives
-    // up connecting after DATABASE_CONNECT_TIMEOUT_MS; a statement is cancelled after
+    // up connecting after DATABASE_CONNECT_TIMEOUT_MS; a statement is abandoned by the client after
     // DATABASE_STATEMENT_TIMEOUT_MS in request-serving processes (api, mcp, console: a 503 within about two
-    // seconds) and after DATABASE_JOB_STATEMENT_TIMEOUT_MS in the worker and operator commands; a session
-    // idle inside a transaction is ended after DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS. SIGTERM closes
+    // seconds) and after DATABASE_JOB_STATEMENT_TIMEOUT_MS in the worker and operator commands; the server
+    // cancels statements after DATABASE_JOB_STATEMENT_TIMEOUT_MS and ends a session idle inside a
+    // transaction after DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (database defaults `npm run migrate`
+    // sets: no start-up parameters, which a transaction-mode pooler refuses). SIGTERM closes
     // every process within SHUTDOWN_TIMEOUT_MS whatever its dependencies do. New indices get
     // ELASTICSEARCH_SHARDS primary shards and ELASTICSEARCH_REPLICAS replicas of each (1 on a two-node
     // cluster keeps every document on both nodes).
