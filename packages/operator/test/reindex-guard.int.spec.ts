@@ -87,6 +87,31 @@ describe('reindex guard: the lock, leftovers and the health wait', () => {
     expect(await indicesBehindAlias(search.client, alias)).toEqual([next.newIndex]);
   });
 
+  it('renews its lease while it runs: a run longer than the lease still holds the lock', async () => {
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let loading!: () => void;
+    const firstLoading = new Promise<void>((resolve) => (loading = resolve));
+    // A 2 s lease renewed every second, held for three times its length.
+    const first = run({
+      lockLeaseMs: 2_000,
+      onProgress: async (event) => {
+        if (event.phase !== 'load') return;
+        loading();
+        await held;
+      },
+    });
+    try {
+      await firstLoading;
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      await expect(run({ now: () => new Date(Date.now() + 1_000) })).rejects.toThrow(ReindexLockedError);
+    } finally {
+      letGo();
+    }
+    const summary = await first;
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([summary.newIndex]);
+  });
+
   it('takes over an expired lease and deletes the crashed run index as a leftover', async () => {
     const crashed = `${alias}__20200101t000000000z`;
     await createDoctorsIndex(search.client, crashed);
