@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,9 +22,11 @@ export type PrivateRedisCluster = {
   nodes: string;
   /** The port of the primary serving `key`'s slot now (asked of the cluster). */
   primaryFor: (key: string) => Promise<number>;
+  /** The port of the replica of the primary on `port`. */
+  replicaOf: (port: number) => Promise<number>;
   /** SIGKILL one node: its connections drop, and its replica takes over its slots after the node timeout. */
   kill: (port: number) => Promise<void>;
-  /** Resolves once every slot is served again (cluster_state:ok on every live node, `port` not a primary). */
+  /** Resolves once every live node reports cluster_state:ok and none lists `port` as serving a slot. */
   waitForPromotionOf: (port: number, timeoutMs?: number) => Promise<void>;
   destroy: () => Promise<void>;
 };
@@ -33,11 +36,14 @@ const NODE_TIMEOUT_MS = 1_000;
 
 export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   const ports: number[] = [];
-  while (ports.length < NODES) {
+  for (let attempt = 0; ports.length < NODES && attempt < 1_000; attempt++) {
     const port = await freePort();
-    // The cluster bus listens on port + 10000: both must be free.
-    if (!ports.includes(port) && port + 10_000 <= 65_535) ports.push(port);
+    // The cluster bus listens on port + 10000: both must be free, and no node's bus another's port.
+    const taken = ports.flatMap((other) => [other, other + 10_000]);
+    if ([port, port + 10_000].some((candidate) => taken.includes(candidate))) continue;
+    if (port + 10_000 <= 65_535 && (await isFree(port + 10_000))) ports.push(port);
   }
+  if (ports.length < NODES) throw new Error('no free ports for a private Redis Cluster');
   const dir = await mkdtemp(join(tmpdir(), 'private-redis-cluster-'));
   const servers = new Map<number, ServerProcess>();
   const client = (port: number) => {
@@ -150,6 +156,15 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
       if (range?.[2] === undefined) throw new Error(`no node serves slot ${slot}`);
       return range[2][1];
     },
+    replicaOf: async (port) => {
+      const lines = String(await ask(port, (connection) => connection.cluster('NODES'))).split('\n');
+      const primaryId = lines.find((line) => line.includes('myself'))?.split(' ')[0] ?? '';
+      const replica = lines.find((line) => line.split(' ')[3] === primaryId && /\bslave\b/.test(line));
+      const address = replica?.split(' ')[1] ?? '';
+      const replicaPort = Number(address.slice(address.indexOf(':') + 1, address.indexOf('@')));
+      if (!ports.includes(replicaPort)) throw new Error(`no replica of ${port} in:\n${lines.join('\n')}`);
+      return replicaPort;
+    },
     kill: async (port) => {
       const server = servers.get(port);
       if (!server?.running()) return;
@@ -173,4 +188,13 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     },
     destroy,
   };
+}
+
+/** Whether a loopback port can be bound now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
