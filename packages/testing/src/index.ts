@@ -37,3 +37,4 @@ export { expectGolden } from './golden.js';
 export { processEnvironment } from './process-environment.js';
 export { startPrivateRedisCluster, type PrivateRedisCluster } from './private-servers/redis-cluster.js';
 export { fastestOfThreeMs } from './timing.js';
+export { startPrivateRedisSentinel, type PrivateRedisSentinel } from './private-servers/redis-sentinel.js';

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisClient, loadConfig, type RedisClient } from '@directory/config';
+import {
+  barRedisKey,
+  createApiKey,
+  createKeyVouches,
+  ensureAccount,
+  revokeApiKey,
+  vouchRedisKey,
+} from '@directory/keys';
+import {
+  assertNoServerErrors,
+  eventually,
+  startLoad,
+  startPrivateRedisSentinel,
+  waitForConvergence,
+  type PrivateRedisSentinel,
+} from '@directory/testing';
+import { sampleLines, startStorePipeline, type StorePipeline } from '../faults/store-pipeline.fixture.js';
+import { searchRequest, startService, type RunningService } from '../faults/service-processes.fixture.js';
+
+describe('Redis Sentinel: the primary killed during ingest and API load', () => {
+  let sentinel: PrivateRedisSentinel;
+  let pipeline: StorePipeline;
+  let operator: RedisClient;
+  let api: RunningService | undefined;
+  // Undone in reverse order, whatever beforeAll got to.
+  const cleanups: Array<() => unknown> = [];
+  const lines = sampleLines(3_000, 61);
+
+  beforeAll(async () => {
+    sentinel = await startPrivateRedisSentinel();
+    cleanups.push(() => sentinel.destroy());
+    const topology = { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_MASTER: sentinel.master };
+    pipeline = await startStorePipeline('redis-sentinel', {
+      // The processes ask the sentinels for the primary; no REDIS_URL beside them (one topology).
+      REDIS_URL: '',
+      ...topology,
+      INGEST_BATCH_SIZE: '100',
+      RATE_LIMIT_MAX: '1000000',
+      ACCOUNT_RATE_LIMIT_MAX: '1000000',
+      API_OPS_PORT: '0',
+      WORKER_OPS_PORT: '0',
+    });
+    cleanups.push(() => pipeline.cleanup());
+    operator = createRedisClient(loadConfig({ ...topology, REDIS_PREFIX: pipeline.redis.prefix }), 'service');
+    // Its reconnects to the killed primary are expected; the commands report what matters.
+    operator.on('error', () => undefined);
+    cleanups.push(() => operator.disconnect());
+  });
+  afterAll(async () => {
+    await api?.process.stop('SIGKILL');
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  const newKey = async (name: string) => {
+    const account = await ensureAccount(pipeline.database.db, `${name}-${Date.now()}@example.com`);
+    return createApiKey(pipeline.database.db, { accountId: account.id, name });
+  };
+  const statusOf = async (base: string, secret: string) => {
+    const response = await fetch(`${base}/api/v1/doctors?country=de&limit=1`, {
+      headers: { 'x-api-key': secret },
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.body?.cancel();
+    return response.status;
+  };
+
+  it('follows the new primary: nothing lost, only 200s and 503 problems, a revoke still refused', async () => {
+    await pipeline.startWorker();
+    api = await startService('api', pipeline.env);
+    const base = api.base;
+    const [loaded, revoked] = [await newKey('loaded'), await newKey('revoked')];
+    expect(await statusOf(base, revoked.secret)).toBe(200);
+    const load = startLoad(searchRequest(base, loaded.secret), { concurrency: 2, pauseMs: 10 });
+
+    const ingest = await pipeline.ingest(lines, ['--wait', '--timeout', '180']);
+    await ingest.waitForOutput(/processed 2\/\d+ jobs/, 120_000);
+    // Revoked just before the primary dies; the promoted replica is then given the worst replication
+    // can leave: the key's vouch from before the revoke, and no bar.
+    const vouch = vouchRedisKey(pipeline.redis.prefix, revoked.key.id);
+    const staleVouch = await operator.get(vouch);
+    expect(staleVouch).not.toBeNull();
+    const vouches = createKeyVouches(operator, pipeline.redis.prefix);
+    await revokeApiKey(pipeline.database.db, vouches, revoked.key.id);
+    const primary = await sentinel.primaryPort();
+    await sentinel.kill(primary);
+    await sentinel.waitForFailoverFrom(primary, 30_000);
+    await operator.set(vouch, staleVouch ?? '');
+    await operator.del(barRedisKey(pipeline.redis.prefix, revoked.key.id));
+
+    // The API's first answer other than a 503 for the revoked key is a refusal.
+    let status = 503;
+    await eventually(
+      async () => {
+        status = await statusOf(base, revoked.secret);
+        return status !== 503;
+      },
+      30_000,
+      'the API to answer again after the failover',
+    );
+    expect(status).toBe(401);
+
+    // Nothing lost, nothing twice, however many batches the replica had not received.
+    expect(await ingest.exited, ingest.output()).toBe(0);
+    expect(ingest.output()).not.toMatch(/FAILED|NOT STORED/);
+    await waitForConvergence(pipeline.convergenceInput(lines), 90_000);
+
+    const answeredBefore = load.tally.byStatus.get(200) ?? 0;
+    await eventually(
+      () => Promise.resolve((load.tally.byStatus.get(200) ?? 0) > answeredBefore),
+      30_000,
+      'searches to be answered after the failover',
+    );
+    const tally = await load.stop();
+    console.info('searches during the failover, by status:', Object.fromEntries(tally.byStatus));
+    assertNoServerErrors(tally);
+    expect([...tally.byStatus.keys()].every((answer) => answer === 200 || answer === 503)).toBe(true);
+  });
+});
