@@ -18,7 +18,11 @@ export async function readStoreBehindIndex(
   search: { client: SearchClient; alias: string },
   now: () => Date = () => new Date(),
 ): Promise<string | null> {
-  const [marks, newest] = await Promise.all([readStoreMarks(search.client, search.alias), lastPosition(db)]);
+  // The marks first, the store after: every high-water write follows the commit of the events it covers,
+  // so a mark read before the store's newest position can only be above it if the store lost commits.
+  // Read together (or the other way round), an ingest landing between the two reads looks like a loss.
+  const marks = await readStoreMarks(search.client, search.alias);
+  const newest = await lastPosition(db);
   const behind = storeBehindIndex(marks, newest);
   if (behind === null) return null;
   if (behind.newlyFound) await flagStoreBehindIndex(search.client, search.alias, behind.reason, now());

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastPosition } from '@directory/event-store';
@@ -121,6 +122,53 @@ describe('a store that went back in time behind the index', () => {
     ).toEqual([]);
     // And the marks work again from there: a further write keeps the store level with the index.
     await ingest([crawled('S3', 2, at(10))]);
+    expect(await readStoreBehindIndex(database.db, deps.search)).toBeNull();
+  });
+});
+
+describe('the store-behind check while an ingest goes on', () => {
+  let database: TestDatabase;
+  const search = createTestSearch('store-level');
+  const alias = `${search.prefix}_doctors`;
+  let deps: ProjectorDependencies;
+  const ingest = (events: ReadonlyArray<unknown>) =>
+    ingestBatch(
+      deps,
+      events.map((raw) => ({ raw, source: 'test' })),
+    );
+
+  beforeAll(async () => {
+    database = await createTestDatabase('store-level');
+    await ensureDoctorsIndex(search.client, alias);
+    deps = { db: database.db, search: { client: search.client, alias }, siteOrigin: SITE };
+  });
+  afterAll(async () => {
+    await search.cleanup();
+    await database.drop();
+  });
+
+  it('is not fooled by a batch stored and projected between its two reads', async () => {
+    await ingest([crawled('R1', 1, at(1)), published('R1', at(2))]);
+    // A client whose first read of the marks lets a whole batch be stored and projected first: what a
+    // busy worker does to a check that reads the store's newest position before (or beside) the marks.
+    let batchLanded = false;
+    const racing = new Proxy(search.client, {
+      get(target, property, receiver) {
+        if (property !== 'get') return Reflect.get(target, property, receiver) as unknown;
+        return async (...args: Parameters<typeof target.get>) => {
+          if (!batchLanded) {
+            batchLanded = true;
+            // Time for a store read made beside this one to finish first (the race this check must not
+            // lose); the right order never depends on this wait.
+            await sleep(300);
+            await ingest([crawled('R2', 1, at(3)), published('R2', at(4)), crawled('R1', 2, at(5))]);
+          }
+          return target.get(...args);
+        };
+      },
+    });
+    expect(await readStoreBehindIndex(database.db, { client: racing, alias })).toBeNull();
+    expect(batchLanded).toBe(true);
     expect(await readStoreBehindIndex(database.db, deps.search)).toBeNull();
   });
 });
