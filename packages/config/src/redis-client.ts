@@ -185,7 +185,9 @@ export function isClusterClient(client: RedisClient): client is Cluster {
 }
 
 // Replies a server gives while it cannot serve (a failover, a resharding, a restart loading its data).
-const UNAVAILABLE_REPLY = /^(?:READONLY|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING|NOREPLICAS)\b/;
+// MOVED and ASK reach a caller only from an auto-pipelined batch that met a slot map changing under it
+// (ioredis follows them for single commands): the next command goes to the slot's new node.
+const UNAVAILABLE_REPLY = /^(?:READONLY|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING|NOREPLICAS|MOVED|ASK)\b/;
 // ioredis's and rate-limiter-flexible's messages when no server answered (they export no classes).
 const UNAVAILABLE_MESSAGE =
   /Connection is closed|Stream isn't writeable|Command timed out|Failed to refresh slots cache|Too many Cluster redirections|Cluster isn't ready|None of startup nodes is available|All sentinels are unreachable|Redis connection is not ready|connect ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH/;

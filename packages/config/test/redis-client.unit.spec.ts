@@ -121,6 +121,8 @@ describe('isRedisUnavailableError', () => {
     ['MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no'],
     ['LOADING Redis is loading the dataset in memory'],
     ['NOREPLICAS Not enough good replicas to write.'],
+    ['MOVED 9567 127.0.0.1:44577'],
+    ['ASK 411 127.0.0.1:42981'],
   ])('a server that cannot serve now: %s', (message) => {
     expect(isRedisUnavailableError(serverReply(message))).toBe(true);
   });
