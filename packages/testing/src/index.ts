@@ -38,3 +38,8 @@ export { processEnvironment } from './process-environment.js';
 export { startPrivateRedisCluster, type PrivateRedisCluster } from './private-servers/redis-cluster.js';
 export { fastestOfThreeMs } from './timing.js';
 export { startPrivateRedisSentinel, type PrivateRedisSentinel } from './private-servers/redis-sentinel.js';
+export { createNetworkNamespace, type NetworkNamespace } from './network-namespace.js';
+export {
+  startPartitionedReplication,
+  type PartitionedReplication,
+} from './private-servers/partitioned-standby.js';
