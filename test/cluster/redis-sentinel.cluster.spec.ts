@@ -86,8 +86,19 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     const primary = await sentinel.primaryPort();
     await sentinel.kill(primary);
     await sentinel.waitForFailoverFrom(primary, 30_000);
-    await operator.set(vouch, staleVouch ?? '');
-    await operator.del(barRedisKey(pipeline.redis.prefix, revoked.key.id));
+    // Written to the promoted primary directly: the operator's own Sentinel client may still be
+    // reconnecting (one retry per command), which is not what this scenario is about.
+    const promotedPort = await sentinel.primaryPort();
+    const promoted = createRedisClient(
+      loadConfig({ REDIS_URL: `redis://127.0.0.1:${promotedPort}` }),
+      'service',
+    );
+    try {
+      await promoted.set(vouch, staleVouch ?? '');
+      await promoted.del(barRedisKey(pipeline.redis.prefix, revoked.key.id));
+    } finally {
+      promoted.disconnect();
+    }
 
     // The API's first answer other than a 503 for the revoked key is a refusal.
     let status = 503;
