@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
 import { freePort } from '../processes.js';
-import { spawnServer, waitUntil, type ServerProcess } from './server-process.js';
+import { askRedis, privateRedisArgs, redisProcesses } from './redis-nodes.js';
+import { spawnServer, waitUntil } from './server-process.js';
 
 const run = promisify(execFile);
 
@@ -45,33 +45,9 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
   }
   if (ports.length < NODES) throw new Error('no free ports for a private Redis Cluster');
   const dir = await mkdtemp(join(tmpdir(), 'private-redis-cluster-'));
-  const servers = new Map<number, ServerProcess>();
-  const client = (port: number) => {
-    const connection = new Redis(port, '127.0.0.1', {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      commandTimeout: 2_000,
-    });
-    connection.on('error', () => undefined);
-    return connection;
-  };
-  const ask = async <T>(port: number, command: (connection: Redis) => Promise<T>): Promise<T> => {
-    const connection = client(port);
-    try {
-      await connection.connect();
-      return await command(connection);
-    } finally {
-      connection.disconnect();
-    }
-  };
+  const { servers, kill, destroy } = redisProcesses(dir);
   const clusterOk = async (port: number) =>
-    (await ask(port, (connection) => connection.cluster('INFO'))).includes('cluster_state:ok');
-  const destroy = async () => {
-    for (const server of servers.values()) server.signalTree('SIGKILL');
-    await Promise.all([...servers.values()].map((server) => server.exited));
-    await rm(dir, { recursive: true, force: true });
-  };
+    (await askRedis(port, (connection) => connection.cluster('INFO'))).includes('cluster_state:ok');
 
   try {
     for (const port of ports) {
@@ -80,18 +56,7 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
       servers.set(
         port,
         spawnServer('redis-server', [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--dir',
-          nodeDir,
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--maxmemory-policy',
-          'noeviction',
+          ...privateRedisArgs(port, nodeDir),
           '--cluster-enabled',
           'yes',
           '--cluster-config-file',
@@ -107,7 +72,7 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     }
     for (const port of ports) {
       await waitUntil(
-        async () => (await ask(port, (connection) => connection.ping())) === 'PONG',
+        async () => (await askRedis(port, (connection) => connection.ping())) === 'PONG',
         15_000,
         () => `cluster node ${port} did not answer:\n${servers.get(port)?.output() ?? ''}`,
       );
@@ -128,7 +93,7 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
       async () => {
         for (const port of ports) {
           if (!(await clusterOk(port))) return false;
-          const replication = await ask(port, (connection) => connection.info('replication'));
+          const replication = await askRedis(port, (connection) => connection.info('replication'));
           // Every replica has synced with its primary: a failover then loses nothing written before.
           if (replication.includes('role:slave') && !replication.includes('master_link_status:up'))
             return false;
@@ -150,14 +115,14 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
     primaryFor: async (key) => {
       const [live0 = ports[0] ?? 0] = live();
-      const slot = await ask(live0, (connection) => connection.cluster('KEYSLOT', key));
-      const ranges = await ask(live0, (connection) => connection.cluster('SLOTS'));
+      const slot = await askRedis(live0, (connection) => connection.cluster('KEYSLOT', key));
+      const ranges = await askRedis(live0, (connection) => connection.cluster('SLOTS'));
       const range = ranges.find(([first, last]) => slot >= first && slot <= last);
       if (range?.[2] === undefined) throw new Error(`no node serves slot ${slot}`);
       return range[2][1];
     },
     replicaOf: async (port) => {
-      const lines = String(await ask(port, (connection) => connection.cluster('NODES'))).split('\n');
+      const lines = String(await askRedis(port, (connection) => connection.cluster('NODES'))).split('\n');
       const primaryId = lines.find((line) => line.includes('myself'))?.split(' ')[0] ?? '';
       const replica = lines.find((line) => line.split(' ')[3] === primaryId && /\bslave\b/.test(line));
       const address = replica?.split(' ')[1] ?? '';
@@ -165,19 +130,14 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
       if (!ports.includes(replicaPort)) throw new Error(`no replica of ${port} in:\n${lines.join('\n')}`);
       return replicaPort;
     },
-    kill: async (port) => {
-      const server = servers.get(port);
-      if (!server?.running()) return;
-      server.signalTree('SIGKILL');
-      await server.exited;
-    },
+    kill,
     waitForPromotionOf: async (port, timeoutMs = 30_000) => {
       await waitUntil(
         async () => {
           for (const other of live()) {
             if (!(await clusterOk(other))) return false;
             // In every live node's view, another node serves the dead one's slots.
-            const ranges = await ask(other, (connection) => connection.cluster('SLOTS'));
+            const ranges = await askRedis(other, (connection) => connection.cluster('SLOTS'));
             if (ranges.some((range) => range[2]?.[1] === port)) return false;
           }
           return true;

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { freePort } from '../processes.js';
-import { spawnServer, waitUntil, type ServerProcess } from './server-process.js';
+import { askRedis, privateRedisArgs, redisProcesses } from './redis-nodes.js';
+import { spawnServer, waitUntil } from './server-process.js';
 
 /**
  * A primary, one replica and three sentinels of a test's own (the machine's `redis-server`, free
@@ -28,52 +28,21 @@ const MASTER = 'directory-test';
 
 export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel> {
   const dir = await mkdtemp(join(tmpdir(), 'private-redis-sentinel-'));
-  const servers = new Map<number, ServerProcess>();
+  const { servers, kill, destroy } = redisProcesses(dir);
   const [primary, replica] = [await freePort(), await freePort()];
   const sentinelPorts = [await freePort(), await freePort(), await freePort()];
-  const destroy = async () => {
-    for (const server of servers.values()) server.signalTree('SIGKILL');
-    await Promise.all([...servers.values()].map((server) => server.exited));
-    await rm(dir, { recursive: true, force: true });
-  };
-  const ask = async <T>(port: number, command: (connection: Redis) => Promise<T>): Promise<T> => {
-    const connection = new Redis(port, '127.0.0.1', {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      commandTimeout: 2_000,
-    });
-    connection.on('error', () => undefined);
-    try {
-      await connection.connect();
-      return await command(connection);
-    } finally {
-      connection.disconnect();
-    }
-  };
   const dataNode = async (port: number, extra: string[]) => {
     const nodeDir = join(dir, String(port));
     await mkdir(nodeDir);
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', nodeDir, '--save', ''];
-    servers.set(
-      port,
-      spawnServer('redis-server', [
-        ...args,
-        '--appendonly',
-        'no',
-        '--maxmemory-policy',
-        'noeviction',
-        ...extra,
-      ]),
-    );
+    servers.set(port, spawnServer('redis-server', [...privateRedisArgs(port, nodeDir), ...extra]));
     await waitUntil(
-      async () => (await ask(port, (connection) => connection.ping())) === 'PONG',
+      async () => (await askRedis(port, (connection) => connection.ping())) === 'PONG',
       15_000,
       () => `Redis on ${port} did not answer:\n${servers.get(port)?.output() ?? ''}`,
     );
   };
   const namedPrimary = async (sentinel: number) => {
-    const reply = await ask(sentinel, (connection) =>
+    const reply = await askRedis(sentinel, (connection) =>
       connection.call('SENTINEL', 'get-master-addr-by-name', MASTER),
     );
     return Array.isArray(reply) ? Number(reply[1]) : 0;
@@ -84,7 +53,7 @@ export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel>
     await dataNode(replica, ['--replicaof', '127.0.0.1', String(primary)]);
     await waitUntil(
       async () =>
-        (await ask(replica, (connection) => connection.info('replication'))).includes(
+        (await askRedis(replica, (connection) => connection.info('replication'))).includes(
           'master_link_status:up',
         ),
       15_000,
@@ -110,7 +79,9 @@ export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel>
       async () => {
         for (const port of sentinelPorts) {
           if ((await namedPrimary(port)) !== primary) return false;
-          const sentinels = await ask(port, (connection) => connection.call('SENTINEL', 'sentinels', MASTER));
+          const sentinels = await askRedis(port, (connection) =>
+            connection.call('SENTINEL', 'sentinels', MASTER),
+          );
           // Each knows the two others (they find each other through the primary's hello channel).
           if (!Array.isArray(sentinels) || sentinels.length < 2) return false;
         }
@@ -128,18 +99,13 @@ export async function startPrivateRedisSentinel(): Promise<PrivateRedisSentinel>
     sentinels: sentinelPorts.map((port) => `127.0.0.1:${port}`).join(','),
     master: MASTER,
     primaryPort: () => namedPrimary(sentinelPorts[0] ?? 0),
-    kill: async (port) => {
-      const server = servers.get(port);
-      if (!server?.running()) return;
-      server.signalTree('SIGKILL');
-      await server.exited;
-    },
+    kill,
     waitForFailoverFrom: async (port, timeoutMs = 30_000) => {
       await waitUntil(
         async () => {
           const now = await namedPrimary(sentinelPorts[0] ?? 0);
           if (now === port || now === 0) return false;
-          const role = await ask(now, (connection) => connection.info('replication'));
+          const role = await askRedis(now, (connection) => connection.info('replication'));
           return role.includes('role:master');
         },
         timeoutMs,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../processes.js';
+import { privateRedisArgs } from './redis-nodes.js';
 import { spawnServer, waitUntil, type ServerProcess } from './server-process.js';
 
 /**
@@ -35,22 +36,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let server: ServerProcess | undefined;
 
   const start = async () => {
-    const started = spawnServer('redis-server', [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      // No automatic snapshots: only a test's SAVE writes one (loaded from `dir` at the next start).
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      // BullMQ's requirement; the production settings (persistence, noeviction) are in docs/operations.md.
-      '--maxmemory-policy',
-      'noeviction',
-    ]);
+    // Only a test's SAVE writes a snapshot, loaded from `dir` at the next start.
+    const started = spawnServer('redis-server', privateRedisArgs(port, dir));
     server = started;
     await waitUntil(
       async () => {
