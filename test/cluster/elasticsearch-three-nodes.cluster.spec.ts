@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reindex } from '@directory/operator';
 import { createSearchClient, indicesBehindAlias, type SearchClient } from '@directory/search-index';
@@ -11,11 +8,10 @@ import {
   eventually,
   SITE_ORIGIN,
   startPrivateElasticsearch,
-  startProcess,
-  waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
 } from '@directory/testing';
+import { startProcessIngest, type ProcessIngest } from '../faults/process-ingest.fixture.js';
 import { sampleLines } from '../faults/store-pipeline.fixture.js';
 import {
   createLoadKey,
@@ -38,9 +34,8 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
   const redis = createTestRedis('es-three-nodes');
   const alias = 'doctors';
   let env: Record<string, string>;
-  let workDir: string;
+  let run: ProcessIngest;
   const services: RunningService[] = [];
-  const ingested: string[] = [];
   let api: RunningService;
   let secret: string;
 
@@ -51,7 +46,6 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
     ]);
     // As the reindex command makes its own: long timeouts, a few retries over every node.
     client = createSearchClient(elasticsearch.urls, { timeoutMs: 120_000, maxRetries: 3 });
-    workDir = await mkdtemp(join(tmpdir(), 'es-three-nodes-'));
     env = faultEnvironment({
       DATABASE_URL: database.url,
       REDIS_PREFIX: redis.prefix,
@@ -65,6 +59,7 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
       INGEST_RETRY_DELAY_MS: '100',
       INGEST_RETRY_MAX_DELAY_MS: '1000',
     });
+    run = await startProcessIngest({ env, db: database.db, search: { client, alias } });
     services.push(await startService('worker', env));
     api = await startService('api', env);
     services.push(api);
@@ -76,33 +71,12 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
     await redis.cleanup();
     await database?.drop();
     await elasticsearch?.destroy();
-    await rm(workDir, { recursive: true, force: true });
+    await run?.cleanup();
   });
   beforeEach((context) => {
     context.onTestFailed(() => console.error(lastOutput(services)));
   });
 
-  async function ingest(lines: string[]): Promise<void> {
-    const file = join(workDir, `input-${ingested.length}.ndjson`);
-    await writeFile(file, `${lines.join('\n')}\n`);
-    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
-    expect(await producer.exited, producer.output()).toBe(0);
-    ingested.push(...lines);
-  }
-  const storedEvents = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom('events')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const converged = () =>
-    waitForConvergence(
-      { db: database.db, search: { client, alias }, siteOrigin: SITE_ORIGIN, lines: ingested },
-      120_000,
-    );
   const node = (name: string): PrivateElasticsearch['nodes'][number] => {
     const found = elasticsearch.nodes.find((candidate) => candidate.name === name);
     if (!found) throw new Error(`no node ${name}`);
@@ -113,12 +87,12 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
     await elasticsearch.waitForHealth('green', 3);
     const load = startTimedLoad(searchRequest(api.base, secret), { concurrency: 4, pauseMs: 10 });
     const lines = sampleLines(4_000, 53);
-    await ingest(lines);
-    await eventually(async () => (await storedEvents()) > 0, 60_000, 'the ingest to be under way');
+    await run.ingest(lines);
+    await eventually(async () => (await run.storedEvents()) > 0, 60_000, 'the ingest to be under way');
 
     const master = node(await elasticsearch.masterName());
     await master.kill();
-    const storedAtKill = await storedEvents();
+    const storedAtKill = await run.storedEvents();
     // Two of three voters remain: a new master is elected without the old one coming back.
     await eventually(
       async () => (await elasticsearch.masterName().catch(() => master.name)) !== master.name,
@@ -128,7 +102,7 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
     await sleep(3_000);
     await master.start();
     await elasticsearch.waitForHealth('green', 3);
-    await converged();
+    await run.converged();
     const { tally, count, slowestMs } = await load.stop();
     console.info(
       `three nodes: master ${master.name} killed after ${storedAtKill} of ${lines.length} events; ` +
@@ -167,11 +141,11 @@ describe('cluster: three Elasticsearch nodes, the master or a data node lost', (
     expect(summary.newIndex).not.toBe(before);
     expect(await indicesBehindAlias(client, alias)).toEqual([summary.newIndex]);
     // The swap waited for green, so every shard of the new index still has a copy: complete at once.
-    await converged();
+    await run.converged();
     await sleep(3_000);
     await victim.start();
     await elasticsearch.waitForHealth('green', 3);
-    await converged();
+    await run.converged();
     const { tally, count, slowestMs } = await load.stop();
     console.info(
       `three nodes: ${victim.name} killed after the swap to ${summary.newIndex}; ${count} searches ` +

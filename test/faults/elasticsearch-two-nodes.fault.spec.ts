@@ -1,19 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   assertNoServerErrors,
   createTestDatabase,
   createTestRedis,
   eventually,
-  SITE_ORIGIN,
   startPrivateElasticsearch,
-  startProcess,
-  waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
 } from '@directory/testing';
+import { startProcessIngest, type ProcessIngest } from './process-ingest.fixture.js';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
   createLoadKey,
@@ -34,16 +29,14 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
   const redis = createTestRedis('es-two-nodes');
   const alias = 'doctors';
   let env: Record<string, string>;
-  let workDir: string;
+  let run: ProcessIngest;
   const services: RunningService[] = [];
-  const ingested: string[] = [];
 
   beforeAll(async () => {
     [elasticsearch, database] = await Promise.all([
       startPrivateElasticsearch('two-nodes', { nodes: 2 }),
       createTestDatabase('es-two-nodes'),
     ]);
-    workDir = await mkdtemp(join(tmpdir(), 'es-two-nodes-'));
     env = faultEnvironment({
       DATABASE_URL: database.url,
       REDIS_PREFIX: redis.prefix,
@@ -57,44 +50,18 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
       INGEST_RETRY_DELAY_MS: '100',
       INGEST_RETRY_MAX_DELAY_MS: '1000',
     });
+    run = await startProcessIngest({ env, db: database.db, search: { client: elasticsearch.client, alias } });
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
     await redis.cleanup();
     await database?.drop();
     await elasticsearch?.destroy();
-    await rm(workDir, { recursive: true, force: true });
+    await run?.cleanup();
   });
   beforeEach((context) => {
     context.onTestFailed(() => console.error(lastOutput(services)));
   });
-
-  async function ingest(lines: string[]): Promise<void> {
-    const file = join(workDir, `input-${ingested.length}.ndjson`);
-    await writeFile(file, `${lines.join('\n')}\n`);
-    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
-    expect(await producer.exited, producer.output()).toBe(0);
-    ingested.push(...lines);
-  }
-  const storedEvents = async () =>
-    Number(
-      (
-        await database.db
-          .selectFrom('events')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const converged = () =>
-    waitForConvergence(
-      {
-        db: database.db,
-        search: { client: elasticsearch.client, alias },
-        siteOrigin: SITE_ORIGIN,
-        lines: ingested,
-      },
-      120_000,
-    );
 
   it('creates the index with the configured shards and replicas, spread over both nodes', async () => {
     services.push(await startService('worker', env));
@@ -102,8 +69,8 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
     const settings = await elasticsearch.client.indices.getSettings({ index: alias });
     const index = Object.values(settings)[0]?.settings?.index;
     expect([index?.number_of_shards, index?.number_of_replicas]).toEqual(['2', '1']);
-    await ingest(sampleLines(1_500, 43));
-    await converged();
+    await run.ingest(sampleLines(1_500, 43));
+    await run.converged();
   });
 
   it('answers every search while a node is killed during an ingest, loses nothing, and is green again', async () => {
@@ -114,21 +81,21 @@ describe('fault: one node of a two-node Elasticsearch cluster SIGKILLed', () => 
     expect((await request()).status).toBe(200);
     const load = startTimedLoad(request, { concurrency: 4 });
 
-    const before = await storedEvents();
+    const before = await run.storedEvents();
     const lines = sampleLines(4_000, 47);
-    await ingest(lines);
-    await eventually(async () => (await storedEvents()) > before, 60_000, 'the ingest to be under way');
+    await run.ingest(lines);
+    await eventually(async () => (await run.storedEvents()) > before, 60_000, 'the ingest to be under way');
     // The node that is not the elected master: with two master-eligible nodes only one of them votes,
     // so losing the master stops writes (not reads) until it returns; losing the other is invisible.
     const master = await elasticsearch.masterName();
     const victim = elasticsearch.nodes.find((node) => node.name !== master);
     if (!victim) throw new Error('no non-master node');
     await victim.kill();
-    const storedAtKill = (await storedEvents()) - before;
+    const storedAtKill = (await run.storedEvents()) - before;
     await sleep(5_000);
     await victim.start();
     await elasticsearch.waitForHealth('green', 2);
-    await converged();
+    await run.converged();
     const { tally, count, slowestMs } = await load.stop();
     console.info(
       `two-node cluster: node killed after ${storedAtKill} of ${lines.length} events; ${count} searches, slowest ${Math.round(slowestMs)} ms`,
