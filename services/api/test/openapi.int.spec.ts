@@ -11,12 +11,14 @@ import { openApiValidatorFor } from './support/openapi-validator.js';
 type Document = {
   openapi: string;
   info: { version: string; description: string };
+  tags: Array<{ name: string; description?: string }>;
   paths: Record<
     string,
     Record<
       string,
       {
         description?: string;
+        tags?: string[];
         security?: unknown;
         parameters?: Array<{ name: string; in: string; required?: boolean }>;
         responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
@@ -90,6 +92,21 @@ describe('OpenAPI document (SPEC §9)', () => {
     for (const item of Object.values(document.paths)) {
       expect(item.get?.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
     }
+  });
+
+  it('declares each tag its operations use, with a description', () => {
+    const used = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) => operation.tags ?? []),
+    );
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'key',
+      'doctors',
+      'changes',
+      'cities',
+      'specialties',
+    ]);
+    expect(new Set(used)).toEqual(new Set(document.tags.map((tag) => tag.name)));
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
   });
 
   it('describes the changes feed with open 1.2 objects around the Doctor', () => {

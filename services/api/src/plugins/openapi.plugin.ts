@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { RESPONSE_DESCRIPTIONS } from '../routes/route-docs.js';
+import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
 
 export const OPENAPI_VERSION = '1.2.0';
 
@@ -183,10 +183,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Doctor directory API', version: OPENAPI_VERSION, description: DESCRIPTION },
-      tags: [
-        { name: 'key', description: 'The API key in use' },
-        { name: 'doctors', description: 'Published doctor and clinic records' },
-      ],
+      tags: TAG_DECLARATIONS,
       components: {
         securitySchemes: {
           ApiKey: {

@@ -18,4 +18,30 @@ export function errorResponses(statuses: ErrorStatus[]): Record<number, typeof p
   return Object.fromEntries(statuses.map((status) => [status, problemSchema]));
 }
 
+/**
+ * The OpenAPI document's tags and their descriptions, in the order the routes are registered. The
+ * document declares every one, and routes name theirs through `routeTags`, so a route cannot use a tag
+ * the document leaves undeclared.
+ */
+const API_TAGS = {
+  key: 'The API key in use',
+  doctors: 'Published doctor and clinic records',
+  changes: 'Every change to the served records of a dataset, to keep a mirror in sync',
+  cities: 'The city slugs that search accepts, with names and record counts',
+  specialties: 'The specialty codes that search accepts, with labels and record counts',
+} as const;
+
+export type ApiTag = keyof typeof API_TAGS;
+
+/** The document's tag declarations: one per tag in API_TAGS. */
+export const TAG_DECLARATIONS = Object.entries(API_TAGS).map(([name, description]) => ({
+  name,
+  description,
+}));
+
+/** The `tags` of a route schema: only tags the document declares. */
+export function routeTags(...tags: ApiTag[]): ApiTag[] {
+  return tags;
+}
+
 export const API_KEY_SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { Bearer: [] }];

@@ -10,7 +10,7 @@ import {
 import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
 import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { changesPageSchema, changesQuerySchema } from './changes.schemas.js';
 
 export type ChangesRouteOptions = {
@@ -43,7 +43,7 @@ export function changeRoutes(
     {
       validatorCompiler: documentOnly,
       schema: {
-        tags: ['changes'],
+        tags: routeTags('changes'),
         operationId: 'listChanges',
         summary: 'Changes feed of one dataset (mirror sync)',
         description: CHANGES_DESCRIPTION,

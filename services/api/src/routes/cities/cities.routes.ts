@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Directory } from '@directory/directory';
 import { CITIES_DEFAULT_LIMIT, CITIES_LIMIT_MAX, parseCitiesParams } from '@directory/domain';
 import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { citiesPageSchema, citiesQuerySchema } from './cities.schemas.js';
 
 const CITIES_DESCRIPTION = `API 1.2. The city slugs that search's \`city\` parameter accepts in one dataset, with a display name and the number of published records, so clients need not guess slugs.
@@ -25,7 +25,7 @@ export function cityRoutes(
     {
       validatorCompiler: documentOnly,
       schema: {
-        tags: ['cities'],
+        tags: routeTags('cities'),
         operationId: 'listCities',
         summary: 'City slugs of one dataset, with names and counts',
         description: CITIES_DESCRIPTION,

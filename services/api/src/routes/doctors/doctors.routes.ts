@@ -11,7 +11,7 @@ import {
 import { ProblemError } from '@directory/http-server';
 import { answerWith, writerFor } from '../../serializer.js';
 import { documentOnly, parsedQuery, parsedRecordShape } from '../query.js';
-import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import {
   doctorBatchComponent,
   doctorParamsSchema,
@@ -63,7 +63,7 @@ export function doctorRoutes(
     {
       validatorCompiler: documentOnly,
       schema: {
-        tags: ['doctors'],
+        tags: routeTags('doctors'),
         operationId: 'searchDoctors',
         summary: 'Search published doctors and clinics',
         description: SEARCH_DESCRIPTION,
@@ -99,7 +99,7 @@ export function doctorRoutes(
     {
       validatorCompiler: documentOnly,
       schema: {
-        tags: ['doctors'],
+        tags: routeTags('doctors'),
         operationId: 'getDoctor',
         summary: 'Fetch one published record by id or profile URL',
         description:

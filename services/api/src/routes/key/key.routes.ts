@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireApiKey } from '@directory/keyed-access';
 import { rejectQueryParameters } from '../query.js';
-import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 
 export const keySchema = z
   .strictObject({
@@ -20,7 +20,7 @@ export function keyRoutes(app: FastifyInstance, _options: unknown, done: (error?
     '/key',
     {
       schema: {
-        tags: ['key'],
+        tags: routeTags('key'),
         security: API_KEY_SECURITY,
         operationId: 'getKey',
         summary: 'Validate the current API key',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Directory } from '@directory/directory';
 import { parseSpecialtiesParams } from '@directory/domain';
 import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses } from '../route-docs.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { specialtiesQuerySchema, specialtyListComponent } from './specialties.schemas.js';
 
 const SPECIALTIES_DESCRIPTION = `API 1.2. The specialty codes that search's \`specialty\` parameter accepts: stable, language-independent codes mapped from the published primary types and specialties, each with its label in \`lang\` (en, de, es, fr, it or pt; default en).
@@ -25,7 +25,7 @@ export function specialtyRoutes(
     {
       validatorCompiler: documentOnly,
       schema: {
-        tags: ['specialties'],
+        tags: routeTags('specialties'),
         operationId: 'listSpecialties',
         summary: 'Specialty codes with labels, and counts per dataset',
         description: SPECIALTIES_DESCRIPTION,
