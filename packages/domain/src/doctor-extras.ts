@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { TIME_OF_DAY_PATTERN } from './events.js';
 import type { Doctor } from './doctor.js';
 import { openingHoursOf } from './opening-hours/opening-hours.js';
+import { openingHoursSchema } from './opening-hours/opening-hours-schema.js';
 import type { PlaceState } from './place-state.js';
 import { specialtyCodesOf } from './specialties/vocabulary.js';
 
@@ -11,38 +11,6 @@ import { specialtyCodesOf } from './specialties/vocabulary.js';
  * gets the 1.1 record byte for byte. Every field is always present in the extras (null or empty when
  * unknown), like the 1.1 record's fields.
  */
-
-/** ISO 8601 weekday: 1 = Monday … 7 = Sunday. */
-export const isoWeekdaySchema = z.number().int().min(1).max(7);
-
-export const openingPeriodSchema = z
-  .strictObject({
-    day: isoWeekdaySchema.meta({ description: 'ISO weekday the period opens on: 1 = Monday … 7 = Sunday' }),
-    open: z
-      .string()
-      .regex(TIME_OF_DAY_PATTERN)
-      .meta({ description: 'Local opening time, HH:MM (00:00 to 23:59)' }),
-    close: z.string().regex(TIME_OF_DAY_PATTERN).meta({
-      description:
-        'Local closing time, HH:MM; 24:00 is the end of the day, and a time at or before `open` closes on the next day (22:00 to 02:00 runs past midnight)',
-    }),
-  })
-  .meta({ description: 'One opening period in the local time of `timeZone`' });
-
-export const openingHoursSchema = z
-  .strictObject({
-    timeZone: z.string().meta({
-      description:
-        'IANA time zone of the place, from its dataset country and, where the country has several, its location (e.g. Atlantic/Canary)',
-      examples: ['Europe/Berlin'],
-    }),
-    periods: z.array(openingPeriodSchema),
-  })
-  .meta({
-    description:
-      'API 1.2. Opening hours in structured form: ISO weekdays and local times in the place’s IANA time zone. A day without a period is closed. Null when no hours are published or the published day labels cannot be read.',
-  });
-export type OpeningHours = z.infer<typeof openingHoursSchema>;
 
 export const doctorExtrasSchema = z.strictObject({
   specialtyCodes: z.array(z.string()).meta({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { doctorSchema } from './doctor.js';
 import { selectedDoctorSchema } from './record-shape.js';
-import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/search-params.js';
+import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
 
 /** The `page` object of a DoctorPage (SPEC §2), shared by the OpenAPI document and the MCP output schema. */
 export const pageInfoSchema = z.strictObject({

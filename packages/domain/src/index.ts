@@ -49,13 +49,8 @@ export {
   type DoctorBatch,
 } from './search/doctor-batch.js';
 export { doctorSchema, DOCTOR_KEYS, toDoctor, type Doctor } from './doctor.js';
-export {
-  doctorExtrasSchema,
-  DOCTOR_EXTRA_KEYS,
-  openingHoursSchema,
-  type DoctorExtras,
-  type OpeningHours,
-} from './doctor-extras.js';
+export { doctorExtrasSchema, DOCTOR_EXTRA_KEYS, type DoctorExtras } from './doctor-extras.js';
+export { openingHoursSchema, type OpeningHours } from './opening-hours/opening-hours-schema.js';
 export {
   toSearchDocument,
   SEARCH_DOCUMENT_MAPPING,
@@ -94,8 +89,6 @@ export {
   parseSearchParams,
   parseSearchToolInput,
   RECORD_SHAPE_PARAMETERS,
-  LIMIT_MAX,
-  CURSOR_MAX_LENGTH,
   KNOWN_PARAMETERS,
   searchParamsSchema,
   searchToolInputSchema,
@@ -104,6 +97,7 @@ export {
   type SearchRequest,
 } from './search/search-params.js';
 export { encodeCursor, decodeCursor, type SortValues } from './search/cursor.js';
+export { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
 export { GEO_RADIUS_DEFAULT_M } from './search/geo.js';
 export {
   parseCitiesParams,

@@ -24,7 +24,7 @@ import {
 import { parseChangesParams } from '../src/changes/changes-params.js';
 import type { Doctor } from '../src/doctor.js';
 import { encodeCursor } from '../src/search/cursor.js';
-import { CURSOR_MAX_LENGTH } from '../src/search/search-params.js';
+import { CURSOR_MAX_LENGTH } from '../src/search/page-bounds.js';
 import { signToken } from '../src/signed-token.js';
 
 const SECRET = 'unit-test-cursor-secret-0123456789abcdef';

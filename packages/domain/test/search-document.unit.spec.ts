@@ -11,7 +11,7 @@ import {
 import { placeEventSchema } from '../src/events.js';
 import { foldText } from '../src/text.js';
 import { foldPlace, type PlaceState } from '../src/place-state.js';
-import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/cursor.js';
+import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/page-bounds.js';
 import {
   SEARCH_DOCUMENT_MAPPING,
   sortNameOf,

@@ -7,7 +7,7 @@ import {
   type ParameterError,
 } from '../query-parameters.js';
 import type { Result } from '../result.js';
-import { CURSOR_MAX_LENGTH } from '../search/search-params.js';
+import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
 
 /**
  * Validation of `GET /api/v1/changes` (API 1.2): the same rules as search for what the two share

@@ -1,4 +1,4 @@
-import type { OpeningHours } from '../doctor-extras.js';
+import type { OpeningHours } from './opening-hours-schema.js';
 import type { Doctor } from '../doctor.js';
 import type { PlaceState } from '../place-state.js';
 import { timeZoneOf } from './time-zones.js';

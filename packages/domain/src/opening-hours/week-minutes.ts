@@ -1,4 +1,4 @@
-import type { OpeningHours } from '../doctor-extras.js';
+import type { OpeningHours } from './opening-hours-schema.js';
 
 /**
  * Opening hours as local "minutes of the week": Monday 00:00 is 0, Sunday 23:59 is 10079. A place's

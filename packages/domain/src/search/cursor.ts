@@ -33,9 +33,6 @@ import { canonicalFilters, type SearchFilters } from './search-filters.js';
  */
 export const CURSOR_VERSION = 1;
 
-/** The longest sort key a cursor carries, in code points (see "Length" above). */
-export const SORT_NAME_MAX_CODE_POINTS = 200;
-
 /** What a cursor resumes after: the folded name (or, for a geo search, the distance) and the place id. */
 export type SortValues = [sortNameOrDistance: string | number, placeId: string];
 

@@ -3,7 +3,7 @@ import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
 import type { CountryCode } from '../events.js';
 import { isServed, type PlaceState } from '../place-state.js';
 import { foldText } from '../text.js';
-import { SORT_NAME_MAX_CODE_POINTS } from './cursor.js';
+import { SORT_NAME_MAX_CODE_POINTS } from './page-bounds.js';
 import type { GeoPoint } from './geo.js';
 import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
 

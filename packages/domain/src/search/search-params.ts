@@ -3,6 +3,7 @@ import { limitFromQuery, pageSize, parseParameters, type ParameterError } from '
 import { fieldsParameter, langParameter, recordShapeOf, type RecordShape } from '../record-shape.js';
 import { fail, ok, type Result } from '../result.js';
 import { idsParameter } from './doctor-batch.js';
+import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './page-bounds.js';
 import {
   API_1_2_FILTER_NAMES,
   FILTER_NAMES,
@@ -36,10 +37,8 @@ import {
  *   is refused by name.
  */
 
-export const LIMIT_MIN = 1;
-export const LIMIT_MAX = 100;
-export const DEFAULT_LIMIT = 25;
-export const CURSOR_MAX_LENGTH = 2048;
+const LIMIT_MIN = 1;
+const DEFAULT_LIMIT = 25;
 
 export type SearchParams = SearchFilters & { limit: number; cursor?: string };
 /** A search as requested: what selects and pages the records, and how they are shaped (API 1.2). */
