@@ -85,12 +85,13 @@ const environmentSchema = z
       .refine((items) => items.length > 0, { message: 'must name at least one node' })
       .default(['http://127.0.0.1:9200']),
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
-    // A search that takes longer is answered with a 503 (DESIGN: a 503 within about two seconds, never a hang).
+    // A search that takes longer is answered with a 503: within about two seconds, never a hang
+    // (docs/api.md, "Operations notes").
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
-    // Hot-query cache (issue 15, docs/operations.md): the API and MCP processes keep Elasticsearch's
-    // answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s, see
-    // search-index) so an answer is never older than one more refresh; longer only while a probe of the
-    // index every SEARCH_CACHE_PROBE_MS (at most half the refresh interval; 0: no probe) sees no write.
+    // Hot-query cache (docs/operations.md, "Hot-query cache"): the API and MCP processes keep
+    // Elasticsearch's answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s,
+    // see search-index) so an answer is never older than one more refresh; longer only while a probe of
+    // the index every SEARCH_CACHE_PROBE_MS (at most half the refresh interval; 0: no probe) sees no write.
     // Bounded by entries and by MB of answers (their JSON size). SEARCH_CACHE=off sends every request.
     SEARCH_CACHE: z.enum(['on', 'off']).default('on'),
     SEARCH_CACHE_TTL_MS: positiveInt
@@ -156,9 +157,10 @@ const environmentSchema = z
     INGEST_RETRY_DELAY_MS: positiveInt.default(1_000),
     INGEST_RETRY_MAX_DELAY_MS: positiveInt.default(60_000),
     WORKER_MAX_STALLED_COUNT: positiveInt.default(10),
-    // Operations (issue 11): each process's operator listener (/metrics, /livez, /readyz and, in the
-    // worker, the queue dashboard) on its own port, bound to OPS_HOST; 0 turns a listener off. The
-    // dashboard is only mounted with an OPS_TOKEN. Readiness checks each dependency within the timeout.
+    // Each process's operator listener (/metrics, /livez, /readyz and, in the worker, the queue
+    // dashboard) on its own port, bound to OPS_HOST; 0 turns a listener off. The dashboard is only
+    // mounted with an OPS_TOKEN. Readiness checks each dependency within the timeout (docs/operations.md,
+    // "Probes, metrics and the operator listener").
     OPS_HOST: z.string().min(1).default('127.0.0.1'),
     API_OPS_PORT: opsPort.default(9460),
     MCP_OPS_PORT: opsPort.default(9461),

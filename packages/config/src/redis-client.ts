@@ -20,7 +20,7 @@ export type RedisTopology =
  *   A rate-limit, throttle or bar must not hold a request for long: a command gets one retry and a
  *   second at most (a paused or partitioned Redis keeps the connection open and never answers), and
  *   reconnects are tried every half second at most, so an outage is a 503 (or a CLI's error) within
- *   about two seconds (DESIGN, "Operating under faults").
+ *   about two seconds (docs/operations.md, "Redis").
  * - `queue`: BullMQ's connection (queue, worker, producer): BullMQ requires `maxRetriesPerRequest:
  *   null` (a command waits for the reconnect instead of failing, its jobs' locks renew after it).
  * - `probe`: one look (the status command): connects when asked, one attempt, no reconnect, each

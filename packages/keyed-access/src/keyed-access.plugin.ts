@@ -32,15 +32,15 @@ declare module 'fastify' {
 }
 
 /**
- * Authentication and quotas for the /api/v1 scope (SPEC §5, §8). The secret comes from `X-API-Key`
- * (canonical) or `Authorization: Bearer`. Missing, malformed, unknown and revoked keys all get the same
- * 401 (no hint which it was); an expired key's 401 says it expired (its holder needs to know why a key
- * that worked yesterday stopped; the secret proves it was theirs); a malformed one is refused before
- * any database access. A working key's row is used from memory only while Redis vouches for it, and
- * every revoke bars the key before its row is written (createKeyLookup, key-vouches.ts), so a
- * revocation is effective on the next request everywhere. The vouch is confirmed in the same Redis
- * command that counts the key's quota and the account's ceiling (request-quotas.ts): one round trip
- * per request.
+ * Authentication and quotas for the /api/v1 scope (docs/api.md, "Authentication" and "Rate limits"). The
+ * secret comes from `X-API-Key` (canonical) or `Authorization: Bearer`. Missing, malformed, unknown and
+ * revoked keys all get the same 401 (no hint which it was); an expired key's 401 says it expired (its
+ * holder needs to know why a key that worked yesterday stopped; the secret proves it was theirs); a
+ * malformed one is refused before any database access. A working key's row is used from memory only while
+ * Redis vouches for it, and every revoke bars the key before its row is written (createKeyLookup,
+ * key-vouches.ts), so a revocation is effective on the next request everywhere. The vouch is confirmed in
+ * the same Redis command that counts the key's quota and the account's ceiling (request-quotas.ts): one
+ * round trip per request.
  *
  * Failed authentications are counted per client address group (clientAddressGroup: an IPv6 client
  * by its network, so walking the addresses of one /64 gains nothing); a group over its limit gets 429
@@ -99,7 +99,7 @@ export type KeyedAccessOptions = {
   redis: RedisClient;
   /** Redis key prefix of the rate-limit counters: the same for the API and MCP, so a key has one quota. */
   redisPrefix: string;
-  /** The per-key quota (SPEC §8), with its RateLimit-* headers. */
+  /** The per-key quota (docs/api.md, "Rate limits"), with its RateLimit-* headers. */
   rateLimit: { max: number; windowSeconds: number };
   /**
    * Abuse resistance (config block "Abuse resistance"): requests one account may make across all its
@@ -184,7 +184,7 @@ export function requireApiKey(request: FastifyRequest): ActiveApiKey {
 
 /**
  * The request headers that carry the key, and so choose the answer of a keyed route: what a keyed
- * response lists in `Vary` (HTTP caching, SPEC §5).
+ * response lists in `Vary` (docs/api.md, "Caching").
  */
 export const API_KEY_HEADERS: readonly string[] = ['X-API-Key', 'Authorization'];
 

@@ -23,7 +23,7 @@ export type RequestQuotaOptions = {
   redis: RedisClient;
   /** Redis key prefix (config REDIS_PREFIX; tests pass their own). */
   prefix: string;
-  /** The key's own quota per window (SPEC §8), with its RateLimit-* headers. */
+  /** The key's own quota per window (docs/api.md, "Rate limits"), with its RateLimit-* headers. */
   keyMax: number;
   /** What one account may spend per window across all its keys (an extra check, no headers of its own). */
   accountMax: number;
@@ -136,11 +136,12 @@ type Counted = {
 };
 
 /**
- * The key's quota and the account's ceiling for every route of `scope` (DESIGN "Keys and limits"):
- * counted in the key lookup's admission step (before anything else of the request is done), with the
- * IETF httpapi draft's headers: `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds
- * until the key's window resets), `RateLimit-Policy: <max>;w=<window>`. A 429 carries `Retry-After`:
- * the window's remaining time rounded up to whole seconds, never earlier than the window's end.
+ * The key's quota and the account's ceiling for every route of `scope` (docs/api.md, "Rate limits" and
+ * "Abuse limits"): counted in the key lookup's admission step (before anything else of the request is
+ * done), with the IETF httpapi draft's headers: `RateLimit-Limit`, `RateLimit-Remaining`,
+ * `RateLimit-Reset` (seconds until the key's window resets), `RateLimit-Policy: <max>;w=<window>`. A 429
+ * carries `Retry-After`: the window's remaining time rounded up to whole seconds, never earlier than the
+ * window's end.
  *
  * A request refused before its handler runs (an unreadable body, an MCP batch) spends nothing, and a
  * 304 Not Modified spends none of the key's quota (as GitHub does; the account's ceiling keeps it, the
