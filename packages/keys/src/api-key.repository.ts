@@ -7,22 +7,22 @@ import {
   generateApiKey,
   graceEndFor,
   hashApiKey,
-  isAccountEmail,
   isWellFormedApiKey,
   keyStateAt,
   successorExpiry,
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
+import { lockAccount } from './account.repository.js';
 import { barredWrite, type KeyVouches } from './key-vouches.js';
 
 /**
- * SPEC §5: an account may hold at most five active keys. A key counts while it authenticates requests:
+ * An account may hold at most five active keys. A key counts while it authenticates requests:
  * a rolled key in its grace period counts beside its successor; an expired key no longer does.
  */
 export const MAX_ACTIVE_KEYS_PER_ACCOUNT = 5;
 
-/** Non-secret metadata of a key (SPEC §2 "Key"), plus what operators and the console need. */
+/** Non-secret metadata of a key, plus what operators and the console need. */
 export type ApiKeyRecord = {
   id: string;
   accountId: string;
@@ -54,13 +54,6 @@ export class ApiKeyLimitError extends Error {
     );
     this.name = 'ApiKeyLimitError';
     this.accountId = accountId;
-  }
-}
-
-export class AccountNotFoundError extends Error {
-  constructor(accountId: string) {
-    super(`no account with id ${accountId}`);
-    this.name = 'AccountNotFoundError';
   }
 }
 
@@ -137,13 +130,7 @@ async function lockAccountAndCountWorkingKeys(
   accountId: string,
   now: Date,
 ): Promise<number> {
-  const account = await trx
-    .selectFrom('accounts')
-    .select('id')
-    .where('id', '=', accountId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (account === undefined) throw new AccountNotFoundError(accountId);
+  await lockAccount(trx, accountId);
   const { working } = await trx
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('working'))
@@ -379,40 +366,4 @@ export function keyCheckAt(stored: StoredKey | null, now: Date): KeyCheck {
 export async function findActiveKeyBySecret(db: Database, secret: string): Promise<ActiveApiKey | null> {
   const check = await checkKeyBySecret(db, secret);
   return check.kind === 'active' ? check.key : null;
-}
-
-// A password hash no password verifies against: operator-created accounts cannot sign in until the
-// console sets a real password.
-const UNUSABLE_PASSWORD_HASH = '!';
-
-/** The account id for an email, creating the account (unable to sign in) if it does not exist. */
-export async function ensureAccount(db: Database, email: string): Promise<{ id: string; created: boolean }> {
-  const normalized = email.trim();
-  // The console's rule, so an operator makes no account the console would refuse as an email.
-  if (!isAccountEmail(normalized))
-    throw new Error('account must be an email address like name@example.com (at most 254 characters)');
-  const inserted = await db
-    .insertInto('accounts')
-    .values({ id: randomUUID(), email: normalized, password_hash: UNUSABLE_PASSWORD_HASH })
-    // The unique index is on lower(email): a concurrent insert of the same address loses quietly.
-    .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted !== undefined) return { id: inserted.id, created: true };
-  const existing = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', normalized.toLowerCase())
-    .executeTakeFirstOrThrow();
-  return { id: existing.id, created: false };
-}
-
-/** The account id for an email, or null. */
-export async function findAccountByEmail(db: Database, email: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
-    .executeTakeFirst();
-  return row?.id ?? null;
 }

@@ -6,7 +6,6 @@ export {
   KeyNotRollableError,
   checkKeyBySecret,
   createApiKey,
-  ensureAccount,
   findActiveKeyBySecret,
   findApiKey,
   listApiKeys,
@@ -17,6 +16,14 @@ export {
   type KeyCheck,
   type RolledApiKey,
 } from './api-key.repository.js';
+export {
+  AccountNotFoundError,
+  ensureAccount,
+  findAccountByEmail,
+  findAccountCredentials,
+  insertAccount,
+  type AccountCredentials,
+} from './account.repository.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
 export { barRedisKey, createKeyVouches, keyHashTag, vouchRedisKey, type KeyVouches } from './key-vouches.js';

@@ -21,14 +21,12 @@ import {
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
+import { AccountNotFoundError, ensureAccount, findAccountByEmail } from './account.repository.js';
 import {
-  AccountNotFoundError,
   ApiKeyLimitError,
   InvalidKeyNameError,
   KeyNotRollableError,
   createApiKey,
-  ensureAccount,
-  findAccountByEmail,
   listApiKeys,
   revokeApiKey,
   rollApiKey,

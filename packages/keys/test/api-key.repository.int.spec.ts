@@ -5,18 +5,17 @@ import { Redis } from 'ioredis';
 import { createTestDatabase, createTestRedis, freePort, type TestDatabase } from '@directory/testing';
 import {
   ApiKeyLimitError,
-  AccountNotFoundError,
   KeyNotRollableError,
   MAX_ACTIVE_KEYS_PER_ACCOUNT,
   checkKeyBySecret,
   createApiKey,
-  ensureAccount,
   findApiKey,
   findActiveKeyBySecret,
   listApiKeys,
   revokeApiKey,
   rollApiKey,
 } from '../src/api-key.repository.js';
+import { AccountNotFoundError, ensureAccount } from '../src/account.repository.js';
 import { createKeyVouches } from '../src/key-vouches.js';
 
 const DAY = 86_400_000;
@@ -131,28 +130,6 @@ describe('API key store on the local PostgreSQL', () => {
     await expect(createApiKey(test.db, { accountId: 'missing', name: 'x' })).rejects.toThrow(
       AccountNotFoundError,
     );
-  });
-
-  it('ensureAccount is idempotent and case-insensitive, and the account cannot sign in', async () => {
-    const [first, second] = await Promise.all([
-      ensureAccount(test.db, 'Ops@Example.com'),
-      ensureAccount(test.db, 'ops@example.com'),
-    ]);
-    expect(first.id).toBe(second.id);
-    expect([first.created, second.created].sort()).toEqual([false, true]);
-    const row = await test.db
-      .selectFrom('accounts')
-      .selectAll()
-      .where('id', '=', first.id)
-      .executeTakeFirstOrThrow();
-    expect(row.password_hash).toBe('!');
-  });
-
-  it('ensureAccount takes only what the console accepts as an email, and nothing longer than 254 characters', async () => {
-    for (const refused of ['ops', 'ops@localhost', 'ops @example.com', `${'o'.repeat(243)}@example.com`]) {
-      await expect(ensureAccount(test.db, refused), refused).rejects.toThrow(/must be an email address/);
-    }
-    expect((await ensureAccount(test.db, ` ${'o'.repeat(242)}@example.com `)).created).toBe(true);
   });
 
   it('lists keys with revocation state, per account or all', async () => {

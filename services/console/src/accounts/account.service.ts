@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '@directory/database';
 import { MAX_EMAIL_LENGTH, isAccountEmail } from '@directory/domain';
-import { findAccountCredentials, insertAccount } from './account.repository.js';
+import { findAccountCredentials, insertAccount } from '@directory/keys';
 import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from './password.js';
 
