@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectory, type Directory } from '@directory/directory';
+import { createDirectory, type Directory } from '@directory/search';
 import type { SearchDocument } from '@directory/domain';
 import { ingestBatch, type ProjectorDependencies } from '@directory/ingest';
 import { reindex } from '@directory/operator';

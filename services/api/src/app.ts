@@ -8,7 +8,7 @@ import {
   type LogOptions,
 } from '@directory/http-server';
 import { API_KEY_HEADERS, registerKeyedAccess } from '@directory/keyed-access';
-import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search-service';
+import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search';
 import { serializerCompiler } from './serializer.js';
 import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { doctorRoutes } from './routes/doctors/doctors.routes.js';

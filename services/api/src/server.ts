@@ -1,6 +1,6 @@
 // `npm run api`: the public HTTP API. Config, logger, listen, graceful close; the app is in app.ts.
 import { loadConfigOrExit } from '@directory/config';
-import { runSearchService } from '@directory/search-service';
+import { runSearchService } from '@directory/search';
 import { buildApp } from './app.js';
 
 const config = loadConfigOrExit();

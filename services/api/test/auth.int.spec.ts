@@ -16,7 +16,7 @@ import { expectProblem } from './support/problem.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-describe('authentication (SPEC §5)', () => {
+describe('authentication', () => {
   let harness: ApiHarness;
   let app: FastifyInstance;
   let call: Caller;
@@ -79,7 +79,7 @@ describe('authentication (SPEC §5)', () => {
     // A second app whose database pool points at a closed port: a lookup would fail with 500.
     const { createDatabase } = await import('@directory/database');
     const { buildApp } = await import('../src/app.js');
-    const { createDirectory } = await import('@directory/directory');
+    const { createDirectory } = await import('@directory/search');
     const deadDb = createDatabase('postgres://postgres@127.0.0.1:9/none', { maxConnections: 1 });
     const isolated = await buildApp(
       {

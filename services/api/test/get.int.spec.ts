@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectory } from '@directory/directory';
+import { createDirectory } from '@directory/search';
 import { PAGE_LANGUAGES, toSearchDocument } from '@directory/domain';
 import {
   createApiHarness,
@@ -16,7 +16,8 @@ const PROFILE_PATH = 'de/berlin/praxis-dr-mueller';
 const profileUrl = (lang: keyof typeof PAGE_LANGUAGES, origin = SITE_ORIGIN) =>
   `${origin}/${lang}/${PAGE_LANGUAGES[lang]}/${PROFILE_PATH}`;
 
-// Every form DESIGN "Profile URLs" and the issue say must be refused with 400, never fetched.
+// Every form of profile URL that must be refused with 400, never fetched (docs/api.md,
+// "GET /api/v1/doctors/{doctorId}").
 const REJECTED_PROFILE_URLS = [
   `https://evil.example/en/doctors/${PROFILE_PATH}`,
   `https://www.doctor-directory.example.evil.example/en/doctors/${PROFILE_PATH}`,
@@ -59,7 +60,7 @@ const REJECTED_PROFILE_URLS = [
   `https://${'a'.repeat(2049)}`,
 ];
 
-describe('GET /api/v1/doctors/{doctorId} (SPEC §4.3)', () => {
+describe('GET /api/v1/doctors/{doctorId}', () => {
   let harness: ApiHarness;
   let call: Caller;
   let secret: string;
@@ -166,7 +167,7 @@ describe('GET /api/v1/doctors/{doctorId} (SPEC §4.3)', () => {
     expect(found.body).not.toMatch(/crawlId|sourceUrl/);
   });
 
-  it('rejects query parameters on the single-record route (other than API 1.2 fields and lang)', async () => {
+  it('rejects query parameters on the single-record route (other than fields and lang)', async () => {
     const response = await call({
       url: '/api/v1/doctors/de-mueller?format=json',
       headers: { 'x-api-key': secret },

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
 import { createApiKey, ensureAccount } from '@directory/keys';
-import { openSearchStores, searchServiceDependencies, type SearchStores } from '@directory/search-service';
+import { openSearchStores, searchServiceDependencies, type SearchStores } from '@directory/search';
 import {
   createTestDatabase,
   createTestRedis,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchRequestCache } from '@directory/directory';
+import { createSearchRequestCache } from '@directory/search';
 import { testDataset } from '@directory/testing';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 // The hot-query cache sits in the directory, behind the routes: a request answered from memory has
-// passed authentication and spent its quota like any other (issue 15).
+// passed authentication and spent its quota like any other.
 describe('API with the hot-query cache', () => {
   let harness: ApiHarness;
   const cache = createSearchRequestCache({ maxEntries: 100, maxBytes: 1_000_000, ttlMs: 60_000 });

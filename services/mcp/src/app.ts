@@ -6,7 +6,7 @@ import {
   type LogOptions,
 } from '@directory/http-server';
 import { registerKeyedAccess } from '@directory/keyed-access';
-import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search-service';
+import { searchServiceProblemMappings, type SearchServiceDependencies } from '@directory/search';
 import { mcpRoute, unsupportedMethodsRoute } from './mcp.routes.js';
 import { registerTransportGuard } from './transport-guard.plugin.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Directory } from '@directory/directory';
+import type { Directory } from '@directory/search';
 import { ProblemError } from '@directory/http-server';
 import { CORS_PREFLIGHT_HEADERS, rejectUnsupportedProtocolVersion } from './transport-guard.plugin.js';
 import { createToolServer } from './tools/tool-server.js';

@@ -1,6 +1,6 @@
 // `npm run mcp`: the MCP tool server. Config, logger, listen, graceful close; the app is in app.ts.
 import { loadConfigOrExit } from '@directory/config';
-import { runSearchService } from '@directory/search-service';
+import { runSearchService } from '@directory/search';
 import { buildMcpApp } from './app.js';
 import { MCP_PATH } from './mcp.routes.js';
 

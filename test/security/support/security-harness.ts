@@ -5,7 +5,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildApp, type AppDependencies } from '@directory/api';
 import { buildConsoleApp, type ConsoleDependencies } from '@directory/console';
 import type { Database } from '@directory/database';
-import { createDirectory, type Directory } from '@directory/directory';
+import { createDirectory, type Directory } from '@directory/search';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { buildMcpApp } from '@directory/mcp';
 import { ensureDoctorsIndex } from '@directory/search-index';

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createServiceRedis } from '@directory/keyed-access';
-import { createDirectory, type SearchRequestCache } from '@directory/directory';
+import { createDirectory, type SearchRequestCache } from '@directory/search';
 import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { loadConfig } from '@directory/config';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
+import { InvalidCursorError, SearchUnavailableError } from '@directory/search';
 import type { ParameterError } from '@directory/domain';
 import { displayable } from './displayable.js';
 

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { MAX_DOCTOR_ID_LENGTH, type Directory } from '@directory/directory';
+import { MAX_DOCTOR_ID_LENGTH, type Directory } from '@directory/search';
 import {
   assertNever,
   fail,

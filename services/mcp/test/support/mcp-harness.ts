@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildApp } from '@directory/api';
-import { createDirectory, type Directory } from '@directory/directory';
+import { createDirectory, type Directory } from '@directory/search';
 import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {

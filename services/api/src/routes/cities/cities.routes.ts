@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/directory';
+import type { Directory } from '@directory/search';
 import { CITIES_DEFAULT_LIMIT, CITIES_LIMIT_MAX, parseCitiesParams } from '@directory/domain';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Directory } from '@directory/directory';
+import type { Directory } from '@directory/search';
 import {
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/directory';
+import type { Directory } from '@directory/search';
 import { parseSpecialtiesParams } from '@directory/domain';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';

@@ -21,3 +21,10 @@ export {
   type SearchCacheStats,
   type SearchRequestCache,
 } from './search-request-cache.js';
+export { searchServiceProblemMappings } from './problem-mappings.js';
+export {
+  runSearchService,
+  searchServiceDependencies,
+  type SearchServiceDependencies,
+} from './search-service.js';
+export { openSearchStores, type SearchStores } from './search-stores.js';

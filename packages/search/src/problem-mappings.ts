@@ -1,5 +1,5 @@
 import { isDatabaseUnavailableError } from '@directory/database';
-import { InvalidCursorError, SearchUnavailableError } from '@directory/directory';
+import { InvalidCursorError, SearchUnavailableError } from './directory.service.js';
 import { problemFor, unavailableWhen, type ProblemMapping } from '@directory/http-server';
 import { keyedAccessProblemMappings } from '@directory/keyed-access';
 

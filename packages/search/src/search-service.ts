@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import pino from 'pino';
 import type { Config } from '@directory/config';
-import type { Directory } from '@directory/directory';
+import type { Directory } from './directory.service.js';
 import { serveUntilSignal, type LogOptions } from '@directory/http-server';
 import type { KeyedAccessOptions } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';

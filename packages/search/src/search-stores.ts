@@ -1,16 +1,11 @@
 import { INDEX_REFRESH_INTERVAL_MS, databaseTimeouts, type Config } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
-import {
-  createDirectory,
-  createSearchRequestCache,
-  watchIndexChanges,
-  type IndexChangeWatch,
-  type Directory,
-  type SearchRequestCache,
-} from '@directory/directory';
 import { closeConnections } from '@directory/http-server';
 import { openStores, type Stores } from '@directory/keyed-access';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
+import { createDirectory, type Directory } from './directory.service.js';
+import { watchIndexChanges, type IndexChangeWatch } from './index-change-watch.js';
+import { createSearchRequestCache, type SearchRequestCache } from './search-request-cache.js';
 
 export type SearchStores = Stores & {
   /** The pool of API-key look-ups alone (DATABASE_KEY_POOL_MAX), apart from `db`. */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { SearchRequestCache } from '@directory/directory';
+import type { SearchRequestCache } from './search-request-cache.js';
 
 /**
  * The hot-query cache's series, read from the cache's own counts at each scrape:
