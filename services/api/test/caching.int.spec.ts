@@ -24,7 +24,7 @@ const ROUTES = [
 const REVALIDATE = 'private, no-cache';
 const VARY = 'X-API-Key, Authorization';
 
-describe('HTTP caching of keyed responses (API 1.2: ETag, If-None-Match, Cache-Control, Vary)', () => {
+describe('HTTP caching of keyed responses (ETag, If-None-Match, Cache-Control, Vary)', () => {
   let harness: ApiHarness;
   let app: FastifyInstance;
   let call: Caller;

@@ -19,7 +19,7 @@ import {
 } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
-describe('GET /api/v1/changes (API 1.2 changes feed)', () => {
+describe('GET /api/v1/changes (changes feed)', () => {
   let harness: ApiHarness;
   let call: Caller;
   let secret: string;

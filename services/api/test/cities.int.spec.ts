@@ -30,7 +30,7 @@ const PLACES = [
   inCity('s3', 'sevilla', 'Sevilla', { country: 'es' }),
 ];
 
-describe('GET /api/v1/cities (API 1.2)', () => {
+describe('GET /api/v1/cities', () => {
   let api: KeyedApi;
 
   beforeAll(async () => {

@@ -71,7 +71,7 @@ describe('errors: problem+json everywhere, 503 when search is down, fuzzing', ()
         for (const path of ['/api/v1/doctors?country=de', '/api/v1/doctors/de-mueller']) {
           const started = Date.now();
           const response = await down({ url: path, headers: { 'x-api-key': secret } });
-          // DESIGN, "Operating under faults": a 503 problem within about two seconds, never a hang.
+          // A 503 problem within about two seconds, never a hang (docs/api.md, "Operations notes").
           expect(Date.now() - started).toBeLessThan(2_500);
           const problem = expectProblem(response, 503);
           expect(JSON.stringify(problem)).not.toMatch(/elastic|ECONNREFUSED|timeout|127\.0\.0\.1|stack/i);

@@ -52,7 +52,7 @@ const PLACES = [
 ];
 const LOCATION = new Map(PLACES.map((state) => [state.placeId, state.observed?.location ?? null]));
 
-describe('GET /api/v1/doctors with near and radius (API 1.2)', () => {
+describe('GET /api/v1/doctors with near and radius', () => {
   let api: KeyedApi;
 
   beforeAll(async () => {

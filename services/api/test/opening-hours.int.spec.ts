@@ -100,7 +100,7 @@ const PLACES = [
   ),
 ];
 
-describe('GET /api/v1/doctors with openAt and openNow (API 1.2)', () => {
+describe('GET /api/v1/doctors with openAt and openNow', () => {
   let api: KeyedApi;
 
   beforeAll(async () => {
@@ -245,14 +245,14 @@ describe('GET /api/v1/doctors with openAt and openNow (API 1.2)', () => {
     expect(problem.errors.map((error) => error.parameter)).toEqual(parameters);
   });
 
-  it('explains what it expects, and lists the 1.2 parameters only to requests using one', async () => {
+  it('explains what it expects, and lists the newer parameters only to requests using one', async () => {
     const [openAtError] = expectProblem(await search('country=de&openAt=tomorrow'), 400).errors;
     expect(openAtError?.reason).toMatch(/ISO 8601.*offset/);
     const [openNowError] = expectProblem(await search('country=de&openNow=false'), 400).errors;
     expect(openNowError?.reason).toMatch(/must be true/);
     const [unknown] = expectProblem(await search('country=de&openNow=true&opennow=true'), 400).errors;
     expect(unknown?.reason).toContain('openAt, openNow');
-    const [unknown11] = expectProblem(await search('country=de&opennow=true'), 400).errors;
-    expect(unknown11?.reason).not.toContain('openNow');
+    const [unknownOriginal] = expectProblem(await search('country=de&opennow=true'), 400).errors;
+    expect(unknownOriginal?.reason).not.toContain('openNow');
   });
 });

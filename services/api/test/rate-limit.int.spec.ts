@@ -3,7 +3,7 @@ import { rateLimitRedisKey } from '@directory/keyed-access';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
-describe('per-key rate limit (SPEC §8, DESIGN "Keys and limits")', () => {
+describe('per-key rate limit', () => {
   let harness: ApiHarness;
   let accounts = 0;
   const newKey = () => harness.createKey(`limits-${(accounts += 1)}@example.com`);

@@ -14,9 +14,9 @@ import { createApiHarness, createCaller, type ApiHarness, type Caller } from './
 import { expectProblem } from './support/problem.js';
 
 /**
- * API 1.2 record access (issue 14): `fields=` and `lang=` on search, single get and batch get, and the
- * batch get itself (`GET /api/v1/doctors?ids=…`), through the API over the real index. Every answer is
- * checked against the published OpenAPI document by the caller.
+ * Record access: `fields=` and `lang=` on search, single get and batch get, and the batch get itself
+ * (`GET /api/v1/doctors?ids=…`), through the API over the real index. Every answer is checked against the
+ * published OpenAPI document by the caller.
  */
 
 const MUELLER_URL = (lang: PageLanguage) =>
@@ -31,7 +31,7 @@ type Record = { [key: string]: unknown; id: string };
 type Page = { doctors: Record[]; page: { nextCursor: string | null } };
 type Batch = { doctors: Record[]; missing: string[] };
 
-describe('API 1.2 record access: fields, lang and batch get', () => {
+describe('record access: fields, lang and batch get', () => {
   let harness: ApiHarness;
   let call: Caller;
   let secret: string;
@@ -76,7 +76,7 @@ describe('API 1.2 record access: fields, lang and batch get', () => {
       }
     });
 
-    it('returns the 1.2 extras only when named, and every field with *', async () => {
+    it('returns the extra fields only when named, and every field with *', async () => {
       const plain = await ok<{ doctor: Record }>('/api/v1/doctors/de-mueller');
       expect(Object.keys(plain.doctor)).toEqual(DOCTOR_KEYS);
       const named = await ok<{ doctor: Record }>(
@@ -298,7 +298,7 @@ describe('API 1.2 record access: fields, lang and batch get', () => {
       }
     });
 
-    it('keeps the 1.1 answers to requests that use no 1.2 parameter, and lists 1.2 ones to those that do', async () => {
+    it('keeps the original answers to requests that use no newer parameter, and lists the newer ones to those that do', async () => {
       const old = expectProblem(await get('/api/v1/doctors/de-mueller?limit=1'), 400);
       expect(old).toMatchObject({
         detail: 'This operation takes no query parameters.',
@@ -311,12 +311,12 @@ describe('API 1.2 record access: fields, lang and batch get', () => {
           reason: 'is not a known parameter (known: fields, lang; names are case-sensitive)',
         },
       ]);
-      const search11 = expectProblem(await get('/api/v1/doctors?country=de&feilds=name'), 400);
-      expect(search11.errors[0]?.reason).toBe(
+      const searchOriginal = expectProblem(await get('/api/v1/doctors?country=de&feilds=name'), 400);
+      expect(searchOriginal.errors[0]?.reason).toBe(
         'is not a known parameter (known: country, city, q, whatsapp, verified, limit, cursor; names are case-sensitive)',
       );
-      const search12 = expectProblem(await get('/api/v1/doctors?country=de&lang=de&feilds=name'), 400);
-      expect(search12.errors[0]?.reason).toMatch(/known: .*cursor, fields, lang, ids;/);
+      const searchNewer = expectProblem(await get('/api/v1/doctors?country=de&lang=de&feilds=name'), 400);
+      expect(searchNewer.errors[0]?.reason).toMatch(/known: .*cursor, fields, lang, ids;/);
       expectProblem(await get('/api/v1/doctors?fields=name'), 400); // a search still needs country
     });
   });

@@ -12,7 +12,7 @@ import { expectProblem } from './support/problem.js';
 
 type Page = { doctors: Doctor[]; page: { count: number; hasMore: boolean; nextCursor: string | null } };
 
-describe('GET /api/v1/doctors (SPEC §4.2, DESIGN "Query semantics")', () => {
+describe('GET /api/v1/doctors', () => {
   let harness: ApiHarness;
   let call: Caller;
   let secret: string;

@@ -26,7 +26,7 @@ const PLACES = [
   place('es-ped', 'Pediatra', ['Pediatría'], { country: 'es', city: 'Madrid', citySlug: 'madrid' }),
 ];
 
-describe('GET /api/v1/specialties and the specialty filter (API 1.2)', () => {
+describe('GET /api/v1/specialties and the specialty filter', () => {
   let api: KeyedApi;
 
   beforeAll(async () => {
@@ -104,7 +104,7 @@ describe('GET /api/v1/specialties and the specialty filter (API 1.2)', () => {
     expect(ids(await search('country=de&specialty=internal-medicine&q=praxis'))).toEqual(['de-haus']);
     expect(ids(await search('country=de&specialty=dentistry&q=zahn-2'))).toEqual(['de-zahn-2']);
     expect(ids(await search('country=de&specialty=cardiology'))).toEqual([]);
-    // The records are the 1.1 records: the codes are not added to them.
+    // The codes are not added to the records: specialtyCodes comes back only when named in fields.
     for (const doctor of (await search('country=de&specialty=dentistry')).doctors) {
       expect(Object.keys(doctor)).toEqual([...DOCTOR_KEYS]);
     }

@@ -97,7 +97,7 @@ function compilerFor(document: OpenApiDocument) {
 /**
  * A copy of the document in which every object schema that lists its properties and says nothing of
  * others is closed (`additionalProperties: false`), as the server's zod schemas are. Schemas that
- * say `additionalProperties` themselves (the 1.2 objects, maps) are left as they are.
+ * say `additionalProperties` themselves (the open objects, maps) are left as they are.
  */
 function closedDocument(document: OpenApiDocument): OpenApiDocument {
   const close = (node: unknown): void => {
