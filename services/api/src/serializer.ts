@@ -11,7 +11,7 @@ import { z } from 'zod';
  * schemas open (clients must ignore fields they do not know); the writer closes them all.
  */
 export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) =>
-  // A union documents the answers a route can give (API 1.2 `fields`, batch get): its first option is
+  // A union documents the answers a route can give (`fields`, batch get): its first option is
   // the usual one, and the handler picks the writer of another with `reply.serializer(writerFor(…))`.
   writerFor(schema instanceof z.ZodUnion ? (schema.options[0] as z.ZodType) : schema);
 

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The changes feed (API 1.2, `GET /api/v1/changes`): every record that became served, changed or stopped
- * being served, per dataset country, in an order a consumer can resume from.
+ * The changes feed (`GET /api/v1/changes`): every record that became served, changed or stopped being
+ * served, per dataset country, in an order a consumer can resume from.
  *
  * - `places.changed_xid` is the id of the transaction that last changed what a consumer sees of the
  *   place (served or not, the public doctor, the dataset). Readers only take rows below the xmin of

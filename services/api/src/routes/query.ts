@@ -42,8 +42,9 @@ export function parsedQuery<T>(
 }
 
 /**
- * A route whose only parameters are API 1.2's `fields` and `lang` (single get): a request using neither
- * is held to the 1.1 rule, no query parameters, with the 1.1 error body.
+ * A route whose only parameters are `fields` and `lang` (single get): a request using neither takes no
+ * query parameters at all, and its 400 names no known ones, as the route answered before it had any
+ * (docs/api.md, "Compatibility").
  */
 export function parsedRecordShape(request: FastifyRequest): RecordShape {
   const raw = request.query as Record<string, unknown>;

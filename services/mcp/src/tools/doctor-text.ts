@@ -62,7 +62,7 @@ function summaryLine(doctor: SearchResult): string {
     doctor.primaryType,
     doctor.address.city,
     doctor.verified ? 'verified' : null,
-    // Only a search with near has it (API 1.2).
+    // Only a search with near has it.
     doctor.distanceMeters === undefined ? null : `${doctor.distanceMeters} m away`,
     `id ${doctor.id}`,
   ]

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CHANGES_LIMIT_MAX, CURSOR_MAX_LENGTH, changesParamsSchema } from '@directory/domain';
 import { doctorComponent } from '../doctors/doctors.schemas.js';
 
-// API 1.2 rule for new response schemas: open objects (clients ignore fields they do not know), while
+// Open response objects: clients ignore fields they do not know (docs/api.md, "Compatibility"), while
 // the Doctor inside stays the closed allowlist.
 
 export const changeEntrySchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CITIES_LIMIT_MAX, citiesParamsSchema } from '@directory/domain';
 
-// API 1.2 rule for new response schemas: open objects (clients ignore fields they do not know).
+// Open response objects: clients ignore fields they do not know (docs/api.md, "Compatibility").
 
 export const cityEntrySchema = z
   .looseObject({

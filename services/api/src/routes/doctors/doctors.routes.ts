@@ -24,7 +24,8 @@ import {
   selectedDoctorResponseSchema,
 } from './doctors.schemas.js';
 
-// The writers of the API 1.2 answers (the 1.1 ones are the routes' default writers).
+// The writers of the answers shaped by `fields` and of the batch get (the routes' default writers answer
+// the other requests).
 const writeSelectedPage = writerFor(selectedDoctorPageComponent);
 const writeBatch = writerFor(doctorBatchComponent);
 const writeSelectedBatch = writerFor(selectedDoctorBatchComponent);

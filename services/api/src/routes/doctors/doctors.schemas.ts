@@ -17,7 +17,7 @@ import {
 // The domain's allowlisted record, registered once under a component name for the OpenAPI document.
 export const doctorComponent = doctorSchema.meta({ ...doctorSchema.meta(), id: 'Doctor' });
 
-// A search record: the Doctor's closed allowlist plus the optional API 1.2 `distanceMeters`. Its own
+// A search record: the Doctor's closed allowlist plus the optional `distanceMeters`. Its own
 // component because the Doctor's `additionalProperties: false` cannot be widened by reference.
 export const searchResultComponent = searchResultSchema.meta({
   id: 'SearchResult',
@@ -38,8 +38,9 @@ export const doctorResponseSchema = z
   .strictObject({ doctor: doctorComponent })
   .meta({ id: 'DoctorResponse', description: 'One published record' });
 
-// ---- API 1.2: records shaped by `fields`, and the batch get. Each route's 200 is a union whose first
-// option is the 1.1 answer (the serializer's default writer); the handler picks the writer of another.
+// ---- Records shaped by `fields`, and the batch get. Each route's 200 is a union whose first option is
+// the answer to a request using neither (the serializer's default writer); the handler picks the writer
+// of another.
 
 export const selectedDoctorComponent = selectedDoctorSchema.meta({
   ...selectedDoctorSchema.meta(),
