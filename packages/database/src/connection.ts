@@ -64,8 +64,8 @@ export type SessionDefaults = { statementTimeoutMs: number; idleInTransactionTim
  * clients), an operator's psql. Idempotent; applies to sessions opened afterwards.
  *
  * - `jit = off`: our statements are short, and PostgreSQL compiled any whose estimated cost crossed its
- *   threshold anew on every run. The worker's lag sample and sweep paid 70-180 ms of compilation each for
- *   a few ms of work, every few seconds (docs/benchmarks.md).
+ *   threshold anew on every run. The worker's lag sample and sweep paid far more in compilation than in
+ *   work, every few seconds (measured by `npm run bench:ingest`, docs/benchmarks.md, "What was tried").
  * - `statement_timeout`: the longest statement any process may run (the batch work's bound); request
  *   processes abandon theirs sooner on the client side (`createDatabase`'s `statementTimeoutMs`).
  * - `idle_in_transaction_session_timeout`: a session idle inside a transaction is ended, its locks freed.

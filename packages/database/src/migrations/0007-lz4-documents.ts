@@ -3,9 +3,8 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Stored JSON compresses with lz4 instead of PostgreSQL's default pglz. A place's document (~2.4 KB) is
  * over the TOAST threshold, so every write of it is compressed, and every comparison or copy of it
- * decompressed: the worker writes one per changed place, a replay one per place. Inserting 20,000
- * documents of 2.4 KB took PostgreSQL 1.0 s with pglz and 0.35-0.40 s with lz4 (docs/benchmarks.md, "lz4
- * for stored documents").
+ * decompressed: the worker writes one per changed place, a replay one per place. lz4 does both in a
+ * fraction of pglz's time (docs/benchmarks.md, "What was tried": lz4 for stored documents).
  * Events' payloads get the same for the few over the threshold. The change is to the catalog only (no
  * table rewrite, a moment's lock): values written from now on use lz4, older ones are read as they are.
  * A server built without lz4 (it is optional at build time; the Debian, Ubuntu and official container
