@@ -7,16 +7,16 @@ import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } fr
 import { isRedisUnavailableError } from '@directory/keyed-access';
 import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
-import { createLoginThrottle, createSignUpThrottle } from './accounts/login-throttle.js';
+import { createLoginThrottle, createSignUpThrottle } from './auth/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
 import { errorPage } from './pages/layout.js';
 import { registerCsrf } from './plugins/csrf.plugin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.plugin.js';
 import { registerSessions } from './plugins/session.plugin.js';
-import { authRoutes } from './routes/auth.routes.js';
-import { keysRoutes } from './routes/keys.routes.js';
-import { pageContext, sendPage } from './routes/render.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { keysRoutes } from './keys/keys.routes.js';
+import { pageContext, sendPage } from './pages/render.js';
 
 /** Everything the console talks to, built by the caller (server.ts, or a test with its own DB/prefix). */
 export type ConsoleDependencies = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emailSchema } from '../src/accounts/account.service.js';
-import { hashPassword, passwordCheckFor, verifyPassword } from '../src/accounts/password.js';
+import { emailSchema } from '../src/auth/auth.service.js';
+import { hashPassword, passwordCheckFor, verifyPassword } from '../src/auth/password.js';
 import { html, rawTrusted } from '../src/pages/html.js';
 import { fastestOfThreeMs } from '@directory/testing';
 

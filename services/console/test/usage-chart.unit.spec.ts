@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { usageWindow } from '@directory/domain';
-import { formatCount, usageChart } from '../src/pages/usage-chart.js';
+import { formatCount, usageChart } from '../src/keys/usage-chart.js';
 
 const now = new Date('2025-03-31T12:00:00.000Z');
 

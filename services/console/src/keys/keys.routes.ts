@@ -10,7 +10,7 @@ import {
   listKeysOfAccount,
   revokeKeyOfAccount,
   rollKeyOfAccount,
-} from '../keys/console-keys.service.js';
+} from './keys.service.js';
 import { errorPage } from '../pages/layout.js';
 import {
   keyUsagePage,
@@ -19,10 +19,10 @@ import {
   rollConfirmPage,
   type KeyPolicy,
   type Notice,
-} from '../pages/keys.pages.js';
+} from './keys.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { ConsoleSession } from '../sessions/session.repository.js';
-import { formFields, pageContext, sendPage } from './render.js';
+import { formFields, pageContext, sendPage } from '../pages/render.js';
 
 export type KeysRoutesOptions = {
   db: Database;

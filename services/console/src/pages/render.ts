@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SafeHtml } from '../pages/html.js';
-import type { PageContext } from '../pages/layout.js';
+import type { SafeHtml } from './html.js';
+import type { PageContext } from './layout.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 
 export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): FastifyReply {

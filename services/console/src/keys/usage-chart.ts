@@ -1,5 +1,5 @@
 import { usageTotals, type DailyUsage } from '@directory/domain';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../pages/html.js';
 
 // Geometry of the chart, in SVG user units (the browser scales it to the card's width).
 const BAR_WIDTH = 14;

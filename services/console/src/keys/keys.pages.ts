@@ -9,9 +9,9 @@ import {
   type KeyGraceChoice,
 } from '@directory/domain';
 import { MAX_KEY_NAME_LENGTH, type ApiKeyRecord } from '@directory/keys';
-import type { KeyWithUsage } from '../keys/console-keys.service.js';
-import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, type PageContext } from './layout.js';
+import type { KeyWithUsage } from './keys.service.js';
+import { html, type SafeHtml } from '../pages/html.js';
+import { csrfField, layout, type PageContext } from '../pages/layout.js';
 import { formatCount, usageChart } from './usage-chart.js';
 
 export type Notice = { tone: 'success' | 'error'; message: string };

@@ -1,7 +1,7 @@
-import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, type PageContext } from './layout.js';
-import { MIN_PASSWORD_LENGTH } from '../accounts/password.js';
-import type { FieldErrors } from '../accounts/account.service.js';
+import { html, type SafeHtml } from '../pages/html.js';
+import { csrfField, layout, type PageContext } from '../pages/layout.js';
+import { MIN_PASSWORD_LENGTH } from './password.js';
+import type { FieldErrors } from './auth.service.js';
 
 type AuthFormOptions = {
   context: PageContext;

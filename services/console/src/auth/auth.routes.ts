@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '@directory/database';
-import { clientAddressGroup } from '@directory/http-server';
-import { signIn, signUp } from '../accounts/account.service.js';
-import type { LoginThrottle, SignUpThrottle } from '../accounts/login-throttle.js';
 import { assertNever } from '@directory/domain';
-import { signInPage, signUpPage } from '../pages/auth.pages.js';
+import { clientAddressGroup } from '@directory/http-server';
+import { signIn, signUp } from './auth.service.js';
+import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
+import { signInPage, signUpPage } from './auth.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { SessionControl } from '../plugins/session.plugin.js';
-import { formFields, pageContext, sendPage } from './render.js';
+import { formFields, pageContext, sendPage } from '../pages/render.js';
 
 export type AuthRoutesOptions = {
   db: Database;
