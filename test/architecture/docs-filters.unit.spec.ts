@@ -10,7 +10,7 @@ import { filterDescriptions, searchParamsSchema, searchToolInputSchema } from '@
 
 const ROOT = new URL('../../', import.meta.url);
 
-const FILTERS = filterDescriptions().map(({ name }) => name);
+const FILTERS: string[] = filterDescriptions().map(({ name }) => name);
 
 type DocTable = {
   doc: string;
