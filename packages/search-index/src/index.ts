@@ -1,3 +1,12 @@
+export {
+  aliasSearchRequest,
+  isIndexNotFound,
+  readIndexingStats,
+  searchAlias,
+  type AliasSearchRequest,
+  type AliasSearchResponse,
+  type IndexingStats,
+} from './alias-reads.js';
 export { createSearchClient, type SearchClient } from './client.js';
 export {
   concreteIndexName,

@@ -1,4 +1,3 @@
-import { errors as esErrors, type Client } from '@elastic/elasticsearch';
 import {
   buildCitiesRequest,
   buildCityCountsRequest,
@@ -34,12 +33,13 @@ import {
   type SpecialtiesParams,
   type SpecialtyCountsAggregation,
 } from '@directory/domain';
+import { aliasSearchRequest, isIndexNotFound, searchAlias, type SearchClient } from '@directory/search-index';
 import type { SearchRequestCache } from './search-request-cache.js';
 
 export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
 
 export type DirectoryOptions = {
-  client: Client;
+  client: SearchClient;
   /** The alias readers use (config ELASTICSEARCH_INDEX); never a concrete index. */
   alias: string;
   siteOrigin: string;
@@ -101,10 +101,6 @@ export class InvalidCursorError extends Error {
   }
 }
 
-// Nothing in the project collects traces: skip the client's per-request (no-op) OpenTelemetry spans,
-// measurable CPU on the API's hot path.
-const REQUEST_OPTIONS = { openTelemetry: { enabled: false } };
-
 /**
  * THE query service: one implementation behind every transport (HTTP API, MCP). It only reads the
  * alias; every query filters `served: true`, so tombstones never come back. What to ask (request
@@ -119,10 +115,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
    * alike.
    */
   async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
-    // A shard that could not answer (a node lost mid-request) fails the search rather than silently
-    // shortening a page or turning a served record into a 404.
-    const request = { index: alias, allow_partial_search_results: false, ...body };
-    const send = () => client.search<Source, Aggregations>(request, REQUEST_OPTIONS);
+    const request = aliasSearchRequest(alias, body);
+    const send = () => searchAlias<Source, Aggregations>(client, request);
     try {
       return await (cache ? cache.answer(request, send) : send());
     } catch (error) {
@@ -197,12 +191,3 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
 type BatchSource = BatchResponse['hits'][number]['_source'] & object;
 type BatchAggregations = { profiles: { buckets: BatchResponse['profileBuckets'] } };
-
-/** No index behind the alias (a fresh deployment): a state, not an outage. */
-export function isIndexNotFound(error: unknown): boolean {
-  return (
-    error instanceof esErrors.ResponseError &&
-    error.statusCode === 404 &&
-    (error.body as { error?: { type?: string } } | undefined)?.error?.type === 'index_not_found_exception'
-  );
-}

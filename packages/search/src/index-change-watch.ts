@@ -1,5 +1,9 @@
-import type { Client } from '@elastic/elasticsearch';
-import { isIndexNotFound } from './directory.service.js';
+import {
+  isIndexNotFound,
+  readIndexingStats,
+  type IndexingStats,
+  type SearchClient,
+} from '@directory/search-index';
 
 /**
  * Whether the documents behind the read alias can have changed since a moment: what lets the hot-query
@@ -82,14 +86,6 @@ export function indexStateAt(memory: WatchMemory, now: number, timings: WatchTim
   };
 }
 
-/** The part of an indices-stats answer that moves with the documents: index names, uuids, write counts. */
-export type IndexingStats = {
-  indices?: Record<
-    string,
-    { uuid?: string; primaries?: { indexing?: { index_total?: number; delete_total?: number } } }
-  >;
-};
-
 export function fingerprintOf(stats: IndexingStats): string {
   return Object.entries(stats.indices ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -100,14 +96,8 @@ export function fingerprintOf(stats: IndexingStats): string {
     .join(',');
 }
 
-const STATS_FILTER = [
-  'indices.*.uuid',
-  'indices.*.primaries.indexing.index_total',
-  'indices.*.primaries.indexing.delete_total',
-];
-
 export function watchIndexChanges(options: {
-  client: Client;
+  client: SearchClient;
   alias: string;
   timings: WatchTimings;
   now?: () => number;
@@ -122,10 +112,7 @@ export function watchIndexChanges(options: {
     probing = true;
     const sentAt = now();
     try {
-      const stats = await client.indices.stats(
-        { index: alias, metric: 'indexing', filter_path: STATS_FILTER },
-        { requestTimeout: timings.probeIntervalMs * 2, maxRetries: 0 },
-      );
+      const stats = await readIndexingStats(client, alias, timings.probeIntervalMs * 2);
       memory = observeProbe(memory, fingerprintOf(stats), sentAt, now());
     } catch (error) {
       // No index behind the alias yet is a state like any other (nothing is served).

@@ -1,0 +1,67 @@
+import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
+import type { SearchClient } from './client.js';
+
+/**
+ * The reads the query service makes of the read alias: searches whose bodies the domain builds, and the
+ * indexing counts its index watch compares. Their requests are plain data, so a caller can key a cache
+ * on a request exactly as it is sent.
+ */
+
+/** A search of the alias as sent: the alias, the partial-results rule, and the body. */
+export type AliasSearchRequest = { index: string; allow_partial_search_results: false } & object;
+
+export type AliasSearchResponse<Source, Aggregations> = estypes.SearchResponse<Source, Aggregations>;
+
+/**
+ * A shard that could not answer (a node lost mid-request) fails the search rather than silently
+ * shortening a page or turning a served record into a 404.
+ */
+export function aliasSearchRequest(alias: string, body: object): AliasSearchRequest {
+  return { index: alias, allow_partial_search_results: false, ...body };
+}
+
+// Nothing in the project collects traces: skip the client's per-request (no-op) OpenTelemetry spans,
+// measurable CPU on the API's hot path.
+const SEARCH_OPTIONS = { openTelemetry: { enabled: false } };
+
+export function searchAlias<Source, Aggregations>(
+  client: SearchClient,
+  request: AliasSearchRequest,
+): Promise<AliasSearchResponse<Source, Aggregations>> {
+  return client.search<Source, Aggregations>(request, SEARCH_OPTIONS);
+}
+
+/** No index behind the alias (a fresh deployment): a state, not an outage. */
+export function isIndexNotFound(error: unknown): boolean {
+  return (
+    error instanceof esErrors.ResponseError &&
+    error.statusCode === 404 &&
+    (error.body as { error?: { type?: string } } | undefined)?.error?.type === 'index_not_found_exception'
+  );
+}
+
+/** The part of an indices-stats answer that moves with the documents: index names, uuids, write counts. */
+export type IndexingStats = {
+  indices?: Record<
+    string,
+    { uuid?: string; primaries?: { indexing?: { index_total?: number; delete_total?: number } } }
+  >;
+};
+
+const INDEXING_STATS_FILTER = [
+  'indices.*.uuid',
+  'indices.*.primaries.indexing.index_total',
+  'indices.*.primaries.indexing.delete_total',
+];
+
+/** The alias's concrete indices with their primaries' write counts; one attempt, within `timeoutMs`. */
+export function readIndexingStats(
+  client: SearchClient,
+  alias: string,
+  timeoutMs: number,
+): Promise<IndexingStats> {
+  return client.indices.stats(
+    { index: alias, metric: 'indexing', filter_path: INDEXING_STATS_FILTER },
+    { requestTimeout: timeoutMs, maxRetries: 0 },
+  );
+}
