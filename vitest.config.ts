@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Three tiers (STYLE.md): unit specs need no servers; integration and end-to-end specs run against the
-// real PostgreSQL, Redis and Elasticsearch brought up once per run by the global setup.
+// Six projects (docs/development.md, "Tests"): unit specs need no servers; integration, end-to-end,
+// faults, security and cluster specs run against the real PostgreSQL, Redis and Elasticsearch brought up
+// once per run by the global setup; faults and cluster scenarios also start private instances of their own.
+// `npm run test:<unit|int|e2e|faults|security|cluster>` runs one project.
 export default defineConfig({
   test: {
     reporters: process.env.CI
@@ -41,8 +43,8 @@ export default defineConfig({
         },
       },
       {
-        // Fault injection (issue "Nothing lost"): each scenario starts private server instances on free
-        // ports for anything it stops, kills or pauses; the shared servers are never disturbed.
+        // Fault injection (nothing is lost when a server fails): each scenario starts private server
+        // instances on free ports for anything it stops, kills or pauses; the shared servers are never disturbed.
         // Own groups, after the rest: their private JVMs and floods would skew the latency-bound tests of
         // the other projects, and the flood's p99 comparison must not be skewed by them in turn.
         test: {
@@ -55,7 +57,7 @@ export default defineConfig({
         },
       },
       {
-        // Fuzz and abuse (issue "Abuse resistance"): bounded in count and time, loopback only.
+        // Fuzz and abuse (docs/security.md): bounded in count and time, loopback only.
         test: {
           name: 'security',
           sequence: { groupOrder: 2 },
