@@ -44,7 +44,8 @@ export default defineConfig({
       },
       {
         // Fault injection (nothing is lost when a server fails): each scenario starts private server
-        // instances on free ports for anything it stops, kills or pauses; the shared servers are never disturbed.
+        // instances on free ports for anything it stops, kills or pauses; the shared servers are never
+        // disturbed.
         // Own groups, after the rest: their private JVMs and floods would skew the latency-bound tests of
         // the other projects, and the flood's p99 comparison must not be skewed by them in turn.
         test: {
