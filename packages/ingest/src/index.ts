@@ -20,3 +20,14 @@ export { produceFromNdjson } from './producer.js';
 export { waitForJobs } from './wait-for-jobs.js';
 export { describeRun, type RunSummary } from './run-summary.js';
 export { readStoreBehindIndex } from './store-divergence.js';
+export {
+  QUEUE_STATES,
+  ageSeconds,
+  isWorkWaiting,
+  readProjectorProgress,
+  readQueueCounts,
+  recordProjectorProgress,
+  stalenessSeconds,
+  type QueueCounts,
+} from './projection-health.js';
+export { readServedCounts, type ServedCounts } from './reconciliation.js';

@@ -1,7 +1,6 @@
 import type { DependencyStatus } from '@directory/observability';
+import type { QueueCounts, ServedCounts } from '@directory/ingest';
 import { column } from './operator-text.js';
-import type { QueueCounts } from './projection-health.js';
-import type { ServedCounts } from './reconciliation.js';
 
 /** Everything `npm run status` looked at; a part is null when the dependency it needs did not answer. */
 export type StatusSnapshot = {

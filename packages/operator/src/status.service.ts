@@ -3,17 +3,17 @@ import type { RedisClient } from '@directory/config';
 import type { Database } from '@directory/database';
 import { countPendingDeadLetters, newestEventRecordedAt, readProjectionLag } from '@directory/event-store';
 import { checkReadiness, postgresCheck, redisCheck, type DependencyStatus } from '@directory/observability';
-import { readStoreBehindIndex } from '@directory/ingest';
-import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
-import type { StatusSnapshot } from './attention.js';
 import {
   ageSeconds,
   isWorkWaiting,
   readProjectorProgress,
   readQueueCounts,
+  readServedCounts,
+  readStoreBehindIndex,
   stalenessSeconds,
-} from './projection-health.js';
-import { readServedCounts } from './reconciliation.js';
+} from '@directory/ingest';
+import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
+import type { StatusSnapshot } from './attention.js';
 
 export type StatusDependencies = {
   db: Database;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatStatus, needsAttention, type StatusSnapshot } from '../src/attention.js';
-import { stalenessSeconds } from '../src/projection-health.js';
+import { stalenessSeconds } from '@directory/ingest';
 
 const healthy: StatusSnapshot = {
   dependencies: [

@@ -2,9 +2,9 @@ import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
 import type { SearchClient } from './client.js';
 
 /**
- * The reads the query service makes of the read alias: searches whose bodies the domain builds, and the
- * indexing counts its index watch compares. Their requests are plain data, so a caller can key a cache
- * on a request exactly as it is sent.
+ * Reads of what the read alias serves: the query service's searches (bodies built by the domain, plain
+ * data, so a cache can key on a request exactly as it is sent), the indexing counts its index watch
+ * compares, and the count of served documents operators compare with the store.
  */
 
 /** A search of the alias as sent: the alias, the partial-results rule, and the body. */
@@ -64,4 +64,10 @@ export function readIndexingStats(
     { index: alias, metric: 'indexing', filter_path: INDEXING_STATS_FILTER },
     { requestTimeout: timeoutMs, maxRetries: 0 },
   );
+}
+
+/** Served documents (tombstones excluded) behind `alias`. */
+export async function countServedDocuments(client: SearchClient, alias: string): Promise<number> {
+  const response = await client.count({ index: alias, query: { term: { served: true } } });
+  return response.count;
 }

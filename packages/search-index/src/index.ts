@@ -1,5 +1,6 @@
 export {
   aliasSearchRequest,
+  countServedDocuments,
   isIndexNotFound,
   readIndexingStats,
   searchAlias,

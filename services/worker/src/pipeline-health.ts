@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Database } from '@directory/database';
 import { parsePlaceEvent } from '@directory/domain';
 import { readProjectionLag, streamPositionOf } from '@directory/event-store';
-import type { IngestJobData, IngestJobResult } from '@directory/ingest';
 import {
   QUEUE_STATES,
   ageSeconds,
@@ -14,7 +13,9 @@ import {
   readServedCounts,
   recordProjectorProgress,
   stalenessSeconds,
-} from '@directory/operator';
+  type IngestJobData,
+  type IngestJobResult,
+} from '@directory/ingest';
 import type { SearchClient } from '@directory/search-index';
 import { every } from './every.js';
 import type { IngestMetrics } from './ingest-metrics.js';

@@ -1,6 +1,6 @@
 import type { Database } from '@directory/database';
 import { countServedPlaces } from '@directory/event-store';
-import type { SearchClient } from '@directory/search-index';
+import { countServedDocuments, type SearchClient } from '@directory/search-index';
 
 export type ServedCounts = { postgresql: number; index: number };
 
@@ -14,9 +14,6 @@ export async function readServedCounts(
   client: SearchClient,
   alias: string,
 ): Promise<ServedCounts> {
-  const [postgresql, index] = await Promise.all([
-    countServedPlaces(db),
-    client.count({ index: alias, query: { term: { served: true } } }).then((response) => response.count),
-  ]);
+  const [postgresql, index] = await Promise.all([countServedPlaces(db), countServedDocuments(client, alias)]);
   return { postgresql, index };
 }
