@@ -332,5 +332,3 @@ export function databaseTimeouts(
     idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
   };
 }
-
-export * from './redis-client.js';
