@@ -2,37 +2,80 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The workspace's package import graph, read from the source: which `@directory/*` packages each package's
- * `src/` imports. Tests and benchmarks are left out (a test may reach across layers to set things up).
+ * An import graph: what each node (a package, or a source file) imports. The package graph is read from
+ * the source: which `@directory/*` packages each package's `src/` imports. Tests and benchmarks are left
+ * out (a test may reach across layers to set things up).
  */
-export type PackageGraph = ReadonlyMap<string, ReadonlySet<string>>;
+export type ImportGraph = ReadonlyMap<string, ReadonlySet<string>>;
 
 const WORKSPACE_FOLDERS = ['packages', 'services'];
 const DIRECTORY_IMPORT = /(?:from|import)\s*(?:\(\s*)?'@directory\/([a-z-]+)/g;
+const DIRECTORY_SCOPE = '@directory/';
 
-export function readPackageGraph(root: string): PackageGraph {
-  const graph = new Map<string, Set<string>>();
-  for (const folder of WORKSPACE_FOLDERS) {
-    for (const entry of readdirSync(join(root, folder))) {
-      const packageRoot = join(root, folder, entry);
-      const { name } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
-        name: string;
+export type Workspace = { name: string; root: string; dependencies: string[] };
+
+/** Every workspace by its short name (`@directory/` left off), with the `@directory/*` dependencies it declares. */
+export function readWorkspaces(root: string): Workspace[] {
+  return WORKSPACE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(root, folder)).map((entry) => {
+      const workspaceRoot = join(root, folder, entry);
+      const { name, dependencies = {} } = JSON.parse(
+        readFileSync(join(workspaceRoot, 'package.json'), 'utf8'),
+      ) as { name: string; dependencies?: Record<string, string> };
+      return {
+        name: name.replace(DIRECTORY_SCOPE, ''),
+        root: workspaceRoot,
+        dependencies: Object.keys(dependencies)
+          .filter((dependency) => dependency.startsWith(DIRECTORY_SCOPE))
+          .map((dependency) => dependency.replace(DIRECTORY_SCOPE, '')),
       };
-      const self = name.replace('@directory/', '');
-      const imports = new Set<string>();
-      for (const file of sourceFiles(join(packageRoot, 'src'))) {
-        for (const match of readFileSync(file, 'utf8').matchAll(DIRECTORY_IMPORT)) {
-          const imported = match[1];
-          if (imported !== undefined && imported !== self) imports.add(imported);
-        }
+    }),
+  );
+}
+
+export function readPackageGraph(root: string): ImportGraph {
+  const graph = new Map<string, Set<string>>();
+  for (const workspace of readWorkspaces(root)) {
+    const imports = new Set<string>();
+    for (const file of sourceFiles(join(workspace.root, 'src'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(DIRECTORY_IMPORT)) {
+        const imported = match[1];
+        if (imported !== undefined && imported !== workspace.name) imports.add(imported);
       }
-      graph.set(self, imports);
     }
+    graph.set(workspace.name, imports);
   }
   return graph;
 }
 
-function sourceFiles(folder: string): string[] {
+/** The graph as the workspaces' package.json files state it: each one's declared `@directory/*` dependencies. */
+export function readDeclaredGraph(root: string): ImportGraph {
+  return new Map(readWorkspaces(root).map((workspace) => [workspace.name, new Set(workspace.dependencies)]));
+}
+
+/**
+ * Where the imports of each workspace's `src/` and its declared dependencies disagree, one sentence
+ * each: an import not declared, or a declaration nothing imports.
+ */
+export function declarationMismatches(imported: ImportGraph, declared: ImportGraph): string[] {
+  const names = [...new Set([...imported.keys(), ...declared.keys()])].sort();
+  return names.flatMap((name) => {
+    const imports = imported.get(name) ?? new Set<string>();
+    const declarations = declared.get(name) ?? new Set<string>();
+    return [
+      ...[...imports]
+        .filter((dependency) => !declarations.has(dependency))
+        .map(
+          (dependency) => `${name} imports @directory/${dependency} without declaring it in its package.json`,
+        ),
+      ...[...declarations]
+        .filter((dependency) => !imports.has(dependency))
+        .map((dependency) => `${name} declares @directory/${dependency} but its src/ does not import it`),
+    ];
+  });
+}
+
+export function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
     const path = join(folder, entry);
     if (statSync(path).isDirectory()) return sourceFiles(path);
@@ -41,7 +84,7 @@ function sourceFiles(folder: string): string[] {
 }
 
 /** Every package reachable from `start` (not including it). */
-export function dependenciesOf(graph: PackageGraph, start: string): Set<string> {
+export function dependenciesOf(graph: ImportGraph, start: string): Set<string> {
   const seen = new Set<string>();
   const pending = [...(graph.get(start) ?? [])];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
@@ -53,7 +96,7 @@ export function dependenciesOf(graph: PackageGraph, start: string): Set<string> 
 }
 
 /** Import cycles, each as the path that closes it (`a > b > a`). */
-export function cyclesOf(graph: PackageGraph): string[] {
+export function cyclesOf(graph: ImportGraph): string[] {
   const cycles: string[] = [];
   const done = new Set<string>();
   const visit = (name: string, path: string[]): void => {
@@ -70,7 +113,7 @@ export function cyclesOf(graph: PackageGraph): string[] {
 }
 
 /** Layer of each package: 0 imports nothing of ours, n imports something of layer n-1 at most. Assumes no cycle. */
-export function layersOf(graph: PackageGraph): Map<string, number> {
+export function layersOf(graph: ImportGraph): Map<string, number> {
   const layers = new Map<string, number>();
   const layerOf = (name: string): number => {
     const known = layers.get(name);

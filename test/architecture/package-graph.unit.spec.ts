@@ -1,13 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, dependenciesOf, layersOf, readPackageGraph, type PackageGraph } from './package-graph.js';
+import { readFileGraph, relativeImportsOf } from './file-graph.js';
+import {
+  cyclesOf,
+  declarationMismatches,
+  dependenciesOf,
+  layersOf,
+  readDeclaredGraph,
+  readPackageGraph,
+  type ImportGraph,
+} from './package-graph.js';
 
-const graph = readPackageGraph(fileURLToPath(new URL('../../', import.meta.url)));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const graph = readPackageGraph(ROOT);
 const SERVICES = ['api', 'console', 'mcp', 'worker'];
 
 describe('package import graph', () => {
   it('has no cycle', () => {
     expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('is stated by each workspace: its package.json declares exactly the packages its src/ imports', () => {
+    expect(declarationMismatches(graph, readDeclaredGraph(ROOT))).toEqual([]);
   });
 
   it('keeps the pure core and the configuration at the bottom', () => {
@@ -22,7 +36,11 @@ describe('package import graph', () => {
   it('keeps the key console free of the search client', () => {
     const consoleDependencies = dependenciesOf(graph, 'console');
     expect(consoleDependencies.has('search-index')).toBe(false);
-    expect(consoleDependencies.has('directory')).toBe(false);
+    expect(consoleDependencies.has('search')).toBe(false);
+  });
+
+  it('keeps the worker free of the operator commands', () => {
+    expect(dependenciesOf(graph, 'worker').has('operator')).toBe(false);
   });
 
   it('has no package importing a service', () => {
@@ -32,8 +50,16 @@ describe('package import graph', () => {
   });
 });
 
+describe('file import graph', () => {
+  it('has no cycle between the source files of any package', () => {
+    const files = readFileGraph(ROOT);
+    expect(files.size).toBeGreaterThan(100);
+    expect(cyclesOf(files)).toEqual([]);
+  });
+});
+
 describe('package graph analysis', () => {
-  const sample: PackageGraph = new Map([
+  const sample: ImportGraph = new Map([
     ['a', new Set(['b'])],
     ['b', new Set(['c'])],
     ['c', new Set<string>()],
@@ -45,8 +71,55 @@ describe('package graph analysis', () => {
   });
 
   it('finds a cycle', () => {
-    const cyclic: PackageGraph = new Map([...sample, ['c', new Set(['a'])]]);
+    const cyclic: ImportGraph = new Map([...sample, ['c', new Set(['a'])]]);
     expect(cyclesOf(cyclic).length).toBeGreaterThan(0);
     expect(cyclesOf(cyclic)[0]).toMatch(/^(\w) > .* > \1$/);
+  });
+
+  it('names a dependency imported but not declared, and one declared but not imported', () => {
+    const declared: ImportGraph = new Map([
+      ['a', new Set(['b', 'd'])],
+      ['b', new Set<string>()],
+      ['c', new Set<string>()],
+    ]);
+    expect(declarationMismatches(sample, declared)).toEqual([
+      'a declares @directory/d but its src/ does not import it',
+      'b imports @directory/c without declaring it in its package.json',
+    ]);
+    expect(declarationMismatches(sample, sample)).toEqual([]);
+  });
+});
+
+describe('file graph analysis', () => {
+  it('reads every relative import of a module: imports, type imports, re-exports, dynamic imports', () => {
+    const source = [
+      "import { z } from 'zod';",
+      "import type { Doctor } from '../doctor.js';",
+      'import {',
+      '  encodeCursor,',
+      "} from './cursor.js';",
+      "export { toDoctorPage } from './search-query.js';",
+      "const later = await import('./later.js');",
+      "import './side-effect.js';",
+      "import { Client } from '@elastic/elasticsearch';",
+    ].join('\n');
+    expect(relativeImportsOf(source)).toEqual([
+      '../doctor.js',
+      './cursor.js',
+      './search-query.js',
+      './later.js',
+      './side-effect.js',
+    ]);
+  });
+
+  it('names the path of a cycle between files, and finds none in a chain', () => {
+    const chain: ImportGraph = new Map([
+      ['src/page.ts', new Set(['src/params.ts'])],
+      ['src/params.ts', new Set(['src/query.ts'])],
+      ['src/query.ts', new Set<string>()],
+    ]);
+    expect(cyclesOf(chain)).toEqual([]);
+    const cyclic: ImportGraph = new Map([...chain, ['src/query.ts', new Set(['src/page.ts'])]]);
+    expect(cyclesOf(cyclic)).toEqual(['src/page.ts > src/params.ts > src/query.ts > src/page.ts']);
   });
 });
