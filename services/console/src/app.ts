@@ -7,11 +7,16 @@ import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } fr
 import { isRedisUnavailableError } from '@directory/keyed-access';
 import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
-import { createLoginThrottle, createSignUpThrottle } from './auth/login-throttle.js';
+import {
+  createLoginThrottle,
+  createSignUpThrottle,
+  type LoginThrottle,
+  type SignUpThrottle,
+} from './auth/login-throttle.js';
 import { loggerOptions } from './logging.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './pages/assets.js';
 import { errorPage } from './pages/layout.js';
-import { registerCsrf } from './plugins/csrf.plugin.js';
+import { registerCsrf, type CsrfControl } from './plugins/csrf.plugin.js';
 import { registerSecurityHeaders } from './plugins/security-headers.plugin.js';
 import { registerSessions } from './plugins/session.plugin.js';
 import { authRoutes } from './auth/auth.routes.js';
@@ -46,6 +51,35 @@ export async function buildConsoleApp(
   deps: ConsoleDependencies,
   options: ConsoleOptions = {},
 ): Promise<FastifyInstance> {
+  const app = createFastify(deps, options);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody);
+
+  registerSecurityHeaders(app);
+  const sessions = registerSessions(app, { db: deps.db, ttlSeconds: deps.sessionTtlSeconds });
+  const csrf = registerCsrfWithExpiredFormPage(app, deps.secret);
+  registerErrorPages(app, csrf);
+  registerAssetsAndHealth(app);
+
+  await app.register(authRoutes, {
+    db: deps.db,
+    sessions,
+    csrf,
+    ...createThrottles(deps),
+    clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
+  });
+  await app.register(keysRoutes, {
+    db: deps.db,
+    vouches: createKeyVouches(deps.redis, deps.redisPrefix),
+    csrf,
+    keyPolicy: deps.keyPolicy,
+  });
+
+  await app.ready();
+  return app;
+}
+
+function createFastify(deps: ConsoleDependencies, options: ConsoleOptions): FastifyInstance {
   const app = Fastify({
     logger: buildLogger(options, loggerOptions),
     ...requestIdOptions,
@@ -64,14 +98,13 @@ export async function buildConsoleApp(
     },
   });
   if (options.httpMetrics) installHttpMetrics(app, options.httpMetrics);
+  return app;
+}
 
-  await app.register(fastifyCookie);
-  await app.register(fastifyFormbody);
-
-  registerSecurityHeaders(app);
-  const sessions = registerSessions(app, { db: deps.db, ttlSeconds: deps.sessionTtlSeconds });
+/** CSRF checks on every form; a form that fails them gets a page saying to reload and try again. */
+function registerCsrfWithExpiredFormPage(app: FastifyInstance, secret: string): CsrfControl {
   const csrf = registerCsrf(app, {
-    secret: deps.secret,
+    secret,
     onRejected: (request, reply) =>
       sendPage(
         reply,
@@ -84,6 +117,14 @@ export async function buildConsoleApp(
         403,
       ),
   });
+  return csrf;
+}
+
+/** The sign-in and sign-up attempt counters, shared by every console process through Redis. */
+function createThrottles(deps: ConsoleDependencies): {
+  throttle: LoginThrottle;
+  signUpThrottle: SignUpThrottle;
+} {
   const throttle = createLoginThrottle({
     redis: deps.redis,
     prefix: deps.redisPrefix,
@@ -98,7 +139,11 @@ export async function buildConsoleApp(
     max: deps.signUp.max,
     windowSeconds: deps.signUp.windowSeconds,
   });
+  return { throttle, signUpThrottle };
+}
 
+/** Errors and unknown paths are answered with an HTML page, as every other console answer. */
+function registerErrorPages(app: FastifyInstance, csrf: CsrfControl): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     // A database or Redis (sessions' throttles) that does not answer is an outage (503, try again
     // shortly), not a bug.
@@ -130,7 +175,9 @@ export async function buildConsoleApp(
       404,
     ),
   );
+}
 
+function registerAssetsAndHealth(app: FastifyInstance): void {
   app.get('/assets/console.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').send(CONSOLE_CSS),
   );
@@ -138,22 +185,4 @@ export async function buildConsoleApp(
     reply.type('text/javascript; charset=utf-8').send(CONSOLE_JS),
   );
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
-
-  await app.register(authRoutes, {
-    db: deps.db,
-    sessions,
-    csrf,
-    throttle,
-    signUpThrottle,
-    clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
-  });
-  await app.register(keysRoutes, {
-    db: deps.db,
-    vouches: createKeyVouches(deps.redis, deps.redisPrefix),
-    csrf,
-    keyPolicy: deps.keyPolicy,
-  });
-
-  await app.ready();
-  return app;
 }
