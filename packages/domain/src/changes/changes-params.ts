@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import type { CountryCode } from '../events.js';
 import {
   countryFromQuery,
@@ -22,7 +23,7 @@ export type ChangesParams = { country: CountryCode; since?: string; limit: numbe
 /** The query string of `GET /api/v1/changes`. Use `parseChangesParams` for the full rules. */
 export const changesParamsSchema = z.object({
   country: countryFromQuery.describe(
-    'Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The feed lists the records served in this dataset, and those that stopped being served there.',
+    `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted}. The feed lists the records served in this dataset, and those that stopped being served there.`,
   ),
   since: z
     .string({ error: 'must be a string' })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import type { CountryCode } from '../events.js';
 import {
   countryFromQuery,
@@ -34,7 +35,7 @@ export type CitiesPage = { cities: CityEntry[] };
 /** The query string of `GET /api/v1/cities`. Use `parseCitiesParams` for the full rules. */
 export const citiesParamsSchema = z.object({
   country: countryFromQuery.describe(
-    'Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). fr, gb and mx list no cities.',
+    `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted} (as in search). ${COUNTRY_CODES_TEXT.empty} list no cities.`,
   ),
   q: optionalText(CITIES_Q_MAX_LENGTH).describe(
     'Prefix of the city name or slug, case- and accent-insensitive (e.g. "san seb", "munc"). Blank means every city.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import { SLUG_PATTERN, type CountryCode } from '../events.js';
 import { countryFromQuery, countryFromTool, optionalText } from '../query-parameters.js';
 import { foldText } from '../text.js';
@@ -132,8 +133,7 @@ export const SEARCH_FILTERS = {
   country: filter({
     fromQuery: countryFromQuery,
     fromTool: countryFromTool,
-    description:
-      'Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page.',
+    description: `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted}. ${COUNTRY_CODES_TEXT.live} have live data; ${COUNTRY_CODES_TEXT.empty} are accepted and return an empty page.`,
     field: 'country',
     match: 'term',
     canonical: (value) => value.toLowerCase() as CountryCode,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import type { CountryCode } from '../events.js';
 import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
 import {
@@ -30,8 +31,7 @@ export type SpecialtiesPage = { specialties: SpecialtyListEntry[] };
 const LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
 const LANG_REASON = `must be one of ${LANGUAGES.join(', ')}`;
 
-const COUNTRY_DESCRIPTION =
-  'Optional dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary.';
+const COUNTRY_DESCRIPTION = `Optional dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted} (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary.`;
 const LANG_DESCRIPTION = `Page language of the labels: ${LANGUAGES.join(', ')} (case-insensitive); default ${DEFAULT_SPECIALTY_LANGUAGE}.`;
 
 // Case-insensitive, like `lang` on the record routes (record-shape.ts): one rule for one parameter name.
