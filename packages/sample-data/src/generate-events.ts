@@ -94,6 +94,41 @@ export function* generateEvents(options: GenerateOptions): Generator<RawEvent, G
 export function* generateLabelledEvents(
   options: GenerateOptions,
 ): Generator<LabelledEvent, GenerationSummary, undefined> {
+  const startMs = checkedStartMs(options);
+  const run: GenerationRun = { prng: createPrng(options.seed), summary: emptySummary(), recent: [] };
+  const openPlace = placeOpener(run.prng, seededFakers(options.seed));
+  const pool = Array.from({ length: POOL_SIZE }, openPlace);
+  let clockMs = startMs;
+
+  while (run.summary.events < options.count) {
+    clockMs += run.prng.int(1_000, 20_000);
+    const roll = run.prng.next();
+    const slot = run.prng.int(0, pool.length - 1);
+    const open = pool[slot] as OpenPlace;
+    let labelled: LabelledEvent;
+    if (roll < INVALID_RATE) {
+      labelled = invalidPlaceEvent(run, open, clockMs);
+    } else if (roll < INVALID_RATE + DUPLICATE_RATE && run.recent.length > 0) {
+      labelled = duplicateOfRecentEvent(run);
+    } else {
+      labelled = nextStepEvent(run, open, clockMs);
+      if (open.nextStep >= open.steps.length) {
+        closePlace(run.summary, open);
+        pool[slot] = openPlace();
+      }
+    }
+    run.summary.events++;
+    yield labelled;
+  }
+  for (const open of pool) if (open.nextStep > 0) closePlace(run.summary, open);
+  return run.summary;
+}
+
+/** What one run carries from event to event: its random source, its counts and its latest events. */
+type GenerationRun = { prng: Prng; summary: GenerationSummary; recent: RawEvent[] };
+
+/** The time of the first event, once count and seed are known to be whole numbers. */
+function checkedStartMs(options: GenerateOptions): number {
   const { count, seed } = options;
   if (!Number.isSafeInteger(count) || count < 0)
     throw new RangeError(`count must be a whole number ≥ 0, got ${count}`);
@@ -101,17 +136,22 @@ export function* generateLabelledEvents(
   const startMs = new Date(options.startTime ?? DEFAULT_START_TIME).getTime();
   if (Number.isNaN(startMs))
     throw new RangeError(`startTime is not a valid date: ${String(options.startTime)}`);
+  return startMs;
+}
 
-  const prng = createPrng(seed);
-  // Own Faker instances per run: the shared `fakerDE` etc. would leak state between concurrent runs.
-  const fakers = new Map(
+/** One Faker per country, seeded: the shared `fakerDE` etc. would leak state between concurrent runs. */
+function seededFakers(seed: number): ReadonlyMap<string, Faker> {
+  return new Map(
     LOCALES.map((locale) => {
       const faker = new Faker({ locale: [...locale.fakerLocales] });
       faker.seed(seed);
       return [locale.dataset, faker] as const;
     }),
   );
-  const summary: GenerationSummary = {
+}
+
+function emptySummary(): GenerationSummary {
+  return {
     events: 0,
     byType: {},
     invalid: 0,
@@ -121,8 +161,12 @@ export function* generateLabelledEvents(
     placesByCountry: {},
     servedEstimate: 0,
   };
+}
+
+/** Makes the next place of the run, with the plan of its events. */
+function placeOpener(prng: Prng, fakers: ReadonlyMap<string, Faker>): () => OpenPlace {
   let placesCreated = 0;
-  const openPlace = (): OpenPlace => {
+  return () => {
     // The first places cycle through every country so even small samples cover all seven.
     const locale =
       placesCreated < LOCALES.length ? (LOCALES[placesCreated] as CountryLocale) : pickLocale(prng);
@@ -141,64 +185,56 @@ export function* generateLabelledEvents(
       events: [],
     };
   };
-  // The domain's own fold decides, so the estimate cannot drift from what the pipeline serves.
-  const closePlace = (open: OpenPlace) => {
-    const stream = open.events.map((event, index) => ({ ...event, position: index + 1 }));
-    if (isServed(foldPlace(open.place.placeId, stream))) summary.servedEstimate++;
-  };
+}
 
-  const pool = Array.from({ length: POOL_SIZE }, openPlace);
-  const recent: RawEvent[] = [];
-  let clockMs = startMs;
+/**
+ * Counts a finished place as served or not. The domain's own fold decides, so the estimate cannot
+ * drift from what the pipeline serves.
+ */
+function closePlace(summary: GenerationSummary, open: OpenPlace): void {
+  const stream = open.events.map((event, index) => ({ ...event, position: index + 1 }));
+  if (isServed(foldPlace(open.place.placeId, stream))) summary.servedEstimate++;
+}
 
-  while (summary.events < count) {
-    clockMs += prng.int(1_000, 20_000);
-    const roll = prng.next();
-    const slot = prng.int(0, pool.length - 1);
-    const open = pool[slot] as OpenPlace;
-    let event: RawEvent;
-    let label: LabelledEvent['label'] = 'valid';
-    if (roll < INVALID_RATE) {
-      event = invalidEvent(open.place, open.live, nextHeader(open, clockMs), prng);
-      summary.invalid++;
-      label = 'invalid';
-    } else if (roll < INVALID_RATE + DUPLICATE_RATE && recent.length > 0) {
-      event = prng.pick(recent);
-      summary.duplicates++;
-      label = 'duplicate';
-      countType(summary, event);
-    } else {
-      const step = open.steps[open.nextStep] as Step;
-      open.nextStep++;
-      let occurredMs = clockMs;
-      if (open.nextStep > 1 && prng.chance(OUT_OF_ORDER_RATE)) {
-        // A late delivery: it happened before something of this place we already emitted.
-        occurredMs = open.latestOccurredMs - prng.int(60_000, 3 * 86_400_000);
-        summary.outOfOrder++;
-      }
-      const header = nextHeader(open, occurredMs);
-      open.latestOccurredMs = Math.max(open.latestOccurredMs, occurredMs);
-      event = stepEvent(step, open.place, header, prng);
-      if (open.nextStep === 1) {
-        summary.places++;
-        const country = open.place.locale.dataset;
-        summary.placesByCountry[country] = (summary.placesByCountry[country] ?? 0) + 1;
-      }
-      // Step events are valid by construction (the fold-consistency spec parses every one).
-      open.events.push(event as PlaceEvent);
-      countType(summary, event);
-      recent.push(event);
-      if (recent.length > RECENT_EVENTS) recent.shift();
-      if (open.nextStep >= open.steps.length) {
-        closePlace(open);
-        pool[slot] = openPlace();
-      }
-    }
-    summary.events++;
-    yield { event, label };
+function invalidPlaceEvent(run: GenerationRun, open: OpenPlace, clockMs: number): LabelledEvent {
+  const event = invalidEvent(open.place, open.live, nextHeader(open, clockMs), run.prng);
+  run.summary.invalid++;
+  return { event, label: 'invalid' };
+}
+
+/** The very same object as a recent event, as a retrying producer would send it again. */
+function duplicateOfRecentEvent(run: GenerationRun): LabelledEvent {
+  const event = run.prng.pick(run.recent);
+  run.summary.duplicates++;
+  countType(run.summary, event);
+  return { event, label: 'duplicate' };
+}
+
+/** The place's next planned event; now and then a late delivery of something that happened earlier. */
+function nextStepEvent(run: GenerationRun, open: OpenPlace, clockMs: number): LabelledEvent {
+  const { prng, summary } = run;
+  const step = open.steps[open.nextStep] as Step;
+  open.nextStep++;
+  let occurredMs = clockMs;
+  if (open.nextStep > 1 && prng.chance(OUT_OF_ORDER_RATE)) {
+    // A late delivery: it happened before something of this place we already emitted.
+    occurredMs = open.latestOccurredMs - prng.int(60_000, 3 * 86_400_000);
+    summary.outOfOrder++;
   }
-  for (const open of pool) if (open.nextStep > 0) closePlace(open);
-  return summary;
+  const header = nextHeader(open, occurredMs);
+  open.latestOccurredMs = Math.max(open.latestOccurredMs, occurredMs);
+  const event = stepEvent(step, open.place, header, prng);
+  if (open.nextStep === 1) {
+    summary.places++;
+    const country = open.place.locale.dataset;
+    summary.placesByCountry[country] = (summary.placesByCountry[country] ?? 0) + 1;
+  }
+  // Step events are valid by construction (the fold-consistency spec parses every one).
+  open.events.push(event as PlaceEvent);
+  countType(summary, event);
+  run.recent.push(event);
+  if (run.recent.length > RECENT_EVENTS) run.recent.shift();
+  return { event, label: 'valid' };
 }
 
 function nextHeader(open: OpenPlace, occurredMs: number): EventHeader {
