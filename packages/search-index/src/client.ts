@@ -34,8 +34,10 @@ export function createSearchClient(
   return new Client({
     nodes: urls,
     requestTimeout: options.timeoutMs ?? 3_000,
-    // With several nodes, at least one retry so a request that met the lost node goes to another.
-    maxRetries: Math.max(options.maxRetries ?? 1, urls.length > 1 ? 1 : 0),
+    // With several nodes, enough retries to meet every node once and one more: the attempt that met the
+    // lost node (refused, reset) and the one a surviving node answered 503 while the cluster dropped the
+    // lost node's shard copies must both leave a try for the survivor.
+    maxRetries: Math.max(options.maxRetries ?? 1, urls.length > 1 ? urls.length : 0),
     compression: false,
     Transport: promptRetryTransport(urls.length > 1),
   });
