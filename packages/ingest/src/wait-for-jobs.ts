@@ -59,12 +59,54 @@ export async function waitForJobs(
     pending: jobIds.length,
     requeued: 0,
   };
+  const jobs = trackSettlements(jobIds, outcome, options);
+  const stopListening = listenForSettlements(queueEvents, jobs.settle);
+  const poller = createPoller(
+    () => lookUpUnfinishedJobs(queue, jobs, outcome, options),
+    () => jobs.waiting.size > 0,
+    options,
+  );
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await queueEvents.waitUntilReady();
+    // Listening now: whatever finishes from here on is heard. The first look-up catches up on the rest.
+    // Never rejects (errors are reported); not awaited at the end, so a look-up stuck on a dead
+    // connection cannot hold the outcome past the timeout.
+    void poller.run();
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        outcome.timedOut = true;
+        resolve();
+      }, options.timeoutMs);
+    });
+    if (jobs.waiting.size > 0) await Promise.race([jobs.allSettled, timedOut]);
+    poller.stop();
+    return outcome;
+  } finally {
+    poller.stop();
+    clearTimeout(timer);
+    stopListening();
+  }
+}
+
+/** The jobs still waited for, and how one of them is settled (at most once) into the outcome. */
+type SettlementTracker = {
+  waiting: Set<string>;
+  settle: (jobId: string, settlement: Settlement) => void;
+  /** Resolved once the last job is settled. */
+  allSettled: Promise<void>;
+};
+
+function trackSettlements(
+  jobIds: ReadonlyArray<string>,
+  outcome: WaitOutcome,
+  options: WaitOptions,
+): SettlementTracker {
   const waiting = new Set(jobIds);
   let resolveAll: () => void = () => {};
   const allSettled = new Promise<void>((resolve) => {
     resolveAll = resolve;
   });
-
   const settle = (jobId: string, settlement: Settlement) => {
     if (!waiting.delete(jobId)) return;
     options.batches?.delete(jobId);
@@ -74,6 +116,11 @@ export async function waitForJobs(
     options.onProgress?.(jobIds.length - waiting.size, jobIds.length);
     if (waiting.size === 0) resolveAll();
   };
+  return { waiting, settle, allSettled };
+}
+
+/** Settles jobs as QueueEvents reports them; returns what stops listening. */
+function listenForSettlements(queueEvents: QueueEvents, settle: SettlementTracker['settle']): () => void {
   // QueueEvents parses the return value; the 'failed' event only fires once retries are exhausted.
   const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) =>
     settle(jobId, ok(returnvalue as IngestJobResult));
@@ -81,43 +128,30 @@ export async function waitForJobs(
     settle(jobId, fail(failedReason));
   queueEvents.on('completed', onCompleted);
   queueEvents.on('failed', onFailed);
-
-  const lookUpAll = async () => {
-    const lost: string[] = [];
-    await Promise.all(
-      [...waiting].map(async (jobId) => {
-        const lookup = await lookUpJob(queue, jobId);
-        if (lookup === 'unfinished') return;
-        if (lookup !== 'unknown') return settle(jobId, lookup);
-        if (options.batches?.has(jobId)) lost.push(jobId);
-        else settle(jobId, fail('job vanished from the queue (Redis lost it?)'));
-      }),
-    );
-    if (lost.length === 0) return;
-    // Read back and enqueue a few batches at a time: a Redis restart may have lost thousands of them,
-    // and holding them all at once would undo what the spool is for (flat memory).
-    for (let start = 0; start < lost.length; start += BATCHES_PER_ADD) {
-      const group: EnqueuedBatch[] = [];
-      for (const jobId of lost.slice(start, start + BATCHES_PER_ADD)) {
-        const data = await options.batches?.get(jobId);
-        if (data) group.push({ jobId, data });
-      }
-      await addBatches({ queue, enqueueRetryMs: 0 }, group);
-      outcome.requeued += group.length;
-    }
-    options.onRequeue?.(lost);
+  return () => {
+    queueEvents.off('completed', onCompleted);
+    queueEvents.off('failed', onFailed);
   };
+}
 
-  let timer: NodeJS.Timeout | undefined;
+/**
+ * Looks `lookUp` up every `pollIntervalMs` while `hasUnfinished`, until stopped; a look-up that fails
+ * (Redis cannot be asked) is reported and the polling goes on.
+ */
+function createPoller(
+  lookUp: () => Promise<void>,
+  hasUnfinished: () => boolean,
+  options: Pick<WaitOptions, 'pollIntervalMs' | 'onRedisTrouble'>,
+): { run: () => Promise<void>; stop: () => void } {
   let polling = true;
   let stopPolling: () => void = () => {};
   const pollingStopped = new Promise<void>((resolve) => {
     stopPolling = resolve;
   });
-  const poll = async () => {
-    while (polling && waiting.size > 0) {
+  const run = async () => {
+    while (polling && hasUnfinished()) {
       try {
-        await lookUpAll();
+        await lookUp();
       } catch (error) {
         options.onRedisTrouble?.(error instanceof Error ? error : new Error(String(error)));
       }
@@ -129,28 +163,54 @@ export async function waitForJobs(
       clearTimeout(pause);
     }
   };
-  try {
-    await queueEvents.waitUntilReady();
-    // Listening now: whatever finishes from here on is heard. The first look-up catches up on the rest.
-    // Never rejects (errors are reported); not awaited at the end, so a look-up stuck on a dead
-    // connection cannot hold the outcome past the timeout.
-    void poll();
-    const timedOut = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        outcome.timedOut = true;
-        resolve();
-      }, options.timeoutMs);
-    });
-    if (waiting.size > 0) await Promise.race([allSettled, timedOut]);
+  const stop = () => {
     polling = false;
     stopPolling();
-    return outcome;
-  } finally {
-    polling = false;
-    stopPolling();
-    clearTimeout(timer);
-    queueEvents.off('completed', onCompleted);
-    queueEvents.off('failed', onFailed);
+  };
+  return { run, stop };
+}
+
+/** Settles every waited-for job that has finished; jobs Redis lost are enqueued again from their batches. */
+async function lookUpUnfinishedJobs(
+  queue: Queue<IngestJobData, IngestJobResult>,
+  jobs: SettlementTracker,
+  outcome: WaitOutcome,
+  options: WaitOptions,
+): Promise<void> {
+  const lost: string[] = [];
+  await Promise.all(
+    [...jobs.waiting].map(async (jobId) => {
+      const lookup = await lookUpJob(queue, jobId);
+      if (lookup === 'unfinished') return;
+      if (lookup !== 'unknown') return jobs.settle(jobId, lookup);
+      if (options.batches?.has(jobId)) lost.push(jobId);
+      else jobs.settle(jobId, fail('job vanished from the queue (Redis lost it?)'));
+    }),
+  );
+  if (lost.length === 0 || options.batches === undefined) return;
+  await enqueueLostJobsAgain(queue, lost, options.batches, outcome);
+  options.onRequeue?.(lost);
+}
+
+/**
+ * Reads back and enqueues a few batches at a time: a Redis restart may have lost thousands of them,
+ * and holding them all at once would undo what the spool is for (flat memory). Each group enqueued
+ * counts in `outcome.requeued` at once.
+ */
+async function enqueueLostJobsAgain(
+  queue: Queue<IngestJobData, IngestJobResult>,
+  lost: ReadonlyArray<string>,
+  batches: KeptBatches,
+  outcome: WaitOutcome,
+): Promise<void> {
+  for (let start = 0; start < lost.length; start += BATCHES_PER_ADD) {
+    const group: EnqueuedBatch[] = [];
+    for (const jobId of lost.slice(start, start + BATCHES_PER_ADD)) {
+      const data = await batches.get(jobId);
+      if (data) group.push({ jobId, data });
+    }
+    await addBatches({ queue, enqueueRetryMs: 0 }, group);
+    outcome.requeued += group.length;
   }
 }
 
