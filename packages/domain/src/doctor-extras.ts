@@ -6,10 +6,10 @@ import type { PlaceState } from './place-state.js';
 import { specialtyCodesOf } from './specialties/vocabulary.js';
 
 /**
- * API 1.2 record fields. They are stored beside the 1.1 record in the search document and returned
- * only when a request names them in `fields=` (or asks for `fields=*`), so a request without `fields`
- * gets the 1.1 record byte for byte. Every field is always present in the extras (null or empty when
- * unknown), like the 1.1 record's fields.
+ * The record's extra fields. They are stored beside the Doctor record in the search document and
+ * returned only when a request names them in `fields=` (or asks for `fields=*`), so a request without
+ * `fields` gets the Doctor record byte for byte (docs/api.md, Compatibility). Every field is always
+ * present in the extras (null or empty when unknown), like the Doctor record's fields.
  */
 
 export const doctorExtrasSchema = z.strictObject({
@@ -22,7 +22,7 @@ export const doctorExtrasSchema = z.strictObject({
 export type DoctorExtras = z.infer<typeof doctorExtrasSchema>;
 export const DOCTOR_EXTRA_KEYS = doctorExtrasSchema.keyof().options;
 
-/** The extras of a served place, built from the same state as its 1.1 record. */
+/** The extras of a served place, built from the same state as its Doctor record. */
 export function toDoctorExtras(state: PlaceState, doctor: Doctor): DoctorExtras {
   return { specialtyCodes: specialtyCodesOf(doctor), openingHours: openingHoursOf(state, doctor) };
 }

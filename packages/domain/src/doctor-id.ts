@@ -2,7 +2,7 @@ import { PLACE_ID_PATTERN } from './events.js';
 import { parseProfileUrl, type ProfileRef } from './profile-url.js';
 import { fail, ok, type Result } from './result.js';
 
-/** SPEC §8: a doctorId (a place id or a whole profile URL) is at most 2048 characters. */
+/** A doctorId (a place id or a whole profile URL) is at most 2048 characters (docs/api.md, Limits). */
 export const MAX_DOCTOR_ID_LENGTH = 2048;
 
 export const DOCTOR_ID_REASON =

@@ -3,7 +3,10 @@ import { doctorSchema } from './doctor.js';
 import { selectedDoctorSchema } from './record-shape.js';
 import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
 
-/** The `page` object of a DoctorPage (SPEC §2), shared by the OpenAPI document and the MCP output schema. */
+/**
+ * The `page` object of a DoctorPage (docs/api.md, `GET /api/v1/doctors` — search), shared by the OpenAPI
+ * document and the MCP output schema.
+ */
 export const pageInfoSchema = z.strictObject({
   count: z.number().int().min(0).max(LIMIT_MAX).meta({ description: 'Records in this page' }),
   hasMore: z.boolean().meta({ description: 'Whether more pages follow' }),
@@ -14,7 +17,7 @@ export const pageInfoSchema = z.strictObject({
 });
 
 /**
- * A record as search returns it: exactly the Doctor, plus (API 1.2) `distanceMeters` when the search
+ * A record as search returns it: exactly the Doctor, plus `distanceMeters` when the search
  * used `near`. Without `near` it is the Doctor byte for byte.
  */
 const distanceMeters = z.number().int().min(0).optional().meta({
@@ -25,7 +28,7 @@ const distanceMeters = z.number().int().min(0).optional().meta({
 export const searchResultSchema = doctorSchema.extend({ distanceMeters });
 export type SearchResult = z.output<typeof searchResultSchema>;
 
-/** API 1.2: a search record with only the fields named in `fields` (`distanceMeters` is not a record field: it stays). */
+/** A search record with only the fields named in `fields` (`distanceMeters` is not a record field: it stays). */
 export const selectedSearchResultSchema = selectedDoctorSchema.extend({ distanceMeters });
 
 /** One page of search results, as served by `GET /api/v1/doctors` and the MCP tool `search_doctors`. */
@@ -35,7 +38,7 @@ export const doctorPageSchema = z.strictObject({
 });
 export type DoctorPage = z.output<typeof doctorPageSchema>;
 
-/** API 1.2: a page of search results shaped by `fields`. */
+/** A page of search results shaped by `fields`. */
 export const selectedDoctorPageSchema = z.strictObject({
   doctors: z.array(selectedSearchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,

@@ -56,7 +56,7 @@ export const timeRangeSchema = z
   .strictObject({ open: timeSchema, close: timeSchema })
   .meta({ description: 'Local opening time range, HH:MM (close may be 24:00)' });
 
-/** The public Doctor record (SPEC.md §2): every field always present, nothing else. */
+/** The public Doctor record (docs/api.md, The Doctor record): every field always present, nothing else. */
 export const doctorSchema = z
   .strictObject({
     id: z.string().regex(PLACE_ID_PATTERN).meta({ description: 'Stable place identifier' }),

@@ -6,14 +6,14 @@ import { parseParameters, type ParameterError } from './query-parameters.js';
 import { ok, type Result } from './result.js';
 
 /**
- * API 1.2 `fields=` and `lang=`: how a request shapes the records it gets back (search, get, batch).
+ * `fields=` and `lang=`: how a request shapes the records it gets back (search, get, batch).
  * Neither changes which records match, so neither is part of a search cursor: a cursor is valid with
  * any `fields` and `lang`, and a client may change them between pages.
  *
- * - `fields` names top-level fields of the record: the 1.1 Doctor's and the API 1.2 extras, or `*` for
- *   every one. `id` is always included. Fields come out in schema order (the Doctor's, then the
- *   extras), whatever the order asked. Without `fields` the record is exactly the 1.1 Doctor: the
- *   extras are returned only when named (or with `*`).
+ * - `fields` names top-level fields of the record: the Doctor's and the extras (doctor-extras.ts), or
+ *   `*` for every one. `id` is always included. Fields come out in schema order (the Doctor's, then the
+ *   extras), whatever the order asked. Without `fields` the record is exactly the Doctor: the extras
+ *   are returned only when named (or with `*`).
  * - `lang` is a page language: `profileUrl` is then the record's page in that language (same origin and
  *   slugs). Without it, the stored (English) URL.
  */
@@ -26,7 +26,7 @@ export const ALL_FIELDS = '*';
 /** The fields a request selected, in output order (always with `id`). */
 export type FieldSelection = ReadonlyArray<RecordFieldName>;
 
-/** `fields` absent: the 1.1 record; present: a selected record. */
+/** `fields` absent: the Doctor record; present: a selected record. */
 export type RecordShape =
   { lang?: PageLanguage; fields?: undefined } | { lang?: PageLanguage; fields: FieldSelection };
 

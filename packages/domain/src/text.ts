@@ -7,7 +7,8 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  */
 export function foldText(input: string): string {
   // Most names, cities and queries are plain ASCII: Unicode normalization and the mark and ligature
-  // replacements cannot change them. (Sample data: 73% of names and cities; folding a third cheaper.)
+  // replacements cannot change them, so they skip both (the saving is measured by `npm run bench:api`,
+  // docs/benchmarks.md).
   if (PRINTABLE_ASCII.test(input)) return input.toLowerCase().replace(/ +/g, ' ').trim();
   return input
     .normalize('NFKD')

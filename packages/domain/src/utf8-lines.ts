@@ -3,9 +3,10 @@ const NEWLINE = 0x0a;
 /**
  * Texts as one UTF-8 buffer, one per line: how the store binds JSON columns (split again by PostgreSQL)
  * and how a bulk body reaches Elasticsearch. Each text is encoded straight into the buffer: building
- * the joined string first (join, or `+=` and the flattening it implies) costs about twice as much CPU
- * per megabyte, and a replay sends gigabytes. The texts must not hold a newline (JSON.stringify output
- * never does); with `finalNewline` every line ends with one (NDJSON), without it they only separate.
+ * the joined string first (join, or `+=` and the flattening it implies) costs more CPU per megabyte
+ * (measured by `npm run bench:reindex`, docs/benchmarks.md), and a replay sends gigabytes. The texts
+ * must not hold a newline (JSON.stringify output never does); with `finalNewline` every line ends with
+ * one (NDJSON), without it they only separate.
  */
 export function utf8Lines(texts: ReadonlyArray<string>, options: { finalNewline: boolean }): Buffer {
   let size = options.finalNewline ? texts.length : Math.max(texts.length - 1, 0); // the newlines

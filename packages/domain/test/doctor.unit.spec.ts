@@ -15,8 +15,8 @@ import { observed, PLACE_ID, PUBLICATION, servedState, SITE_ORIGIN } from './fix
 const doctorOf = (overrides: Partial<Observed> = {}, publication = PUBLICATION): Doctor =>
   toDoctor(servedState(overrides, publication), { siteOrigin: SITE_ORIGIN });
 
-// SPEC.md §2, spelled out independently of the source.
-const SPEC_DOCTOR_FIELDS = [
+// docs/api.md, The Doctor record, spelled out independently of the source.
+const DOCUMENTED_DOCTOR_FIELDS = [
   'id',
   'name',
   'legalName',
@@ -39,8 +39,8 @@ const SPEC_DOCTOR_FIELDS = [
 ];
 
 describe('doctorSchema', () => {
-  it('has exactly the SPEC fields, and the key lists match the schema', () => {
-    expect(Object.keys(doctorSchema.shape).sort()).toEqual([...SPEC_DOCTOR_FIELDS].sort());
+  it('has exactly the documented fields, and the key lists match the schema', () => {
+    expect(Object.keys(doctorSchema.shape).sort()).toEqual([...DOCUMENTED_DOCTOR_FIELDS].sort());
     expect([...DOCTOR_KEYS].sort()).toEqual(Object.keys(doctorSchema.shape).sort());
     expect([...ADDRESS_KEYS].sort()).toEqual(['city', 'country', 'postalCode', 'state', 'street']);
     expect([...LOCATION_KEYS].sort()).toEqual(['latitude', 'longitude']);
@@ -108,7 +108,7 @@ describe('toDoctor', () => {
       reviewCount: 87,
       whatsappEligible: true,
       verified: false,
-      // The source's closed Dienstag (`[]`) is left out: a closed day is never listed (issue 14).
+      // The source's closed Dienstag (`[]`) is left out: a closed day is never listed.
       workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
       profileUrl: 'https://site.example/en/doctors/de/berlin/praxis-dr-mueller',
     });

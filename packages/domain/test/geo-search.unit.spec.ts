@@ -145,7 +145,7 @@ describe('near and radius parameters', () => {
     });
   });
 
-  it('lists near and radius as known only to a request that uses them (1.1 requests get 1.1 answers)', () => {
+  it('lists near and radius as known only to a request that uses them (a request without them is answered as before)', () => {
     const unknown = (known: string) => `is not a known parameter (known: ${known}; names are case-sensitive)`;
     expect(parseSearchParams({ country: 'de', nearby: '1' })).toEqual({
       ok: false,
@@ -158,7 +158,7 @@ describe('near and radius parameters', () => {
       error: [
         {
           parameter: 'radus',
-          // A 1.2 request is told every parameter, API 1.2's record shape and batch get included.
+          // A request using a later parameter is told every parameter, record shaping and batch get included.
           reason: unknown(
             'country, city, q, whatsapp, verified, near, radius, specialty, openAt, openNow, limit, cursor, fields, lang, ids',
           ),

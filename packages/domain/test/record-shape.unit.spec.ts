@@ -31,7 +31,7 @@ function reasonOf(text: string): string {
 }
 
 describe('parseFields', () => {
-  it('knows the 1.1 fields, then the 1.2 extras, in schema order', () => {
+  it('knows the Doctor fields, then the extras, in schema order', () => {
     expect(RECORD_FIELD_NAMES).toEqual([...DOCTOR_KEYS, ...DOCTOR_EXTRA_KEYS]);
   });
 
@@ -41,7 +41,7 @@ describe('parseFields', () => {
     expect(fieldsOf('id')).toEqual(['id']);
   });
 
-  it('reads * as every field, 1.1 and 1.2', () => {
+  it("reads * as every field, the Doctor's and the extras", () => {
     expect(fieldsOf('*')).toEqual(RECORD_FIELD_NAMES);
   });
 

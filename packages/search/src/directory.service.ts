@@ -54,10 +54,10 @@ export type GetDoctorResult<Record> =
 export type GetDoctorsResult<Record> =
   { status: 'found'; batch: DoctorBatch<Record> } | { status: 'invalid'; errors: ParameterError[] };
 
-// No shape given: the 1.1 record.
+// No shape given: the full record without its extras.
 type Plain = { fields?: undefined };
 
-/** Every method answers records shaped as asked (record-shape.ts): the 1.1 Doctor unless `fields` is given. */
+/** Every method answers records shaped as asked (record-shape.ts): the Doctor record unless `fields` is given. */
 export type Directory = {
   /**
    * One page of served records in (folded name, id) order. `requestTime` is when the request came in:
@@ -72,14 +72,14 @@ export type Directory = {
     doctorId: string,
     shape?: Shape,
   ): Promise<GetDoctorResult<ShapedRecord<Shape>>>;
-  /** API 1.2: served records by ids and profile URLs (doctor-batch.ts). Throws SearchUnavailableError. */
+  /** Served records by ids and profile URLs (doctor-batch.ts). Throws SearchUnavailableError. */
   getDoctors<Shape extends RecordShape = Plain>(
     entries: ReadonlyArray<string>,
     shape?: Shape,
   ): Promise<GetDoctorsResult<ShapedRecord<Shape>>>;
-  /** API 1.2: the city slugs of a dataset with names and counts. Throws SearchUnavailableError. */
+  /** The city slugs of a dataset with names and counts. Throws SearchUnavailableError. */
   listCities(params: CitiesParams): Promise<CitiesPage>;
-  /** API 1.2: the specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
+  /** The specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
   listSpecialties(params: SpecialtiesParams): Promise<SpecialtiesPage>;
 };
 

@@ -2,27 +2,27 @@ import { LRUCache } from 'lru-cache';
 import type { IndexState } from './index-change-watch.js';
 
 /**
- * The hot-query cache (issue 15): Elasticsearch answers kept in process, keyed by the request exactly
- * as sent. Directory traffic is skewed (the first page of "dentists in Madrid" is asked again and
- * again), so a small LRU absorbs much of it.
+ * The hot-query cache (docs/operations.md, Hot-query cache): Elasticsearch answers kept in process, keyed by
+ * the request exactly as sent. Directory traffic is skewed (the first page of "dentists in Madrid" is asked
+ * again and again), so a small LRU absorbs much of it.
  *
- * - Key: the JSON of the request (index + body), the same serialization the client sends. The
- *   directory's requests are already normalized (canonical filters, cursor → search_after, limit →
- *   size) and never contain an API key, so equal requests share an entry whoever sends them.
- * - Freshness: an answer is served for `ttlMs` (at most the index refresh interval) after it was asked
- *   for, as any answer of the cluster may be one refresh old. Beyond that only with an index watch
- *   (index-change-watch.ts): an answer asked for while the index was settled is served as long as the
- *   watch sees no change since (up to `settledMaxAgeMs`), because until then the cluster would answer
- *   exactly the same. Whatever the watch says, an answer is never older than Elasticsearch's own
- *   freshness plus one probe interval.
- * - Coalescing: identical requests that arrive while one is in flight wait for it instead of sending
- *   their own.
+ * - Key: the JSON of the request (index + body), the same serialization the client sends. The directory's
+ *   requests are already normalized (canonical filters, cursor → search_after, limit → size) and never
+ *   contain an API key, so equal requests share an entry whoever sends them.
+ * - Freshness: an answer is served for `ttlMs` (at most the index refresh interval) after it was asked for,
+ *   as any answer of the cluster may be one refresh old. Beyond that only with an index watch
+ *   (index-change-watch.ts): an answer asked for while the index was settled is served as long as the watch
+ *   sees no change since (up to `settledMaxAgeMs`), because until then the cluster would answer exactly the
+ *   same. Whatever the watch says, an answer is never older than Elasticsearch's own freshness plus one probe
+ *   interval.
+ * - Coalescing: identical requests that arrive while one is in flight wait for it instead of sending their
+ *   own.
  * - Failures are never kept: an error rejects every waiter of that request, and the next request asks
  *   Elasticsearch again.
  * - Bounded by entries and by the answers' approximate size (their JSON length).
  *
- * Answers are shared between callers: they are frozen, so code that would change one for its own
- * caller fails loudly instead of changing it for everyone.
+ * Answers are shared between callers: they are frozen, so code that would change one for its own caller fails
+ * loudly instead of changing it for everyone.
  */
 export type SearchRequestCache = {
   /** `send()`'s answer to `request`: from memory, from an identical request in flight, or sent now. */

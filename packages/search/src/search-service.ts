@@ -68,10 +68,10 @@ export async function runSearchService(
     readinessTimeoutMs: config.READINESS_TIMEOUT_MS,
   });
   if (searchCache) registerSearchCacheMetrics(operations.registry, searchCache);
-  // Asynchronous, batched log writes: one access-log line per request written on its own cost a system
-  // call each (about a tenth of the process's CPU under load; 4 KB batches still 3%); lines are written
-  // out once 64 KB are waiting, at the latest every 250 ms, and at exit (pino flushes the buffer on the
-  // process's exit), so under load the timer decides and a crash loses at most a quarter second of lines.
+  // Asynchronous, batched log writes: one access-log line per request written on its own costs a system call
+  // each (a share of the CPU under load measured by `npm run bench:api`, docs/benchmarks.md); lines are
+  // written out once 64 KB are waiting, at the latest every 250 ms, and at exit (pino flushes the buffer on
+  // the process's exit), so under load the timer decides and a crash loses at most a quarter second of lines.
   const logDestination = pino.destination({
     dest: 1,
     sync: false,

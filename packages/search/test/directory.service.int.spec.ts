@@ -55,7 +55,7 @@ describe('directory service (the query code shared by the API and MCP)', () => {
   });
 });
 
-describe('directory service with the hot-query cache (issue 15), in front of the real Elasticsearch', () => {
+describe('directory service with the hot-query cache, in front of the real Elasticsearch', () => {
   const search = createTestSearch('directory-cache');
   const alias = `${search.prefix}_doctors`;
   let index = '';

@@ -40,8 +40,9 @@ const HAND_BACK_DELAY_MS = 1_000;
 /**
  * A BullMQ worker that takes its next job with a call of its own rather than in the reply that completes
  * the last one. BullMQ checks that reply with `result < 0`, and when it carries the next job that turns
- * the whole job (its data: a batch of about 1 MB) into one string: about 7 ms of CPU per job, a tenth
- * of the worker's (docs/benchmarks.md). The separate fetch costs one Redis round trip per job instead.
+ * the whole job (its data: a batch of about 1 MB) into one string, a cost per job measured by
+ * `npm run bench:ingest` (docs/benchmarks.md). The separate fetch costs one Redis round trip per job
+ * instead.
  */
 class SeparateFetchWorker<Data, Result> extends Worker<Data, Result> {
   protected override handleCompleted(

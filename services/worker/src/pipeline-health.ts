@@ -32,7 +32,7 @@ export type PipelineHealthDependencies = {
 
 const FRESHNESS_POLL_MS = 50;
 const FRESHNESS_GIVE_UP_MS = 60_000;
-// The lag sample visits every lagging place (about 0.4 s of PostgreSQL at 200,000), and every worker
+// The lag sample visits every lagging place (its cost grows with the lag), and every worker
 // process samples: after a long outage it would keep a backend busy exactly while the backlog is being
 // caught up. Sampling and reconciling may take at most this share of the time; they run less often while
 // they are slow.

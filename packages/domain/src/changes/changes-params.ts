@@ -11,7 +11,7 @@ import type { Result } from '../result.js';
 import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
 
 /**
- * Validation of `GET /api/v1/changes` (API 1.2): the same rules as search for what the two share
+ * Validation of `GET /api/v1/changes`: the same rules as search for what the two share
  * (country, unknown / repeated parameters, keys in the URL, every bad parameter reported at once),
  * with the feed's own page size.
  */

@@ -7,7 +7,7 @@ import { isoWeekdayOf } from './weekday-labels.js';
 type Period = OpeningHours['periods'][number];
 
 /**
- * The structured opening hours of a served place (API 1.2): the published `workingHours` read as ISO
+ * The structured opening hours of a served place: the published `workingHours` read as ISO
  * weekdays, with the place's time zone. All or nothing: when a day label is not a weekday of the
  * vocabulary (a holiday, a range such as "Mo-Fr") or a range opens at 24:00, the hours are not
  * structured at all (null), because a partial week would call a day closed that may well be open.

@@ -12,7 +12,7 @@ import type { Result } from '../result.js';
 import { foldText } from '../text.js';
 
 /**
- * The cities list (API 1.2, `GET /api/v1/cities`): the city slugs that search's `city` accepts in one
+ * The cities list (`GET /api/v1/cities`): the city slugs that search's `city` accepts in one
  * dataset, each with a display name and how many served records it holds, so clients stop guessing
  * slugs. Built from the search index by a terms aggregation on `citySlug`; the display name is the
  * most common published address city (`cityName`) among the city's records.

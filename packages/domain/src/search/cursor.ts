@@ -4,13 +4,13 @@ import { openToken, signToken } from '../signed-token.js';
 import { canonicalFilters, type SearchFilters } from './search-filters.js';
 
 /**
- * Opaque, signed page cursors (DESIGN "Query semantics").
+ * Opaque, signed page cursors (docs/api.md, `GET /api/v1/doctors` — search: paging).
  *
  * Token: `base64url(JSON {v: 1, a: [sortName, placeId], f: fingerprint})` + `.` +
  * `base64url(HMAC-SHA256(secret, "doctor-cursor." + first part))`.
  * - `a` is the sort values of the last record returned (Elasticsearch `search_after`). They are data
  *   values, not index internals, so a cursor stays valid across a reindex. A search by name holds
- *   `[sortName, placeId]`; a geo search (API 1.2, `near`) holds `[distance in metres, placeId]`, the
+ *   `[sortName, placeId]`; a geo search (`near`) holds `[distance in metres, placeId]`, the
  *   distance a JSON number, so both kinds share version 1 and name cursors keep their exact bytes. The
  *   fingerprint binds `near`, so a cursor of one kind is never accepted for the other.
  * - `f` binds the cursor to the filters it was issued for: base64url SHA-256 of the canonical filters

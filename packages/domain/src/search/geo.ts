@@ -1,7 +1,7 @@
 import { fail, ok, type Result } from '../result.js';
 
 /**
- * Geo search (API 1.2): the `near` point and `radius` of a search, as parsed from text, and the distance
+ * Geo search: the `near` point and `radius` of a search, as parsed from text, and the distance
  * a record is shown with. Elasticsearch computes the distances (arc, metres); this module holds the rules
  * the API states about them.
  */

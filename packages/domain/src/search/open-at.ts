@@ -4,7 +4,7 @@ import { COUNTRY_TIME_ZONES } from '../opening-hours/time-zones.js';
 import { minuteOfWeek } from '../opening-hours/week-minutes.js';
 
 /**
- * The `openAt` / `openNow` filters (API 1.2): an instant, and the clause that keeps the records open at
+ * The `openAt` / `openNow` filters: an instant, and the clause that keeps the records open at
  * it, each in its own time zone. A record's `openRanges` are local minutes of the week in its
  * `timeZone`; a dataset's records can be in several zones (COUNTRY_TIME_ZONES), so the clause asks, for
  * each zone, "in this zone, and open at the minute the instant shows there".

@@ -15,7 +15,7 @@ export type SearchDocument = {
   served: true;
   placeId: string;
   doctor: Doctor;
-  /** API 1.2 record fields, returned only when a request names them (doctor-extras.ts). */
+  /** The record's extra fields, returned only when a request names them (doctor-extras.ts). */
   extras: DoctorExtras;
   country: CountryCode;
   citySlug: string;
@@ -26,7 +26,7 @@ export type SearchDocument = {
   sortName: string;
   /** Folded names, city, primary type and specialties: what `q` matches. */
   searchText: string;
-  // API 1.2. Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
+  // Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
   /** The record's location: what `near` measures from. */
   location: GeoPoint | null;
   /** The address's city as published: the display name of the cities list. */
@@ -65,9 +65,9 @@ type FieldMapping =
  * without a mapping, or a mapping without a field, does not compile). The record is stored, not
  * indexed. `dynamic: strict` makes any other key a hard error, so an internal field can never slip into
  * the index by accident. Core features only (standard analyzer, keyword, boolean, geo_point,
- * integer_range), so this runs unchanged on the minimal distribution used in tests. Changing it (API
- * 1.2 added `location`, `cityName`, `cityKey`, `specialtyCodes`, `openRanges`, `timeZone`) needs
- * `npm run reindex -- --replay` before workers that write the new fields.
+ * integer_range), so this runs unchanged on the minimal distribution used in tests. Changing it needs
+ * `npm run reindex -- --replay` before workers that write the new fields (docs/operations.md, Reindex
+ * without downtime).
  */
 export const SEARCH_DOCUMENT_MAPPING = {
   dynamic: 'strict',

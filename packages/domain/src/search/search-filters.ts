@@ -9,26 +9,27 @@ import { OPEN_NOW_REASON, canonicalInstant, openAtText } from './open-at.js';
 import type { SearchDocument, SearchField } from './search-document.js';
 
 /**
- * THE filter table (SPEC §4.2): every search filter is declared here once, and everything that names
- * filters is derived from it: the `SearchFilters` type, the known-parameter list, the API and MCP input
- * schemas (search-params.ts), `filtersOf`, the cursor's filter fingerprint (cursor.ts), the query
- * clauses (search-query.ts) and the per-filter OpenAPI / tool text. Adding a filter is an entry here,
- * its index field in search-document.ts, and its sample values in the filter-table spec.
+ * THE filter table (docs/api.md, `GET /api/v1/doctors` — search): every search filter is declared here once,
+ * and everything that names filters is derived from it: the `SearchFilters` type, the known-parameter list,
+ * the API and MCP input schemas (search-params.ts), `filtersOf`, the cursor's filter fingerprint (cursor.ts),
+ * the query clauses (search-query.ts) and the per-filter OpenAPI / tool text. Adding a filter is an entry
+ * here, its index field in search-document.ts, and its sample values in the filter-table spec.
  *
  * Each entry:
- * - `fromQuery` / `fromTool`: the zod schema for raw query-string text and for typed MCP tool
- *   arguments (they differ only in parsing); optional unless the filter is required;
+ * - `fromQuery` / `fromTool`: the zod schema for raw query-string text and for typed MCP tool arguments (they
+ *   differ only in parsing); optional unless the filter is required;
  * - `description`: shown for the parameter in the OpenAPI document and the tool's input schema;
- * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `words`
- *   (q's literal words, the last one a prefix), `near` (a point: keeps records within the radius and
- *   orders by distance), `radius` (the metres around `near`), `openAt` (an instant: keeps records whose
- *   opening ranges hold its local minute of the week, see open-at.ts) or `openNow` (the same at the
- *   time of the request, which the edge passes in);
- * - `canonical`: the value as compared, in the index field's own type (a number of metres for
- *   `radius`, the UTC instant for `openAt`, `true` for `openNow`): what the query clause sends and what
- *   the cursor fingerprint binds (so equivalent values give the same cursor);
- * - `addedIn`: '1.2' for parameters of API 1.2. They are named in the unknown-parameter reason only
- *   when the request uses one of them, so a request without them gets the 1.1 answer byte for byte.
+ * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `words` (q's
+ *   literal words, the last one a prefix), `near` (a point: keeps records within the radius and orders by
+ *   distance), `radius` (the metres around `near`), `openAt` (an instant: keeps records whose opening ranges
+ *   hold its local minute of the week, see open-at.ts) or `openNow` (the same at the time of the request,
+ *   which the edge passes in);
+ * - `canonical`: the value as compared, in the index field's own type (a number of metres for `radius`, the
+ *   UTC instant for `openAt`, `true` for `openNow`): what the query clause sends and what the cursor
+ *   fingerprint binds (so equivalent values give the same cursor);
+ * - `addedIn`: the minor version that added the parameter, when it came later than the first. Such parameters
+ *   are named in the unknown-parameter reason only when the request uses one of them, so a request without
+ *   them gets the same answer byte for byte (docs/api.md, Compatibility).
  */
 
 export const Q_MAX_LENGTH = 100;
@@ -236,7 +237,7 @@ export type SearchFilters = z.output<
 /** One value of a filter in its canonical form (see `canonical` above). */
 export type CanonicalFilterValue = ReturnType<SearchFilterTable[FilterName]['canonical']>;
 
-/** The filters that API 1.2 added (see `addedIn`), in table order. */
+/** The filters added later (see `addedIn`), in table order. */
 export const API_1_2_FILTER_NAMES = FILTER_NAMES.filter((name) => SEARCH_FILTERS[name].addedIn === '1.2');
 
 /** The zod shape of the filters for one input form, each field described from the table. */

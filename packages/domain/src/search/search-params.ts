@@ -13,8 +13,9 @@ import {
 } from './search-filters.js';
 
 /**
- * Validation of the search inputs (SPEC §4.2), shared by `GET /api/v1/doctors` (raw query strings) and
- * the MCP tool `search_doctors` (typed JSON). Both report every bad parameter at once.
+ * Validation of the search inputs (docs/api.md, `GET /api/v1/doctors` — search), shared by
+ * `GET /api/v1/doctors` (raw query strings) and the MCP tool `search_doctors` (typed JSON). Both report
+ * every bad parameter at once.
  *
  * Decisions the contract leaves open:
  * - `q` is trimmed; a `q` that is empty after trimming means "no text filter" (a search box submitted
@@ -27,12 +28,12 @@ import {
  *   `KEY_IN_QUERY_REASON`. No message ever contains a parameter value, and a name that embeds a secret is
  *   shown as `[redacted]`.
  * - `radius` without `near` is refused (it would silently do nothing). The unknown-parameter reason
- *   lists the API 1.2 parameters (`near`, `radius`, `openAt`, `openNow`, `fields`, `lang`, `ids`) only
- *   when the request uses one of them: a request without them is answered exactly as in API 1.1,
- *   errors included.
+ *   lists the parameters added to `/api/v1` later (`near`, `radius`, `openAt`, `openNow`, `fields`,
+ *   `lang`, `ids`) only when the request uses one of them: a request without them is answered exactly
+ *   as before they existed, errors included (docs/api.md, Compatibility).
  * - `openNow` takes only `true` (see the filter table); `openAt` needs an offset or Z, since a wall-clock
  *   time without one names no instant.
- * - `ids` (API 1.2) turns the request into a batch get (doctor-batch.ts): it takes only `fields` and
+ * - `ids` turns the request into a batch get (doctor-batch.ts): it takes only `fields` and
  *   `lang` besides, and `country` is then not required; a search filter, `limit` or `cursor` next to it
  *   is refused by name.
  */
@@ -41,15 +42,15 @@ const LIMIT_MIN = 1;
 const DEFAULT_LIMIT = 25;
 
 export type SearchParams = SearchFilters & { limit: number; cursor?: string };
-/** A search as requested: what selects and pages the records, and how they are shaped (API 1.2). */
+/** A search as requested: what selects and pages the records, and how they are shaped. */
 export type SearchRequest = SearchParams & RecordShape;
-/** `GET /api/v1/doctors`: a search, or (with `ids`, API 1.2) a batch get. */
+/** `GET /api/v1/doctors`: a search, or (with `ids`) a batch get. */
 export type DoctorsQuery =
   { kind: 'search'; request: SearchRequest } | { kind: 'batch'; ids: string[]; shape: RecordShape };
 
 /** Every parameter a search takes: the filters, then paging. */
 export const KNOWN_PARAMETERS = [...FILTER_NAMES, 'limit', 'cursor'] as const;
-/** API 1.2: how records are shaped (record-shape.ts); search, get and batch take them. */
+/** How records are shaped (record-shape.ts); search, get and batch take them. */
 export const RECORD_SHAPE_PARAMETERS = ['fields', 'lang'] as const;
 /** Every parameter `GET /api/v1/doctors` takes. */
 const QUERY_PARAMETERS = [...KNOWN_PARAMETERS, ...RECORD_SHAPE_PARAMETERS, 'ids'];
@@ -58,7 +59,7 @@ const API_1_2_PARAMETERS: ReadonlyArray<string> = [
   ...RECORD_SHAPE_PARAMETERS,
   'ids',
 ];
-/** The parameters of API 1.1: what the unknown-parameter reason lists for a request using no 1.2 one. */
+/** The first version's parameters: what the unknown-parameter reason lists for a request using no later one. */
 const API_1_1_PARAMETERS = QUERY_PARAMETERS.filter((name) => !API_1_2_PARAMETERS.includes(name));
 /** What cannot be combined with `ids`: everything that selects or pages the records of a search. */
 const SEARCH_ONLY_PARAMETERS: ReadonlyArray<string> = KNOWN_PARAMETERS;
@@ -92,7 +93,7 @@ export const searchParamsSchema = z.object({
   lang: langParameter,
 });
 
-/** `GET /api/v1/doctors?ids=…` query string of a batch get (API 1.2). */
+/** `GET /api/v1/doctors?ids=…` query string of a batch get. */
 const batchParamsSchema = z.object({
   ids: idsParameter.unwrap(),
   fields: fieldsParameter,
@@ -173,7 +174,7 @@ function isGiven(value: unknown, source: 'query' | 'tool'): boolean {
   return value !== undefined && !(source === 'tool' && value === null);
 }
 
-/** The 1.1 parameter list, unless the request uses a 1.2 parameter (then all of them). */
+/** The first version's parameter list, unless the request uses a later one (then all of them). */
 function listedFor(raw: Record<string, unknown>, source: 'query' | 'tool'): ReadonlyArray<string> {
   if (source === 'tool') {
     const toolParameters = [...KNOWN_PARAMETERS];

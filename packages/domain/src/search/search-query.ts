@@ -12,24 +12,24 @@ import { requirePageSize } from '../query-parameters.js';
 import { SEARCH_FILTERS, canonicalFilters, type SearchFilters } from './search-filters.js';
 
 /**
- * Elasticsearch request bodies for search and lookups, as plain objects (the directory package sends
- * them), and the conversion of search hits into a DoctorPage. Field names are those of the search
- * document written by `toSearchDocument`; the filter clauses come from the filter table.
+ * Elasticsearch request bodies for search and lookups, as plain objects (the search package sends them
+ * through the search-index adapter), and the conversion of search hits into a DoctorPage. Field names are
+ * those of the search document written by `toSearchDocument`; the filter clauses come from the filter table.
  *
- * `q` semantics (DESIGN): literal — it only ever reaches a `match_bool_prefix` query, which analyzes
- * text and never parses query syntax (no query_string / simple_query_string anywhere), so `*`, quotes,
- * `OR` or `field:value` are just words. It is folded with the same `foldText` as the indexed
- * `searchText`, so matching is case- and accent-insensitive; `operator: 'and'` makes every word
- * required and `match_bool_prefix` lets the last word be a prefix. A q without any word the standard
- * analyzer keeps (e.g. "!!!") matches nothing.
+ * `q` semantics (docs/api.md, `GET /api/v1/doctors` — search): literal — it only ever reaches a
+ * `match_bool_prefix` query, which analyzes text and never parses query syntax (no query_string /
+ * simple_query_string anywhere), so `*`, quotes, `OR` or `field:value` are just words. It is folded with the
+ * same `foldText` as the indexed `searchText`, so matching is case- and accent-insensitive; `operator: 'and'`
+ * makes every word required and `match_bool_prefix` lets the last word be a prefix. A q without any word the
+ * standard analyzer keeps (e.g. "!!!") matches nothing.
  *
- * Ordering is deterministic: folded name, then place id (unique), the values a cursor carries. With
- * `near` (API 1.2) it is the arc distance in metres from that point, then place id: the distance is the
- * sort value Elasticsearch returns, so it is both the cursor's first value and the record's
- * `distanceMeters` (rounded), and a later page compares exactly the number the earlier one returned.
+ * Ordering is deterministic: folded name, then place id (unique), the values a cursor carries. With `near` it
+ * is the arc distance in metres from that point, then place id: the distance is the sort value Elasticsearch
+ * returns, so it is both the cursor's first value and the record's `distanceMeters` (rounded), and a later
+ * page compares exactly the number the earlier one returned.
  *
- * `openAt` / `openNow` (API 1.2) only filter. `openNow` is the request's own time, which the caller
- * (the route or tool that received the request) passes in as `requestTime`: the domain reads no clock.
+ * `openAt` / `openNow` only filter. `openNow` is the request's own time, which the caller (the route or tool
+ * that received the request) passes in as `requestTime`: the domain reads no clock.
  */
 
 export type TermFilter = { term: Partial<Record<SearchField, string | boolean>> };

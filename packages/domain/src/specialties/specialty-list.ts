@@ -12,7 +12,7 @@ import { fail, type Result } from '../result.js';
 import { SPECIALTY_CODES, isSpecialtyCode, specialtyLabel } from './vocabulary.js';
 
 /**
- * The specialties list (API 1.2, `GET /api/v1/specialties` and the MCP tool `list_specialties`): the
+ * The specialties list (`GET /api/v1/specialties` and the MCP tool `list_specialties`): the
  * codes search's `specialty` accepts, each with its label in one page language.
  *
  * - Without `country`: the whole vocabulary, in code order, `{ code, label }`. It needs no index.
@@ -54,8 +54,8 @@ export const specialtiesToolInputSchema = z.object({
   lang,
 });
 
-// API 1.2 rule for new response schemas: open objects (clients ignore fields they do not know). Shared
-// by the OpenAPI document (which registers them as components) and the MCP tool's output schema.
+// Response schemas are open objects: clients ignore fields they do not know (docs/api.md, Compatibility).
+// Shared by the OpenAPI document (which registers them as components) and the MCP tool's output schema.
 export const specialtyEntrySchema = z.looseObject({
   code: z.string().meta({
     description: "The stable specialty code, exactly as search's `specialty` parameter accepts it",

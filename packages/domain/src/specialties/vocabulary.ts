@@ -7,7 +7,7 @@ import { foldText } from '../text.js';
 const LABELS_REMEMBERED = 10_000;
 
 /**
- * The specialty vocabulary (API 1.2): stable, language-independent codes for what a record's primary
+ * The specialty vocabulary: stable, language-independent codes for what a record's primary
  * type and specialties say, so a client can filter (`specialty=`) and label (`GET /api/v1/specialties`)
  * in any page language, whatever language the dataset publishes in.
  *
