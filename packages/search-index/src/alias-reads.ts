@@ -4,7 +4,8 @@ import type { SearchClient } from './client.js';
 /**
  * Reads of what the read alias serves: the query service's searches (bodies built by the domain, plain
  * data, so a cache can key on a request exactly as it is sent), the indexing counts its index watch
- * compares, and the count of served documents operators compare with the store.
+ * compares, the count of served documents operators compare with the store, and the version of one
+ * document that searches see (the worker's freshness measure).
  */
 
 /** A search of the alias as sent: the alias, the partial-results rule, and the body. */
@@ -70,4 +71,23 @@ export function readIndexingStats(
 export async function countServedDocuments(client: SearchClient, alias: string): Promise<number> {
   const response = await client.count({ index: alias, query: { term: { served: true } } });
   return response.count;
+}
+
+/**
+ * The version of a place's document that searches of `alias` see now, or undefined when they do not
+ * find it: a search, unlike a GET, sees only what a refresh has made visible.
+ */
+export async function searchableVersionOf(
+  client: SearchClient,
+  alias: string,
+  placeId: string,
+): Promise<number | undefined> {
+  const response = await client.search({
+    index: alias,
+    query: { ids: { values: [placeId] } },
+    version: true,
+    _source: false,
+    size: 1,
+  });
+  return response.hits.hits[0]?._version;
 }

@@ -3,6 +3,7 @@ export {
   countServedDocuments,
   isIndexNotFound,
   readIndexingStats,
+  searchableVersionOf,
   searchAlias,
   type AliasSearchRequest,
   type AliasSearchResponse,

@@ -16,7 +16,7 @@ import {
   type IngestJobData,
   type IngestJobResult,
 } from '@directory/ingest';
-import type { SearchClient } from '@directory/search-index';
+import { searchableVersionOf, type SearchClient } from '@directory/search-index';
 import { every } from './every.js';
 import type { IngestMetrics } from './ingest-metrics.js';
 
@@ -123,15 +123,8 @@ async function measureFreshness(deps: PipelineHealthDependencies, placeId: strin
   if (position === null || !position.served) return;
   const deadline = Date.now() + FRESHNESS_GIVE_UP_MS;
   while (Date.now() < deadline) {
-    const response = await deps.search.client.search({
-      index: deps.search.alias,
-      query: { ids: { values: [placeId] } },
-      version: true,
-      _source: false,
-      size: 1,
-    });
-    const hit = response.hits.hits[0];
-    if (hit?._version !== undefined && hit._version >= position.version) {
+    const version = await searchableVersionOf(deps.search.client, deps.search.alias, placeId);
+    if (version !== undefined && version >= position.version) {
       deps.metrics.freshness.observe(Math.max(0, Date.now() - position.recordedAt.getTime()) / 1_000);
       return;
     }
