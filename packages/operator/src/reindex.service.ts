@@ -139,8 +139,8 @@ export class ReindexCatchUpError extends Error {
 const BULK_PAGE = 2_000;
 /**
  * Places per replay page. Smaller than a copy's page: each place's events and refolded state are held
- * too, and at 2,000 the pages' statements spill to disk (temp files) and the peak RSS nears 300 MB; at
- * 1,000 the replay's PostgreSQL CPU is ~20% lower and its RSS ~260 MB (bench:reindex, 50,000 places).
+ * too, and at 2,000 the pages' statements spill to disk (temp files); the replay's PostgreSQL CPU and
+ * peak RSS at each size are measured by `npm run bench:reindex` (docs/benchmarks.md).
  */
 const REPLAY_PAGE = 1_000;
 const CATCH_UP_ATTEMPTS = 3;
@@ -155,13 +155,22 @@ const CATCH_UP_ATTEMPTS = 3;
  * alias where it was; a failure after it is a `ReindexCatchUpError` (the alias moved, the old index is kept).
  */
 export async function reindex(options: ReindexOptions): Promise<ReindexSummary> {
-  const { db, client, alias } = options;
   const now = options.now ?? (() => new Date());
-  const progress = async (event: ReindexProgress) => {
+  const newIndex = concreteIndexName(options.alias, now());
+  if (options.dryRun) return dryRunSummary(options, newIndex, now);
+  return buildUnderLock(options, newIndex, now);
+}
+
+type ReportProgress = (event: ReindexProgress) => Promise<void>;
+
+function progressReporter(options: ReindexOptions): ReportProgress {
+  return async (event) => {
     await options.onProgress?.(event);
   };
-  const newIndex = concreteIndexName(alias, now());
-  const summaryOf = (previousIndices: string[]): ReindexSummary => ({
+}
+
+function emptySummary(options: ReindexOptions, newIndex: string, previousIndices: string[]): ReindexSummary {
+  return {
     newIndex,
     previousIndices,
     loaded: 0,
@@ -172,23 +181,40 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     removedIndices: [],
     leftovers: [],
     dryRun: options.dryRun ?? false,
-  });
-  if (options.dryRun) {
-    const summary = summaryOf(await indicesBehindAlias(client, alias));
-    const lease = await readReindexLease(client, alias);
-    if (lease && leaseIsLive(lease, now())) summary.runningLease = lease;
-    summary.leftovers = deletableLeftovers(
-      await concreteIndices(client, alias),
-      summary.previousIndices,
-      lease,
-      now(),
-    );
-    summary.servedCount = await countServedPlaces(db);
-    return summary;
-  }
+  };
+}
 
-  // Only the holder of the lock builds, and only it deletes leftovers: another run's index is never
-  // one. The alias is read after taking the lock: a run that finished just before has moved it.
+/** What a run would find: the indices behind the alias, a run in progress, the leftovers, the served count. */
+async function dryRunSummary(
+  options: ReindexOptions,
+  newIndex: string,
+  now: () => Date,
+): Promise<ReindexSummary> {
+  const { db, client, alias } = options;
+  const summary = emptySummary(options, newIndex, await indicesBehindAlias(client, alias));
+  const lease = await readReindexLease(client, alias);
+  if (lease && leaseIsLive(lease, now())) summary.runningLease = lease;
+  summary.leftovers = deletableLeftovers(
+    await concreteIndices(client, alias),
+    summary.previousIndices,
+    lease,
+    now(),
+  );
+  summary.servedCount = await countServedPlaces(db);
+  return summary;
+}
+
+/**
+ * Only the holder of the lock builds, and only it deletes leftovers: another run's index is never
+ * one. The alias is read after taking the lock: a run that finished just before has moved it.
+ */
+async function buildUnderLock(
+  options: ReindexOptions,
+  newIndex: string,
+  now: () => Date,
+): Promise<ReindexSummary> {
+  const { client, alias } = options;
+  const progress = progressReporter(options);
   const leaseMs = options.lockLeaseMs ?? LOCK_LEASE_MS;
   const lock = await acquireReindexLock(client, alias, {
     index: newIndex,
@@ -198,25 +224,15 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
     now,
   });
   try {
-    const summary = summaryOf(await indicesBehindAlias(client, alias));
-    if (lock.replaced) {
-      await progress({
-        phase: 'lock',
-        detail:
-          `took over the lock of ${lock.replaced.holder} (building ${lock.replaced.index} since ` +
-          `${lock.replaced.startedAt}; ${options.breakLock ? 'broken with --break-lock' : 'its lease had expired'})`,
-      });
-    }
+    const summary = emptySummary(options, newIndex, await indicesBehindAlias(client, alias));
+    if (lock.replaced) await reportTakenOverLock(options, lock.replaced, progress);
     summary.leftovers = deletableLeftovers(
       await concreteIndices(client, alias),
       summary.previousIndices,
       lock.lease,
       now(),
     );
-    if (summary.leftovers.length > 0) {
-      await progress({ phase: 'leftovers', indices: summary.leftovers });
-      for (const index of summary.leftovers) await client.indices.delete({ index }, { ignore: [404] });
-    }
+    await deleteLeftovers(client, summary.leftovers, progress);
     await build(options, summary, lock.confirm, progress);
     return summary;
   } finally {
@@ -224,121 +240,224 @@ export async function reindex(options: ReindexOptions): Promise<ReindexSummary> 
   }
 }
 
+async function reportTakenOverLock(
+  options: ReindexOptions,
+  replaced: ReindexLease,
+  progress: ReportProgress,
+): Promise<void> {
+  await progress({
+    phase: 'lock',
+    detail:
+      `took over the lock of ${replaced.holder} (building ${replaced.index} since ` +
+      `${replaced.startedAt}; ${options.breakLock ? 'broken with --break-lock' : 'its lease had expired'})`,
+  });
+}
+
+async function deleteLeftovers(
+  client: SearchClient,
+  leftovers: string[],
+  progress: ReportProgress,
+): Promise<void> {
+  if (leftovers.length === 0) return;
+  await progress({ phase: 'leftovers', indices: leftovers });
+  for (const index of leftovers) await client.indices.delete({ index }, { ignore: [404] });
+}
+
 const LOCK_LEASE_MS = 60_000;
 const HEALTH_TIMEOUT_MS = 600_000;
 
+/** Loads, verifies and swaps in the new index, then catches up, resets the store marks and cleans up. */
 async function build(
   options: ReindexOptions,
   summary: ReindexSummary,
   confirmLock: () => Promise<void>,
-  progress: (event: ReindexProgress) => Promise<void>,
+  progress: ReportProgress,
 ): Promise<void> {
   const { db, client, alias } = options;
   const { newIndex, previousIndices } = summary;
-  const margin = options.catchUpMarginMs ?? 30_000;
-
-  // The catch-up window opens before the load (or the replay) reads anything: a worker write to a place
-  // the load has already passed is caught up; what the load itself wrote is not.
-  const loadStartedAt = await databaseNow(db);
+  const catchUp = await openCatchUpWindow(options, summary, progress);
   // The new index is built from the store as of here on: the position its store marks start again from.
   const storePositionAtLoad = await lastPosition(db);
+  const shape = options.shape ?? { shards: 1, replicas: 0 };
+  await createIndexForBulkLoad(client, newIndex, shape);
+  let swapSent = false;
+  try {
+    await loadNewIndex(options, summary, progress);
+    await waitForRequiredHealth(options, newIndex, shape, progress);
+    await verify(options, newIndex, summary, catchUp, progress);
+    // A run whose lease was taken over (it was presumed dead) or broken must not move the alias.
+    await confirmLock();
+    await progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
+    swapSent = true;
+    await moveAlias(client, alias, newIndex, previousIndices);
+  } catch (error) {
+    await keepServedIndexAfterFailure(client, alias, newIndex, swapSent, error);
+  }
+  await catchUpAfterSwap(catchUp, alias, newIndex, previousIndices);
+  await resetStoreMarksAfterSwap(client, alias, storePositionAtLoad, progress);
+  if (!options.keepOld) await deletePreviousIndices(client, summary, progress);
+}
+
+/**
+ * Opens the catch-up window before the load (or the replay) reads anything: a worker write to a place
+ * the load has already passed is caught up; what the load itself wrote is not. The returned catch-up
+ * projects every row written since the previous one began and returns this one's start (less the
+ * margin).
+ */
+async function openCatchUpWindow(
+  options: ReindexOptions,
+  summary: ReindexSummary,
+  progress: ReportProgress,
+): Promise<() => Promise<Date>> {
+  const { db, client } = options;
+  const margin = options.catchUpMarginMs ?? 30_000;
+  const loadStartedAt = await databaseNow(db);
   let catchUpFrom = new Date(loadStartedAt.getTime() - margin);
-  /** Projects every row written since the previous catch-up began; returns this one's start (less the margin). */
-  const catchUp = async (): Promise<Date> => {
+  return async () => {
     const startedAt = await databaseNow(db);
     const changed = streamProjections(db, { updatedSince: catchUpFrom, pageSize: BULK_PAGE });
-    await copyProjections(changed, client, newIndex, async (count) => {
+    await copyProjections(changed, client, summary.newIndex, async (count) => {
       summary.caughtUp += count;
       await progress({ phase: 'catch-up', done: summary.caughtUp });
     });
     catchUpFrom = new Date(startedAt.getTime() - margin);
     return catchUpFrom;
   };
-  // Bulk-load settings: no refresh and no replicas while loading; restored before the swap.
-  const shape = options.shape ?? { shards: 1, replicas: 0 };
-  let swapSent = false;
-  await createDoctorsIndex(client, newIndex, {
+}
+
+/** Bulk-load settings: no refresh and no replicas while loading; restored before the swap. */
+async function createIndexForBulkLoad(client: SearchClient, index: string, shape: IndexShape): Promise<void> {
+  await createDoctorsIndex(client, index, {
     ...indexShapeSettings(shape),
     refresh_interval: '-1',
     number_of_replicas: 0,
   });
-  try {
-    if (options.replay) {
-      await replayInto(options, newIndex, async (replayed, written) => {
-        summary.replayed += replayed;
-        summary.loaded += written;
-        await progress({ phase: 'replay', done: summary.replayed });
-      });
-    } else {
-      const documents = await countProjections(db);
-      await copyProjections(
-        streamProjections(db, { pageSize: BULK_PAGE }),
-        client,
-        newIndex,
-        async (count) => {
-          summary.loaded += count;
-          await progress({ phase: 'load', done: summary.loaded, total: documents });
-        },
-      );
-    }
+}
 
-    await client.indices.putSettings({
-      index: newIndex,
-      settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },
+/** Refolds every stream into the new index (a replay), or copies the places table into it. */
+async function loadNewIndex(
+  options: ReindexOptions,
+  summary: ReindexSummary,
+  progress: ReportProgress,
+): Promise<void> {
+  if (options.replay) {
+    await replayInto(options, summary.newIndex, async (replayed, written) => {
+      summary.replayed += replayed;
+      summary.loaded += written;
+      await progress({ phase: 'replay', done: summary.replayed });
     });
-    // Swapping to an index whose replicas are not yet assigned would leave the alias one node loss
-    // away from a red index; the old index is still complete and served while we wait.
-    const health = requiredHealth(options.waitForHealth ?? 'auto', shape.replicas);
-    const timeoutMs = options.healthTimeoutMs ?? HEALTH_TIMEOUT_MS;
-    await progress({
-      phase: 'health',
-      detail: `waiting up to ${timeoutMs / 1000} s for ${newIndex} to be ${health}`,
-    });
-    const reached = await waitForIndexHealth(client, newIndex, health, timeoutMs);
-    if (!reached.reached) {
-      throw new ReindexHealthError(
-        `${newIndex} did not become ${health} within ${timeoutMs / 1000} s (status ${reached.status}, ` +
-          `${reached.unassignedShards} unassigned shards${reached.error ? `; last error: ${reached.error}` : ''}). ` +
-          (health === 'green'
-            ? 'Does the cluster have more nodes than ELASTICSEARCH_REPLICAS? On a one-node cluster set REINDEX_WAIT_FOR_HEALTH=yellow.'
-            : 'Is every node of the cluster up?'),
-      );
-    }
-    await verify(options, newIndex, summary, catchUp, progress);
-    // A run whose lease was taken over (it was presumed dead) or broken must not move the alias.
-    await confirmLock();
-
-    await progress({ phase: 'swap', detail: `${alias} → ${newIndex}` });
-    swapSent = true;
-    await client.indices.updateAliases({
-      actions: [
-        ...previousIndices.map((index) => ({ remove: { index, alias } })),
-        { add: { index: newIndex, alias } },
-      ],
-    });
-  } catch (error) {
-    // A swap whose answer was lost (a timeout, a dropped connection) may have been applied: the index
-    // the alias serves is never deleted.
-    const swap = swapSent ? await swapOutcome(client, alias, newIndex) : 'unchanged';
-    if (swap === 'unknown') throw new ReindexSwapUnknownError(alias, newIndex, error);
-    if (swap === 'unchanged') {
-      await client.indices.delete({ index: newIndex }, { ignore: [404] });
-      throw error;
-    }
+    return;
   }
-  // Writes that went to the old index between the last catch-up and the swap are replayed from the store.
+  const documents = await countProjections(options.db);
+  await copyProjections(
+    streamProjections(options.db, { pageSize: BULK_PAGE }),
+    options.client,
+    summary.newIndex,
+    async (count) => {
+      summary.loaded += count;
+      await progress({ phase: 'load', done: summary.loaded, total: documents });
+    },
+  );
+}
+
+/**
+ * Restores refresh and replicas, then waits for the required health. Swapping to an index whose
+ * replicas are not yet assigned would leave the alias one node loss away from a red index; the old
+ * index is still complete and served while we wait.
+ */
+async function waitForRequiredHealth(
+  options: ReindexOptions,
+  newIndex: string,
+  shape: IndexShape,
+  progress: ReportProgress,
+): Promise<void> {
+  const { client } = options;
+  await client.indices.putSettings({
+    index: newIndex,
+    settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },
+  });
+  const health = requiredHealth(options.waitForHealth ?? 'auto', shape.replicas);
+  const timeoutMs = options.healthTimeoutMs ?? HEALTH_TIMEOUT_MS;
+  await progress({
+    phase: 'health',
+    detail: `waiting up to ${timeoutMs / 1000} s for ${newIndex} to be ${health}`,
+  });
+  const reached = await waitForIndexHealth(client, newIndex, health, timeoutMs);
+  if (!reached.reached) {
+    throw new ReindexHealthError(
+      `${newIndex} did not become ${health} within ${timeoutMs / 1000} s (status ${reached.status}, ` +
+        `${reached.unassignedShards} unassigned shards${reached.error ? `; last error: ${reached.error}` : ''}). ` +
+        (health === 'green'
+          ? 'Does the cluster have more nodes than ELASTICSEARCH_REPLICAS? On a one-node cluster set REINDEX_WAIT_FOR_HEALTH=yellow.'
+          : 'Is every node of the cluster up?'),
+    );
+  }
+}
+
+/** Moves the alias from the previous indices to the new one, in one atomic request. */
+async function moveAlias(
+  client: SearchClient,
+  alias: string,
+  newIndex: string,
+  previousIndices: ReadonlyArray<string>,
+): Promise<void> {
+  await client.indices.updateAliases({
+    actions: [
+      ...previousIndices.map((index) => ({ remove: { index, alias } })),
+      { add: { index: newIndex, alias } },
+    ],
+  });
+}
+
+/**
+ * After a failure of the build: the new index is deleted and the error thrown again, unless the alias
+ * already serves it. A swap whose answer was lost (a timeout, a dropped connection) may have been
+ * applied: the index the alias serves is never deleted, and when the alias moved the run goes on.
+ */
+async function keepServedIndexAfterFailure(
+  client: SearchClient,
+  alias: string,
+  newIndex: string,
+  swapSent: boolean,
+  error: unknown,
+): Promise<void> {
+  const swap = swapSent ? await swapOutcome(client, alias, newIndex) : 'unchanged';
+  if (swap === 'unknown') throw new ReindexSwapUnknownError(alias, newIndex, error);
+  if (swap === 'unchanged') {
+    await client.indices.delete({ index: newIndex }, { ignore: [404] });
+    throw error;
+  }
+}
+
+/** Writes that went to the old index between the last catch-up and the swap are replayed from the store. */
+async function catchUpAfterSwap(
+  catchUp: () => Promise<Date>,
+  alias: string,
+  newIndex: string,
+  previousIndices: ReadonlyArray<string>,
+): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await catchUp();
-      break;
+      return;
     } catch (error) {
       if (attempt >= CATCH_UP_ATTEMPTS)
         throw new ReindexCatchUpError(alias, newIndex, previousIndices, error);
       await new Promise((resolve) => setTimeout(resolve, 1_000 * attempt));
     }
   }
-  // The live index is now a function of the store: a store that had gone back in time behind the old
-  // index (`store-marks.ts`) is no longer behind this one, so what the index has seen starts again.
+}
+
+/**
+ * The live index is now a function of the store: a store that had gone back in time behind the old
+ * index (`store-marks.ts`) is no longer behind this one, so what the index has seen starts again.
+ */
+async function resetStoreMarksAfterSwap(
+  client: SearchClient,
+  alias: string,
+  storePositionAtLoad: number,
+  progress: ReportProgress,
+): Promise<void> {
   try {
     await resetStoreMarks(client, alias, storePositionAtLoad);
   } catch (error) {
@@ -347,19 +466,24 @@ async function build(
       detail: `could not reset the store marks (${error instanceof Error ? error.message : String(error)}); run the reindex again`,
     });
   }
-  if (!options.keepOld) {
-    for (const index of previousIndices) {
-      await progress({ phase: 'cleanup', detail: `deleting ${index}` });
-      try {
-        await client.indices.delete({ index }, { ignore: [404] });
-        summary.removedIndices.push(index);
-      } catch (error) {
-        // The new index is complete and served: a leftover is no failure, and the next run removes it.
-        await progress({
-          phase: 'cleanup',
-          detail: `could not delete ${index} (${error instanceof Error ? error.message : String(error)}); the next reindex removes it`,
-        });
-      }
+}
+
+async function deletePreviousIndices(
+  client: SearchClient,
+  summary: ReindexSummary,
+  progress: ReportProgress,
+): Promise<void> {
+  for (const index of summary.previousIndices) {
+    await progress({ phase: 'cleanup', detail: `deleting ${index}` });
+    try {
+      await client.indices.delete({ index }, { ignore: [404] });
+      summary.removedIndices.push(index);
+    } catch (error) {
+      // The new index is complete and served: a leftover is no failure, and the next run removes it.
+      await progress({
+        phase: 'cleanup',
+        detail: `could not delete ${index} (${error instanceof Error ? error.message : String(error)}); the next reindex removes it`,
+      });
     }
   }
 }
@@ -419,7 +543,7 @@ async function verify(
   index: string,
   summary: ReindexSummary,
   catchUp: () => Promise<Date>,
-  progress: (event: ReindexProgress) => Promise<void>,
+  progress: ReportProgress,
 ): Promise<void> {
   const { client, db } = options;
   let lastCatchUpFrom = await catchUp();
