@@ -178,7 +178,7 @@ const environmentSchema = z
     // cancels statements after DATABASE_JOB_STATEMENT_TIMEOUT_MS and ends a session idle inside a
     // transaction after DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (database defaults `npm run migrate`
     // sets: no start-up parameters, which a transaction-mode pooler refuses). SIGTERM closes
-    // every process within SHUTDOWN_TIMEOUT_MS whatever its dependencies do. New indices get
+    // every process within SHUTDOWN_TIMEOUT_MS (after a server's drain) whatever its dependencies do. New indices get
     // ELASTICSEARCH_SHARDS primary shards and ELASTICSEARCH_REPLICAS replicas of each (1 on a two-node
     // cluster keeps every document on both nodes).
     DATABASE_CONNECT_TIMEOUT_MS: positiveInt.default(1_000),
@@ -192,6 +192,14 @@ const environmentSchema = z
     DATABASE_POOL_MAX: positiveInt.max(1_000).default(10),
     DATABASE_KEY_POOL_MAX: positiveInt.max(100).default(2),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
+    // How long a server (api, mcp, console) keeps answering after SIGTERM while its /readyz already
+    // fails, so a load balancer takes it out of rotation before it stops accepting; 0: no drain
+    // (docs/operations.md, "Shutdown and draining"). SHUTDOWN_TIMEOUT_MS counts from the end of the
+    // drain, not from the signal: the close is sized by the dependencies' timeouts and the drain by how
+    // fast the balancer notices, so neither eats the other's budget and a process stops within
+    // SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (the grace an orchestrator must give it). A minute at
+    // most: a balancer that needs longer probes too rarely to follow restarts.
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
     ELASTICSEARCH_SHARDS: positiveInt.max(64).default(1),
     ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
     // The health a reindex's new index must reach before the alias swap (auto: green when it has

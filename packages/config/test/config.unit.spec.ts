@@ -154,6 +154,16 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
     expect(() => loadConfig({ ELASTICSEARCH_SHARDS: '0' })).toThrow(/ELASTICSEARCH_SHARDS/);
   });
 
+  it('drains servers for 5 s before the 8 s shutdown by default; 0 turns the drain off, a minute at most', () => {
+    const defaults = loadConfig({});
+    expect([defaults.SHUTDOWN_DRAIN_MS, defaults.SHUTDOWN_TIMEOUT_MS]).toEqual([5_000, 8_000]);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '0' }).SHUTDOWN_DRAIN_MS).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '60000' }).SHUTDOWN_DRAIN_MS).toBe(60_000);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '60001' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: '1.5' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+  });
+
   it('gives request-serving processes short statement timeouts and jobs long ones', () => {
     const config = loadConfig({
       DATABASE_STATEMENT_TIMEOUT_MS: '1200',

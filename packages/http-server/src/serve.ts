@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { markStopping } from '@directory/observability';
 
 export type ServeOptions = {
   host: string;
@@ -7,24 +8,63 @@ export type ServeOptions = {
   onClose: () => Promise<unknown>;
   /** Writes out buffered log lines before the process exits (an asynchronous pino destination). */
   flushLogs?: () => void;
-  /** The whole close may take this long (SHUTDOWN_TIMEOUT_MS); past it the process exits anyway. */
+  /**
+   * How long the app keeps answering after the stop signal while /readyz already fails
+   * (SHUTDOWN_DRAIN_MS), so a load balancer takes it out of rotation first; 0: close at once.
+   */
+  drainMs: number;
+  /**
+   * The close may take this long (SHUTDOWN_TIMEOUT_MS), counted from the end of the drain; past it the
+   * process exits anyway.
+   */
   shutdownTimeoutMs?: number;
 };
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 8_000;
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Listens, and on the first SIGTERM or SIGINT closes gracefully: logs "closing", closes the app (stops
- * accepting, lets in-flight requests finish), then its resources, flushes logs and exits 0. The close is
- * bounded: a request or a connection stuck on a dependency that does not answer cannot hold the process,
- * which exits 1 with "shutdown deadline passed" once `shutdownTimeoutMs` is spent. Resolves once
- * listening, so the caller can log where it serves.
+ * Listens, and on the first SIGTERM or SIGINT stops gracefully (docs/operations.md, "Shutdown and
+ * draining"): fails /readyz at once and logs "draining", keeps answering for `drainMs` (a second signal
+ * ends the drain early), then logs "closing", closes the app (stops accepting, lets in-flight requests
+ * finish), then its resources, flushes logs and exits 0. The close is bounded: a request or a connection
+ * stuck on a dependency that does not answer cannot hold the process, which exits 1 with "shutdown
+ * deadline passed" once `shutdownTimeoutMs` is spent. Resolves once listening, so the caller can log
+ * where it serves.
  */
 export async function serveUntilSignal(app: FastifyInstance, options: ServeOptions): Promise<void> {
-  let closing = false;
-  async function shutdown(signal: string): Promise<void> {
-    if (closing) return;
-    closing = true;
+  let stopping = false;
+  let endDrainEarly: (() => void) | undefined;
+  function onStopSignal(signal: NodeJS.Signals): void {
+    if (!stopping) {
+      stopping = true;
+      void stop(signal);
+    } else if (endDrainEarly) {
+      app.log.info({ signal }, 'second stop signal; ending the drain early');
+      endDrainEarly();
+    }
+  }
+
+  async function stop(signal: NodeJS.Signals): Promise<void> {
+    // Out of the balancer's rotation first; requests keep being answered while it notices.
+    markStopping();
+    if (options.drainMs > 0) {
+      app.log.info({ signal, drainMs: options.drainMs }, 'draining');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.drainMs);
+        endDrainEarly = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      endDrainEarly = undefined;
+    }
+    // While closing, a further signal ends the process at once (Node's default for a signal nobody handles).
+    for (const stopSignal of STOP_SIGNALS) process.off(stopSignal, onStopSignal);
+    await close(signal);
+  }
+
+  async function close(signal: NodeJS.Signals): Promise<void> {
     const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     app.log.info({ signal, timeoutMs }, 'closing');
     setTimeout(() => {
@@ -48,9 +88,7 @@ export async function serveUntilSignal(app: FastifyInstance, options: ServeOptio
     }
   }
   // Installed before listening: a signal during startup still closes cleanly.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => void shutdown(signal));
-  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
 
   await app.listen({ host: options.host, port: options.port });
 }

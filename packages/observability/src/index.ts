@@ -1,5 +1,6 @@
 export {
   checkReadiness,
+  markStopping,
   postgresCheck,
   redisCheck,
   type DependencyStatus,

@@ -9,7 +9,8 @@ export const NOT_READY_PROBLEM_TYPE = '/problems/not-ready';
 /**
  * Kubernetes-style probes: the status code is the answer, `?verbose` adds a line per check for people.
  * `/livez` checks nothing but that the event loop answers (restarting a process never fixes a database);
- * `/readyz` checks every dependency and answers 503 problem+json naming each one that failed.
+ * `/readyz` checks every dependency and answers 503 problem+json naming each one that failed; from the
+ * stop signal on it fails at once, naming `shutdown (draining)` (markStopping).
  */
 export function registerProbes(app: FastifyInstance, readiness: ReadinessSource): void {
   app.get('/livez', async (request, reply) => {

@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { createHttpMetrics, createMetricsRegistry, type HttpMetrics } from './metrics.js';
 import { startOperatorListener } from './operator-listener.js';
-import { checkReadiness, type DependencyCheck, type ReadinessReport } from './readiness.js';
+import {
+  checkReadiness,
+  DRAINING_REPORT,
+  isStopping,
+  type DependencyCheck,
+  type ReadinessReport,
+} from './readiness.js';
 
 export type ProcessOperationsOptions = {
   /** The `service` label on every series (api, mcp, console, worker). */
@@ -29,7 +35,11 @@ export type ProcessOperations = {
 export async function startProcessOperations(options: ProcessOperationsOptions): Promise<ProcessOperations> {
   const registry = createMetricsRegistry(options.service);
   const httpMetrics = createHttpMetrics(registry);
-  const readiness = () => checkReadiness(options.checks, options.readinessTimeoutMs);
+  // A stopping process is not ready whatever its dependencies answer (markStopping).
+  const readiness = () =>
+    isStopping()
+      ? Promise.resolve(DRAINING_REPORT)
+      : checkReadiness(options.checks, options.readinessTimeoutMs);
   const listener = await startOperatorListener({
     host: options.host,
     port: options.port,

@@ -62,3 +62,26 @@ export function redisCheck(redis: RedisClient): DependencyCheck {
     },
   };
 }
+
+/** What /readyz reports once the process is stopping, in the shape of a failing dependency. */
+export const DRAINING_REPORT: ReadinessReport = {
+  ready: false,
+  dependencies: [{ name: 'shutdown', ready: false, reason: 'draining', durationMs: 0 }],
+};
+
+// Process-wide, as a stop signal is: every readiness source of the process fails from then on.
+let stopping = false;
+
+/**
+ * Called by the process's stop handler (serveUntilSignal, the worker's shutdown) on SIGTERM or SIGINT:
+ * from then on /readyz fails at once, without asking the dependencies, so a load balancer takes the
+ * process out of rotation while it still serves for its drain (docs/operations.md, "Shutdown and
+ * draining"). There is no way back: a stopping process does not become ready again.
+ */
+export function markStopping(): void {
+  stopping = true;
+}
+
+export function isStopping(): boolean {
+  return stopping;
+}

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { sameSecret } from '../src/operator-listener.js';
 import { notReadyProblem, verboseReport } from '../src/probes.js';
-import { checkReadiness } from '../src/readiness.js';
+import { startProcessOperations } from '../src/process-operations.js';
+import { checkReadiness, markStopping } from '../src/readiness.js';
 import { redisDurabilityWarnings, warnAboutRedisDurability } from '../src/redis-settings.js';
 
 describe('readiness', () => {
@@ -27,6 +28,36 @@ describe('readiness', () => {
     expect(verboseReport(report)).toBe(
       '[+]postgresql ok\n[-]elasticsearch failed: connect ECONNREFUSED\n[-]redis failed: no answer within 50 ms\nreadyz check failed\n',
     );
+  });
+});
+
+describe('readiness of a stopping process', () => {
+  // markStopping is process-wide and has no way back: this is the only spec of the file that uses it.
+  it('fails at once from markStopping on, as a failing "shutdown" dependency, without asking the others', async () => {
+    let checked = 0;
+    const operations = await startProcessOperations({
+      service: 'test',
+      host: '127.0.0.1',
+      port: 0,
+      checks: [{ name: 'postgresql', check: () => Promise.resolve((checked += 1)) }],
+      readinessTimeoutMs: 50,
+    });
+    expect((await operations.readiness()).ready).toBe(true);
+    expect(checked).toBe(1);
+
+    markStopping();
+    const report = await operations.readiness();
+    expect(checked).toBe(1);
+    expect(report.ready).toBe(false);
+    expect(notReadyProblem(report)).toEqual({
+      type: '/problems/not-ready',
+      title: 'Not ready',
+      status: 503,
+      detail: 'not ready: shutdown (draining)',
+      dependencies: [{ name: 'shutdown', ready: false, reason: 'draining' }],
+    });
+    expect(verboseReport(report)).toBe('[-]shutdown failed: draining\nreadyz check failed\n');
+    await operations.close();
   });
 });
 

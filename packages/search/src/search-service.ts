@@ -92,6 +92,7 @@ export async function runSearchService(
       await operations.close();
       await close();
     },
+    drainMs: config.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     flushLogs: () => logDestination.flushSync(),
   });

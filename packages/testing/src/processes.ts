@@ -23,11 +23,17 @@ const NO_OPERATOR_LISTENERS = {
   WORKER_OPS_PORT: '0',
 };
 
+/**
+ * No drain before a server closes unless a test asks for one (the graceful-drain fault spec): specs stop
+ * their processes and wait for the exit, and nothing balances load in front of them.
+ */
+const NO_DRAIN = { SHUTDOWN_DRAIN_MS: '0' };
+
 /** Starts one of the project's entry points the way a user would (`tsx <file>`), capturing its output. */
 export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: REPOSITORY_ROOT,
-    env: { ...process.env, ...NO_OPERATOR_LISTENERS, ...env },
+    env: { ...process.env, ...NO_OPERATOR_LISTENERS, ...NO_DRAIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -43,6 +43,7 @@ await serveUntilSignal(app, {
     await operations.close();
     await close();
   },
+  drainMs: config.SHUTDOWN_DRAIN_MS,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
 });
 app.log.info(`console at http://${config.HOST}:${config.CONSOLE_PORT}/`);

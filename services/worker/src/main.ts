@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { markStopping } from '@directory/observability';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { workerPoolProblem } from './database-pool.js';
 import { createSweepCounter } from './ingest-metrics.js';
@@ -91,6 +92,10 @@ let stopping = false;
 async function shutdown(signal: string): Promise<boolean> {
   if (stopping) return true;
   stopping = true;
+  // At once, before anything is closed: /readyz fails ("draining"), and a job a blocking read hands over
+  // from now on is given back unspent (the processor's admission check) rather than started.
+  markStopping();
+  admission.set(false);
   const budgetMs = config.SHUTDOWN_TIMEOUT_MS;
   logger.info({ signal, timeoutMs: budgetMs }, 'finishing in-flight batches, then stopping');
   setTimeout(() => {
