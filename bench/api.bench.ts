@@ -1,11 +1,11 @@
 // `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf]`: search (mixed
 // filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
 // Elasticsearch requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
-// About one search in six is a geo search (API 1.2: near a city, some with a radius), sorted by distance.
-// `--mix zipf` (issue 15) draws the same kinds of request from skewed popularity instead, as real directory
+// About one search in six is a geo search (near a city, some with a radius), sorted by distance.
+// `--mix zipf` draws the same kinds of request from skewed popularity instead, as real directory
 // traffic is: Zipf over countries, cities, q terms, page depth and the records fetched by id, so the
 // first page of a popular search comes again and again (what the API's hot-query cache is for).
-// Then the changes feed (API 1.2): full reads of a dataset's feed through the API against the same
+// Then the changes feed: full reads of a dataset's feed through the API against the same
 // feed query sent straight to PostgreSQL, on the same records stored as the worker stores them.
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -25,22 +25,33 @@ import { createApiKey, ensureAccount } from '@directory/keys';
 import { citiesOf } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { startProcess, freePort, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
-import { createBenchEnvironment, log, percentile } from './bench-environment.js';
-import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu } from './cpu-usage.js';
+import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 
-const { values } = parseArgs({
-  options: {
-    records: { type: 'string', default: '100000' },
-    requests: { type: 'string', default: '4000' },
-    concurrency: { type: 'string', default: '16' },
-    mix: { type: 'string', default: 'uniform' },
-  },
-});
-if (values.mix !== 'uniform' && values.mix !== 'zipf') throw new Error('--mix must be uniform or zipf');
-const mix = values.mix;
-const records = Number(values.records);
-const requestsPerPhase = Number(values.requests);
-const concurrency = Number(values.concurrency);
+type BenchOptions = {
+  records: number;
+  requestsPerPhase: number;
+  concurrency: number;
+  mix: 'uniform' | 'zipf';
+};
+
+function parseOptions(): BenchOptions {
+  const { values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '100000' },
+      requests: { type: 'string', default: '4000' },
+      concurrency: { type: 'string', default: '16' },
+      mix: { type: 'string', default: 'uniform' },
+    },
+  });
+  if (values.mix !== 'uniform' && values.mix !== 'zipf') throw new Error('--mix must be uniform or zipf');
+  return {
+    records: Number(values.records),
+    requestsPerPhase: Number(values.requests),
+    concurrency: Number(values.concurrency),
+    mix: values.mix,
+  };
+}
 
 const LIVE = ['de', 'es', 'it', 'pt'] as const;
 type Live = (typeof LIVE)[number];
@@ -151,7 +162,7 @@ function jitter(index: number, salt: number): number {
 type Task =
   { kind: 'search'; filters: SearchFilters; limit: number; pages: number } | { kind: 'get'; id: string };
 
-function workload(count: number): Task[] {
+function workload(count: number, records: number): Task[] {
   const tasks: Task[] = [];
   let requests = 0;
   while (requests < count) {
@@ -207,7 +218,7 @@ const zipfRandom = prng(15);
 const Q_TERMS = [...SURNAMES.map((surname) => surname.slice(0, 4)), ...SPECIALTIES.map((s) => s.slice(0, 5))];
 const LIMITS = [10, 25, 50];
 
-function zipfWorkload(count: number): Task[] {
+function zipfWorkload(count: number, records: number): Task[] {
   const country = zipf(LIVE.length);
   const city = zipf(40);
   const term = zipf(Q_TERMS.length);
@@ -245,7 +256,9 @@ type Client = {
   get: (id: string) => Promise<boolean>;
 };
 
-async function runPhase(client: Client, tasks: Task[]): Promise<{ latencies: number[]; seconds: number }> {
+type PhaseRun = { latencies: number[]; seconds: number };
+
+async function runPhase(client: Client, tasks: Task[], concurrency: number): Promise<PhaseRun> {
   const latencies: number[] = [];
   let next = 0;
   const timed = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -284,9 +297,8 @@ async function json(response: Response): Promise<unknown> {
   return response.json();
 }
 
-const environment = await createBenchEnvironment('api');
-let apiProcess: RunningProcess | undefined;
-try {
+/** Indexes the served records straight into the alias, as the worker would leave them. */
+async function indexServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
   const { client, alias, config } = environment;
   await ensureDoctorsIndex(client, alias);
   await client.indices.putSettings({ index: alias, settings: { refresh_interval: '-1' } });
@@ -308,55 +320,97 @@ try {
   await client.indices.refresh({ index: alias });
   await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
   log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
+}
 
+/** The changes feed reads the places table: the same number of served records, as the worker saves them. */
+async function storeServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
+  log(`storing ${records} served records in the places table (changes feed)`);
+  for (let start = 0; start < records; start += 2_000) {
+    const rows = [];
+    for (let index = start; index < Math.min(records, start + 2_000); index += 1) {
+      const state = servedPlace(index);
+      rows.push({
+        placeId: state.placeId,
+        stateVersion: 1,
+        document: toSearchDocument(state, { siteOrigin: environment.config.SITE_ORIGIN }),
+      });
+    }
+    await savePlaceStates(environment.db, rows);
+  }
+  await sql`analyze places`.execute(environment.db);
+}
+
+type RunningApi = {
+  process: RunningProcess;
+  /** The API's base URL, `/api/v1` included. */
+  base: string;
+  headers: Record<string, string>;
+  opsPort: number;
+};
+
+/**
+ * The API as its own process, as in production (logs at info included), with a key of its own; this
+ * process is the client.
+ */
+async function startApi(environment: BenchEnvironment): Promise<RunningApi> {
   const account = await ensureAccount(environment.db, 'bench@example.com');
   const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
-  // The API runs as its own process, as in production (logs at info included); this one is the client.
   const port = await freePort();
   const opsPort = await freePort();
   const api = startProcess('services/api/src/server.ts', [], {
     API_OPS_PORT: String(opsPort),
     DATABASE_URL: environment.databaseUrl,
     REDIS_PREFIX: environment.redisPrefix,
-    ELASTICSEARCH_INDEX: alias,
+    ELASTICSEARCH_INDEX: environment.alias,
     HOST: '127.0.0.1',
     API_PORT: String(port),
     ...UNLIMITED_QUOTAS,
     LOG_LEVEL: 'info',
   });
-  apiProcess = api;
-  await api.waitForOutput(/Server listening/);
-  const apiBase = `http://127.0.0.1:${port}/api/v1`;
-  const headers = { 'x-api-key': secret };
+  try {
+    await api.waitForOutput(/Server listening/);
+  } catch (error) {
+    await api.stop('SIGKILL');
+    throw error;
+  }
+  return { process: api, base: `http://127.0.0.1:${port}/api/v1`, headers: { 'x-api-key': secret }, opsPort };
+}
 
-  const ours: Client = {
+/** Searches and gets through the API over HTTP. */
+function apiSearchClient(api: RunningApi): Client {
+  return {
     search: async (filters, limit, after) => {
       const query = new URLSearchParams({
         ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
         limit: String(limit),
       });
       if (typeof after === 'string') query.set('cursor', after);
-      const body = (await json(await fetch(`${apiBase}/doctors?${query.toString()}`, { headers }))) as {
+      const body = (await json(
+        await fetch(`${api.base}/doctors?${query.toString()}`, { headers: api.headers }),
+      )) as {
         page: { nextCursor: string | null };
       };
       return body.page.nextCursor;
     },
     get: async (id) => {
-      const response = await fetch(`${apiBase}/doctors/${encodeURIComponent(id)}`, { headers });
+      const response = await fetch(`${api.base}/doctors/${encodeURIComponent(id)}`, { headers: api.headers });
       await response.arrayBuffer();
       if (response.status !== 200 && response.status !== 404) throw new Error(`HTTP ${response.status}`);
       return response.status === 200;
     },
   };
-  // The identical requests the directory sends, straight to Elasticsearch.
-  const searchUrl = `${config.ELASTICSEARCH_URL[0]}/${alias}/_search`;
+}
+
+/** The identical requests the directory sends, straight to Elasticsearch. */
+function rawSearchClient(environment: BenchEnvironment): Client {
+  const searchUrl = `${environment.config.ELASTICSEARCH_URL[0]}/${environment.alias}/_search`;
   const post = (body: unknown) =>
     fetch(searchUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const raw: Client = {
+  return {
     search: async (filters, limit, after) => {
       const body = buildSearchRequest(filters, limit, after as SortValues | undefined);
       const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
@@ -375,150 +429,186 @@ try {
       return result.hits.hits.length > 0;
     },
   };
+}
 
-  // The changes feed: the same records in the store, as the worker saves them.
-  log(`storing ${records} served records in the places table (changes feed)`);
-  for (let start = 0; start < records; start += 2_000) {
-    const rows = [];
-    for (let index = start; index < Math.min(records, start + 2_000); index += 1) {
-      const state = servedPlace(index);
-      rows.push({
-        placeId: state.placeId,
-        stateVersion: 1,
-        document: toSearchDocument(state, { siteOrigin: config.SITE_ORIGIN }),
-      });
-    }
-    await savePlaceStates(environment.db, rows);
-  }
-  await sql`analyze places`.execute(environment.db);
+/** One side's measured phases, added up: every latency, the wall seconds, and where the CPU went. */
+type SideFigures = { latencies: number[]; seconds: number; cpu: CpuUsage };
+type SearchComparison = { ours: SideFigures; raw: SideFigures };
 
-  const requestsFor = mix === 'zipf' ? zipfWorkload : workload;
+/** Both sides send the same requests, round after round, after a warm-up of each. */
+async function measureSearchAndGet(
+  options: BenchOptions,
+  apiPid: number | undefined,
+  sides: { ours: Client; raw: Client },
+): Promise<SearchComparison> {
+  const { mix, records, requestsPerPhase, concurrency } = options;
+  const requestsFor = (count: number) =>
+    mix === 'zipf' ? zipfWorkload(count, records) : workload(count, records);
   // Each round draws its own requests from the mix (both sides of a round send the same ones): a cache
   // may keep what is popular across rounds, as in production, but never a whole replayed sequence.
   const rounds = [requestsFor(requestsPerPhase), requestsFor(requestsPerPhase)];
   log(`warming up`);
-  await runPhase(raw, requestsFor(500));
-  await runPhase(ours, requestsFor(500));
-  const results = { ours: [] as number[], raw: [] as number[] };
-  let oursSeconds = 0;
-  let rawSeconds = 0;
+  await runPhase(sides.raw, requestsFor(500), concurrency);
+  await runPhase(sides.ours, requestsFor(500), concurrency);
+  const figures: SearchComparison = {
+    ours: { latencies: [], seconds: 0, cpu: NO_CPU },
+    raw: { latencies: [], seconds: 0, cpu: NO_CPU },
+  };
   // Alternate phases so drift in the machine's load affects both sides alike.
-  // Where each side's CPU went: on two shared cores the ratio is a CPU budget.
-  const cpuParts = (pid: number | undefined) =>
-    snapshotCpu(pid === undefined ? [] : [pid], { self: 'client', child: 'api' });
-  const cpu = { ours: NO_CPU, raw: NO_CPU };
-  const measured = async (side: 'ours' | 'raw', run: () => ReturnType<typeof runPhase>) => {
-    const before = cpuParts(api.child.pid);
-    const result = await run();
-    const after = cpuParts(api.child.pid);
-    if (before && after) cpu[side] = addCpu(cpu[side], cpuBetween(before, after));
-    return result;
-  };
   for (const tasks of rounds) {
-    const rawRun = await measured('raw', () => runPhase(raw, tasks));
-    const oursRun = await measured('ours', () => runPhase(ours, tasks));
-    results.raw.push(...rawRun.latencies);
-    results.ours.push(...oursRun.latencies);
-    rawSeconds += rawRun.seconds;
-    oursSeconds += oursRun.seconds;
+    await addMeasuredPhase(figures.raw, apiPid, () => runPhase(sides.raw, tasks, concurrency));
+    await addMeasuredPhase(figures.ours, apiPid, () => runPhase(sides.ours, tasks, concurrency));
   }
+  return figures;
+}
 
-  // Printed before the feed phases, so a feed failure cannot lose them.
-  const summarize = (latencies: number[], seconds: number) => {
-    const sorted = [...latencies].sort((a, b) => a - b);
-    return {
-      rps: latencies.length / seconds,
-      p50: percentile(sorted, 0.5),
-      p99: percentile(sorted, 0.99),
-      count: latencies.length,
-    };
+/** Runs a phase and adds its latencies, seconds and CPU (client, API, engines) to one side's figures. */
+async function addMeasuredPhase(
+  side: SideFigures,
+  apiPid: number | undefined,
+  run: () => Promise<PhaseRun>,
+): Promise<void> {
+  // Where each side's CPU went: on two shared cores the ratio is a CPU budget.
+  const cpuParts = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
+  const before = cpuParts();
+  const result = await run();
+  const after = cpuParts();
+  if (before && after) side.cpu = addCpu(side.cpu, cpuBetween(before, after));
+  side.latencies.push(...result.latencies);
+  side.seconds += result.seconds;
+}
+
+type Summary = { rps: number; p50: number; p99: number; count: number };
+
+function summarize({ latencies, seconds }: PhaseRun): Summary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    count: latencies.length,
   };
-  const o = summarize(results.ours, oursSeconds);
-  const r = summarize(results.raw, rawSeconds);
+}
+
+function printSearchFigures(options: BenchOptions, figures: SearchComparison): void {
+  const o = summarize(figures.ours);
+  const r = summarize(figures.raw);
   log(
-    `${mix} mix: records ${records}, concurrency ${concurrency}, ${o.count} requests per side (search pages + gets)`,
+    `${options.mix} mix: records ${options.records}, concurrency ${options.concurrency}, ${o.count} requests per side (search pages + gets)`,
   );
   log(`ours: ${o.rps.toFixed(0)} req/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms`);
   log(`raw:  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
-  log(`ours ${formatCpu(cpu.ours, oursSeconds)}`);
-  log(`raw  ${formatCpu(cpu.raw, rawSeconds)}`);
+  log(`ours ${formatCpu(figures.ours.cpu, figures.ours.seconds)}`);
+  log(`raw  ${formatCpu(figures.raw.cpu, figures.raw.seconds)}`);
+}
 
-  // Feed consumers: each reads one dataset's feed from a position (the start, or a cursor a few pages
-  // in) for a few pages of a typical size; the raw side sends the identical query to PostgreSQL.
-  type FeedTask = { country: Live; limit: number; pages: number };
-  const feedTasks: FeedTask[] = [];
+type FeedTask = { country: Live; limit: number; pages: number };
+type FeedClient = (country: Live, limit: number, since: string | undefined) => Promise<string>;
+
+/**
+ * Feed consumers: each reads one dataset's feed from a position (the start, or a cursor a few pages
+ * in) for a few pages of a typical size.
+ */
+function feedWorkload(requestsPerPhase: number): FeedTask[] {
+  const tasks: FeedTask[] = [];
   for (let requests = 0; requests < Math.max(200, requestsPerPhase / 10);) {
     const task = { country: pick(LIVE), limit: pick([100, 500, 1000]), pages: 1 + Math.floor(random() * 5) };
-    feedTasks.push(task);
+    tasks.push(task);
     requests += task.pages;
   }
-  type FeedClient = (country: Live, limit: number, since: string | undefined) => Promise<string>;
-  const feedOurs: FeedClient = async (country, limit, since) => {
+  return tasks;
+}
+
+function apiFeedClient(api: RunningApi): FeedClient {
+  return async (country, limit, since) => {
     const query = new URLSearchParams({ country, limit: String(limit) });
     if (since !== undefined) query.set('since', since);
-    const body = (await json(await fetch(`${apiBase}/changes?${query.toString()}`, { headers }))) as {
+    const body = (await json(
+      await fetch(`${api.base}/changes?${query.toString()}`, { headers: api.headers }),
+    )) as {
       page: { nextCursor: string };
     };
     return body.page.nextCursor;
   };
-  const feedRaw: FeedClient = async (country, limit, since) => {
-    // The route's reads: a snapshot for a new consumer, then the feed.
+}
+
+/** The route's reads sent straight to PostgreSQL: a snapshot for a new consumer, then the feed. */
+function storeFeedClient(environment: BenchEnvironment): FeedClient {
+  const { db, config } = environment;
+  return async (country, limit, since) => {
     const decoded =
       since === undefined ? undefined : decodeChangesCursor(since, country, config.CURSOR_SECRET);
-    const from = decoded?.ok
-      ? decoded.value
-      : snapshotStart(await readSnapshotHorizon(environment.db, country));
-    const read = await readFeedPage(environment.db, { country, from, limit });
+    const from = decoded?.ok ? decoded.value : snapshotStart(await readSnapshotHorizon(db, country));
+    const read = await readFeedPage(db, { country, from, limit });
     return toChangesPage(read, limit, country, from, config.CURSOR_SECRET).page.nextCursor;
   };
-  const runFeedPhase = async (feed: FeedClient) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < feedTasks.length) {
-          const task = feedTasks[next++] as FeedTask;
-          let since: string | undefined;
-          for (let page = 0; page < task.pages; page += 1) {
-            const began = performance.now();
-            since = await feed(task.country, task.limit, since);
-            latencies.push(performance.now() - began);
-          }
+}
+
+async function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: number): Promise<PhaseRun> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++] as FeedTask;
+        let since: string | undefined;
+        for (let page = 0; page < task.pages; page += 1) {
+          const began = performance.now();
+          since = await feed(task.country, task.limit, since);
+          latencies.push(performance.now() - began);
         }
-      }),
-    );
-    return { latencies, seconds: (performance.now() - started) / 1000 };
-  };
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+type FeedComparison = { ours: PhaseRun; raw: PhaseRun };
+
+async function measureChangesFeed(
+  options: BenchOptions,
+  sides: { ours: FeedClient; raw: FeedClient },
+): Promise<FeedComparison> {
+  const tasks = feedWorkload(options.requestsPerPhase);
   log('changes feed: warming up');
-  await runFeedPhase(feedRaw);
-  await runFeedPhase(feedOurs);
-  const feedResults = { ours: [] as number[], raw: [] as number[] };
-  let feedOursSeconds = 0;
-  let feedRawSeconds = 0;
+  await runFeedPhase(sides.raw, tasks, options.concurrency);
+  await runFeedPhase(sides.ours, tasks, options.concurrency);
+  const figures: FeedComparison = { ours: { latencies: [], seconds: 0 }, raw: { latencies: [], seconds: 0 } };
   for (let round = 0; round < 2; round += 1) {
-    const rawRun = await runFeedPhase(feedRaw);
-    const oursRun = await runFeedPhase(feedOurs);
-    feedResults.raw.push(...rawRun.latencies);
-    feedResults.ours.push(...oursRun.latencies);
-    feedRawSeconds += rawRun.seconds;
-    feedOursSeconds += oursRun.seconds;
+    const rawRun = await runFeedPhase(sides.raw, tasks, options.concurrency);
+    const oursRun = await runFeedPhase(sides.ours, tasks, options.concurrency);
+    figures.raw.latencies.push(...rawRun.latencies);
+    figures.ours.latencies.push(...oursRun.latencies);
+    figures.raw.seconds += rawRun.seconds;
+    figures.ours.seconds += oursRun.seconds;
   }
-  // How the hot-query cache answered the API's requests to Elasticsearch over the whole run.
+  return figures;
+}
+
+/** How the hot-query cache answered the API's requests to Elasticsearch over the whole run. */
+async function readSearchCacheCounts(opsPort: number): Promise<string> {
   const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  const cacheCounts = [...metrics.matchAll(/^search_cache_requests_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)]
+  return [...metrics.matchAll(/^search_cache_requests_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)]
     .map(([, outcome, count]) => `${outcome} ${count}`)
     .join(', ');
-  await api.stop('SIGTERM');
+}
 
-  log(`API's requests to Elasticsearch, whole run: ${cacheCounts || 'no search cache (SEARCH_CACHE=off)'}`);
-  const round2 = (value: number) => Math.round(value * 100) / 100;
-  const fo = summarize(feedResults.ours, feedOursSeconds);
-  const fr = summarize(feedResults.raw, feedRawSeconds);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** The feed's figures, then one JSON line for each comparison; the last line stays the search and get one. */
+function printFeedAndFigureLines(
+  mix: BenchOptions['mix'],
+  search: SearchComparison,
+  feed: FeedComparison,
+): void {
+  const o = summarize(search.ours);
+  const r = summarize(search.raw);
+  const fo = summarize(feed.ours);
+  const fr = summarize(feed.raw);
   log(`changes feed: ${fo.count} pages of 100-1000 changes per side`);
   log(`ours: ${fo.rps.toFixed(0)} pages/s, p50 ${fo.p50.toFixed(2)} ms, p99 ${fo.p99.toFixed(2)} ms`);
   log(`raw:  ${fr.rps.toFixed(0)} pages/s, p50 ${fr.p50.toFixed(2)} ms, p99 ${fr.p99.toFixed(2)} ms`);
-  // The feed's line comes first: the last line stays the search and get figure it always was.
   console.log(
     JSON.stringify({
       bench: 'api-changes',
@@ -542,6 +632,30 @@ try {
       p99_raw_ms: round2(r.p99),
     }),
   );
+}
+
+const options = parseOptions();
+const environment = await createBenchEnvironment('api');
+let apiProcess: RunningProcess | undefined;
+try {
+  await indexServedRecords(environment, options.records);
+  const api = await startApi(environment);
+  apiProcess = api.process;
+  await storeServedRecords(environment, options.records);
+  const search = await measureSearchAndGet(options, api.process.child.pid, {
+    ours: apiSearchClient(api),
+    raw: rawSearchClient(environment),
+  });
+  // Printed before the feed phases, so a feed failure cannot lose them.
+  printSearchFigures(options, search);
+  const feed = await measureChangesFeed(options, {
+    ours: apiFeedClient(api),
+    raw: storeFeedClient(environment),
+  });
+  const cacheCounts = await readSearchCacheCounts(api.opsPort);
+  await api.process.stop('SIGTERM');
+  log(`API's requests to Elasticsearch, whole run: ${cacheCounts || 'no search cache (SEARCH_CACHE=off)'}`);
+  printFeedAndFigureLines(options.mix, search, feed);
 } finally {
   // A failed run must not leave its API process behind (it is already stopped on success).
   await apiProcess?.stop('SIGKILL');
