@@ -184,7 +184,7 @@ function emptySummary(options: ReindexOptions, newIndex: string, previousIndices
   };
 }
 
-/** What a run would find: the indices behind the alias, a run in progress, the leftovers, the served count. */
+/** What a run would find: the indices behind the alias, a run in progress, leftovers, the served count. */
 async function dryRunSummary(
   options: ReindexOptions,
   newIndex: string,
