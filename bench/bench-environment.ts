@@ -60,9 +60,9 @@ const SETTLE_MERGES_TIMEOUT_MS = 60_000;
 /**
  * Before a timed phase, lets PostgreSQL and Elasticsearch finish the work the previous one left them, so
  * no phase pays for another. With PostgreSQL's 128 MB of shared buffers, a phase that followed ours found
- * them full of ours' dirty pages and its backends wrote them out themselves: the floor's insert took
- * 1.3 s in one run and 3.0 s in the next. A CHECKPOINT writes them out first; Elasticsearch flushes the
- * bench's indices and finishes their merges.
+ * them full of ours' dirty pages and its backends wrote them out themselves, and the floor's time varied
+ * widely from run to run (docs/benchmarks.md, Method). A CHECKPOINT writes them out first; Elasticsearch
+ * flushes the bench's indices and finishes their merges.
  */
 async function settleEngines(db: Database, client: SearchClient, alias: string): Promise<void> {
   try {

@@ -108,7 +108,7 @@ try {
     DATABASE_URL: environment.databaseUrl,
     ELASTICSEARCH_INDEX: environment.alias,
     // The heap flags of the `npm run reindex` script (package.json): the cap keeps the process' RSS flat,
-    // the 16 MB young generation cuts the replay's garbage collection (a fifth of its CPU profile at 8 MB).
+    // the 16 MB young generation cuts the replay's garbage collection (docs/benchmarks.md, What was tried).
     NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16',
   });
   const exitCode = await reindex.exited;

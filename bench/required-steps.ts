@@ -1,6 +1,6 @@
-// The CPU of the pure steps an ingest cannot leave out (DESIGN.md: validation on both sides of the
-// queue, the job moved through Redis, the durable append, the fold and projection), each run alone on
-// the benchmark's own events with no server involved. `ratio_floor` compares ours with a floor that does
+// The CPU of the pure steps an ingest cannot leave out (validation on both sides of the queue, the
+// job moved through Redis, the durable append, the fold and projection), each run alone on the
+// benchmark's own events with no server involved. `ratio_floor` compares ours with a floor that does
 // none of them; these figures say how much of ours' CPU they take before any I/O is done.
 import { parsePlaceEvent, projectPlace, type PlaceEvent, type StoredPlaceEvent } from '@directory/domain';
 

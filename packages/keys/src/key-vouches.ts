@@ -2,9 +2,9 @@ import { isClusterClient, type RedisClient } from '@directory/config';
 
 /**
  * Vouches let a request-serving process answer for a working key from its own memory, with one Redis
- * command instead of a PostgreSQL query per request, and still keep DESIGN's "revocation is effective
- * on the next request: no cache may outlive a revoke". PostgreSQL stays the only record of keys; Redis
- * holds, per key, whether a remembered copy of its row may still be used:
+ * command instead of a PostgreSQL query per request, and still keep "revocation is effective on the
+ * next request: no cache may outlive a revoke" (docs/security.md, Key checks). PostgreSQL stays the
+ * only record of keys; Redis holds, per key, whether a remembered copy of its row may still be used:
  *
  * - a **vouch** (`key-vouch:<id>`) is set after a process read the key's row from PostgreSQL; it holds
  *   the row's version (what of the row a remembered copy answers with, `rowVersionOf`), and a process

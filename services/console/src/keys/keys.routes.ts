@@ -122,7 +122,7 @@ async function createKey(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { name, expiry } = formFields(request.body, ['name', 'expiry']);
-  // A form without the field (an older page) creates a key that never expires, as before.
+  // A form without the field (a page served before expiry was offered) creates a key that never expires.
   if (expiry !== '' && !isKeyExpiryChoice(expiry)) return sendNotAccepted(options.csrf, request, reply);
   const result = await createKeyForAccount(
     options.db,
