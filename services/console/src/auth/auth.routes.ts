@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import { assertNever } from '@directory/domain';
 import { clientAddressGroup } from '@directory/http-server';
@@ -20,107 +20,119 @@ export type AuthRoutesOptions = {
 };
 
 export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, done: () => void): void {
-  const { db, sessions, csrf, throttle, signUpThrottle } = options;
-  const clientOf = (ip: string) => clientAddressGroup(ip, options.clientIpv6PrefixBits);
-
+  const { sessions, csrf } = options;
   app.get('/', async (request, reply) => reply.redirect(request.session ? '/keys' : '/sign-in', 303));
-
   app.get('/sign-in', async (request, reply) => {
     if (request.session) return reply.redirect('/keys', 303);
     return sendPage(reply, signInPage({ context: pageContext(request, reply, csrf) }));
   });
-
-  app.post('/sign-in', async (request, reply) => {
-    const form = formFields(request.body, ['email', 'password']);
-    const result = await signIn(db, throttle, { ...form, client: clientOf(request.ip) });
-    switch (result.kind) {
-      case 'signedIn':
-        await sessions.start(request, reply, result.accountId);
-        request.log.info({ accountId: result.accountId }, 'signed in');
-        return reply.redirect('/keys', 303);
-      case 'rejected':
-        return sendPage(
-          reply,
-          signInPage({
-            context: pageContext(request, reply, csrf),
-            email: form.email,
-            alert: 'Email or password is incorrect.',
-          }),
-          401,
-        );
-      case 'throttled': {
-        request.log.warn('sign-in throttled');
-        reply.header('retry-after', String(result.retryAfterSeconds));
-        return sendPage(
-          reply,
-          signInPage({
-            context: pageContext(request, reply, csrf),
-            email: form.email,
-            alert: `Too many failed sign-in attempts. Try again in ${minutesText(result.retryAfterSeconds)}.`,
-          }),
-          429,
-        );
-      }
-      default:
-        return assertNever(result);
-    }
-  });
-
+  app.post('/sign-in', async (request, reply) => handleSignIn(options, request, reply));
   app.get('/sign-up', async (request, reply) => {
     if (request.session) return reply.redirect('/keys', 303);
     return sendPage(reply, signUpPage({ context: pageContext(request, reply, csrf) }));
   });
-
-  app.post('/sign-up', async (request, reply) => {
-    const form = formFields(request.body, ['email', 'password']);
-    const result = await signUp(db, signUpThrottle, { ...form, client: clientOf(request.ip) });
-    switch (result.kind) {
-      case 'created':
-        await sessions.start(request, reply, result.accountId);
-        request.log.info({ accountId: result.accountId }, 'account created');
-        return reply.redirect('/keys', 303);
-      case 'invalid':
-        return sendPage(
-          reply,
-          signUpPage({
-            context: pageContext(request, reply, csrf),
-            email: form.email,
-            errors: result.errors,
-          }),
-          400,
-        );
-      case 'emailTaken':
-        return sendPage(
-          reply,
-          signUpPage({
-            context: pageContext(request, reply, csrf),
-            email: form.email,
-            alert: 'An account with this email already exists. Sign in instead.',
-          }),
-          409,
-        );
-      case 'throttled':
-        request.log.warn('sign-up throttled');
-        reply.header('retry-after', String(result.retryAfterSeconds));
-        return sendPage(
-          reply,
-          signUpPage({
-            context: pageContext(request, reply, csrf),
-            email: form.email,
-            alert: `Too many sign-ups from your network. Try again in ${minutesText(result.retryAfterSeconds)}.`,
-          }),
-          429,
-        );
-      default:
-        return assertNever(result);
-    }
-  });
-
+  app.post('/sign-up', async (request, reply) => handleSignUp(options, request, reply));
   app.post('/sign-out', async (request, reply) => {
     await sessions.end(request, reply);
     return reply.redirect('/sign-in', 303);
   });
   done();
+}
+
+/** The address group the throttles count a client by. */
+function clientOf(options: AuthRoutesOptions, request: FastifyRequest): string {
+  return clientAddressGroup(request.ip, options.clientIpv6PrefixBits);
+}
+
+async function handleSignIn(
+  options: AuthRoutesOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { db, sessions, csrf, throttle } = options;
+  const form = formFields(request.body, ['email', 'password']);
+  const result = await signIn(db, throttle, { ...form, client: clientOf(options, request) });
+  switch (result.kind) {
+    case 'signedIn':
+      await sessions.start(request, reply, result.accountId);
+      request.log.info({ accountId: result.accountId }, 'signed in');
+      return reply.redirect('/keys', 303);
+    case 'rejected':
+      return sendPage(
+        reply,
+        signInPage({
+          context: pageContext(request, reply, csrf),
+          email: form.email,
+          alert: 'Email or password is incorrect.',
+        }),
+        401,
+      );
+    case 'throttled': {
+      request.log.warn('sign-in throttled');
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      return sendPage(
+        reply,
+        signInPage({
+          context: pageContext(request, reply, csrf),
+          email: form.email,
+          alert: `Too many failed sign-in attempts. Try again in ${minutesText(result.retryAfterSeconds)}.`,
+        }),
+        429,
+      );
+    }
+    default:
+      return assertNever(result);
+  }
+}
+
+async function handleSignUp(
+  options: AuthRoutesOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { db, sessions, csrf, signUpThrottle } = options;
+  const form = formFields(request.body, ['email', 'password']);
+  const result = await signUp(db, signUpThrottle, { ...form, client: clientOf(options, request) });
+  switch (result.kind) {
+    case 'created':
+      await sessions.start(request, reply, result.accountId);
+      request.log.info({ accountId: result.accountId }, 'account created');
+      return reply.redirect('/keys', 303);
+    case 'invalid':
+      return sendPage(
+        reply,
+        signUpPage({
+          context: pageContext(request, reply, csrf),
+          email: form.email,
+          errors: result.errors,
+        }),
+        400,
+      );
+    case 'emailTaken':
+      return sendPage(
+        reply,
+        signUpPage({
+          context: pageContext(request, reply, csrf),
+          email: form.email,
+          alert: 'An account with this email already exists. Sign in instead.',
+        }),
+        409,
+      );
+    case 'throttled':
+      request.log.warn('sign-up throttled');
+      reply.header('retry-after', String(result.retryAfterSeconds));
+      return sendPage(
+        reply,
+        signUpPage({
+          context: pageContext(request, reply, csrf),
+          email: form.email,
+          alert: `Too many sign-ups from your network. Try again in ${minutesText(result.retryAfterSeconds)}.`,
+        }),
+        429,
+      );
+    default:
+      return assertNever(result);
+  }
 }
 
 function minutesText(seconds: number): string {
