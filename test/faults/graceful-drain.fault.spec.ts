@@ -51,13 +51,15 @@ function startBalancedLoad(options: {
   const startedAt: number[] = [];
   let inRotation = true;
   let polling = true;
+  const waitingForReadyPoll: Array<() => void> = [];
 
   const poller = (async () => {
     while (polling) {
       try {
         const response = await fetch(options.readyz, { signal: AbortSignal.timeout(2_000) });
         await response.body?.cancel();
-        if (response.status !== 200 && inRotation) {
+        if (response.status === 200) for (const resolve of waitingForReadyPoll.splice(0)) resolve();
+        else if (inRotation) {
           inRotation = false;
           times.notReadyAt = performance.now();
         }
@@ -92,6 +94,8 @@ function startBalancedLoad(options: {
     times,
     failures,
     startedAt,
+    /** Resolves just after a poll found the process ready: the next poll is a full interval away. */
+    readyPolled: () => new Promise<void>((resolve) => waitingForReadyPoll.push(resolve)),
     /** Resolves once the balancer took the process out of rotation and its last requests ended. */
     drained: async () => {
       await Promise.all(senders);
@@ -149,6 +153,8 @@ describe('fault: SIGTERM under load behind a load balancer that polls /readyz', 
       await sleep(1_000);
       expect(balancer.failures, 'failures before SIGTERM').toEqual([]);
 
+      // Right after a poll, so the balancer keeps sending for about an interval after the signal.
+      await balancer.readyPolled();
       const signalledAt = performance.now();
       const exited = api.process.stop('SIGTERM').then((code) => ({ code, at: performance.now() }));
       await balancer.drained();
