@@ -85,9 +85,12 @@ const environmentSchema = z
       .refine((items) => items.length > 0, { message: 'must name at least one node' })
       .default(['http://127.0.0.1:9200']),
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
-    // A search that takes longer is answered with a 503: within about two seconds, never a hang
-    // (docs/api.md, "Operations notes").
+    // One attempt of a request to one node. A search that takes longer is answered with a 503: within
+    // about two seconds, never a hang (docs/api.md, "Operations notes").
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
+    // The whole of a search of the API and MCP server, every node's attempt included: with several nodes a
+    // timed-out or refused attempt moves to the next node, and this bounds them together.
+    SEARCH_DEADLINE_MS: positiveInt.default(2_000),
     // Hot-query cache (docs/operations.md, "Hot-query cache"): the API and MCP processes keep
     // Elasticsearch's answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s,
     // see search-index) so an answer is never older than one more refresh; longer only while a probe of
@@ -238,6 +241,10 @@ const environmentSchema = z
     CONSOLE_SIGNUP_WINDOW_S: positiveInt.default(3_600),
     CONSOLE_LOGIN_MAX_PER_ACCOUNT: positiveInt.default(50),
     CONSOLE_LOGIN_MAX_PER_ADDRESS: positiveInt.default(30),
+  })
+  .refine((env) => env.SEARCH_DEADLINE_MS >= env.ELASTICSEARCH_TIMEOUT_MS, {
+    path: ['SEARCH_DEADLINE_MS'],
+    message: 'must be at least ELASTICSEARCH_TIMEOUT_MS (one attempt must fit in the whole search)',
   })
   .refine((env) => env.REDIS_SENTINELS.length === 0 || env.REDIS_SENTINEL_MASTER !== undefined, {
     path: ['REDIS_SENTINEL_MASTER'],

@@ -147,6 +147,13 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
     expect(() => loadConfig({ ELASTICSEARCH_URL: ' , ' })).toThrow(/ELASTICSEARCH_URL/);
   });
 
+  it('bounds a search whole at 2 s by default, never shorter than one attempt', () => {
+    const defaults = loadConfig({});
+    expect([defaults.ELASTICSEARCH_TIMEOUT_MS, defaults.SEARCH_DEADLINE_MS]).toEqual([1_500, 2_000]);
+    expect(loadConfig({ SEARCH_DEADLINE_MS: '1500' }).SEARCH_DEADLINE_MS).toBe(1_500);
+    expect(() => loadConfig({ SEARCH_DEADLINE_MS: '1499' })).toThrow(/SEARCH_DEADLINE_MS/);
+  });
+
   it('reads shards and replicas (zero replicas allowed, zero shards not)', () => {
     const config = loadConfig({ ELASTICSEARCH_SHARDS: '2', ELASTICSEARCH_REPLICAS: '1' });
     expect([config.ELASTICSEARCH_SHARDS, config.ELASTICSEARCH_REPLICAS]).toEqual([2, 1]);

@@ -25,11 +25,21 @@ export function aliasSearchRequest(alias: string, body: object): AliasSearchRequ
 // measurable CPU on the API's hot path.
 const SEARCH_OPTIONS = { openTelemetry: { enabled: false } };
 
+/**
+ * One search of the alias. `deadlineMs` bounds it whole: the client's timeout bounds each attempt, and
+ * over several nodes a timed-out attempt is tried on the next, so a cluster that hangs altogether would
+ * otherwise cost one timeout per node.
+ */
 export function searchAlias<Source, Aggregations>(
   client: SearchClient,
   request: AliasSearchRequest,
+  deadlineMs?: number,
 ): Promise<AliasSearchResponse<Source, Aggregations>> {
-  return client.search<Source, Aggregations>(request, SEARCH_OPTIONS);
+  const options =
+    deadlineMs === undefined
+      ? SEARCH_OPTIONS
+      : { ...SEARCH_OPTIONS, signal: AbortSignal.timeout(deadlineMs) };
+  return client.search<Source, Aggregations>(request, options);
 }
 
 /** No index behind the alias (a fresh deployment): a state, not an outage. */

@@ -46,6 +46,8 @@ export type DirectoryOptions = {
   cursorSecret: string;
   /** The hot-query cache around every request to the cluster; none: every request is sent. */
   cache?: SearchRequestCache;
+  /** Bounds each search whole, all its attempts included (config SEARCH_DEADLINE_MS); none: per attempt only. */
+  searchDeadlineMs?: number;
 };
 
 export type GetDoctorResult<Record> =
@@ -107,7 +109,7 @@ export class InvalidCursorError extends Error {
  * bodies, page conversion) is the domain's search read model; this is only the I/O around it.
  */
 export function createDirectory(options: DirectoryOptions): Directory {
-  const { client, alias, siteOrigin, cursorSecret, cache } = options;
+  const { client, alias, siteOrigin, cursorSecret, cache, searchDeadlineMs } = options;
 
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
@@ -116,7 +118,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
    */
   async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
     const request = aliasSearchRequest(alias, body);
-    const send = () => searchAlias<Source, Aggregations>(client, request);
+    const send = () => searchAlias<Source, Aggregations>(client, request, searchDeadlineMs);
     try {
       return await (cache ? cache.answer(request, send) : send());
     } catch (error) {

@@ -56,6 +56,7 @@ export function openSearchStores(config: Config): SearchStores {
     alias: config.ELASTICSEARCH_INDEX,
     siteOrigin: config.SITE_ORIGIN,
     cursorSecret: config.CURSOR_SECRET,
+    searchDeadlineMs: config.SEARCH_DEADLINE_MS,
     ...(searchCache ? { cache: searchCache } : {}),
   });
   return {
