@@ -70,7 +70,11 @@ type PodSpec = {
   volumes?: Array<{ name: string; emptyDir?: object }>;
   restartPolicy?: string;
 };
-type Probe = { httpGet?: { path: string; port: string | number } };
+type Probe = {
+  httpGet?: { path: string; port: string | number };
+  periodSeconds?: number;
+  failureThreshold?: number;
+};
 type AppContainer = Container & {
   args?: string[];
   env?: unknown[];
@@ -203,6 +207,11 @@ describe('deploy/kubernetes', () => {
         expect(portNamed('ops')).toBe(config[settings.opsPort]);
         if (settings.port !== undefined) expect(portNamed('http')).toBe(config[settings.port]);
         expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'ops' });
+        // Whoever polls /readyz notices a drain before it ends (docs/operations.md, "Shutdown and draining").
+        const readiness = container.readinessProbe ?? {};
+        expect((readiness.periodSeconds ?? 10) * (readiness.failureThreshold ?? 3) * 1000).toBeLessThan(
+          config.SHUTDOWN_DRAIN_MS,
+        );
         expect(container.livenessProbe?.httpGet).toEqual({ path: '/livez', port: 'ops' });
         expect(container.startupProbe?.httpGet).toEqual({ path: '/livez', port: 'ops' });
 
