@@ -22,7 +22,9 @@ const opsPort = z.coerce.number().int().min(0).max(65_535);
 const lowercaseName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lowercase letters, digits, - and _');
 
 const urlWithProtocols = (protocols: string[]) =>
-  z.url().refine((value) => protocols.includes(new URL(value).protocol), {
+  // zod runs a refinement even after z.url() failed: check parsability here too, so a malformed URL is a
+  // named configuration error, not a TypeError.
+  z.url().refine((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol), {
     message: `must use ${protocols.join(' or ')}`,
   });
 

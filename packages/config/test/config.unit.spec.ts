@@ -37,6 +37,11 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).not.toContain('secret-password');
   });
 
+  it('names a malformed URL as a configuration error', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'REPLACE-ME' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'REPLACE-ME' })).toThrow(/DATABASE_URL/);
+  });
+
   it('refuses the development cursor and console secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CONSOLE_SECRET/);
