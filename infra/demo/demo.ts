@@ -64,7 +64,8 @@ process.on('SIGTERM', () => void stopAll(0));
 function start(name: string, entry: string, ready: RegExp, inheritOutput = false): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: process.env,
+    // No load balancer in front of a local demo: Ctrl-C stops the servers without a drain.
+    env: { SHUTDOWN_DRAIN_MS: '0', ...process.env },
     stdio: ['ignore', inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe'],
   });
   children.push({ name, child });
