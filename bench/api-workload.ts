@@ -1,0 +1,219 @@
+// The data and requests of `npm run bench:api`: served records spread over four datasets' cities, and
+// the requests drawn from them (uniform or Zipf mixes, and the changes feed's consumers). Every draw
+// comes from seeded generators, so the same options give the same records and requests in every run.
+import { initialPlaceState, type PlaceState, type SearchFilters } from '@directory/domain';
+import { citiesOf } from '@directory/sample-data';
+
+export const LIVE = ['de', 'es', 'it', 'pt'] as const;
+export type Live = (typeof LIVE)[number];
+const ISO: Record<Live, string> = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT' };
+const PREFIXES: Record<Live, string[]> = {
+  de: ['Praxis Dr.', 'Zahnarztpraxis', 'Hausarztpraxis', 'MVZ', 'Kinderarztpraxis'],
+  es: ['Clínica', 'Consultorio Dr.', 'Centro Médico', 'Clínica Dental'],
+  it: ['Studio Medico', 'Poliambulatorio', 'Studio Dentistico', 'Dott.'],
+  pt: ['Clínica', 'Consultório Dr.', 'Centro de Saúde', 'Clínica Dentária'],
+};
+const SURNAMES = [
+  'Müller',
+  'Schmidt',
+  'García',
+  'Fernández',
+  'Rossi',
+  'Bianchi',
+  'Silva',
+  'Santos',
+  'Weber',
+  'López',
+  'Ricci',
+  'Costa',
+  'Becker',
+  'Martín',
+  'Romano',
+  'Pereira',
+  'Wagner',
+  'Sánchez',
+  'Colombo',
+  'Oliveira',
+];
+const SPECIALTIES = [
+  'Allgemeinmedizin',
+  'Cardiología',
+  'Pediatria',
+  'Dermatologia',
+  'Orthopädie',
+  'Ginecología',
+  'Oftalmologia',
+  'Odontologia',
+];
+const PHONES: Record<Live, string> = {
+  de: '+49 1512 3456789',
+  es: '+34 612 345 678',
+  it: '+39 312 345 6789',
+  pt: '+351 912 345 678',
+};
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = prng(42);
+const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
+const citiesByCountry: Record<Live, ReturnType<typeof citiesOf>['cities']> = {
+  de: citiesOf('DE').cities.slice(0, 40),
+  es: citiesOf('ES').cities.slice(0, 40),
+  it: citiesOf('IT').cities.slice(0, 40),
+  pt: citiesOf('PT').cities.slice(0, 40),
+};
+
+export function servedPlace(index: number): PlaceState {
+  const country = LIVE[index % LIVE.length] as Live;
+  const city = pick(citiesByCountry[country]);
+  const name = `${pick(PREFIXES[country])} ${pick(SURNAMES)}`;
+  const mobile = random() < 0.5;
+  return {
+    ...initialPlaceState(`bench-${index.toString(36)}`),
+    version: 1,
+    observedAt: '2026-01-01T00:00:00Z',
+    published: true,
+    verified: random() < 0.3,
+    publication: { country, citySlug: city.slug, profileSlug: `${index.toString(36)}-practice` },
+    observed: {
+      name,
+      legalName: null,
+      address: { street: null, city: city.name, state: null, postalCode: null, country: ISO[country] },
+      location: { latitude: city.latitude + jitter(index, 1), longitude: city.longitude + jitter(index, 2) },
+      phone: mobile ? PHONES[country] : null,
+      phoneType: mobile ? 'mobile' : null,
+      additionalPhones: [],
+      email: null,
+      website: null,
+      googleMapsUrl: null,
+      primaryType: 'Doctor',
+      specialties: [pick(SPECIALTIES), pick(SPECIALTIES)],
+      rating: Math.round(random() * 50) / 10,
+      reviewCount: Math.floor(random() * 300),
+      whatsappEligible: mobile,
+      workingHours: null,
+    },
+  };
+}
+
+// Spreads a city's records over about ±5 km, deterministically, without drawing from `random` (so the
+// rest of the data and workload stays as it was).
+function jitter(index: number, salt: number): number {
+  return ((((index * 7919 + salt * 104_729) % 1000) + 1000) % 1000) / 10_000 - 0.05;
+}
+
+export type Task =
+  { kind: 'search'; filters: SearchFilters; limit: number; pages: number } | { kind: 'get'; id: string };
+
+export function workload(count: number, records: number): Task[] {
+  const tasks: Task[] = [];
+  let requests = 0;
+  while (requests < count) {
+    if (random() < 0.3) {
+      tasks.push({ kind: 'get', id: `bench-${Math.floor(random() * records).toString(36)}` });
+      requests += 1;
+      continue;
+    }
+    const country = pick(LIVE);
+    const filters: SearchFilters = { country };
+    if (random() < 0.5) filters.city = pick(citiesByCountry[country].slice(0, 10)).slug;
+    if (random() < 0.25) filters.whatsapp = random() < 0.5;
+    if (random() < 0.25) filters.verified = random() < 0.5;
+    if (random() < 0.25) filters.q = pick(SURNAMES).slice(0, 4);
+    if (random() < 0.15) {
+      const city = pick(citiesByCountry[country].slice(0, 10));
+      filters.near = { lat: city.latitude, lon: city.longitude };
+      if (random() < 0.5) filters.radius = pick([2_000, 10_000, 50_000]);
+    }
+    const pages = 1 + Math.floor(random() * 5);
+    tasks.push({ kind: 'search', filters, limit: pick([10, 25, 50]), pages });
+    requests += pages;
+  }
+  return tasks;
+}
+
+/**
+ * Draws ranks 0..n-1 with probability proportional to 1/(rank+1)^exponent (Zipf): rank 0 is the most
+ * popular. Its own random source, so the uniform mix (and the data) draw exactly what they always drew.
+ */
+function zipf(n: number, exponent = 1, draw = zipfRandom): () => number {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let rank = 0; rank < n; rank += 1) {
+    total += 1 / (rank + 1) ** exponent;
+    cumulative.push(total);
+  }
+  return () => {
+    const target = draw() * total;
+    let low = 0;
+    let high = n - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((cumulative[middle] as number) < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+}
+const zipfRandom = prng(15);
+
+// Most popular first: the countries, the q terms people type, the page sizes clients ask for.
+const Q_TERMS = [...SURNAMES.map((surname) => surname.slice(0, 4)), ...SPECIALTIES.map((s) => s.slice(0, 5))];
+const LIMITS = [10, 25, 50];
+
+export function zipfWorkload(count: number, records: number): Task[] {
+  const country = zipf(LIVE.length);
+  const city = zipf(40);
+  const term = zipf(Q_TERMS.length);
+  const depth = zipf(5);
+  const limit = zipf(LIMITS.length, 2);
+  const record = zipf(records);
+  const tasks: Task[] = [];
+  let requests = 0;
+  while (requests < count) {
+    if (zipfRandom() < 0.3) {
+      // Popular profiles: record ranks spread over the datasets as the index spreads them.
+      tasks.push({ kind: 'get', id: `bench-${record().toString(36)}` });
+      requests += 1;
+      continue;
+    }
+    const live = LIVE[country()] as Live;
+    const filters: SearchFilters = { country: live };
+    if (zipfRandom() < 0.7) filters.city = (citiesByCountry[live][city()] as { slug: string }).slug;
+    if (zipfRandom() < 0.3) filters.q = Q_TERMS[term()];
+    if (zipfRandom() < 0.1) filters.verified = true;
+    if (zipfRandom() < 0.05) filters.whatsapp = true;
+    if (zipfRandom() < 0.1) {
+      const near = citiesByCountry[live][city()] as { latitude: number; longitude: number };
+      filters.near = { lat: near.latitude, lon: near.longitude };
+    }
+    const pages = 1 + depth();
+    tasks.push({ kind: 'search', filters, limit: LIMITS[limit()] as number, pages });
+    requests += pages;
+  }
+  return tasks;
+}
+
+export type FeedTask = { country: Live; limit: number; pages: number };
+
+/**
+ * Feed consumers: each reads one dataset's feed from a position (the start, or a cursor a few pages
+ * in) for a few pages of a typical size.
+ */
+export function feedWorkload(requestsPerPhase: number): FeedTask[] {
+  const tasks: FeedTask[] = [];
+  for (let requests = 0; requests < Math.max(200, requestsPerPhase / 10);) {
+    const task = { country: pick(LIVE), limit: pick([100, 500, 1000]), pages: 1 + Math.floor(random() * 5) };
+    tasks.push(task);
+    requests += task.pages;
+  }
+  return tasks;
+}
