@@ -31,7 +31,11 @@ const program = new Command()
   .option('--wait', 'return once every event is stored and searchable, with an exact summary')
   .option('--batch-size <n>', 'events per queue job', positiveInteger)
   .option('--timeout <seconds>', 'with --wait: give up after this long', positiveInteger, 900)
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // --help exits 0 here; a usage error is thrown, for `directory` to exit 2 (docs/operations.md, "Exit codes").
+  .exitOverride((error) => {
+    if (error.exitCode !== 0) throw error;
+  });
 program.parse();
 const file = program.args[0] ?? '-';
 const options = program.opts<{ wait?: boolean; batchSize?: number; timeout: number }>();

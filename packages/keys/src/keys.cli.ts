@@ -2,7 +2,7 @@
 // | `revoke ID` | `roll ID --grace none|1h|24h`
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import {
   REDIS_COMMAND_TIMEOUT_MS,
   createRedisClient,
@@ -58,8 +58,9 @@ async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Pro
   try {
     return await withDatabase((db) => work(db, createKeyVouches(redis, config.REDIS_PREFIX)));
   } catch (error) {
+    // Not a refusal: a dependency did not answer (exit 3 from `directory`).
     if (isRedisUnavailableError(error))
-      throw new CliError(
+      throw new Error(
         `Redis did not answer at ${redisSettingName(config)} within ${REDIS_COMMAND_TIMEOUT_MS / 1000} s (revoke and roll bar the key in Redis before and after writing it, and write nothing when the first bar fails): see with \`list\` whether the change was made, and run the command again once Redis answers`,
       );
     throw error;
@@ -77,7 +78,10 @@ function choice<T extends string>(choices: readonly T[], accepts: (value: string
 
 const program = new Command('keys')
   .description('Operator API key management (the secret is shown once, at creation)')
-  .exitOverride();
+  // --help exits 0 here; a usage error is thrown, for `directory` to exit 2.
+  .exitOverride((error) => {
+    if (error.exitCode !== 0) throw error;
+  });
 
 program
   .command('create')
@@ -112,7 +116,8 @@ program
   .command('list')
   .description('list keys: id, name, prefix, created, revoked, expires, last used, state')
   .option('--account <email>', 'only this account')
-  .action(async (options: { account?: string }) => {
+  .option('--json', 'print one JSON document on stdout instead of the table')
+  .action(async (options: { account?: string; json?: boolean }) => {
     await withDatabase(async (db) => {
       let accountId: string | undefined;
       if (options.account !== undefined) {
@@ -122,6 +127,23 @@ program
       }
       const keys = await listApiKeys(db, accountId);
       const now = new Date();
+      if (options.json) {
+        // docs/operations.md, "keys list --json". JSON escapes control characters itself.
+        const document = {
+          keys: keys.map((key) => ({
+            id: key.id,
+            name: key.name,
+            prefix: key.prefix,
+            createdAt: key.creationTime.toISOString(),
+            revokedAt: key.revokedAt?.toISOString() ?? null,
+            expiresAt: key.expiresAt?.toISOString() ?? null,
+            lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+            state: keyStateAt(key, now),
+          })),
+        };
+        process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        return;
+      }
       // Revoked: when it stops working (in the future for a rolled key in its grace period, then
       // "retiring"). Last used lags requests by up to a usage flush interval.
       process.stdout.write('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate\n');
@@ -179,14 +201,15 @@ program
     });
   });
 
+/** A request the command refuses (no such key or account, a limit): exit 1, with the reason. */
 class CliError extends Error {}
 
+// Exit codes (docs/operations.md, "Exit codes"): a refusal is 1; commander's usage errors and every
+// other failure (a database or Redis that does not answer) are thrown, for `directory` to map to 2 or 3.
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode;
-  } else if (
+  if (
     error instanceof CliError ||
     error instanceof ApiKeyLimitError ||
     error instanceof AccountNotFoundError ||
@@ -196,7 +219,6 @@ try {
     say(`[keys] ${error.message}`);
     process.exitCode = 1;
   } else {
-    say(`[keys] failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
+    throw error;
   }
 }

@@ -127,3 +127,41 @@ function newestEvent(value: StatusSnapshot['newestEvent']): string {
 function seconds(value: number): string {
   return `${Math.round(value)} s`;
 }
+
+/**
+ * `status --json`: the snapshot and what needs attention, as one document with a fixed set of fields
+ * (docs/operations.md, "status --json"). Built field by field so a new snapshot field never reaches
+ * scripts unannounced.
+ */
+export function statusDocument(snapshot: StatusSnapshot, attention: ReadonlyArray<string>) {
+  const { queue, projection, served, newestEvent: newest } = snapshot;
+  return {
+    ok: attention.length === 0,
+    attention: [...attention],
+    dependencies: snapshot.dependencies.map((dependency) => ({
+      name: dependency.name,
+      ready: dependency.ready,
+      reason: dependency.reason ?? null,
+      durationMs: dependency.durationMs,
+    })),
+    queue: queue && {
+      waiting: queue.waiting,
+      active: queue.active,
+      delayed: queue.delayed,
+      prioritized: queue.prioritized,
+      paused: queue.paused,
+      failed: queue.failed,
+      completed: queue.completed,
+    },
+    projection: projection && {
+      lagPlaces: projection.lagPlaces,
+      setAsidePlaces: projection.setAsidePlaces,
+      oldestChangeAgeSeconds: projection.oldestChangeAgeSeconds,
+      stalenessSeconds: projection.stalenessSeconds,
+    },
+    deadLettersPending: snapshot.deadLettersPending,
+    served: served && { postgresql: served.postgresql, index: served.index },
+    newestEvent: newest && { ageSeconds: newest.ageSeconds },
+    storeBehindIndex: snapshot.storeBehindIndex ?? null,
+  };
+}

@@ -52,3 +52,50 @@ export function failedJobLine(job: FailedJob): string {
     column(job.reason, 160),
   ].join('\t');
 }
+
+/**
+ * A `--json` document (docs/operations.md, "--json documents"): one indented JSON value and a newline,
+ * with nothing raw a terminal obeys; parsed, every value is exact.
+ */
+export function jsonDocument(value: unknown): string {
+  return `${escapeJsonControlCharacters(JSON.stringify(value, null, 2))}\n`;
+}
+
+/** One dead letter of `dead-letters list --json` (the payload is `show`'s). */
+export function deadLetterRecord(letter: DeadLetter) {
+  return {
+    id: letter.id,
+    receivedAt: letter.receivedAt.toISOString(),
+    state: letter.redrivenAt ? 'redriven' : 'pending',
+    redrivenAt: letter.redrivenAt?.toISOString() ?? null,
+    eventId: letter.eventId,
+    placeId: letter.placeId,
+    source: letter.source,
+    reason: letter.reason,
+  };
+}
+
+/** One place of `dead-letters projections --json`. */
+export function projectionFailureRecord(failure: ProjectionFailure) {
+  return {
+    placeId: failure.placeId,
+    stateVersion: failure.stateVersion,
+    status: failure.status,
+    errorType: failure.errorType,
+    reason: failure.reason,
+    attempts: failure.attempts,
+    firstFailedAt: failure.firstFailedAt.toISOString(),
+    lastFailedAt: failure.lastFailedAt.toISOString(),
+  };
+}
+
+/** One job of `jobs failed --json`. */
+export function failedJobRecord(job: FailedJob) {
+  return {
+    id: job.id,
+    failedAt: job.failedAt?.toISOString() ?? null,
+    attemptsMade: job.attemptsMade,
+    events: job.events,
+    reason: job.reason,
+  };
+}

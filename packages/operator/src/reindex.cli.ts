@@ -30,7 +30,11 @@ const program = new Command()
     '--break-lock',
     'take the reindex lock even if another run holds it (only when that run crashed; it stops before its swap)',
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // --help exits 0 here; a usage error is thrown, for `directory` to exit 2 (docs/operations.md, "Exit codes").
+  .exitOverride((error) => {
+    if (error.exitCode !== 0) throw error;
+  });
 program.parse();
 const options = program.opts<{
   replay?: boolean;
@@ -144,14 +148,20 @@ try {
   }
 } catch (error) {
   if (barStarted) bar?.stop();
-  if (error instanceof ReindexLockedError) log(`reindex refused, nothing changed: ${error.message}`);
-  else if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError)
+  // Refused or incomplete: nothing broke, the operator has to act (wait, or run it again): exit 1.
+  // Anything else failed before the swap, a dependency not answering included: exit 3.
+  if (error instanceof ReindexLockedError) {
+    log(`reindex refused, nothing changed: ${error.message}`);
+    exitCode = 1;
+  } else if (error instanceof ReindexCatchUpError || error instanceof ReindexSwapUnknownError) {
     log(`reindex incomplete: ${error.message}`);
-  else
+    exitCode = 1;
+  } else {
     log(
       `reindex failed, alias ${alias} unchanged: ${error instanceof Error ? error.message : String(error)}`,
     );
-  exitCode = 1;
+    exitCode = 3;
+  }
 } finally {
   await db.destroy();
   await client.close();

@@ -1,11 +1,23 @@
-// `npm run status`: one screen for an operator; exits 1 when something needs attention (for cron).
+// `npm run status [-- --json]`: one screen for an operator. Exit 0 when all is well, 1 when something
+// needs attention (for cron), 3 when a dependency did not answer (docs/operations.md, "Exit codes").
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Command } from 'commander';
 import { createRedisClient, loadConfigOrExit, queuePrefix } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createIngestQueue } from '@directory/ingest';
 import { createSearchClient } from '@directory/search-index';
-import { formatStatus, needsAttention } from './attention.js';
+import { formatStatus, needsAttention, statusDocument } from './attention.js';
 import { readStatus } from './status.service.js';
+
+const program = new Command('status')
+  .description(
+    'Dependencies, queue, projection lag, dead letters and served counts; exit 0 all well, ' +
+      '1 something needs attention, 3 a dependency did not answer.',
+  )
+  .option('--json', 'print one JSON document on stdout instead of the screen')
+  .exitOverride();
+program.parse();
+const options = program.opts<{ json?: boolean }>();
 
 const config = loadConfigOrExit();
 const timeoutMs = config.READINESS_TIMEOUT_MS * 2;
@@ -18,7 +30,7 @@ await Promise.race([redis.connect(), sleep(timeoutMs)]).catch(() => undefined);
 const queue = createIngestQueue({ connection: redis, prefix: queuePrefix(config) });
 const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs, maxRetries: 0 });
 
-let exitCode = 1;
+let exitCode: number;
 try {
   const snapshot = await readStatus({
     db,
@@ -30,10 +42,16 @@ try {
     now: () => new Date(),
   });
   const attention = needsAttention(snapshot);
-  process.stdout.write(formatStatus(snapshot, attention));
-  exitCode = attention.length === 0 ? 0 : 1;
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify(statusDocument(snapshot, attention), null, 2)}\n`
+      : formatStatus(snapshot, attention),
+  );
+  const unreachable = snapshot.dependencies.some((dependency) => !dependency.ready);
+  exitCode = unreachable ? 3 : attention.length > 0 ? 1 : 0;
 } finally {
   await Promise.allSettled([queue.close(), db.destroy(), client.close()]);
   redis.disconnect();
 }
+// Leave now: BullMQ and the clients may hold timers after closing.
 process.exit(exitCode);
