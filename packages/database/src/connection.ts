@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { queryTracingLog } from './query-spans.js';
 import type { DatabaseSchema } from './schema.js';
 
 // Store positions are bigserial; they stay far below 2^53, so numbers are safe and simpler than strings.
@@ -52,7 +53,8 @@ export function createDatabase(
   // kills the process; heard, the client is dropped from the pool and the caller's query fails instead.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const log = queryTracingLog(connectionString);
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
 }
 
 export type SessionDefaults = { statementTimeoutMs: number; idleInTransactionTimeoutMs: number };

@@ -7,3 +7,4 @@ export {
   type SessionDefaults,
 } from './connection.js';
 export { migrateToLatest } from './migrator.js';
+export { traceDatabaseQueries } from './query-spans.js';

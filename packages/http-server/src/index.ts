@@ -10,5 +10,6 @@ export {
   trustedProxyOption,
   type LogOptions,
 } from './server-options.js';
+export { installRequestTracing } from './request-spans.js';
 export { closeConnections, serveUntilSignal } from './serve.js';
 export { MAX_IPV6_PREFIX_BITS, MIN_IPV6_PREFIX_BITS, clientAddressGroup } from './client-address.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { markStopping } from '@directory/observability';
+import { markStopping, stopTracing } from '@directory/observability';
 
 export type ServeOptions = {
   host: string;
@@ -82,6 +82,8 @@ export async function serveUntilSignal(app: FastifyInstance, options: ServeOptio
         clearInterval(closeIdle);
       }
       await options.onClose();
+      // The spans of the last requests are still buffered: export them before exiting.
+      await stopTracing();
     } finally {
       options.flushLogs?.();
       process.exit(0);

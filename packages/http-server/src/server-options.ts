@@ -4,6 +4,7 @@ import { installHttpMetrics, type HttpMetrics } from '@directory/observability';
 import { PROBLEM_CONTENT_TYPE, sendProblem } from './error-handler.js';
 import { loggerOptions, requestIdOptions, type LoggerOptions } from './logging.js';
 import { genericProblem } from './problem.js';
+import { installRequestTracing } from './request-spans.js';
 
 export type LogOptions = {
   /** pino level, or false for no logs. */
@@ -77,9 +78,10 @@ export function buildLogger(
 
 /**
  * Echoes the request id in X-Request-Id and logs one sanitized line per completed request; with
- * `httpMetrics`, also counts and times each one.
+ * `httpMetrics`, also counts and times each one; while tracing is on, gives each one a span.
  */
 export function installRequestLogging(app: FastifyInstance, httpMetrics?: HttpMetrics): void {
+  installRequestTracing(app);
   if (httpMetrics) installHttpMetrics(app, httpMetrics);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);

@@ -9,3 +9,4 @@ export {
 export { installHttpMetrics, type HttpMetrics } from './metrics.js';
 export { warnAboutRedisDurability } from './redis-settings.js';
 export { startProcessOperations } from './process-operations.js';
+export { startTracing, stopTracing, tracingConfigured, tracingIsOn, type TracingOptions } from './tracing.js';

@@ -1,4 +1,5 @@
 import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
+import { tracingIsOn } from '@directory/observability';
 import type { SearchClient } from './client.js';
 
 /**
@@ -21,9 +22,18 @@ export function aliasSearchRequest(alias: string, body: object): AliasSearchRequ
   return { index: alias, allow_partial_search_results: false, ...body };
 }
 
-// Nothing in the project collects traces: skip the client's per-request (no-op) OpenTelemetry spans,
-// measurable CPU on the API's hot path.
-const SEARCH_OPTIONS = { openTelemetry: { enabled: false } };
+// While tracing is off, skip the client's per-request (no-op) OpenTelemetry spans: measurable CPU on the
+// API's hot path (`npm run bench:api`, docs/benchmarks.md). While it is on, each search is a span of its
+// own (docs/operations.md, "Traces"). The processes' own measurements (the index watch, reconciliation,
+// freshness polls) answer no request and carry no ingest: never traced, so a trace backend does not fill
+// with one-span traces every 250 ms.
+const UNTRACED_OPTIONS = { openTelemetry: { enabled: false } };
+const TRACED_OPTIONS = { openTelemetry: { enabled: true } };
+
+/** The client options of a search of the alias: the client's own span only while tracing is on. */
+export function searchOptions(): { openTelemetry: { enabled: boolean } } {
+  return tracingIsOn() ? TRACED_OPTIONS : UNTRACED_OPTIONS;
+}
 
 /**
  * One search of the alias. `deadlineMs` bounds it whole: the client's timeout bounds each attempt, and
@@ -37,8 +47,8 @@ export function searchAlias<Source, Aggregations>(
 ): Promise<AliasSearchResponse<Source, Aggregations>> {
   const options =
     deadlineMs === undefined
-      ? SEARCH_OPTIONS
-      : { ...SEARCH_OPTIONS, signal: AbortSignal.timeout(deadlineMs) };
+      ? searchOptions()
+      : { ...searchOptions(), signal: AbortSignal.timeout(deadlineMs) };
   return client.search<Source, Aggregations>(request, options);
 }
 
@@ -73,13 +83,13 @@ export function readIndexingStats(
 ): Promise<IndexingStats> {
   return client.indices.stats(
     { index: alias, metric: 'indexing', filter_path: INDEXING_STATS_FILTER },
-    { requestTimeout: timeoutMs, maxRetries: 0 },
+    { requestTimeout: timeoutMs, maxRetries: 0, ...UNTRACED_OPTIONS },
   );
 }
 
 /** Served documents (tombstones excluded) behind `alias`. */
 export async function countServedDocuments(client: SearchClient, alias: string): Promise<number> {
-  const response = await client.count({ index: alias, query: { term: { served: true } } });
+  const response = await client.count({ index: alias, query: { term: { served: true } } }, UNTRACED_OPTIONS);
   return response.count;
 }
 
@@ -92,12 +102,15 @@ export async function searchableVersionOf(
   alias: string,
   placeId: string,
 ): Promise<number | undefined> {
-  const response = await client.search({
-    index: alias,
-    query: { ids: { values: [placeId] } },
-    version: true,
-    _source: false,
-    size: 1,
-  });
+  const response = await client.search(
+    {
+      index: alias,
+      query: { ids: { values: [placeId] } },
+      version: true,
+      _source: false,
+      size: 1,
+    },
+    UNTRACED_OPTIONS,
+  );
   return response.hits.hits[0]?._version;
 }

@@ -5,6 +5,7 @@ export {
   readIndexingStats,
   searchableVersionOf,
   searchAlias,
+  searchOptions,
   type AliasSearchRequest,
   type AliasSearchResponse,
   type IndexingStats,

@@ -5,7 +5,7 @@ import type { Config } from '@directory/config';
 import type { Directory } from './directory.service.js';
 import { serveUntilSignal, type LogOptions } from '@directory/http-server';
 import type { KeyedAccessOptions } from '@directory/keyed-access';
-import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
+import { postgresCheck, redisCheck, startProcessOperations, startTracing } from '@directory/observability';
 import { elasticsearchCheck } from '@directory/search-index';
 import { registerSearchCacheMetrics } from './search-cache-metrics.js';
 import { openSearchStores, type SearchStores } from './search-stores.js';
@@ -58,6 +58,7 @@ export async function runSearchService(
   ports: ServicePorts,
   build: (deps: SearchServiceDependencies, logOptions: LogOptions) => Promise<FastifyInstance>,
 ): Promise<FastifyInstance> {
+  startTracing(ports.service); // first: the stores and the app are instrumented as they are built
   const stores = openSearchStores(config);
   const { db, redis, search, searchCache, close } = stores;
   const operations = await startProcessOperations({
