@@ -1,4 +1,4 @@
-import type { IngestItem } from './queue.js';
+import type { IngestItem, IngestJobData } from './queue.js';
 
 /**
  * How the producer cuts its input into jobs. A batch closes at whichever bound it reaches first: the
@@ -8,8 +8,11 @@ import type { IngestItem } from './queue.js';
  */
 export type BatchBounds = { maxItems: number; maxBytes: number };
 
-// A job's data is `{"items":[…]}`, its items separated by commas.
-const JOB_ENVELOPE_BYTES = Buffer.byteLength(JSON.stringify({ items: [] }));
+// A job's data is `{"items":[…]}`, its items separated by commas, with room for the producer's trace
+// context (a W3C traceparent, always 55 characters) whether tracing is on or not.
+const JOB_ENVELOPE_BYTES = Buffer.byteLength(
+  JSON.stringify({ items: [], traceparent: '0'.repeat(55) } satisfies IngestJobData),
+);
 
 /** The bytes an item adds to its job's JSON (besides the comma before it). */
 export function itemBytes(item: IngestItem): number {

@@ -9,6 +9,7 @@ export {
   type QueueConnection,
 } from './queue.js';
 export { ingestBatch } from './ingest.service.js';
+export { traceJob } from './job-trace.js';
 export {
   refoldAndProject,
   sweepLaggingPlaces,

@@ -8,6 +8,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { escapeControlCharacters } from '@directory/domain';
+import { startTracing, stopTracing } from '@directory/observability';
 import { countStoredSince, lastPosition } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
@@ -41,6 +42,7 @@ const file = program.args[0] ?? '-';
 const options = program.opts<{ wait?: boolean; batchSize?: number; timeout: number }>();
 
 const config = loadConfigOrExit();
+startTracing('ingest');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 if (file !== '-') {
@@ -179,4 +181,5 @@ if (queueEvents && db) {
 await spool?.close();
 await queue.close();
 await queueConnection.close();
+await stopTracing();
 process.exit(exitCode);

@@ -5,6 +5,7 @@ import type { Queue } from 'bullmq';
 import { DEFAULT_INGEST_BATCH_MAX_BYTES } from '@directory/config';
 import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
 import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from './batching.js';
+import { traceEnqueue, traceIngestRun } from './job-trace.js';
 import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
 
 export type Rejection = { line: number; reason: string };
@@ -55,7 +56,11 @@ export const BATCHES_PER_ADD = 2;
  * bad lines (number + reason) at once; bad lines travel on flagged, so they land in dead letters with
  * their raw text instead of being dropped. Memory stays flat: one group of batches at a time.
  */
-export async function produceFromNdjson(options: ProduceOptions): Promise<ProduceSummary> {
+export function produceFromNdjson(options: ProduceOptions): Promise<ProduceSummary> {
+  return traceIngestRun(options.sourceName, () => produce(options));
+}
+
+async function produce(options: ProduceOptions): Promise<ProduceSummary> {
   const summary: ProduceSummary = {
     lines: 0,
     blank: 0,
@@ -126,18 +131,24 @@ export async function addBatches(
   batches: ReadonlyArray<EnqueuedBatch>,
 ): Promise<void> {
   const deadline = Date.now() + (options.enqueueRetryMs ?? 60_000);
-  for (;;) {
-    try {
-      await options.queue.addBulk(
-        batches.map(({ jobId, data }) => ({ name: 'batch', data, opts: { jobId } })),
-      );
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      options.onEnqueueRetry?.(error instanceof Error ? error : new Error(String(error)));
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+  await traceEnqueue(batches.length, async (withTraceContext) => {
+    for (;;) {
+      try {
+        await options.queue.addBulk(
+          batches.map(({ jobId, data }) => ({
+            name: 'batch',
+            data: withTraceContext(data),
+            opts: { jobId },
+          })),
+        );
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        options.onEnqueueRetry?.(error instanceof Error ? error : new Error(String(error)));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
     }
-  }
+  });
 }
 
 function toItem(text: string, source: string): IngestItem {

@@ -22,6 +22,7 @@ import {
   type RefusedProjection,
   type SearchClient,
 } from '@directory/search-index';
+import { traceIndexWrite } from './job-trace.js';
 
 export type ProjectorDependencies = {
   db: Database;
@@ -83,11 +84,10 @@ export async function refoldAndProject(
   await savePlaceStates(deps.db, places);
   await ensureStoreMarksIndex(deps.search.client, deps.search.alias);
   // If a concurrent worker folded a newer version meanwhile, external versioning keeps its write.
-  const { refused, newerInIndex } = await writeProjections(
-    deps.search.client,
-    deps.search.alias,
-    places.map(indexWriteOf),
-    { highWaterPosition: highestPosition(streams) },
+  const { refused, newerInIndex } = await traceIndexWrite(deps.search.alias, places.length, () =>
+    writeProjections(deps.search.client, deps.search.alias, places.map(indexWriteOf), {
+      highWaterPosition: highestPosition(streams),
+    }),
   );
   if (newerInIndex.length > 0) await checkStoreNotBehind(deps, newerInIndex);
   const refusedIds = new Set(refused.map((failure) => failure.placeId));

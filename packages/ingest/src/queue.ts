@@ -4,7 +4,14 @@ export const INGEST_QUEUE_NAME = 'ingest';
 
 /** One raw event as the producer read it; `rejection` is set when the producer already found it invalid. */
 export type IngestItem = { raw: unknown; source: string; rejection?: string };
-export type IngestJobData = { items: IngestItem[] };
+export type IngestJobData = {
+  items: IngestItem[];
+  /**
+   * The producer's W3C trace context while tracing is on (docs/operations.md, "Traces"): the worker's span
+   * continues its trace. Optional: jobs without it are processed the same.
+   */
+  traceparent?: string;
+};
 export type IngestJobResult = {
   received: number;
   stored: number;

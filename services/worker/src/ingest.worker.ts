@@ -6,6 +6,7 @@ import {
   cappedBackoffDelay,
   ingestBatch,
   sweepLaggingPlaces,
+  traceJob,
   type ProjectOutcome,
   type IngestJobData,
   type IngestJobResult,
@@ -80,7 +81,7 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
         await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
         throw new DelayedError();
       }
-      const result = await ingestBatch(deps, job.data.items);
+      const result = await traceJob(job, () => ingestBatch(deps, job.data.items));
       logger.debug({ jobId: job.id, ...result }, 'batch ingested');
       if (result.projectionFailures > 0)
         logger.warn(

@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
-import { markStopping } from '@directory/observability';
+import { markStopping, startTracing, stopTracing } from '@directory/observability';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { workerPoolProblem } from './database-pool.js';
 import { createSweepCounter } from './ingest-metrics.js';
@@ -18,6 +18,7 @@ if (poolProblem !== null) {
   process.exit(2);
 }
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
+startTracing('worker'); // before the database is opened: its queries are traced from the start
 const db = createDatabase(config.DATABASE_URL, {
   maxConnections: config.DATABASE_POOL_MAX,
   timeouts: databaseTimeouts(config, 'job'),
@@ -110,7 +111,7 @@ async function shutdown(signal: string): Promise<boolean> {
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);
   }
   const closed = await settledWithin(
-    Promise.allSettled([db.destroy(), client.close(), queueConnection.close()]),
+    Promise.allSettled([db.destroy(), client.close(), queueConnection.close(), stopTracing()]),
     budgetMs * 0.15,
   );
   clean &&= closed;
