@@ -34,10 +34,16 @@ export default defineConfig({
         },
       },
       {
+        // The processes as production runs them: the compiled build (`npm run build`; `npm test` builds
+        // first), `node dist/directory.js <command>` (packages/testing/src/processes.ts).
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e.spec.ts'],
-          globalSetup: ['packages/testing/src/global-setup.ts'],
+          env: { DIRECTORY_PROCESSES: 'compiled' },
+          globalSetup: [
+            'packages/testing/src/compiled-build-setup.ts',
+            'packages/testing/src/global-setup.ts',
+          ],
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

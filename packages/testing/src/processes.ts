@@ -1,8 +1,76 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * How `startProcess` runs an entry: from its TypeScript source through tsx (the default), or, with
+ * `DIRECTORY_PROCESSES=compiled` (the e2e project), as the production build runs it:
+ * `node dist/directory.js <command>` (docs/development.md, "Build").
+ */
+export type ProcessMode = 'source' | 'compiled';
+
+export const COMPILED_BUILD = 'dist/directory.js';
+
+/** The source entries the production build runs, and the `directory` command that runs each. */
+export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
+  'services/api/src/server.ts': 'api',
+  'services/mcp/src/server.ts': 'mcp',
+  'services/console/src/server.ts': 'console',
+  'services/worker/src/main.ts': 'worker',
+  'packages/database/src/migrate.cli.ts': 'migrate',
+  'packages/ingest/src/ingest.cli.ts': 'ingest',
+  'packages/keys/src/keys.cli.ts': 'keys',
+  'packages/operator/src/reindex.cli.ts': 'reindex',
+  'packages/operator/src/dead-letters.cli.ts': 'dead-letters',
+  'packages/operator/src/jobs.cli.ts': 'jobs',
+  'packages/operator/src/status.cli.ts': 'status',
+};
+
+/** Development tools that are no part of the production build: they run from source in both modes. */
+export const SOURCE_ONLY_ENTRIES: ReadonlySet<string> = new Set(['packages/sample-data/src/generate.cli.ts']);
+
+export function processModeOf(environment: NodeJS.ProcessEnv = process.env): ProcessMode {
+  const mode = environment.DIRECTORY_PROCESSES ?? 'source';
+  if (mode !== 'source' && mode !== 'compiled')
+    throw new Error(`DIRECTORY_PROCESSES must be source or compiled, not ${mode}`);
+  return mode;
+}
+
+/** The arguments of `node` that start `entry` with `args` in `mode`. */
+export function nodeArguments(entry: string, args: string[], mode: ProcessMode = processModeOf()): string[] {
+  if (mode === 'source' || SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
+  const command = COMMAND_OF_ENTRY[entry];
+  if (command === undefined)
+    throw new Error(
+      `${entry} has no directory command: add it to COMMAND_OF_ENTRY (packages/testing/src/processes.ts), ` +
+        'or to SOURCE_ONLY_ENTRIES if it is a development tool',
+    );
+  return ['--enable-source-maps', COMPILED_BUILD, command, ...args];
+}
+
+/**
+ * Why the compiled build cannot be tested as it is, or undefined: it is missing, or a source file it
+ * was built from (its metafile's inputs) changed or disappeared since.
+ */
+export function compiledBuildProblem(root: string = REPOSITORY_ROOT): string | undefined {
+  const bundle = join(root, COMPILED_BUILD);
+  if (!existsSync(bundle)) return `${COMPILED_BUILD} is missing: run npm run build first`;
+  const builtAt = statSync(bundle).mtimeMs;
+  const metafile = JSON.parse(readFileSync(bundle.replace(/\.js$/, '.meta.json'), 'utf8')) as {
+    inputs: Record<string, unknown>;
+  };
+  const stale = Object.keys(metafile.inputs).find((input) => {
+    const source = join(root, input);
+    return !existsSync(source) || statSync(source).mtimeMs > builtAt;
+  });
+  return stale === undefined
+    ? undefined
+    : `${COMPILED_BUILD} is older than ${stale}: run npm run build again`;
+}
 
 export type RunningProcess = {
   child: ChildProcess;
@@ -29,9 +97,12 @@ const NO_OPERATOR_LISTENERS = {
  */
 const NO_DRAIN = { SHUTDOWN_DRAIN_MS: '0' };
 
-/** Starts one of the project's entry points the way a user would (`tsx <file>`), capturing its output. */
+/**
+ * Starts one of the project's entry points the way a user would (`tsx <file>`, or the compiled
+ * `directory <command>`: `ProcessMode`), capturing its output.
+ */
 export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const child = spawn(process.execPath, nodeArguments(entry, args), {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...NO_OPERATOR_LISTENERS, ...NO_DRAIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
