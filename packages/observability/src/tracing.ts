@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import {
   defaultResource,
@@ -6,9 +6,14 @@ import {
   envDetector,
   resourceFromAttributes,
 } from '@opentelemetry/resources';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
 import { traceDatabaseQueries } from '@directory/database';
 
 /**
@@ -52,7 +57,9 @@ export function startTracing(kind: string, options: TracingOptions = {}): boolea
     resource: defaultResource()
       .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: `directory-${kind}` }))
       .merge(detectResources({ detectors: [envDetector] })),
-    spanProcessors: [options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())],
+    spanProcessors: [
+      new ExportPolicy(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())),
+    ],
   });
   provider.register();
   traceDatabaseQueries(true);
@@ -79,5 +86,42 @@ export async function stopTracing(): Promise<void> {
     trace.disable();
     context.disable();
     propagation.disable();
+  }
+}
+
+/**
+ * What leaves the process, between the SDK and the exporter:
+ * - a CLIENT span with no parent is dropped: a query or search no request or job caused (readiness
+ *   probes, samplers, the store-position watch) would be a one-span trace every second or so;
+ * - a user name and password are removed from `url.full`: the Elasticsearch client records the node's
+ *   URL as configured, and ELASTICSEARCH_URL may carry credentials (`https://user:password@host:9200`).
+ */
+class ExportPolicy implements SpanProcessor {
+  constructor(private readonly next: SpanProcessor) {}
+
+  onStart(span: Span, parentContext: Parameters<SpanProcessor['onStart']>[1]): void {
+    this.next.onStart(span, parentContext);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    if (span.kind === SpanKind.CLIENT && span.parentSpanContext === undefined) return;
+    const url = span.attributes[ATTR_URL_FULL];
+    if (typeof url === 'string' && URL.canParse(url)) {
+      const parsed = new URL(url);
+      if (parsed.username !== '' || parsed.password !== '') {
+        parsed.username = '';
+        parsed.password = '';
+        span.attributes[ATTR_URL_FULL] = parsed.toString();
+      }
+    }
+    this.next.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.next.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.next.shutdown();
   }
 }
