@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from '../src/batching.js';
 import type { IngestItem } from '../src/queue.js';
 
-const jobBytes = (items: IngestItem[]) => Buffer.byteLength(JSON.stringify({ items }));
+// A job's JSON as the worker may receive it: with the producer's trace context (a 55-character traceparent).
+const jobBytes = (items: IngestItem[]) =>
+  Buffer.byteLength(JSON.stringify({ items, traceparent: `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01` }));
 
 function batchAll(items: IngestItem[], bounds: BatchBounds): IngestItem[][] {
   const builder = new BatchBuilder(bounds);
