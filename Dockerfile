@@ -19,11 +19,11 @@ FROM base AS build
 COPY --from=manifests /app/ ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The compiled code only: each workspace's dist/ and the `directory` command.
+# The compiled code only: the one bundle of every workspace (third-party packages stay external, from
+# the production dependencies below), its source map, the `directory` command and the health check.
 RUN npm run build \
   && mkdir /out \
-  && find packages services -mindepth 2 -maxdepth 2 -name dist -type d -exec cp -r --parents '{}' /out/ ';' \
-  && cp -r --parents bin deploy/docker/healthcheck.mjs /out/
+  && cp --parents dist/directory.js dist/directory.js.map bin/directory.js deploy/docker/healthcheck.mjs /out/
 
 FROM base AS production-dependencies
 COPY --from=manifests /app/ ./

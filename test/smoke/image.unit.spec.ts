@@ -51,6 +51,17 @@ describe('Dockerfile', () => {
     expect(argumentsOf(build, 'RUN').join(' ')).toMatch(/npm ci .*npm run build/);
   });
 
+  it('keeps of the build only the bundle, its source map, the directory command and the health check', () => {
+    // The layout `npm run build` writes (infra/build/build.ts) and bin/directory.js runs.
+    const build = all.find((stage) => stage.name === 'build');
+    expect(argumentsOf(build, 'RUN').join(' ')).toContain(
+      'cp --parents dist/directory.js dist/directory.js.map bin/directory.js deploy/docker/healthcheck.mjs /out/',
+    );
+    expect(readFileSync(new URL('../../bin/directory.js', import.meta.url), 'utf8')).toContain(
+      "new URL('../dist/directory.js', import.meta.url)",
+    );
+  });
+
   it('runs the compiled code with production dependencies only, as a non-root user', () => {
     expect(runtime?.name).toBe('runtime');
     const dependencies = all.find((stage) => stage.name === 'production-dependencies');
