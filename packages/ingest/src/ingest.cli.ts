@@ -42,7 +42,7 @@ const file = program.args[0] ?? '-';
 const options = program.opts<{ wait?: boolean; batchSize?: number; timeout: number }>();
 
 const config = loadConfigOrExit();
-startTracing('ingest');
+await startTracing('ingest');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 if (file !== '-') {

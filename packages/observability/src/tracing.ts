@@ -1,19 +1,6 @@
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import {
-  defaultResource,
-  detectResources,
-  envDetector,
-  resourceFromAttributes,
-} from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  type ReadableSpan,
-  type Span,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_URL_FULL } from '@opentelemetry/semantic-conventions';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { traceDatabaseQueries } from '@directory/database';
 
 /**
@@ -48,15 +35,24 @@ export function tracingConfigured(environment: Record<string, string | undefined
  * `directory-<kind>` (`api`, `mcp`, `console`, `worker`, `ingest`) unless OTEL_SERVICE_NAME names it.
  * Returns whether tracing is on.
  */
-export function startTracing(kind: string, options: TracingOptions = {}): boolean {
+export async function startTracing(kind: string, options: TracingOptions = {}): Promise<boolean> {
   if (provider !== undefined) return true;
   if (options.spanProcessor === undefined && !tracingConfigured(options.environment ?? process.env))
     return false;
-  provider = new NodeTracerProvider({
+  // Loaded only when on: the SDK and the exporter take about a third of a second and several MB to load.
+  const [{ OTLPTraceExporter }, resources, { BatchSpanProcessor }, sdkTraceNode] = await Promise.all([
+    import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
+  if (provider !== undefined) return true;
+  provider = new sdkTraceNode.NodeTracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (read by the env detector) win over the default name.
-    resource: defaultResource()
-      .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: `directory-${kind}` }))
-      .merge(detectResources({ detectors: [envDetector] })),
+    resource: resources
+      .defaultResource()
+      .merge(resources.resourceFromAttributes({ 'service.name': `directory-${kind}` }))
+      .merge(resources.detectResources({ detectors: [resources.envDetector] })),
     spanProcessors: [
       new ExportPolicy(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter())),
     ],
@@ -89,6 +85,9 @@ export async function stopTracing(): Promise<void> {
   }
 }
 
+// The semantic-conventions attribute the Elasticsearch client records the node's URL in.
+const URL_FULL = 'url.full';
+
 /**
  * What leaves the process, between the SDK and the exporter:
  * - a CLIENT span with no parent is dropped: a query or search no request or job caused (readiness
@@ -105,13 +104,13 @@ class ExportPolicy implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     if (span.kind === SpanKind.CLIENT && span.parentSpanContext === undefined) return;
-    const url = span.attributes[ATTR_URL_FULL];
+    const url = span.attributes[URL_FULL];
     if (typeof url === 'string' && URL.canParse(url)) {
       const parsed = new URL(url);
       if (parsed.username !== '' || parsed.password !== '') {
         parsed.username = '';
         parsed.password = '';
-        span.attributes[ATTR_URL_FULL] = parsed.toString();
+        span.attributes[URL_FULL] = parsed.toString();
       }
     }
     this.next.onEnd(span);

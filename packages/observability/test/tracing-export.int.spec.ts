@@ -8,8 +8,8 @@ import { startTracing, stopTracing } from '../src/tracing.js';
 describe('what tracing exports', () => {
   const exporter = new InMemorySpanExporter();
 
-  beforeAll(() => {
-    startTracing('api', { spanProcessor: new SimpleSpanProcessor(exporter) });
+  beforeAll(async () => {
+    await startTracing('api', { spanProcessor: new SimpleSpanProcessor(exporter) });
   });
   afterAll(() => stopTracing());
 

@@ -22,8 +22,8 @@ describe('tracing is off unless configured (docs/operations.md, "Traces")', () =
     ).toBe(true);
   });
 
-  it('starts nothing by default: no provider registered, spans are no-ops, searches skip the client span', () => {
-    expect(startTracing('api', { environment: {} })).toBe(false);
+  it('starts nothing by default: no provider registered, spans are no-ops, searches skip the client span', async () => {
+    expect(await startTracing('api', { environment: {} })).toBe(false);
     expect(tracingIsOn()).toBe(false);
     const span = trace.getTracer('check').startSpan('check');
     expect(span.isRecording()).toBe(false);
@@ -33,9 +33,9 @@ describe('tracing is off unless configured (docs/operations.md, "Traces")', () =
 
   it('with an endpoint, registers a provider and lets the search client make its spans; stops cleanly', async () => {
     // Nothing listens there: spans are batched and never sent before stopTracing drops them.
-    expect(startTracing('api', { environment: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } })).toBe(
-      true,
-    );
+    expect(
+      await startTracing('api', { environment: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' } }),
+    ).toBe(true);
     expect(tracingIsOn()).toBe(true);
     expect(trace.getTracer('check').startSpan('check').isRecording()).toBe(true);
     expect(searchOptions()).toEqual({ openTelemetry: { enabled: true } });

@@ -58,7 +58,7 @@ export async function runSearchService(
   ports: ServicePorts,
   build: (deps: SearchServiceDependencies, logOptions: LogOptions) => Promise<FastifyInstance>,
 ): Promise<FastifyInstance> {
-  startTracing(ports.service); // first: the stores and the app are instrumented as they are built
+  await startTracing(ports.service); // first: the stores and the app are instrumented as they are built
   const stores = openSearchStores(config);
   const { db, redis, search, searchCache, close } = stores;
   const operations = await startProcessOperations({

@@ -16,7 +16,7 @@ describe('traces of API requests (docs/operations.md, "Traces")', () => {
 
   beforeAll(async () => {
     // Before anything is built, as a process does: the database and the app are instrumented as they are made.
-    startTracing('api', { spanProcessor: new SimpleSpanProcessor(exporter) });
+    await startTracing('api', { spanProcessor: new SimpleSpanProcessor(exporter) });
     api = await createKeyedApi('api-tracing', [placeState({ id: 't1', name: 'Praxis Tracing' })]);
     ({ secret } = await api.harness.createKey('tracing@example.com'));
   });

@@ -18,7 +18,7 @@ if (poolProblem !== null) {
   process.exit(2);
 }
 const logger = pino({ level: config.LOG_LEVEL, name: 'worker' });
-startTracing('worker'); // before the database is opened: its queries are traced from the start
+await startTracing('worker'); // before the database is opened: its queries are traced from the start
 const db = createDatabase(config.DATABASE_URL, {
   maxConnections: config.DATABASE_POOL_MAX,
   timeouts: databaseTimeouts(config, 'job'),

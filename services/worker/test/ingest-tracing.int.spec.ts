@@ -28,7 +28,7 @@ describe('an ingest is one trace, from the producer to the index write (docs/ope
 
   beforeAll(async () => {
     // Before the database is opened, as the worker and the ingest command do.
-    startTracing('worker', { spanProcessor: new SimpleSpanProcessor(exporter) });
+    await startTracing('worker', { spanProcessor: new SimpleSpanProcessor(exporter) });
     database = await createTestDatabase('ingest-tracing');
     await ensureDoctorsIndex(search.client, alias);
     running = startIngestWorker(
