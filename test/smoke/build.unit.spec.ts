@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { promisify } from 'node:util';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle, ENTRY, packageNameOf, undeclaredExternals } from '../../infra/build/bundle.js';
+import { DIRECTORY_COMMANDS } from '../../packages/cli/src/commands.js';
+import { COMMAND_OF_ENTRY } from '../../packages/testing/src/processes.js';
 
 // The production build (docs/development.md, "Build") into a folder of its own, then what production
 // needs of it: only root production dependencies imported from node_modules, every workspace compiled in.
@@ -100,4 +103,14 @@ describe('npm run build', () => {
     );
     expect(stdout.trim()).toBe(manifest.version);
   }, 40_000);
+});
+
+describe("the e2e specs' compiled processes", () => {
+  it('map each source entry that exists to a command the directory command has', () => {
+    const commands = DIRECTORY_COMMANDS.map((command) => command.name);
+    for (const [entry, command] of Object.entries(COMMAND_OF_ENTRY)) {
+      expect(existsSync(join(ROOT, entry)), entry).toBe(true);
+      expect(commands, entry).toContain(command);
+    }
+  });
 });
