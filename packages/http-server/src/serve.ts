@@ -82,8 +82,8 @@ export async function serveUntilSignal(app: FastifyInstance, options: ServeOptio
         clearInterval(closeIdle);
       }
       await options.onClose();
-      // The spans of the last requests are still buffered: export them before exiting.
-      await stopTracing();
+      // The spans of the last requests are still buffered: export them, as long as a connection's goodbye.
+      await closeConnections([stopTracing()]);
     } finally {
       options.flushLogs?.();
       process.exit(0);
