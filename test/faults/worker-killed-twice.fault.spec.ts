@@ -68,9 +68,11 @@ describe('fault: the worker is SIGKILLed mid-batch, twice on the same job', () =
       120_000,
       'the third worker to complete the job',
     );
-    // Both deaths were seen as stalls of this very job (BullMQ's counter), and it did not fail.
+    // Both deaths were seen as stalls of this very job (BullMQ's counter), and it did not fail. The
+    // fault timings' short lock can expire once more on a starved machine (a third stall, seen in a run
+    // beside other test runs): at least the two deaths, then.
     const stalls = await pipeline.redis.redis.hget(queue.toKey(jobId), 'stc');
-    expect(Number(stalls)).toBe(2);
+    expect(Number(stalls)).toBeGreaterThanOrEqual(2);
     expect(await queue.getFailedCount()).toBe(0);
     expect(survivor.output()).toMatch(/batch stalled \(its worker died\)/);
 
