@@ -3,7 +3,13 @@ import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { RedisClient } from '@directory/config';
 import { isDatabaseUnavailableError, type Database } from '@directory/database';
-import { buildLogger, requestIdOptions, trustedProxyOption, type LogOptions } from '@directory/http-server';
+import {
+  buildLogger,
+  installRequestTracing,
+  requestIdOptions,
+  trustedProxyOption,
+  type LogOptions,
+} from '@directory/http-server';
 import { isRedisUnavailableError } from '@directory/keyed-access';
 import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
@@ -97,6 +103,7 @@ function createFastify(deps: ConsoleDependencies, options: ConsoleOptions): Fast
       void sendPage(reply, page, error.statusCode ?? 400);
     },
   });
+  installRequestTracing(app);
   if (options.httpMetrics) installHttpMetrics(app, options.httpMetrics);
   return app;
 }

@@ -2,10 +2,11 @@
 import { loadConfigOrExit } from '@directory/config';
 import { serveUntilSignal } from '@directory/http-server';
 import { openStores } from '@directory/keyed-access';
-import { postgresCheck, redisCheck, startProcessOperations } from '@directory/observability';
+import { postgresCheck, redisCheck, startProcessOperations, startTracing } from '@directory/observability';
 import { buildConsoleApp } from './app.js';
 
 const config = loadConfigOrExit();
+await startTracing('console'); // before the stores are opened: their queries are traced from the start
 const { db, redis, close } = openStores(config, { autoPipelining: false });
 const operations = await startProcessOperations({
   service: 'console',
