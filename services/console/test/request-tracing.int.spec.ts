@@ -31,10 +31,7 @@ describe('traces of console requests', () => {
     await signUp(browser, 'tracing@example.com');
     const spans = exporter.getFinishedSpans();
     const signUpSpan = spans.find((span) => span.kind === SpanKind.SERVER && span.name === 'POST /sign-up');
-    expect(
-      signUpSpan,
-      spans.map((span) => span.name),
-    ).toBeDefined();
+    expect(signUpSpan, spans.map((span) => span.name).join(', ')).toBeDefined();
     const queries = spans.filter(
       (span) =>
         span.attributes['db.system'] === 'postgresql' &&
