@@ -19,11 +19,13 @@ FROM base AS build
 COPY --from=manifests /app/ ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# The compiled code only: the one bundle of every workspace (third-party packages stay external, from
-# the production dependencies below), its source map, the `directory` command and the health check.
+# The compiled code only: the bundle of every workspace (dist/directory.js, its chunks and source maps;
+# third-party packages stay external, from the production dependencies below; the metafile is for the
+# build's checks), the `directory` command and the health check.
 RUN npm run build \
   && mkdir /out \
-  && cp --parents dist/directory.js dist/directory.js.map bin/directory.js deploy/docker/healthcheck.mjs /out/
+  && cp -r --parents dist bin/directory.js deploy/docker/healthcheck.mjs /out/ \
+  && rm /out/dist/directory.meta.json
 
 FROM base AS production-dependencies
 COPY --from=manifests /app/ ./

@@ -1,15 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isBuiltin } from 'node:module';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 /**
  * The production build (docs/development.md, "Build"): the `directory` command and every workspace it
- * imports, compiled into one ES module. Third-party packages stay external and are imported from
- * node_modules at run time, so they must be production dependencies of the root package.json.
+ * imports, compiled to ES modules: `directory.js` and, for what only some commands import, shared chunks
+ * under `chunks/`, so each command loads only its own code and packages (as it does from source).
+ * Third-party packages stay external and are imported from node_modules at run time, so they must be
+ * production dependencies of the root package.json.
  */
 export const ENTRY = 'packages/cli/src/directory.ts';
 
-export type BundleResult = { outfile: string; metafile: Metafile; bytes: number };
+export type BundleResult = { entry: string; metafile: Metafile; entryBytes: number; totalBytes: number };
 
 /** `@directory/*` and relative or absolute paths are compiled in; every other import stays external. */
 const isCompiledIn = (specifier: string): boolean =>
@@ -49,16 +52,18 @@ export function rootProductionDependencies(root: string): Record<string, string>
 }
 
 /**
- * Bundles `entry` (relative to `root`) into `outfile` with a linked source map and writes the metafile
- * beside it (`<name>.meta.json`); throws, naming them, if an external import is not a root production
- * dependency (in the image only those are installed).
+ * Bundles `entry` (relative to `root`) into `outdir` as `directory.js` (+ `chunks/`), each with a linked
+ * source map, and writes the metafile beside it (`directory.meta.json`); throws, naming them, if an
+ * external import is not a root production dependency (in the image only those are installed).
  */
-export async function bundle(root: string, entry: string, outfile: string): Promise<BundleResult> {
+export async function bundle(root: string, entry: string, outdir: string): Promise<BundleResult> {
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { directory: entry },
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -67,7 +72,7 @@ export async function bundle(root: string, entry: string, outfile: string): Prom
     plugins: [thirdPartyExternal],
     logLevel: 'warning',
   });
-  writeFileSync(outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(result.metafile));
+  writeFileSync(resolve(root, outdir, 'directory.meta.json'), JSON.stringify(result.metafile));
   const undeclared = undeclaredExternals(result.metafile, rootProductionDependencies(root));
   if (undeclared.length > 0) {
     throw new Error(
@@ -75,6 +80,12 @@ export async function bundle(root: string, entry: string, outfile: string): Prom
         `(add them to "dependencies"): ${undeclared.join(', ')}`,
     );
   }
-  const output = Object.entries(result.metafile.outputs).find(([path]) => path.endsWith('.js'));
-  return { outfile, metafile: result.metafile, bytes: output?.[1].bytes ?? 0 };
+  const scripts = Object.entries(result.metafile.outputs).filter(([path]) => path.endsWith('.js'));
+  const [entryPath, entryOutput] = scripts.find(([, output]) => output.entryPoint === entry) ?? [];
+  return {
+    entry: entryPath ?? '',
+    metafile: result.metafile,
+    entryBytes: entryOutput?.bytes ?? 0,
+    totalBytes: scripts.reduce((sum, [, output]) => sum + output.bytes, 0),
+  };
 }

@@ -30,7 +30,7 @@ describe('npm run build', () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'directory-build-'));
     manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest;
-    ({ metafile } = await bundle(ROOT, ENTRY, join(folder, 'dist', 'directory.js')));
+    ({ metafile } = await bundle(ROOT, ENTRY, join(folder, 'dist')));
   }, 60_000);
   afterAll(() => rm(folder, { recursive: true, force: true }));
 

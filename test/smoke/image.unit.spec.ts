@@ -51,11 +51,12 @@ describe('Dockerfile', () => {
     expect(argumentsOf(build, 'RUN').join(' ')).toMatch(/npm ci .*npm run build/);
   });
 
-  it('keeps of the build only the bundle, its source map, the directory command and the health check', () => {
-    // The layout `npm run build` writes (infra/build/build.ts) and bin/directory.js runs.
+  it('keeps of the build only the bundle, the directory command and the health check', () => {
+    // The layout `npm run build` writes (infra/build/build.ts: dist/directory.js, dist/chunks/, their
+    // source maps and the metafile) and bin/directory.js runs.
     const build = all.find((stage) => stage.name === 'build');
     expect(argumentsOf(build, 'RUN').join(' ')).toContain(
-      'cp --parents dist/directory.js dist/directory.js.map bin/directory.js deploy/docker/healthcheck.mjs /out/',
+      'cp -r --parents dist bin/directory.js deploy/docker/healthcheck.mjs /out/ && rm /out/dist/directory.meta.json',
     );
     expect(readFileSync(new URL('../../bin/directory.js', import.meta.url), 'utf8')).toContain(
       "new URL('../dist/directory.js', import.meta.url)",
