@@ -4,7 +4,7 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'coverage/**', 'test-results/**', 'eslint.config.js'] },
+  { ignores: ['**/node_modules/**', 'coverage/**', 'test-results/**', 'dist/**', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
