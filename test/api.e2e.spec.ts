@@ -6,6 +6,7 @@ import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   REPOSITORY_ROOT,
+  nodeArguments,
   indexPlaces,
   placeState,
   createTestDatabase,
@@ -64,7 +65,7 @@ describe('npm run api, two processes, npm run keys', () => {
   });
 
   const keys = (...args: string[]) =>
-    run('npx', ['tsx', 'packages/keys/src/keys.cli.ts', ...args], {
+    run(process.execPath, nodeArguments('packages/keys/src/keys.cli.ts', args), {
       cwd: REPOSITORY_ROOT,
       env: { ...process.env, ...env },
     });

@@ -7,6 +7,7 @@ import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   REPOSITORY_ROOT,
+  nodeArguments,
   crawled,
   createTestDatabase,
   createTestRedis,
@@ -96,7 +97,7 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
       response.json().then((body) => ({ status: response.status, body: body as { doctors?: unknown[] } })),
     );
   const status = (overrides: Record<string, string> = {}) =>
-    run('npx', ['tsx', 'packages/operator/src/status.cli.ts'], {
+    run(process.execPath, nodeArguments('packages/operator/src/status.cli.ts', []), {
       cwd: REPOSITORY_ROOT,
       env: { ...process.env, ...env, ...overrides },
     }).then(

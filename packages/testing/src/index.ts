@@ -2,7 +2,14 @@ export { withAdmin, withDatabase } from './admin.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
 export { createTestRedis, type TestRedis } from './test-redis.js';
 export { createTestSearch, type TestSearch } from './test-search.js';
-export { startProcess, eventually, freePort, REPOSITORY_ROOT, type RunningProcess } from './processes.js';
+export {
+  startProcess,
+  nodeArguments,
+  eventually,
+  freePort,
+  REPOSITORY_ROOT,
+  type RunningProcess,
+} from './processes.js';
 export { SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
 export { crawled, lifecycle, published } from './raw-events.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
