@@ -48,7 +48,7 @@ describe('fault: the keys CLI against a paused Redis', () => {
     return { code, output: cli.output(), ms: performance.now() - started };
   }
 
-  it('revoke and roll exit non-zero saying Redis did not answer, and the key keeps working', async () => {
+  it('revoke and roll exit 3 (a dependency unreachable) saying Redis did not answer, and the key keeps working', async () => {
     const account = await ensureAccount(test.db, 'paused@example.com');
     const { key, secret } = await createApiKey(test.db, { accountId: account.id, name: 'paused' });
 
@@ -61,7 +61,7 @@ describe('fault: the keys CLI against a paused Redis', () => {
     );
 
     for (const attempt of [revoke, roll]) {
-      expect(attempt.code, attempt.output).toBe(1);
+      expect(attempt.code, attempt.output).toBe(3);
       expect(attempt.output).toMatch(/Redis did not answer at REDIS_URL/);
     }
     // Neither wrote the row: the key is not revoked, and no successor was made.

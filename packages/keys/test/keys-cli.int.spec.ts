@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '@directory/domain';
-import { createTestDatabase, createTestRedis, type TestDatabase } from '@directory/testing';
+import { createTestDatabase, createTestRedis, nodeArguments, type TestDatabase } from '@directory/testing';
 import { findActiveKeyBySecret } from '../src/index.js';
 
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ describe('npm run keys (operator CLI)', () => {
   });
 
   const keys = (...args: string[]) =>
-    run('npx', ['tsx', 'packages/keys/src/keys.cli.ts', ...args], {
+    run(process.execPath, nodeArguments('packages/keys/src/keys.cli.ts', args), {
       cwd: root,
       env: { ...process.env, DATABASE_URL: test.url, REDIS_PREFIX: redis.prefix },
     });
@@ -92,6 +92,7 @@ describe('npm run keys (operator CLI)', () => {
     expect(states.sort()).toEqual(['active', 'retiring']);
     // Rolled once already: rolling the old key again is refused.
     await expect(keys('roll', id ?? '', '--grace', 'none')).rejects.toMatchObject({ code: 1 });
-    await expect(keys('roll', id ?? '', '--grace', '2h')).rejects.toMatchObject({ code: 1 });
+    // A grace the command does not offer is a usage error.
+    await expect(keys('roll', id ?? '', '--grace', '2h')).rejects.toMatchObject({ code: 2 });
   }, 180_000);
 });

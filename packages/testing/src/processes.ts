@@ -7,13 +7,15 @@ import { fileURLToPath } from 'node:url';
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
- * How `startProcess` runs an entry: from its TypeScript source through tsx (the default), or, with
+ * How `startProcess` runs an entry: from the TypeScript source through tsx (the default), or, with
  * `DIRECTORY_PROCESSES=compiled` (the e2e project), as the production build runs it:
- * `node dist/directory.js <command>` (docs/development.md, "Build").
+ * `node dist/directory.js <command>` (docs/development.md, "Build"). Either way through the `directory`
+ * command, as `npm run <command>` and production start it, so specs see its exit codes and messages.
  */
 export type ProcessMode = 'source' | 'compiled';
 
 export const COMPILED_BUILD = 'dist/directory.js';
+const COMMAND_SOURCE = 'packages/cli/src/directory.ts';
 
 /** The source entries the production build runs, and the `directory` command that runs each. */
 export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
@@ -42,13 +44,14 @@ export function processModeOf(environment: NodeJS.ProcessEnv = process.env): Pro
 
 /** The arguments of `node` that start `entry` with `args` in `mode`. */
 export function nodeArguments(entry: string, args: string[], mode: ProcessMode = processModeOf()): string[] {
-  if (mode === 'source' || SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
+  if (SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
   const command = COMMAND_OF_ENTRY[entry];
   if (command === undefined)
     throw new Error(
       `${entry} has no directory command: add it to COMMAND_OF_ENTRY (packages/testing/src/processes.ts), ` +
         'or to SOURCE_ONLY_ENTRIES if it is a development tool',
     );
+  if (mode === 'source') return ['--import', 'tsx', COMMAND_SOURCE, command, ...args];
   return ['--enable-source-maps', COMPILED_BUILD, command, ...args];
 }
 

@@ -5,12 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compiledBuildProblem, nodeArguments, processModeOf } from '../src/processes.js';
 
 describe('how startProcess runs an entry', () => {
-  it('runs the TypeScript source through tsx by default', () => {
+  it('runs the directory command from its TypeScript source through tsx by default', () => {
     expect(processModeOf({})).toBe('source');
     expect(nodeArguments('services/api/src/server.ts', ['--x'], 'source')).toEqual([
       '--import',
       'tsx',
-      'services/api/src/server.ts',
+      'packages/cli/src/directory.ts',
+      'api',
       '--x',
     ]);
   });

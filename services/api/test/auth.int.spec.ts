@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { generateApiKey } from '@directory/domain';
+import { nodeArguments } from '@directory/testing';
 import {
   TEST_ABUSE_LIMITS,
   createApiHarness,
@@ -129,7 +130,7 @@ describe('authentication', () => {
     const { id, secret: doomed } = await harness.createKey('cli-revoke@example.com', 'cli doomed');
     const other = await harness.newApp();
     expect((await call({ url: '/api/v1/key', headers: { 'x-api-key': doomed } })).statusCode).toBe(200);
-    await run('npx', ['tsx', 'packages/keys/src/keys.cli.ts', 'revoke', id], {
+    await run(process.execPath, nodeArguments('packages/keys/src/keys.cli.ts', ['revoke', id]), {
       cwd: root,
       // The same database and Redis prefix as the API, as every process of one deployment has.
       env: { ...process.env, DATABASE_URL: harness.database.url, REDIS_PREFIX: harness.redis.prefix },
