@@ -44,14 +44,19 @@ export function processModeOf(environment: NodeJS.ProcessEnv = process.env): Pro
 
 /** The arguments of `node` that start `entry` with `args` in `mode`. */
 export function nodeArguments(entry: string, args: string[], mode: ProcessMode = processModeOf()): string[] {
-  if (SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
   const command = COMMAND_OF_ENTRY[entry];
+  if (mode === 'source') {
+    // A spec's own fixture (a small server of its own) has no command: it runs as it is.
+    return command === undefined
+      ? ['--import', 'tsx', entry, ...args]
+      : ['--import', 'tsx', COMMAND_SOURCE, command, ...args];
+  }
+  if (SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
   if (command === undefined)
     throw new Error(
       `${entry} has no directory command: add it to COMMAND_OF_ENTRY (packages/testing/src/processes.ts), ` +
         'or to SOURCE_ONLY_ENTRIES if it is a development tool',
     );
-  if (mode === 'source') return ['--import', 'tsx', COMMAND_SOURCE, command, ...args];
   return ['--enable-source-maps', COMPILED_BUILD, command, ...args];
 }
 

@@ -28,6 +28,15 @@ describe('how startProcess runs an entry', () => {
     ).toEqual(['--enable-source-maps', 'dist/directory.js', 'ingest', 'events.ndjson', '--wait']);
   });
 
+  it("runs a spec's own fixture as it is from source", () => {
+    expect(nodeArguments('packages/http-server/test/fixtures/drain-server.ts', ['--x'], 'source')).toEqual([
+      '--import',
+      'tsx',
+      'packages/http-server/test/fixtures/drain-server.ts',
+      '--x',
+    ]);
+  });
+
   it('runs a development tool from source in both modes', () => {
     expect(nodeArguments('packages/sample-data/src/generate.cli.ts', [], 'compiled')).toEqual([
       '--import',
