@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisClient, loadConfig, type RedisClient } from '@directory/config';
+import { createKeyVouches, revokeApiKey, vouchRedisKey } from '@directory/keys';
 import {
-  barRedisKey,
-  createApiKey,
-  createKeyVouches,
-  ensureAccount,
-  revokeApiKey,
-  vouchRedisKey,
-} from '@directory/keys';
-import {
-  assertNoServerErrors,
-  eventually,
   startLoad,
   startPrivateRedisSentinel,
   waitForConvergence,
@@ -18,6 +9,13 @@ import {
 } from '@directory/testing';
 import { sampleLines, startStorePipeline, type StorePipeline } from '../faults/store-pipeline.fixture.js';
 import { searchRequest, startService, type RunningService } from '../faults/service-processes.fixture.js';
+import {
+  createNamedKey,
+  firstAnswerAfterFailover,
+  searchStatus,
+  stageStaleVouch,
+  stopLoadAfterFailover,
+} from './redis-failover.fixture.js';
 
 describe('Redis Sentinel: the primary killed during ingest and API load', () => {
   let sentinel: PrivateRedisSentinel;
@@ -53,25 +51,14 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  const newKey = async (name: string) => {
-    const account = await ensureAccount(pipeline.database.db, `${name}-${Date.now()}@example.com`);
-    return createApiKey(pipeline.database.db, { accountId: account.id, name });
-  };
-  const statusOf = async (base: string, secret: string) => {
-    const response = await fetch(`${base}/api/v1/doctors?country=de&limit=1`, {
-      headers: { 'x-api-key': secret },
-      signal: AbortSignal.timeout(10_000),
-    });
-    await response.body?.cancel();
-    return response.status;
-  };
+  const newKey = (name: string) => createNamedKey(pipeline.database.db, name);
 
   it('follows the new primary: nothing lost, only 200s and 503 problems, a revoke still refused', async () => {
     await pipeline.startWorker();
     api = await startService('api', pipeline.env);
     const base = api.base;
     const [loaded, revoked] = [await newKey('loaded'), await newKey('revoked')];
-    expect(await statusOf(base, revoked.secret)).toBe(200);
+    expect(await searchStatus(base, revoked.secret)).toBe(200);
     const load = startLoad(searchRequest(base, loaded.secret), { concurrency: 2, pauseMs: 10 });
 
     const ingest = await pipeline.ingest(lines, ['--wait', '--timeout', '180']);
@@ -86,46 +73,16 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     const primary = await sentinel.primaryPort();
     await sentinel.kill(primary);
     await sentinel.waitForFailoverFrom(primary, 30_000);
-    // Written to the promoted primary directly: the operator's own Sentinel client may still be
-    // reconnecting (one retry per command), which is not what this scenario is about.
-    const promotedPort = await sentinel.primaryPort();
-    const promoted = createRedisClient(
-      loadConfig({ REDIS_URL: `redis://127.0.0.1:${promotedPort}` }),
-      'service',
-    );
-    try {
-      await promoted.set(vouch, staleVouch ?? '');
-      await promoted.del(barRedisKey(pipeline.redis.prefix, revoked.key.id));
-    } finally {
-      promoted.disconnect();
-    }
+    await stageStaleVouch(await sentinel.primaryPort(), pipeline.redis.prefix, revoked.key.id, staleVouch);
 
     // The API's first answer other than a 503 for the revoked key is a refusal.
-    let status = 503;
-    await eventually(
-      async () => {
-        status = await statusOf(base, revoked.secret);
-        return status !== 503;
-      },
-      30_000,
-      'the API to answer again after the failover',
-    );
-    expect(status).toBe(401);
+    expect(await firstAnswerAfterFailover(() => searchStatus(base, revoked.secret))).toBe(401);
 
     // Nothing lost, nothing twice, however many batches the replica had not received.
     expect(await ingest.exited, ingest.output()).toBe(0);
     expect(ingest.output()).not.toMatch(/FAILED|NOT STORED/);
     await waitForConvergence(pipeline.convergenceInput(lines), 90_000);
 
-    const answeredBefore = load.tally.byStatus.get(200) ?? 0;
-    await eventually(
-      () => Promise.resolve((load.tally.byStatus.get(200) ?? 0) > answeredBefore),
-      30_000,
-      'searches to be answered after the failover',
-    );
-    const tally = await load.stop();
-    console.info('searches during the failover, by status:', Object.fromEntries(tally.byStatus));
-    assertNoServerErrors(tally);
-    expect([...tally.byStatus.keys()].every((answer) => answer === 200 || answer === 503)).toBe(true);
+    await stopLoadAfterFailover(load);
   });
 });
