@@ -90,8 +90,8 @@ const environmentSchema = z
     // One attempt of a request to one node. A search that takes longer is answered with a 503: within
     // about two seconds, never a hang (docs/api.md, "Operations notes").
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
-    // The whole of a search of the API and MCP server, every node's attempt included: with several nodes a
-    // timed-out or refused attempt moves to the next node, and this bounds them together.
+    // The whole of a search of the API and MCP server over several nodes, every node's attempt included: a
+    // timed-out or refused attempt moves to the next node, and this bounds them together (one node: unused).
     SEARCH_DEADLINE_MS: positiveInt.default(2_000),
     // Hot-query cache (docs/operations.md, "Hot-query cache"): the API and MCP processes keep
     // Elasticsearch's answers in memory for SEARCH_CACHE_TTL_MS, at most the index refresh interval (1 s,

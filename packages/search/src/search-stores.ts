@@ -56,7 +56,8 @@ export function openSearchStores(config: Config): SearchStores {
     alias: config.ELASTICSEARCH_INDEX,
     siteOrigin: config.SITE_ORIGIN,
     cursorSecret: config.CURSOR_SECRET,
-    searchDeadlineMs: config.SEARCH_DEADLINE_MS,
+    // With one node a timed-out attempt is final already (search-index client.ts): no timer per search.
+    ...(config.ELASTICSEARCH_URL.length > 1 ? { searchDeadlineMs: config.SEARCH_DEADLINE_MS } : {}),
     ...(searchCache ? { cache: searchCache } : {}),
   });
   return {
