@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { TIME_OF_DAY_PATTERN } from '../events.js';
 
 /** ISO 8601 weekday: 1 = Monday … 7 = Sunday. */
-export const isoWeekdaySchema = z.number().int().min(1).max(7);
+const isoWeekdaySchema = z.number().int().min(1).max(7);
 
-export const openingPeriodSchema = z
+const openingPeriodSchema = z
   .strictObject({
     day: isoWeekdaySchema.meta({ description: 'ISO weekday the period opens on: 1 = Monday … 7 = Sunday' }),
     open: z
