@@ -12,9 +12,13 @@ import {
   type PrivateRedisCluster,
 } from '@directory/testing';
 import { sampleLines, startStorePipeline, type StorePipeline } from '../faults/store-pipeline.fixture.js';
-import { searchRequest, startService, type RunningService } from '../faults/service-processes.fixture.js';
 import {
   createNamedKey,
+  searchRequest,
+  startService,
+  type RunningService,
+} from '../faults/service-processes.fixture.js';
+import {
   firstAnswerAfterFailover,
   searchStatus,
   stageStaleVouch,

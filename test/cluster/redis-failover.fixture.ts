@@ -1,17 +1,9 @@
 import { expect } from 'vitest';
 import { createRedisClient, loadConfig } from '@directory/config';
-import type { Database } from '@directory/database';
-import { barRedisKey, createApiKey, ensureAccount, vouchRedisKey } from '@directory/keys';
+import { barRedisKey, vouchRedisKey } from '@directory/keys';
 import { assertNoServerErrors, eventually, type ResponseTally } from '@directory/testing';
 
-// What the Redis Cluster and Sentinel failover scenarios share: keys of their own, a keyed search's
-// status, the worst state replication can leave on a promoted node, and the checks after a failover.
-
-/** A key of an account of its own, named `name`. */
-export async function createNamedKey(db: Database, name: string) {
-  const account = await ensureAccount(db, `${name}-${Date.now()}@example.com`);
-  return createApiKey(db, { accountId: account.id, name });
-}
+// What the Redis Cluster and Sentinel failover scenarios share: a keyed search's status, the worst state replication can leave on a promoted node, and the checks after a failover.
 
 /** The status of one keyed search of the API at `base` (its body discarded). */
 export async function searchStatus(base: string, secret: string): Promise<number> {

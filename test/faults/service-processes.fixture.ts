@@ -57,10 +57,15 @@ export async function startService(kind: ServiceKind, env: Record<string, string
   return { kind, process: server, base: `http://127.0.0.1:${port}` };
 }
 
-/** A key for the API's load, created in the given database (an account of its own). */
+/** A key named `name`, of an account of its own, created in the given database. */
+export async function createNamedKey(db: Database, name: string) {
+  const account = await ensureAccount(db, `${name}-${Date.now()}@example.com`);
+  return createApiKey(db, { accountId: account.id, name });
+}
+
+/** The secret of a key for the API's load. */
 export async function createLoadKey(db: Database): Promise<string> {
-  const account = await ensureAccount(db, `load-${Date.now()}@example.com`);
-  return (await createApiKey(db, { accountId: account.id, name: 'fault load' })).secret;
+  return (await createNamedKey(db, 'load')).secret;
 }
 
 /** Milliseconds from `signal` until the process has exited, and its exit code. */
