@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { cappedBackoffDelay, createIngestQueue } from '@directory/ingest';
 import {
@@ -8,13 +5,11 @@ import {
   createTestDatabase,
   createTestRedis,
   eventually,
-  SITE_ORIGIN,
   startPrivateElasticsearch,
-  startProcess,
-  waitForConvergence,
   type PrivateElasticsearch,
   type TestDatabase,
 } from '@directory/testing';
+import { startProcessIngest, type ProcessIngest } from './process-ingest.fixture.js';
 import { sampleLines } from './store-pipeline.fixture.js';
 import {
   createLoadKey,
@@ -43,7 +38,7 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
   const redis = createTestRedis('es-outage');
   const alias = 'doctors';
   let env: Record<string, string>;
-  let workDir: string;
+  let run: ProcessIngest;
   const services: RunningService[] = [];
 
   beforeAll(async () => {
@@ -51,7 +46,6 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
       startPrivateElasticsearch('outage'),
       createTestDatabase('es-outage'),
     ]);
-    workDir = await mkdtemp(join(tmpdir(), 'es-outage-'));
     env = faultEnvironment({
       DATABASE_URL: database.url,
       REDIS_PREFIX: redis.prefix,
@@ -61,13 +55,14 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
       INGEST_RETRY_DELAY_MS: String(RETRY.baseMs),
       INGEST_RETRY_MAX_DELAY_MS: String(RETRY.maxMs),
     });
+    run = await startProcessIngest({ env, db: database.db, search: { client: elasticsearch.client, alias } });
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.process.stop('SIGKILL')));
     await redis.cleanup();
     await database?.drop();
     await elasticsearch?.destroy();
-    await rm(workDir, { recursive: true, force: true });
+    await run?.cleanup();
   });
   beforeEach((context) => {
     context.onTestFailed(() => console.error(lastOutput(services)));
@@ -83,21 +78,8 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
     const queue = createIngestQueue({ connection: { url: env.REDIS_URL ?? '' }, prefix: redis.prefix });
     onTestFinished(() => queue.close());
 
-    const lines = sampleLines(4_000, 41);
-    const file = join(workDir, 'input.ndjson');
-    await writeFile(file, `${lines.join('\n')}\n`);
-    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
-    expect(await producer.exited, producer.output()).toBe(0);
-    const storedEvents = async () =>
-      Number(
-        (
-          await database.db
-            .selectFrom('events')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
-    await eventually(async () => (await storedEvents()) > 0, 60_000, 'the first batch to be stored');
+    await run.ingest(sampleLines(4_000, 41));
+    await eventually(async () => (await run.storedEvents()) > 0, 60_000, 'the first batch to be stored');
 
     const node = elasticsearch.nodes[0];
     if (!node) throw new Error('no node');
@@ -115,10 +97,7 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
     await node.start();
     await elasticsearch.waitForHealth('green');
 
-    await waitForConvergence(
-      { db: database.db, search: { client: elasticsearch.client, alias }, siteOrigin: SITE_ORIGIN, lines },
-      120_000,
-    );
+    await run.converged();
     await eventually(async () => (await request()).status === 200, 30_000, 'the API to answer 200 again');
     const { tally, count, slowestMs } = await load.stop();
     const attempts = [
@@ -138,11 +117,7 @@ describe('fault: Elasticsearch down longer than the old retry budget (a private 
     const [api, worker] = [await startService('api', env), await startService('worker', env)];
     services.push(api, worker);
     const secret = await createLoadKey(database.db);
-    const lines = sampleLines(2_000, 53);
-    const file = join(workDir, 'input-paused.ndjson');
-    await writeFile(file, `${lines.join('\n')}\n`);
-    const producer = startProcess('packages/ingest/src/ingest.cli.ts', [file], env);
-    expect(await producer.exited, producer.output()).toBe(0);
+    await run.ingest(sampleLines(2_000, 53));
 
     const node = elasticsearch.nodes[0];
     if (!node) throw new Error('no node');
