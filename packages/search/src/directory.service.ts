@@ -5,7 +5,9 @@ import {
   buildGetByProfileQuery,
   buildSearchRequest,
   buildSpecialtyCountsRequest,
+  buildSuggestRequest,
   decodeCursor,
+  matchingSpecialtyCodes,
   filtersOf,
   parseDoctorId,
   parseDoctorIds,
@@ -16,6 +18,7 @@ import {
   toDoctorPage,
   type BatchResponse,
   toSpecialtyCountsPage,
+  toSuggestPage,
   specialtyVocabularyPage,
   type CitiesAggregation,
   type CitiesPage,
@@ -32,6 +35,10 @@ import {
   type SpecialtiesPage,
   type SpecialtiesParams,
   type SpecialtyCountsAggregation,
+  type SuggestAggregations,
+  type SuggestHitSource,
+  type SuggestPage,
+  type SuggestParams,
 } from '@directory/domain';
 import { aliasSearchRequest, isIndexNotFound, searchAlias, type SearchClient } from '@directory/search-index';
 import type { SearchRequestCache } from './search-request-cache.js';
@@ -83,6 +90,8 @@ export type Directory = {
   listCities(params: CitiesParams): Promise<CitiesPage>;
   /** The specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
   listSpecialties(params: SpecialtiesParams): Promise<SpecialtiesPage>;
+  /** Typeahead: specialties, cities and doctors matching the typed text (suggest.ts). Throws SearchUnavailableError. */
+  suggest(params: SuggestParams): Promise<SuggestPage>;
 };
 
 /** Elasticsearch could not answer (down, slow, overloaded): a 503 for the client, details only in logs. */
@@ -187,6 +196,25 @@ export function createDirectory(options: DirectoryOptions): Directory {
       if (country === undefined) return specialtyVocabularyPage(lang);
       const counts = await aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(country));
       return toSpecialtyCountsPage(lang, counts);
+    },
+
+    async suggest(params) {
+      const codes = new Set<string>(matchingSpecialtyCodes(params.q));
+      // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
+      const [response, counts] = await Promise.all([
+        search<SuggestAggregations, SuggestHitSource>(buildSuggestRequest(params)),
+        codes.size === 0
+          ? undefined
+          : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),
+      ]);
+      const specialtyCounts = toSpecialtyCountsPage(params.lang, counts).specialties.filter(({ code }) =>
+        codes.has(code),
+      );
+      return toSuggestPage(
+        params,
+        response && { hits: response.hits.hits, aggregations: response.aggregations },
+        specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
+      );
     },
   };
 }

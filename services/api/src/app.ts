@@ -16,6 +16,7 @@ import { keyRoutes } from './routes/key/key.routes.js';
 import { changeRoutes } from './routes/changes/changes.routes.js';
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
+import { suggestRoutes } from './routes/suggest/suggest.routes.js';
 
 /**
  * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       await v1.register(changeRoutes, { db: deps.db, cursorSecret: deps.cursorSecret });
       await v1.register(cityRoutes, { directory: deps.directory });
       await v1.register(specialtyRoutes, { directory: deps.directory });
+      await v1.register(suggestRoutes, { directory: deps.directory });
     },
     { prefix: '/api/v1' },
   );

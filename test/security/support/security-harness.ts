@@ -102,6 +102,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       getDoctors: (entries, shape) => ((directoryCalls += 1), real.getDoctors(entries, shape)),
       listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
       listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
+      suggest: (params) => ((directoryCalls += 1), real.suggest(params)),
     };
   };
   const keyedAccess = (settings: Partial<AbuseSettings>) => ({

@@ -29,6 +29,7 @@ const API_TAGS = {
   changes: 'Every change to the served records of a dataset, to keep a mirror in sync',
   cities: 'The city slugs that search accepts, with names and record counts',
   specialties: 'The specialty codes that search accepts, with labels and record counts',
+  suggest: 'Typeahead over specialties, cities and doctor names',
 } as const;
 
 export type ApiTag = keyof typeof API_TAGS;

@@ -1,0 +1,342 @@
+import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
+import type { CountryCode } from '../events.js';
+import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
+import {
+  countryFromQuery,
+  limitFromQuery,
+  parseParameters,
+  type ParameterError,
+} from '../query-parameters.js';
+import type { Result } from '../result.js';
+import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../specialties/vocabulary.js';
+import { foldText } from '../text.js';
+
+/**
+ * The typeahead (`GET /api/v1/suggest`, API 1.3): what a search box offers while the user types, over
+ * one dataset. Three kinds of suggestion, each telling the client what to call next:
+ *
+ * - `specialty` (`{ code, label }` → search with `specialty=code`): the vocabulary's labels and synonyms
+ *   in every page language, matched in memory, restricted to codes that served records of the dataset
+ *   carry (the specialties list's count aggregation, which the hot-query cache keeps);
+ * - `city` (`{ citySlug, name }` → search with `city=citySlug`): a terms aggregation on `citySlug` over
+ *   the records whose folded city name (`cityKey`) has a word starting with the typed text, or whose
+ *   slug starts with it, as the cities list matches;
+ * - `doctor` (`{ id, name, city }` → `GET /api/v1/doctors/{id}`): the records search's `q` finds for the
+ *   same text (`match_bool_prefix` on `searchText`: names, city, type and specialties).
+ *
+ * Matching is case- and accent-insensitive (`foldText`, as everywhere). Specialties and cities must match
+ * the whole typed text at a word start: every typed word a whole word of the label or city, in order,
+ * the last one a prefix ("allg" and "medicina ge" match; "ge medicina" does not). Doctors match as search
+ * does: every typed word somewhere, the last one a prefix.
+ *
+ * Order (deterministic): specialties (most records first, then code), then cities (most matching records
+ * first, then slug), then doctors (names starting with the typed text first, then folded name, then id).
+ * Specialties and cities each take at most a quarter of `limit` (at least one) while doctors can fill the
+ * rest; what doctors leave empty goes to further specialties, then further cities.
+ *
+ * One Elasticsearch request per keystroke answers doctors and cities (the cities in a `global`
+ * aggregation, so they do not depend on the doctor query), plus the specialty counts when a specialty
+ * matches, which the hot-query cache shares with `GET /api/v1/specialties?country=`.
+ */
+
+export const SUGGEST_LIMIT_MAX = 20;
+export const SUGGEST_DEFAULT_LIMIT = 8;
+export const SUGGEST_Q_MAX_LENGTH = 100;
+export const DEFAULT_SUGGEST_LANGUAGE: PageLanguage = 'en';
+
+export type SuggestParams = { country: CountryCode; q: string; limit: number; lang: PageLanguage };
+
+export type DoctorSuggestion = { type: 'doctor'; id: string; name: string; city: string | null };
+export type CitySuggestion = { type: 'city'; citySlug: string; name: string };
+export type SpecialtySuggestion = { type: 'specialty'; code: string; label: string };
+export type Suggestion = SpecialtySuggestion | CitySuggestion | DoctorSuggestion;
+export type SuggestPage = { suggestions: Suggestion[] };
+
+const LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
+const LANG_REASON = `must be one of ${LANGUAGES.join(', ')}`;
+const Q_REASON = `is required: 1 to ${SUGGEST_Q_MAX_LENGTH} characters`;
+
+// Required text: trimmed, then 1 to max code points (as users and JSON Schema count them).
+const requiredQ = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim() : value),
+  z
+    .string({ error: Q_REASON })
+    .min(1, { error: Q_REASON })
+    .refine((text) => text.length <= SUGGEST_Q_MAX_LENGTH || [...text].length <= SUGGEST_Q_MAX_LENGTH, {
+      error: `must be at most ${SUGGEST_Q_MAX_LENGTH} characters`,
+    })
+    .meta({ minLength: 1, maxLength: SUGGEST_Q_MAX_LENGTH }),
+);
+
+/** The query string of `GET /api/v1/suggest`. Use `parseSuggestParams` for the full rules. */
+export const suggestParamsSchema = z.object({
+  country: countryFromQuery.describe(
+    `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted} (as in search).`,
+  ),
+  q: requiredQ.describe(
+    `The text typed so far, trimmed, 1 to ${SUGGEST_Q_MAX_LENGTH} characters; case- and accent-insensitive, the last word a prefix (e.g. "mül", "zahn", "san seb").`,
+  ),
+  limit: limitFromQuery(
+    { max: SUGGEST_LIMIT_MAX, default: SUGGEST_DEFAULT_LIMIT },
+    `Suggestions to return, 1 to ${SUGGEST_LIMIT_MAX}; default ${SUGGEST_DEFAULT_LIMIT}.`,
+  ),
+  // Case-insensitive, like `lang` on the specialties list and the record routes.
+  lang: z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+      z.enum(LANGUAGES, { error: LANG_REASON }).default(DEFAULT_SUGGEST_LANGUAGE),
+    )
+    .describe(
+      `Page language of specialty labels: ${LANGUAGES.join(', ')} (case-insensitive); default ${DEFAULT_SUGGEST_LANGUAGE}. Typed text matches labels of every language.`,
+    ),
+});
+
+/** Validates a parsed query string: the rules of every operation (unknown, repeated, keys in the URL). */
+export function parseSuggestParams(raw: Record<string, unknown>): Result<SuggestParams, ParameterError[]> {
+  return parseParameters(suggestParamsSchema, raw, 'query');
+}
+
+// ---- the typed text ----
+
+/** The typed text's words, folded: runs of letters and digits (what the standard analyzer keeps, roughly). */
+export function typedWords(folded: string): string[] {
+  return folded.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+}
+
+/**
+ * Whether `typed` starts at some word of `words`: every typed word equal to the word at its place, the
+ * last one a prefix of it. No typed word matches nothing.
+ */
+export function matchesAtWordStart(words: ReadonlyArray<string>, typed: ReadonlyArray<string>): boolean {
+  const last = typed.length - 1;
+  if (last < 0) return false;
+  for (let start = 0; start + last < words.length; start += 1) {
+    let matches = true;
+    for (let index = 0; index < last && matches; index += 1) {
+      matches = words[start + index] === typed[index];
+    }
+    if (matches && (words[start + last] as string).startsWith(typed[last] as string)) return true;
+  }
+  return false;
+}
+
+// ---- specialties: the vocabulary, in memory ----
+
+/** Each code with the folded words of its labels and synonyms in every language. */
+const SPECIALTY_WORDS: ReadonlyArray<{ code: SpecialtyCode; phrases: ReadonlyArray<string[]> }> =
+  SPECIALTY_VOCABULARY.map((entry) => {
+    const synonyms: ReadonlyArray<ReadonlyArray<string>> = Object.values(entry.synonyms);
+    const texts = new Set([...Object.values(entry.labels), ...synonyms.flat()].map(foldText));
+    return { code: entry.code, phrases: [...texts].map(typedWords) };
+  });
+
+/** The codes one of whose labels or synonyms (any language) the typed text matches at a word start, in code order. */
+export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
+  const typed = typedWords(foldText(q));
+  return SPECIALTY_WORDS.filter(({ phrases }) => phrases.some((words) => matchesAtWordStart(words, typed)))
+    .map(({ code }) => code)
+    .sort();
+}
+
+// ---- the Elasticsearch request: doctors and cities ----
+
+type Clause = Record<string, unknown>;
+
+export type SuggestRequestBody = {
+  size: number;
+  query: { bool: { filter: Clause[]; should: Clause[] } };
+  sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }];
+  _source: string[];
+  track_total_hits: false;
+  aggs: {
+    cities: {
+      global: Record<string, never>;
+      aggs: { matching: { filter: Clause; aggs: { slugs: Clause } } };
+    };
+  };
+};
+
+/** The part of the response the suggestions read. */
+export type SuggestResponse = {
+  hits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
+  aggregations?: SuggestAggregations | undefined;
+};
+
+export type SuggestHitSource = {
+  placeId?: string;
+  doctor?: { name?: string | null; legalName?: string | null; address?: { city?: string | null } };
+};
+
+export type SuggestAggregations = {
+  cities?: {
+    matching?: {
+      slugs?: {
+        buckets: ReadonlyArray<{
+          key: unknown;
+          doc_count: number;
+          names?: { buckets: ReadonlyArray<{ key: unknown }> };
+        }>;
+      };
+    };
+  };
+};
+
+const COUNT_THEN_KEY: [{ _count: 'desc' }, { _key: 'asc' }] = [{ _count: 'desc' }, { _key: 'asc' }];
+
+/**
+ * Doctors (the query) and cities (a global aggregation, filtered to the dataset) in one request. Doctor
+ * scores are constant (1 when the folded name starts with the typed text, else 0), so the order is
+ * exact: score, folded name, id.
+ */
+export function buildSuggestRequest(params: SuggestParams): SuggestRequestBody {
+  const folded = foldText(params.q);
+  // Served records of the dataset only: tombstones stay in the index (see search-query.ts).
+  const dataset: Clause[] = [{ term: { served: true } }, { term: { country: params.country } }];
+  return {
+    size: params.limit,
+    query: {
+      bool: {
+        // Search's `q` clause: literal text, never query syntax.
+        filter: [...dataset, { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } }],
+        should: [{ constant_score: { filter: { prefix: { sortName: folded } }, boost: 1 } }],
+      },
+    },
+    sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+    _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
+    track_total_hits: false,
+    aggs: {
+      cities: {
+        global: {},
+        aggs: {
+          matching: {
+            filter: { bool: { filter: [...dataset, cityClause(folded)] } },
+            aggs: {
+              slugs: {
+                terms: { field: 'citySlug', size: params.limit, order: COUNT_THEN_KEY },
+                // The most common matching spelling of the city's name.
+                aggs: { names: { terms: { field: 'cityName', size: 1, order: COUNT_THEN_KEY } } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * A word of the folded city name starts with the typed text (a regexp on the `cityKey` keyword: a
+ * dataset has few distinct cities, so enumerating their terms is cheap), or the slug starts with it
+ * ("san-seb", "baden-baden").
+ */
+function cityClause(folded: string): Clause {
+  const should: Clause[] = [
+    { regexp: { cityKey: { value: `(.*[^a-z0-9])?${regexpLiteral(folded)}.*`, flags: 'NONE' } } },
+  ];
+  const slug = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '');
+  if (slug !== '') should.push({ prefix: { citySlug: slug } });
+  return { bool: { should, minimum_should_match: 1 } };
+}
+
+/** Text as a Lucene regexp matching exactly it: every character but a-z, 0-9 and space escaped. */
+export function regexpLiteral(text: string): string {
+  let literal = '';
+  for (const character of text) literal += /[a-z0-9 ]/.test(character) ? character : `\\${character}`;
+  return literal;
+}
+
+// ---- the answer ----
+
+/** Doctors, cities and specialties merged in answer order (see the module comment). */
+export function toSuggestPage(
+  params: SuggestParams,
+  response: SuggestResponse | undefined,
+  /** The matching specialty codes that the dataset's records carry, with their counts. */
+  specialtyCounts: ReadonlyArray<{ code: string; count: number }>,
+): SuggestPage {
+  const specialties = [...specialtyCounts]
+    .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+    .flatMap(({ code }): SpecialtySuggestion[] => {
+      const label = specialtyLabel(code, params.lang);
+      return label === undefined ? [] : [{ type: 'specialty', code, label }];
+    });
+  const cities = (response?.aggregations?.cities?.matching?.slugs?.buckets ?? []).map(
+    (bucket): CitySuggestion => {
+      const citySlug = String(bucket.key);
+      const name = bucket.names?.buckets[0]?.key;
+      return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
+    },
+  );
+  const doctors = (response?.hits ?? []).flatMap(({ _source: source }): DoctorSuggestion[] => {
+    const name = source?.doctor?.name ?? source?.doctor?.legalName ?? null;
+    if (source?.placeId === undefined || name === null) return [];
+    return [{ type: 'doctor', id: source.placeId, name, city: source.doctor?.address?.city ?? null }];
+  });
+  return { suggestions: mergeSuggestions(params.limit, specialties, cities, doctors) };
+}
+
+/**
+ * Specialties and cities take at most a quarter of `limit` each (at least one); doctors fill the rest;
+ * slots doctors leave go to further specialties, then further cities. Kinds stay grouped in that order.
+ */
+export function mergeSuggestions(
+  limit: number,
+  specialties: ReadonlyArray<SpecialtySuggestion>,
+  cities: ReadonlyArray<CitySuggestion>,
+  doctors: ReadonlyArray<DoctorSuggestion>,
+): Suggestion[] {
+  const share = Math.max(1, Math.floor(limit / 4));
+  let specialtyCount = Math.min(specialties.length, share, limit);
+  let cityCount = Math.min(cities.length, share, limit - specialtyCount);
+  const doctorCount = Math.min(doctors.length, limit - specialtyCount - cityCount);
+  let free = limit - specialtyCount - cityCount - doctorCount;
+  const moreSpecialties = Math.min(free, specialties.length - specialtyCount);
+  specialtyCount += moreSpecialties;
+  free -= moreSpecialties;
+  cityCount += Math.min(free, cities.length - cityCount);
+  return [
+    ...specialties.slice(0, specialtyCount),
+    ...cities.slice(0, cityCount),
+    ...doctors.slice(0, doctorCount),
+  ];
+}
+
+// ---- the answer's schema (OpenAPI components; open objects: clients ignore fields they do not know) ----
+
+export const specialtySuggestionSchema = z.looseObject({
+  type: z.literal('specialty'),
+  code: z.string().meta({
+    description: 'A specialty code: search with `specialty=<code>`',
+    examples: ['dentistry'],
+  }),
+  label: z.string().meta({ description: 'Its label in `lang`', examples: ['Dentistry'] }),
+});
+
+export const citySuggestionSchema = z.looseObject({
+  type: z.literal('city'),
+  citySlug: z.string().meta({
+    description: 'A city slug: search with `city=<citySlug>`',
+    examples: ['muenchen'],
+  }),
+  name: z.string().meta({
+    description:
+      "Display name: the most common matching spelling among the city's records (the slug if none)",
+    examples: ['München'],
+  }),
+});
+
+export const doctorSuggestionSchema = z.looseObject({
+  type: z.literal('doctor'),
+  id: z.string().meta({ description: 'The record id: `GET /api/v1/doctors/{id}`' }),
+  name: z.string().meta({ description: 'Published display name (the legal name when there is none)' }),
+  city: z.string().nullable().meta({ description: 'Published address city; null when there is none' }),
+});
+
+export const suggestPageSchema = z.looseObject({
+  suggestions: z
+    .array(
+      z.discriminatedUnion('type', [specialtySuggestionSchema, citySuggestionSchema, doctorSuggestionSchema]),
+    )
+    .max(SUGGEST_LIMIT_MAX),
+});
