@@ -98,12 +98,12 @@ describe('npm run api, two processes, npm run keys', () => {
 
     const unauthenticated = await fetch(`${first}/openapi.json`);
     expect((await unauthenticated.json()) as { info: { version: string } }).toMatchObject({
-      info: { version: '1.2.0' },
+      info: { version: '1.3.0' },
     });
     for (const api of apis) expect(api.output()).not.toContain(secret);
   });
 
-  it('answers geo searches, the cities and specialties lists (API 1.2), every response as /openapi.json describes it', async () => {
+  it('answers geo searches, the cities and specialties lists (API 1.2), the typeahead (API 1.3), every response as /openapi.json describes it', async () => {
     await indexPlaces(search.client, `${search.prefix}_doctors`, [
       placeState({
         id: 'pt-centre',
@@ -140,7 +140,7 @@ describe('npm run api, two processes, npm run keys', () => {
     const account = await ensureAccount(database.db, 'e2e-geo@example.com');
     // The per-key limit here is 5 requests a minute: a key per few requests.
     const secrets = await Promise.all(
-      ['geo-1', 'geo-2'].map(
+      ['geo-1', 'geo-2', 'geo-3'].map(
         async (name) => (await createApiKey(database.db, { accountId: account.id, name })).secret,
       ),
     );
@@ -193,6 +193,14 @@ describe('npm run api, two processes, npm run keys', () => {
     });
     const dentists = await get('/api/v1/doctors', 'country=pt&specialty=dentistry');
     expect((dentists.json() as DoctorPage).doctors.map((doctor) => doctor.id)).toEqual(['pt-porto']);
+
+    const porto = { type: 'doctor', id: 'pt-porto', name: 'Clínica Porto', city: 'Porto' };
+    expect((await get('/api/v1/suggest', 'country=pt&q=PORT')).json()).toEqual({
+      suggestions: [{ type: 'city', citySlug: 'porto', name: 'Porto' }, porto],
+    });
+    expect((await get('/api/v1/suggest', 'country=pt&q=orto&lang=pt')).json()).toEqual({
+      suggestions: [{ type: 'specialty', code: 'orthodontics', label: 'Ortodontia' }, porto],
+    });
   });
 
   it('answers If-None-Match with a bare 304 over HTTP, in either process, without spending quota', async () => {

@@ -47,9 +47,9 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => harness.close());
 
-  it('is served without a key, at version 1.2.0, and is a valid OpenAPI 3.1 document', async () => {
+  it('is served without a key, at version 1.3.0, and is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.2.0');
+    expect(document.info.version).toBe('1.3.0');
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -76,7 +76,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the six operations, each secured by the API key header or Bearer', () => {
+  it('describes exactly the seven operations, each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/v1/changes',
       '/api/v1/cities',
@@ -84,6 +84,7 @@ describe('OpenAPI document', () => {
       '/api/v1/doctors/{doctorId}',
       '/api/v1/key',
       '/api/v1/specialties',
+      '/api/v1/suggest',
     ]);
     expect(document.components.securitySchemes).toMatchObject({
       ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -104,6 +105,7 @@ describe('OpenAPI document', () => {
       'changes',
       'cities',
       'specialties',
+      'suggest',
     ]);
     expect(new Set(used)).toEqual(new Set(document.tags.map((tag) => tag.name)));
     for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
 
-export const OPENAPI_VERSION = '1.2.0';
+export const OPENAPI_VERSION = '1.3.0';
 
 const DESCRIPTION = `Read-only access to published doctor and clinic directory records.
 
