@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { observedPatientAttributesSchema } from './patient-attributes.js';
 import { fail, ok, type Result } from './result.js';
 
 /** Every dataset code the API accepts for `country`. */
@@ -99,6 +100,9 @@ export const observedSchema = z.looseObject({
       message: `Expected at most ${MAX_WORKING_HOURS_DAYS} days`,
     })
     .nullable(),
+  // API 1.3: languages, accepting new patients, wheelchair access, insurance; optional, so a crawl
+  // without them (every crawl before them) stays valid and reads as unknown.
+  ...observedPatientAttributesSchema,
 });
 export type Observed = z.infer<typeof observedSchema>;
 

@@ -169,6 +169,17 @@ export {
   type KeyState,
 } from './key-lifecycle.js';
 export {
+  INSURANCE_SCHEMES,
+  INSURANCE_CODES,
+  LANGUAGE_CODES,
+  insuranceCodesOf,
+  patientAttributesOf,
+  patientAttributesSchema,
+  type InsuranceCode,
+  type LanguageCode,
+  type PatientAttributes,
+} from './patient-attributes.js';
+export {
   DEFAULT_SUGGEST_LANGUAGE,
   SUGGEST_DEFAULT_LIMIT,
   SUGGEST_LIMIT_MAX,

@@ -37,7 +37,7 @@ export const selectedDoctorSchema = doctorSchema
   .extend(doctorExtrasSchema.partial().shape)
   .meta({
     description:
-      'API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`) only when named or with `fields=*`.',
+      'API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`.',
   });
 export type SelectedDoctor = z.output<typeof selectedDoctorSchema>;
 
@@ -47,7 +47,7 @@ export type ShapedRecord<Shape extends RecordShape> = Shape extends { fields: Fi
   : Doctor;
 
 const FIELDS_LISTED = `${RECORD_FIELD_NAMES.join(', ')}; or * for all`;
-export const FIELDS_DESCRIPTION = `API 1.2. Comma-separated names of the record fields to return (\`id\` always comes back), or \`*\` for every field: ${RECORD_FIELD_NAMES.join(', ')}. Names are case-sensitive; fields come out in this order. \`specialtyCodes\` and \`openingHours\` are returned only when named here. Without \`fields\`, the full 1.1 record.`;
+export const FIELDS_DESCRIPTION = `API 1.2. Comma-separated names of the record fields to return (\`id\` always comes back), or \`*\` for every field: ${RECORD_FIELD_NAMES.join(', ')}. Names are case-sensitive; fields come out in this order. \`specialtyCodes\` and \`openingHours\` (API 1.2), \`languages\`, \`acceptingNewPatients\`, \`wheelchairAccessible\` and \`insurance\` (API 1.3) are returned only when named here. Without \`fields\`, the full 1.1 record.`;
 export const LANG_DESCRIPTION = `API 1.2. Page language of \`profileUrl\`: ${PAGE_LANGUAGE_CODES.join(', ')} (case-insensitive). Without it, the English page.`;
 
 /** Reads a `fields` value: the selected names in output order, or why not (no message quotes the value). */
@@ -120,8 +120,16 @@ export function needsExtras(shape: RecordShape): boolean {
   return shape.fields?.some((name) => (DOCTOR_EXTRA_KEYS as ReadonlyArray<string>).includes(name)) ?? false;
 }
 
-// A document projected before the extras existed has none until `reindex --replay`: they read as unknown.
-const UNKNOWN_EXTRAS: DoctorExtras = { specialtyCodes: [], openingHours: null };
+// A document projected before the extras existed (or before some of them, such as API 1.3's) lacks them
+// until `reindex --replay`: the missing ones read as unknown.
+const UNKNOWN_EXTRAS: DoctorExtras = {
+  specialtyCodes: [],
+  openingHours: null,
+  languages: [],
+  acceptingNewPatients: null,
+  wheelchairAccessible: null,
+  insurance: [],
+};
 
 /**
  * The record a request with this shape gets, from the stored Doctor and extras. Without `fields` and
@@ -136,7 +144,7 @@ export function shapeRecord<Shape extends RecordShape>(
   const localized =
     lang === undefined ? doctor : { ...doctor, profileUrl: profileUrlIn(doctor.profileUrl, lang) };
   if (fields === undefined) return localized;
-  const all: Record<string, unknown> = { ...localized, ...(extras ?? UNKNOWN_EXTRAS) };
+  const all: Record<string, unknown> = { ...localized, ...UNKNOWN_EXTRAS, ...extras };
   // Built in schema order, so every transport (and a writer that does not reorder) shows that order.
   return Object.fromEntries(fields.map((name) => [name, all[name]])) as ShapedRecord<Shape>;
 }

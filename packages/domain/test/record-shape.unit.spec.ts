@@ -16,6 +16,10 @@ const DOCTOR = toDoctor(servedState(), { siteOrigin: SITE_ORIGIN });
 const EXTRAS: DoctorExtras = {
   specialtyCodes: ['general-practice'],
   openingHours: { timeZone: 'Europe/Berlin', periods: [{ day: 1, open: '08:00', close: '12:00' }] },
+  languages: ['de', 'en'],
+  acceptingNewPatients: true,
+  wheelchairAccessible: false,
+  insurance: ['gkv', 'pkv'],
 };
 
 function fieldsOf(text: string) {
@@ -63,7 +67,7 @@ describe('parseFields', () => {
       const error = reasonOf(text);
       expect(error, text).toMatch(reason);
       expect(error, text).toContain('id, name, legalName');
-      expect(error, text).toContain('specialtyCodes, openingHours; or * for all');
+      expect(error, text).toContain(`${DOCTOR_EXTRA_KEYS.join(', ')}; or * for all`);
     }
     expect(reasonOf('name,secretField')).not.toContain('secretField');
   });
@@ -126,6 +130,34 @@ describe('shapeRecord', () => {
       specialtyCodes: [],
       openingHours: null,
     });
+  });
+
+  it('reads the API 1.3 extras of a document projected before them as unknown, keeping the others', () => {
+    const before13 = { specialtyCodes: EXTRAS.specialtyCodes, openingHours: EXTRAS.openingHours };
+    const record = shapeRecord(DOCTOR, before13 as DoctorExtras, {
+      fields: fieldsOf('specialtyCodes,languages,acceptingNewPatients,wheelchairAccessible,insurance'),
+    });
+    expect(record).toEqual({
+      id: DOCTOR.id,
+      specialtyCodes: EXTRAS.specialtyCodes,
+      languages: [],
+      acceptingNewPatients: null,
+      wheelchairAccessible: null,
+      insurance: [],
+    });
+    expect(Object.keys(shapeRecord(DOCTOR, before13 as DoctorExtras, { fields: fieldsOf('*') }))).toEqual(
+      RECORD_FIELD_NAMES,
+    );
+  });
+
+  it('returns the API 1.3 extras only when named', () => {
+    expect(shapeRecord(DOCTOR, EXTRAS, { fields: fieldsOf('languages,insurance') })).toEqual({
+      id: DOCTOR.id,
+      languages: ['de', 'en'],
+      insurance: ['gkv', 'pkv'],
+    });
+    expect(Object.keys(shapeRecord(DOCTOR, EXTRAS, { fields: fieldsOf('name') }))).toEqual(['id', 'name']);
+    expect(needsExtras({ fields: fieldsOf('wheelchairAccessible') })).toBe(true);
   });
 
   it('gives profileUrl in the page language asked, and nothing else changes', () => {

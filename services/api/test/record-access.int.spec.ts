@@ -25,6 +25,10 @@ const SANCHEZ_URL = `${SITE_ORIGIN}/es/medicos/es/madrid/clinica-dental-sanchez`
 const EXTRAS: DoctorExtras = {
   specialtyCodes: ['general-practice', 'sports-medicine'],
   openingHours: { timeZone: 'Europe/Berlin', periods: [{ day: 1, open: '08:00', close: '12:00' }] },
+  languages: ['de', 'en'],
+  acceptingNewPatients: true,
+  wheelchairAccessible: false,
+  insurance: ['gkv', 'pkv'],
 };
 
 type Record = { [key: string]: unknown; id: string };
@@ -80,7 +84,7 @@ describe('record access: fields, lang and batch get', () => {
       const plain = await ok<{ doctor: Record }>('/api/v1/doctors/de-mueller');
       expect(Object.keys(plain.doctor)).toEqual(DOCTOR_KEYS);
       const named = await ok<{ doctor: Record }>(
-        '/api/v1/doctors/de-mueller?fields=openingHours,specialtyCodes',
+        '/api/v1/doctors/de-mueller?fields=openingHours,specialtyCodes,insurance,languages,wheelchairAccessible,acceptingNewPatients',
       );
       expect(named.doctor).toEqual({ id: 'de-mueller', ...EXTRAS });
       const all = await ok<{ doctor: Record }>('/api/v1/doctors/de-mueller?fields=*');
