@@ -1,9 +1,10 @@
 import type { Faker } from '@faker-js/faker';
 import type { Publication } from '@directory/domain';
-import type { SampleCity } from './cities.js';
+import { pointNear, type SampleCity } from './cities.js';
 import type { CountryLocale } from './locales.js';
 import { samplePhone, type SamplePhone } from './phones.js';
 import { BASE32, type Prng } from './prng.js';
+import { formatPostalCode } from './regions-index.js';
 import { slugify } from './slug.js';
 import { sampleWorkingHours, type WorkingHours } from './working-hours.js';
 
@@ -64,23 +65,17 @@ export function createPlace(locale: CountryLocale, city: SampleCity, faker: Fake
   const googleCid = `${prng.int(1, 9)}${prng.digits(18)}`;
   const nameSlug = slugify(name) || 'praxis';
   const website = prng.chance(0.75) ? `https://www.${nameSlug}.${locale.topLevelDomain}` : null;
+  const location = prng.chance(0.97) ? roundedPoint(pointNear(city, prng)) : null;
   const observed: ObservedFields = {
     name,
     legalName: prng.chance(0.7) ? fill(prng.pick(locale.legalNames)) : null,
     address: {
       street: prng.chance(0.95) ? faker.location.streetAddress() : null,
       city: city.name,
-      state: prng.chance(0.9) ? faker.location.state() : null,
-      postalCode: prng.chance(0.95) ? faker.location.zipCode() : null,
+      ...sampleRegionAndPostalCode(locale, city, location, faker, prng),
       country: locale.isoCountry,
     },
-    // About ±2 km around the city centre, so places of one city do not stack on one point.
-    location: prng.chance(0.97)
-      ? {
-          latitude: roundTo(city.latitude + (prng.next() - 0.5) * 0.04, 6),
-          longitude: roundTo(city.longitude + (prng.next() - 0.5) * 0.06, 6),
-        }
-      : null,
+    location,
     ...samplePrimaryPhone(locale, prng),
     additionalPhones: sampleAdditionalPhones(locale, prng),
     email: sampleEmail(locale, person, website, prng),
@@ -122,6 +117,46 @@ export function recrawl(place: SamplePlace, prng: Prng): ObservedFields {
   if (prng.chance(0.05)) next.name = `${previous.name} – ${place.city.name}`;
   place.observed = next;
   return next;
+}
+
+/**
+ * The region and postal code of the city, where the country has a region table; elsewhere Faker's,
+ * which need not agree with the city. A place always keeps its location or its postal code, as the
+ * time zone of its opening hours is read from one of them (the Canary Islands, Madeira, the Azores).
+ */
+function sampleRegionAndPostalCode(
+  locale: CountryLocale,
+  city: SampleCity,
+  location: ObservedFields['location'],
+  faker: Faker,
+  prng: Prng,
+): Pick<ObservedFields['address'], 'state' | 'postalCode'> {
+  if (city.region === null) {
+    return {
+      state: prng.chance(0.9) ? faker.location.state() : null,
+      postalCode: prng.chance(0.95) ? faker.location.zipCode() : null,
+    };
+  }
+  return {
+    state: prng.chance(0.9) ? city.region.name : null,
+    postalCode:
+      location === null || prng.chance(0.95) ? samplePostalCode(locale.isoCountry, city, prng) : null,
+  };
+}
+
+/** A code of the city's area, each code of its ranges equally likely. */
+function samplePostalCode(isoCountry: string, city: SampleCity, prng: Prng): string {
+  const total = city.postalRanges.reduce((sum, [low, high]) => sum + high - low + 1, 0);
+  let offset = prng.int(0, total - 1);
+  for (const [low, high] of city.postalRanges) {
+    if (offset <= high - low) return formatPostalCode(isoCountry, low + offset, prng.digits(3));
+    offset -= high - low + 1;
+  }
+  throw new Error(`no postal ranges for ${city.name}`);
+}
+
+function roundedPoint(point: { latitude: number; longitude: number }) {
+  return { latitude: roundTo(point.latitude, 6), longitude: roundTo(point.longitude, 6) };
 }
 
 function samplePrimaryPhone(locale: CountryLocale, prng: Prng) {
