@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { INSURANCE_SCHEMES } from '@directory/domain';
+
+/**
+ * The insurance codes docs/api.md lists ("Insurance codes") must be the code's table
+ * (packages/domain/src/patient-attributes.ts), row for row: country, code, name and description, in the
+ * table's order. A scheme added, renamed or dropped there without the docs fails here, showing the row.
+ */
+
+const DOC = new URL('../../docs/api.md', import.meta.url);
+const HEADING = '### Insurance codes (API 1.3)';
+
+/** The cells of every body row of the first table after the heading, backticks removed. */
+function tableRows(markdown: string, heading: string): string[][] {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => line.trim() === heading);
+  if (start === -1) throw new Error(`heading not found: ${heading}`);
+  const rows: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('#')) break;
+    if (line.startsWith('|')) rows.push(line);
+    else if (rows.length > 0) break;
+  }
+  // Skip the header row and the |---| separator; cells hold no `|` of their own.
+  return rows.slice(2).map((row) =>
+    row
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim().replaceAll('`', '')),
+  );
+}
+
+describe('the insurance codes of docs/api.md', () => {
+  it('are the code table, row for row', () => {
+    const listed = tableRows(readFileSync(DOC, 'utf8'), HEADING);
+    const expected = Object.entries(INSURANCE_SCHEMES).flatMap(([country, schemes]) =>
+      schemes.map((scheme) => [country, scheme.code, scheme.name, scheme.description]),
+    );
+    expect(listed).toEqual(expected);
+  });
+});
