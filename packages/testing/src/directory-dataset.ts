@@ -2,8 +2,9 @@ import { DOCTOR_KEYS, type PlaceState } from '@directory/domain';
 import { placeState } from './place-fixtures.js';
 
 /**
- * A small directory: named records for the query semantics, a crowd of generated German records for
- * paging, and places that must never be served (suppressed, closed, unpublished: tombstones).
+ * A small directory: named records for the query semantics (four with API 1.3 patient attributes, which
+ * only `fields` and the 1.3 filters show), a crowd of generated German records for paging, and places
+ * that must never be served (suppressed, closed, unpublished: tombstones).
  */
 export function testDataset(): { states: PlaceState[]; servedGermanIds: string[] } {
   const named: PlaceState[] = [
@@ -16,6 +17,10 @@ export function testDataset(): { states: PlaceState[]; servedGermanIds: string[]
       whatsappEligible: true,
       verified: true,
       profileSlug: 'praxis-dr-mueller',
+      languages: ['de', 'en'],
+      acceptingNewPatients: true,
+      wheelchairAccessible: true,
+      insurance: ['gkv', 'pkv'],
     }),
     placeState({
       id: 'de-schmidt',
@@ -24,6 +29,10 @@ export function testDataset(): { states: PlaceState[]; servedGermanIds: string[]
       phone: '+49 30 1234567',
       phoneType: 'landline',
       profileSlug: 'zahnarztpraxis-schmidt',
+      // As a source may write them: case folded, an unknown code dropped; wheelchair access not said.
+      languages: ['DE', 'tr', 'Klingon'],
+      acceptingNewPatients: false,
+      insurance: ['PKV'],
     }),
     placeState({
       id: 'de-orthopaedie',
@@ -32,6 +41,10 @@ export function testDataset(): { states: PlaceState[]; servedGermanIds: string[]
       citySlug: 'hamburg',
       verified: true,
       profileSlug: 'mueller-soehne-orthopaedie',
+      languages: ['de'],
+      acceptingNewPatients: null,
+      wheelchairAccessible: false,
+      insurance: ['gkv', 'aok'],
     }),
     placeState({
       id: 'es-sanchez',
@@ -41,6 +54,10 @@ export function testDataset(): { states: PlaceState[]; servedGermanIds: string[]
       citySlug: 'madrid',
       primaryType: 'Dentista',
       profileSlug: 'clinica-dental-sanchez',
+      languages: ['es', 'en'],
+      acceptingNewPatients: true,
+      // Portugal's `adse` and Germany's `gkv` are no Spanish codes: dropped.
+      insurance: ['sns', 'muface', 'adse', 'gkv'],
     }),
     placeState({
       id: 'it-rossi',

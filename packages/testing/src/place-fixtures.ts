@@ -27,6 +27,11 @@ type PlaceInput = {
   postalCode?: string | null;
   /** Opening hours by source day label (default: Montag 08:00–12:00); null for none published. */
   workingHours?: Observed['workingHours'];
+  /** API 1.3 patient attributes as crawled; each left out of the crawl unless given, as before API 1.3. */
+  languages?: string[] | null;
+  acceptingNewPatients?: boolean | null;
+  wheelchairAccessible?: boolean | null;
+  insurance?: string[] | null;
 };
 
 const ADDRESS_COUNTRY = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT', fr: 'FR', gb: 'GB', mx: 'MX' } as const;
@@ -60,6 +65,7 @@ export function placeState(input: PlaceInput): PlaceState {
       input.workingHours === undefined ? { Montag: [{ open: '08:00', close: '12:00' }] } : input.workingHours,
     // Internal crawl fields a crawler might add: the allowlist must drop them.
     crawlerNote: 'internal',
+    ...patientAttributesOf(input),
   };
   return {
     ...initialPlaceState(input.id),
@@ -76,6 +82,20 @@ export function placeState(input: PlaceInput): PlaceState {
     closed: input.closed ?? false,
     verified: input.verified ?? false,
   };
+}
+
+const PATIENT_ATTRIBUTES = [
+  'languages',
+  'acceptingNewPatients',
+  'wheelchairAccessible',
+  'insurance',
+] as const;
+
+/** The patient attributes the input gives, as a crawl carries them (the others absent). */
+function patientAttributesOf(input: PlaceInput): Partial<Observed> {
+  return Object.fromEntries(
+    PATIENT_ATTRIBUTES.filter((name) => input[name] !== undefined).map((name) => [name, input[name]]),
+  );
 }
 
 /** Indexes the documents the projection would write (served docs and tombstones), externally versioned. */
