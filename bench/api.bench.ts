@@ -20,9 +20,7 @@ import {
   type SortValues,
 } from '@directory/domain';
 import { readFeedPage, readSnapshotHorizon, savePlaceStates } from '@directory/event-store';
-import { createApiKey, ensureAccount } from '@directory/keys';
-import { ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess, freePort, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
+import { type RunningProcess } from '@directory/testing';
 import {
   feedWorkload,
   servedPlace,
@@ -32,7 +30,9 @@ import {
   type Live,
   type Task,
 } from './api-workload.js';
+import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import { indexServedRecords } from './served-records.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 
 type BenchOptions = {
@@ -96,39 +96,17 @@ async function runPhase(client: Client, tasks: Task[], concurrency: number): Pro
   return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
-/** A filter value as query-string text: `near` is "lat,lng". */
+/** A filter value as query-string text: `near` is "lat,lng", `bbox` "minLng,minLat,maxLng,maxLat". */
 function queryValue(value: SearchFilters[keyof SearchFilters]): string {
-  return typeof value === 'object' ? `${value.lat},${value.lon}` : String(value);
+  if (typeof value !== 'object') return String(value);
+  return 'lat' in value
+    ? `${value.lat},${value.lon}`
+    : `${value.west},${value.south},${value.east},${value.north}`;
 }
 
 async function json(response: Response): Promise<unknown> {
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return response.json();
-}
-
-/** Indexes the served records straight into the alias, as the worker would leave them. */
-async function indexServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
-  const { client, alias, config } = environment;
-  await ensureDoctorsIndex(client, alias);
-  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '-1' } });
-  log(`indexing ${records} served records into ${alias}`);
-  const indexStarted = performance.now();
-  for (let start = 0; start < records; start += 5_000) {
-    const operations = [];
-    for (let index = start; index < Math.min(records, start + 5_000); index += 1) {
-      const document = toSearchDocument(servedPlace(index), { siteOrigin: config.SITE_ORIGIN });
-      operations.push(
-        { index: { _index: alias, _id: document.placeId, version: 1, version_type: 'external' as const } },
-        document,
-      );
-    }
-    const response = await client.bulk({ operations });
-    if (response.errors) throw new Error('bulk indexing failed');
-  }
-  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '1s' } });
-  await client.indices.refresh({ index: alias });
-  await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
-  log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
 }
 
 /** The changes feed reads the places table: the same number of served records, as the worker saves them. */
@@ -147,42 +125,6 @@ async function storeServedRecords(environment: BenchEnvironment, records: number
     await savePlaceStates(environment.db, rows);
   }
   await sql`analyze places`.execute(environment.db);
-}
-
-type RunningApi = {
-  process: RunningProcess;
-  /** The API's base URL, `/api/v1` included. */
-  base: string;
-  headers: Record<string, string>;
-  opsPort: number;
-};
-
-/**
- * The API as its own process, as in production (logs at info included), with a key of its own; this
- * process is the client.
- */
-async function startApi(environment: BenchEnvironment): Promise<RunningApi> {
-  const account = await ensureAccount(environment.db, 'bench@example.com');
-  const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
-  const port = await freePort();
-  const opsPort = await freePort();
-  const api = startProcess('services/api/src/server.ts', [], {
-    API_OPS_PORT: String(opsPort),
-    DATABASE_URL: environment.databaseUrl,
-    REDIS_PREFIX: environment.redisPrefix,
-    ELASTICSEARCH_INDEX: environment.alias,
-    HOST: '127.0.0.1',
-    API_PORT: String(port),
-    ...UNLIMITED_QUOTAS,
-    LOG_LEVEL: 'info',
-  });
-  try {
-    await api.waitForOutput(/Server listening/);
-  } catch (error) {
-    await api.stop('SIGKILL');
-    throw error;
-  }
-  return { process: api, base: `http://127.0.0.1:${port}/api/v1`, headers: { 'x-api-key': secret }, opsPort };
 }
 
 /** Searches and gets through the API over HTTP. */

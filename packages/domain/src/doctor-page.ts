@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doctorSchema } from './doctor.js';
 import { selectedDoctorSchema } from './record-shape.js';
 import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
+import { TOTAL_EXACT_UP_TO } from './search/search-order.js';
 
 /**
  * The `page` object of a DoctorPage (docs/api.md, `GET /api/v1/doctors` — search), shared by the OpenAPI
@@ -13,6 +14,17 @@ export const pageInfoSchema = z.strictObject({
   nextCursor: z.string().max(CURSOR_MAX_LENGTH).nullable().meta({
     description:
       'Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page',
+  }),
+  total: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({
+      description: `API 1.3, only with \`count=true\`: how many records match the filters (all pages). Exact up to ${TOTAL_EXACT_UP_TO}; past that it is ${TOTAL_EXACT_UP_TO} and \`totalExact\` is false.`,
+    }),
+  totalExact: z.boolean().optional().meta({
+    description: 'API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false).',
   }),
 });
 

@@ -118,7 +118,18 @@ export {
   toDoctorPage,
   type SearchHitSource,
   type SearchHit,
+  type SearchOrder,
+  type SearchTotal,
 } from './search/search-query.js';
+export {
+  SORT_ORDERS,
+  TOTAL_EXACT_UP_TO,
+  boundSortOrder,
+  sortOrderOf,
+  type SortOrder,
+} from './search/search-order.js';
+export { RELEVANCE_FIELDS, TYPO_FUZZINESS, relevanceTextQuery } from './search/search-relevance.js';
+export { indexedText, indexedWords, wordsOf } from './search/search-analysis.js';
 export {
   doctorPageSchema,
   searchResultSchema,

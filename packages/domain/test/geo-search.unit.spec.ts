@@ -15,7 +15,12 @@ import {
   parseSearchParams,
   parseSearchToolInput,
 } from '../src/search/search-params.js';
-import { buildSearchRequest, toDoctorPage, type SearchHit } from '../src/search/search-query.js';
+import {
+  buildSearchRequest,
+  filteredQueryOf,
+  toDoctorPage,
+  type SearchHit,
+} from '../src/search/search-query.js';
 import { servedState, SITE_ORIGIN } from './fixtures.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';
@@ -195,7 +200,7 @@ describe('geo search requests and pages', () => {
 
   it(`searches ${GEO_RADIUS_DEFAULT_M} m around near when no radius is given`, () => {
     const body = buildSearchRequest({ country: 'de', near: BERLIN }, 10);
-    expect(body.query.bool.filter).toContainEqual({
+    expect(filteredQueryOf(body).bool.filter).toContainEqual({
       geo_distance: { distance: `${GEO_RADIUS_DEFAULT_M}m`, location: BERLIN },
     });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, filterFingerprint } from '../src/search/cursor.js';
 import { OPEN_AT_REASON, OPEN_NOW_REASON, canonicalInstant, openAtClause } from '../src/search/open-at.js';
 import { parseSearchParams, parseSearchToolInput } from '../src/search/search-params.js';
-import { buildSearchRequest } from '../src/search/search-query.js';
+import { buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';
 const REQUEST_TIME = new Date('2026-11-23T08:30:00Z'); // Monday 09:30 in Berlin
@@ -116,9 +116,9 @@ describe('the open-at clause', () => {
   it('is added to the search for openAt, and for openNow at the request time the caller passes', () => {
     const clause = openAtClause('de', REQUEST_TIME);
     const withOpenAt = buildSearchRequest({ country: 'de', openAt: '2026-11-23T09:30:00+01:00' }, 10);
-    expect(withOpenAt.query.bool.filter).toContainEqual(clause);
+    expect(filteredQueryOf(withOpenAt).bool.filter).toContainEqual(clause);
     const withOpenNow = buildSearchRequest({ country: 'de', openNow: true }, 10, undefined, REQUEST_TIME);
-    expect(withOpenNow.query.bool.filter).toContainEqual(clause);
+    expect(filteredQueryOf(withOpenNow).bool.filter).toContainEqual(clause);
     // Order and paging are untouched: by name, then id.
     expect(withOpenNow.sort).toEqual([{ sortName: 'asc' }, { placeId: 'asc' }]);
     const both = buildSearchRequest(
@@ -128,7 +128,7 @@ describe('the open-at clause', () => {
       REQUEST_TIME,
     );
     // Each is its own condition: open now and at 18:00.
-    expect(both.query.bool.filter).toEqual([
+    expect(filteredQueryOf(both).bool.filter).toEqual([
       { term: { served: true } },
       { term: { country: 'de' } },
       openAtClause('de', new Date('2026-11-23T17:00:00Z')),

@@ -36,6 +36,10 @@ const SAMPLES: {
     { lat: 40.4168, lon: -3.7038 },
   ],
   radius: [5000, 20000],
+  bbox: [
+    { west: 13.3, south: 52.4, east: 13.5, north: 52.6 },
+    { west: 177, south: -19, east: -178, north: -16 },
+  ],
   specialty: ['dentistry', 'pediatrics'],
   openAt: ['2026-11-23T09:30:00+01:00', '2026-11-23T09:31:00+01:00'],
   openNow: [true],
@@ -49,9 +53,15 @@ const pointText = (value: unknown): string => {
   const { lat, lon } = value as { lat: number; lon: number };
   return `${lat},${lon}`;
 };
-const queryText = (name: FilterName, value: unknown): string =>
-  name === 'near' ? pointText(value) : String(value);
-const toolValue = (name: FilterName, value: unknown): unknown => (name === 'near' ? pointText(value) : value);
+const boxText = (value: unknown): string => {
+  const { west, south, east, north } = value as { west: number; south: number; east: number; north: number };
+  return `${west},${south},${east},${north}`;
+};
+// `near` and `bbox` are text in both forms; the other filters are text only in a query string.
+const asText = (name: FilterName, value: unknown): string | undefined =>
+  name === 'near' ? pointText(value) : name === 'bbox' ? boxText(value) : undefined;
+const queryText = (name: FilterName, value: unknown): string => asText(name, value) ?? String(value);
+const toolValue = (name: FilterName, value: unknown): unknown => asText(name, value) ?? value;
 
 // Filters that only apply along with another one (radius needs near) are tried with it.
 const BASE_OF: Partial<Record<FilterName, SearchFilters>> = {
@@ -69,11 +79,12 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'verified',
       'near',
       'radius',
+      'bbox',
       'specialty',
       'openAt',
       'openNow',
     ]);
-    expect(KNOWN_PARAMETERS).toEqual([...FILTER_NAMES, 'limit', 'cursor']);
+    expect(KNOWN_PARAMETERS).toEqual([...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count']);
   });
 
   it('describes every filter for the API and tool texts; only country is required', () => {

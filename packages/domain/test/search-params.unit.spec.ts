@@ -162,7 +162,7 @@ describe('parseSearchParams: bad values', () => {
         verified: 'no',
         limit: '0',
         cursor: '',
-        sort: 'name',
+        sort: 'rating',
       }),
     );
     expect(errors.map((error) => error.parameter).sort()).toEqual(

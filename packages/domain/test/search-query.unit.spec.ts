@@ -4,6 +4,7 @@ import { COUNTRY_CODES } from '../src/events.js';
 import { decodeCursor } from '../src/search/cursor.js';
 import type { SearchFilters } from '../src/search/search-filters.js';
 import {
+  filteredQueryOf,
   buildGetByProfileQuery,
   buildSearchRequest,
   toDoctorPage,
@@ -45,14 +46,14 @@ describe('buildSearchRequest', () => {
       ['clinica dental', 'p-9'],
     );
     expect(body.size).toBe(11);
-    expect(body.query.bool.filter).toEqual([
+    expect(filteredQueryOf(body).bool.filter).toEqual([
       SERVED,
       { term: { country: 'es' } },
       { term: { citySlug: 'san-sebastian' } },
       { term: { whatsappEligible: false } },
       { term: { verified: true } },
     ]);
-    expect(body.query.bool.must).toEqual([
+    expect(filteredQueryOf(body).bool.must).toEqual([
       { match_bool_prefix: { searchText: { query: 'clinica dental', operator: 'and' } } },
     ]);
     expect(body.search_after).toEqual(['clinica dental', 'p-9']);
@@ -95,13 +96,15 @@ describe('buildSearchRequest', () => {
         const body = buildSearchRequest({ ...filters, q }, limit);
         const json = JSON.stringify(body);
         expect(json).not.toMatch(/query_string|simple_query_string/);
-        expect(body.query.bool.filter[0]).toEqual(SERVED);
-        expect(body.query.bool.must).toEqual([
+        expect(filteredQueryOf(body).bool.filter[0]).toEqual(SERVED);
+        expect(filteredQueryOf(body).bool.must).toEqual([
           { match_bool_prefix: { searchText: { query: foldText(q), operator: 'and' } } },
         ]);
         // Nothing else can carry q: the bool holds only term filters and the one text clause.
-        expect(Object.keys(body.query.bool).sort()).toEqual(['filter', 'must']);
-        expect(body.query.bool.filter.every((clause) => Object.keys(clause).join() === 'term')).toBe(true);
+        expect(Object.keys(filteredQueryOf(body).bool).sort()).toEqual(['filter', 'must']);
+        expect(
+          filteredQueryOf(body).bool.filter.every((clause) => Object.keys(clause).join() === 'term'),
+        ).toBe(true);
       }),
     );
   });
@@ -110,7 +113,7 @@ describe('buildSearchRequest', () => {
     fc.assert(
       fc.property(filtersArbitrary, (filters) => {
         const { q: _q, ...withoutQ } = filters;
-        expect(buildSearchRequest(withoutQ, 5).query.bool.must).toBeUndefined();
+        expect(filteredQueryOf(buildSearchRequest(withoutQ, 5)).bool.must).toBeUndefined();
       }),
     );
   });

@@ -6,6 +6,7 @@ import {
   buildSearchRequest,
   buildSpecialtyCountsRequest,
   buildSuggestRequest,
+  boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
   filtersOf,
@@ -29,7 +30,9 @@ import {
   type RecordShape,
   type SearchHit,
   type SearchHitSource,
+  type SearchOrder,
   type SearchRequest,
+  type SearchTotal,
   type ShapedRecord,
   type SortValues,
   type SpecialtiesPage,
@@ -148,16 +151,24 @@ export function createDirectory(options: DirectoryOptions): Directory {
   return {
     async searchDoctors(request, requestTime) {
       const filters = filtersOf(request);
+      const order: SearchOrder = { sort: request.sort, count: request.count };
       let after: SortValues | undefined;
       if (request.cursor !== undefined) {
-        const decoded = decodeCursor(request.cursor, filters, cursorSecret);
+        const decoded = decodeCursor(
+          request.cursor,
+          filters,
+          cursorSecret,
+          boundSortOrder(filters, request.sort),
+        );
         if (!decoded.ok) throw new InvalidCursorError(decoded.error);
         after = decoded.value;
       }
-      const hits = await searchSources(
-        buildSearchRequest(filters, request.limit, after, requestTime, request),
+      const response = await search(
+        buildSearchRequest(filters, request.limit, after, requestTime, request, order),
       );
-      return toDoctorPage(hits, request.limit, filters, cursorSecret, request);
+      const hits = response?.hits.hits ?? [];
+      const total = request.count === true ? totalOf(response?.hits.total) : undefined;
+      return toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
     },
 
     async getDoctor<Shape extends RecordShape>(doctorId: string, shape: Shape = {} as Shape) {
@@ -217,6 +228,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
       );
     },
   };
+}
+
+/** `hits.total` of a counted search; no index behind the alias yet counts none. */
+function totalOf(total: number | { value: number; relation: 'eq' | 'gte' } | undefined): SearchTotal {
+  if (total === undefined) return { value: 0, relation: 'eq' };
+  return typeof total === 'number' ? { value: total, relation: 'eq' } : total;
 }
 
 type BatchSource = BatchResponse['hits'][number]['_source'] & object;

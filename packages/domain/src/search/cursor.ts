@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { fail, ok, type Result } from '../result.js';
 import { openToken, signToken } from '../signed-token.js';
 import { canonicalFilters, type SearchFilters } from './search-filters.js';
+import type { SortOrder } from './search-order.js';
 
 /**
  * Opaque, signed page cursors (docs/api.md, `GET /api/v1/doctors` — search: paging).
@@ -12,7 +13,8 @@ import { canonicalFilters, type SearchFilters } from './search-filters.js';
  *   values, not index internals, so a cursor stays valid across a reindex. A search by name holds
  *   `[sortName, placeId]`; a geo search (`near`) holds `[distance in metres, placeId]`, the
  *   distance a JSON number, so both kinds share version 1 and name cursors keep their exact bytes. The
- *   fingerprint binds `near`, so a cursor of one kind is never accepted for the other.
+ *   fingerprint binds `near`, so a cursor of one kind is never accepted for the other. A relevance search
+ *   holds `[score, placeId]`, and its fingerprint binds `sort`.
  * - `f` binds the cursor to the filters it was issued for: base64url SHA-256 of the canonical filters
  *   (sorted names, each value in the filter table's canonical form, absent filters omitted), so every
  *   filter of the table binds the cursor. A hash keeps the token short whatever q is; equivalent
@@ -36,7 +38,12 @@ export const CURSOR_VERSION = 1;
 /** What a cursor resumes after: the folded name (or, for a geo search, the distance) and the place id. */
 export type SortValues = [sortNameOrDistance: string | number, placeId: string];
 
-export type CursorPayload = { after: SortValues; filters: SearchFilters };
+/**
+ * What a cursor resumes and is bound to: the sort values, the filters, and the order when the search
+ * named one that is not its filters' default (search-order.ts); a default order binds nothing more, so
+ * those cursors keep the bytes 1.2 gave them.
+ */
+export type CursorPayload = { after: SortValues; filters: SearchFilters; sort?: SortOrder };
 
 export const CURSOR_REASONS = {
   malformed: 'cursor is malformed; send page.nextCursor exactly as it was received',
@@ -49,12 +56,20 @@ export const CURSOR_REASONS = {
 const MAC_CONTEXT = 'doctor-cursor.';
 
 export function encodeCursor(payload: CursorPayload, secret: string): string {
-  const body = { v: CURSOR_VERSION, a: payload.after, f: filterFingerprint(payload.filters) };
+  const body = { v: CURSOR_VERSION, a: payload.after, f: filterFingerprint(payload.filters, payload.sort) };
   return signToken(body, MAC_CONTEXT, secret);
 }
 
-/** Returns the `search_after` values, or why the cursor cannot be used with these filters. */
-export function decodeCursor(token: string, filters: SearchFilters, secret: string): Result<SortValues> {
+/**
+ * Returns the `search_after` values, or why the cursor cannot be used with these filters and this order
+ * (`sort`: the order the search named when it is not its filters' default, as in `CursorPayload`).
+ */
+export function decodeCursor(
+  token: string,
+  filters: SearchFilters,
+  secret: string,
+  sort?: SortOrder,
+): Result<SortValues> {
   const opened = openToken(token, MAC_CONTEXT, secret);
   if (!opened.ok) return fail(CURSOR_REASONS[opened.error]);
   const payload = opened.value;
@@ -62,17 +77,20 @@ export function decodeCursor(token: string, filters: SearchFilters, secret: stri
   if (payload.v !== CURSOR_VERSION) return fail(CURSOR_REASONS.unsupportedVersion);
   const { a: after, f: fingerprint } = payload;
   if (!isSortValues(after) || typeof fingerprint !== 'string') return fail(CURSOR_REASONS.malformed);
-  if (fingerprint !== filterFingerprint(filters)) return fail(CURSOR_REASONS.differentFilters);
+  if (fingerprint !== filterFingerprint(filters, sort)) return fail(CURSOR_REASONS.differentFilters);
   return ok([after[0], after[1]]);
 }
 
-/** Canonical, order-independent identity of a set of filters. */
-export function filterFingerprint(filters: SearchFilters): string {
-  const sorted = Object.fromEntries(
-    canonicalFilters(filters)
-      .map(({ name, value }) => [name, value] as const)
-      .sort(([x], [y]) => (x < y ? -1 : 1)),
+/**
+ * Canonical, order-independent identity of a set of filters, and of the order when one is bound (no
+ * filter is named `sort`, so the two cannot be confused).
+ */
+export function filterFingerprint(filters: SearchFilters, sort?: SortOrder): string {
+  const entries: Array<readonly [string, unknown]> = canonicalFilters(filters).map(
+    ({ name, value }) => [name, value] as const,
   );
+  if (sort !== undefined) entries.push(['sort', sort]);
+  const sorted = Object.fromEntries(entries.sort(([x], [y]) => (x < y ? -1 : 1)));
   return createHash('sha256').update(JSON.stringify(sorted), 'utf8').digest('base64url');
 }
 

@@ -45,3 +45,54 @@ export function toDistanceMeters(sortValue: unknown): number {
   }
   return Math.round(sortValue);
 }
+
+/** Elasticsearch's mean Earth radius, in metres, for the arc distances it computes. */
+const EARTH_MEAN_RADIUS_M = 6_371_008.7714;
+
+/**
+ * The arc (great-circle, haversine) distance in metres between two points, as Elasticsearch computes
+ * `arc` distances: what a record shows as `distanceMeters` when the search is not ordered by distance
+ * (Elasticsearch then returns no distance of its own).
+ */
+export function arcDistanceMeters(from: GeoPoint, to: GeoPoint): number {
+  const radians = Math.PI / 180;
+  const deltaLat = (to.lat - from.lat) * radians;
+  const deltaLon = (to.lon - from.lon) * radians;
+  const h =
+    Math.sin(deltaLat / 2) ** 2 +
+    Math.cos(from.lat * radians) * Math.cos(to.lat * radians) * Math.sin(deltaLon / 2) ** 2;
+  return 2 * EARTH_MEAN_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * A map viewport (`bbox`): its west and east edges' longitudes and its south and north edges' latitudes.
+ * `west > east` is a box across the antimeridian (e.g. Fiji's "177,-19,-178,-16"); Elasticsearch's
+ * bounding-box query takes such a box as it is.
+ */
+export type BoundingBox = { west: number; south: number; east: number; north: number };
+
+export const BBOX_REASON =
+  'must be "minLng,minLat,maxLng,maxLat" in decimal degrees (the west, south, east and north edges), e.g. "13.3,52.4,13.5,52.6"';
+
+/**
+ * Parses `bbox` text, "minLng,minLat,maxLng,maxLat" (the GeoJSON and OGC order). The south edge must not
+ * lie north of the north edge (that box names nothing); a west edge east of the east edge is a box across
+ * the antimeridian. A box of zero width or height is refused: it holds no viewport.
+ */
+export function parseBbox(text: string): Result<BoundingBox> {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length !== 4 || !parts.every((part) => DECIMAL_DEGREES.test(part))) return fail(BBOX_REASON);
+  const [west, south, east, north] = parts.map((part) => Number(part) + 0) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (west < -180 || west > 180 || east < -180 || east > 180)
+    return fail('longitudes (the 1st and 3rd numbers) must be from -180 to 180');
+  if (south < -90 || south > 90 || north < -90 || north > 90)
+    return fail('latitudes (the 2nd and 4th numbers) must be from -90 to 90');
+  if (south > north) return fail('minLat (the 2nd number) must not be greater than maxLat (the 4th)');
+  if (south === north || west === east) return fail('the box must have a width and a height');
+  return ok({ west, south, east, north });
+}

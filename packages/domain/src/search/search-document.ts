@@ -3,6 +3,7 @@ import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
 import type { CountryCode } from '../events.js';
 import { isServed, type PlaceState } from '../place-state.js';
 import { foldText } from '../text.js';
+import { indexedText, specialtyNamesOf } from './search-analysis.js';
 import { SORT_NAME_MAX_CODE_POINTS } from './page-bounds.js';
 import type { GeoPoint } from './geo.js';
 import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
@@ -24,8 +25,17 @@ export type SearchDocument = {
   verified: boolean;
   /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
   sortName: string;
-  /** Folded names, city, primary type and specialties: what `q` matches. */
+  /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
   searchText: string;
+  /** The name and legal name as relevance search reads them (search-analysis.ts): the most weighted field. */
+  nameText: string;
+  /**
+   * The primary type and specialties as published, and every label, synonym and code of the record's
+   * specialty codes in every page language (search-analysis.ts): what relevance search matches them on.
+   */
+  specialtyText: string;
+  /** The address's city and region as relevance search reads them. */
+  cityText: string;
   // Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
   /** The record's location: what `near` measures from. */
   location: GeoPoint | null;
@@ -83,6 +93,9 @@ export const SEARCH_DOCUMENT_MAPPING = {
     verified: { type: 'boolean' },
     sortName: { type: 'keyword' },
     searchText: { type: 'text', analyzer: 'standard' },
+    nameText: { type: 'text', analyzer: 'standard' },
+    specialtyText: { type: 'text', analyzer: 'standard' },
+    cityText: { type: 'text', analyzer: 'standard' },
     location: { type: 'geo_point' },
     cityName: { type: 'keyword' },
     cityKey: { type: 'keyword' },
@@ -118,12 +131,29 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
     verified: doctor.verified,
     sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
     searchText: foldText(searchable.join(' ')),
+    ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),
     location: location === null ? null : { lat: location.latitude, lon: location.longitude },
     cityName: address.city,
     cityKey: address.city === null ? null : foldText(address.city),
     specialtyCodes: extras.specialtyCodes,
     openRanges: openingHours === null ? [] : openRangesOf(openingHours.periods),
     timeZone: openingHours?.timeZone ?? null,
+  };
+}
+
+/** The fields relevance search matches, analyzed for the record's dataset (search-analysis.ts). */
+function relevanceTextOf(
+  doctor: Doctor,
+  specialtyCodes: ReadonlyArray<string>,
+  country: CountryCode,
+): Pick<SearchDocument, 'nameText' | 'specialtyText' | 'cityText'> {
+  const present = (texts: ReadonlyArray<string | null>) =>
+    texts.filter((text): text is string => text !== null).join(' ');
+  const specialties = [doctor.primaryType, ...doctor.specialties, ...specialtyNamesOf(specialtyCodes)];
+  return {
+    nameText: indexedText(present([doctor.name, doctor.legalName]), country),
+    specialtyText: indexedText(present(specialties), country),
+    cityText: indexedText(present([doctor.address.city, doctor.address.state]), country),
   };
 }
 

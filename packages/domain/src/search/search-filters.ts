@@ -4,7 +4,16 @@ import { SLUG_PATTERN, type CountryCode } from '../events.js';
 import { countryFromQuery, countryFromTool, optionalText } from '../query-parameters.js';
 import { foldText } from '../text.js';
 import { SPECIALTY_CODES } from '../specialties/vocabulary.js';
-import { GEO_RADIUS_DEFAULT_M, GEO_RADIUS_MAX_M, NEAR_REASON, parseNear, type GeoPoint } from './geo.js';
+import {
+  BBOX_REASON,
+  GEO_RADIUS_DEFAULT_M,
+  GEO_RADIUS_MAX_M,
+  NEAR_REASON,
+  parseBbox,
+  parseNear,
+  type BoundingBox,
+  type GeoPoint,
+} from './geo.js';
 import { OPEN_NOW_REASON, canonicalInstant, openAtText } from './open-at.js';
 import type { SearchDocument, SearchField } from './search-document.js';
 
@@ -65,6 +74,17 @@ const near = z
   })
   .optional();
 
+// `bbox` is the same "minLng,minLat,maxLng,maxLat" text in a query string and in tool arguments.
+const bbox = z
+  .string({ error: BBOX_REASON })
+  .transform((text, context): BoundingBox => {
+    const parsed = parseBbox(text);
+    if (parsed.ok) return parsed.value;
+    context.issues.push({ code: 'custom', message: parsed.error, input: text });
+    return z.NEVER;
+  })
+  .optional();
+
 const RADIUS_REASON = `must be an integer number of metres from 1 to ${GEO_RADIUS_MAX_M}`;
 const radiusFromTool = z
   .number({ error: RADIUS_REASON })
@@ -88,16 +108,22 @@ const specialty = z.enum(SPECIALTY_CODES, { error: SPECIALTY_REASON }).optional(
 const openNowFromTool = z.literal(true, { error: OPEN_NOW_REASON }).optional();
 const openNowFromQuery = z.preprocess((value) => (value === 'true' ? true : value), openNowFromTool);
 
-type Match = 'term' | 'words' | 'near' | 'radius' | 'openAt' | 'openNow';
+type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow';
+
+/** The minor versions that added parameters after the first (1.1); see `addedIn`. */
+export const LATER_VERSIONS = ['1.2', '1.3'] as const;
+export type LaterVersion = (typeof LATER_VERSIONS)[number];
 
 /** The canonical value's type: the index field's, except for the filters that compute their clause. */
 type CanonicalValue<Field extends SearchField, How extends Match> = How extends 'radius'
   ? number
-  : How extends 'openAt'
-    ? string
-    : How extends 'openNow'
-      ? true
-      : ValueOf<SearchDocument[Field]>;
+  : How extends 'bbox'
+    ? BoundingBox
+    : How extends 'openAt'
+      ? string
+      : How extends 'openNow'
+        ? true
+        : ValueOf<SearchDocument[Field]>;
 
 // A term on an array field (a record's specialty codes) matches when any element equals the value.
 type ValueOf<FieldType> = FieldType extends ReadonlyArray<infer Element> ? Element : FieldType;
@@ -114,7 +140,7 @@ type FilterDefinition<
   field: Field;
   match: How;
   canonical: (value: NonNullable<z.output<FromQuery>>) => CanonicalValue<Field, How>;
-  addedIn?: '1.2';
+  addedIn?: LaterVersion;
 };
 
 /** Ties each entry's value, field and canonical form together for the compiler. */
@@ -193,6 +219,16 @@ export const SEARCH_FILTERS = {
     canonical: (value) => value,
     addedIn: '1.2',
   }),
+  bbox: filter({
+    fromQuery: bbox,
+    fromTool: bbox,
+    description:
+      'API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match.',
+    field: 'location',
+    match: 'bbox',
+    canonical: (value) => value,
+    addedIn: '1.3',
+  }),
   specialty: filter({
     fromQuery: specialty,
     fromTool: specialty,
@@ -237,8 +273,10 @@ export type SearchFilters = z.output<
 /** One value of a filter in its canonical form (see `canonical` above). */
 export type CanonicalFilterValue = ReturnType<SearchFilterTable[FilterName]['canonical']>;
 
-/** The filters added later (see `addedIn`), in table order. */
-export const API_1_2_FILTER_NAMES = FILTER_NAMES.filter((name) => SEARCH_FILTERS[name].addedIn === '1.2');
+/** The minor version that added a filter: 1.1 for the first ones. */
+export function filterAddedIn(name: FilterName): '1.1' | LaterVersion {
+  return SEARCH_FILTERS[name].addedIn ?? '1.1';
+}
 
 /** The zod shape of the filters for one input form, each field described from the table. */
 export function filterShape<Form extends 'fromQuery' | 'fromTool'>(

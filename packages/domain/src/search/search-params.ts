@@ -5,12 +5,15 @@ import { fail, ok, type Result } from '../result.js';
 import { idsParameter } from './doctor-batch.js';
 import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './page-bounds.js';
 import {
-  API_1_2_FILTER_NAMES,
   FILTER_NAMES,
+  filterAddedIn,
   filterShape,
   filtersOf,
+  type FilterName,
+  type LaterVersion,
   type SearchFilters,
 } from './search-filters.js';
+import { SORT_ORDERS, TOTAL_EXACT_UP_TO, type SortOrder } from './search-order.js';
 
 /**
  * Validation of the search inputs (docs/api.md, `GET /api/v1/doctors` — search), shared by
@@ -36,31 +39,39 @@ import {
  * - `ids` turns the request into a batch get (doctor-batch.ts): it takes only `fields` and
  *   `lang` besides, and `country` is then not required; a search filter, `limit` or `cursor` next to it
  *   is refused by name.
+ * - The unknown-parameter reason lists the parameters of the newest minor version the request uses a
+ *   parameter of: 1.1's alone, 1.1's and 1.2's, or all. So a 1.2 request's errors read as before 1.3.
+ * - `sort=distance` without `near` is refused like `radius` alone (there is no point to measure from).
  */
 
 const LIMIT_MIN = 1;
 const DEFAULT_LIMIT = 25;
 
-export type SearchParams = SearchFilters & { limit: number; cursor?: string };
+/**
+ * What pages and orders a search besides its filters: `sort` as given (absent: the default order, see
+ * search-order.ts) and `count` only when asked.
+ */
+export type SearchParams = SearchFilters & { limit: number; cursor?: string; sort?: SortOrder; count?: true };
 /** A search as requested: what selects and pages the records, and how they are shaped. */
 export type SearchRequest = SearchParams & RecordShape;
 /** `GET /api/v1/doctors`: a search, or (with `ids`) a batch get. */
 export type DoctorsQuery =
   { kind: 'search'; request: SearchRequest } | { kind: 'batch'; ids: string[]; shape: RecordShape };
 
-/** Every parameter a search takes: the filters, then paging. */
-export const KNOWN_PARAMETERS = [...FILTER_NAMES, 'limit', 'cursor'] as const;
+/** Every parameter a search takes: the filters, then paging and ordering. */
+export const KNOWN_PARAMETERS = [...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count'] as const;
 /** How records are shaped (record-shape.ts); search, get and batch take them. */
 export const RECORD_SHAPE_PARAMETERS = ['fields', 'lang'] as const;
 /** Every parameter `GET /api/v1/doctors` takes. */
 const QUERY_PARAMETERS = [...KNOWN_PARAMETERS, ...RECORD_SHAPE_PARAMETERS, 'ids'];
-const API_1_2_PARAMETERS: ReadonlyArray<string> = [
-  ...API_1_2_FILTER_NAMES,
-  ...RECORD_SHAPE_PARAMETERS,
-  'ids',
-];
-/** The first version's parameters: what the unknown-parameter reason lists for a request using no later one. */
-const API_1_1_PARAMETERS = QUERY_PARAMETERS.filter((name) => !API_1_2_PARAMETERS.includes(name));
+/** The minor version that added each parameter that is not a filter (the filters say so in their table). */
+const NON_FILTER_ADDED_IN: Record<string, LaterVersion> = {
+  fields: '1.2',
+  lang: '1.2',
+  ids: '1.2',
+  sort: '1.3',
+  count: '1.3',
+};
 /** What cannot be combined with `ids`: everything that selects or pages the records of a search. */
 const SEARCH_ONLY_PARAMETERS: ReadonlyArray<string> = KNOWN_PARAMETERS;
 
@@ -68,6 +79,8 @@ export const IDS_CONFLICT_REASON =
   'cannot be combined with ids: a batch get takes only ids, fields and lang; drop it, or drop ids to search';
 export const RADIUS_WITHOUT_NEAR_REASON =
   'only applies together with near; add near=latitude,longitude or drop radius';
+export const DISTANCE_WITHOUT_NEAR_REASON =
+  'distance needs near to measure from; add near=latitude,longitude or choose sort=relevance or sort=name';
 const PAGE_SIZE = { max: LIMIT_MAX, default: DEFAULT_LIMIT };
 
 // ---- paging schemas (the filters' are in the filter table; every description ends up in the OpenAPI
@@ -76,6 +89,22 @@ const PAGE_SIZE = { max: LIMIT_MAX, default: DEFAULT_LIMIT };
 const limitDescription = `Records per page, ${LIMIT_MIN} to ${LIMIT_MAX}.`;
 const cursorDescription =
   'The opaque page.nextCursor of the preceding response; send it with the same filters to get the next page.';
+
+const SORT_REASON = `must be one of ${SORT_ORDERS.join(', ')}`;
+const sort = z
+  .enum(SORT_ORDERS, { error: SORT_REASON })
+  .optional()
+  .describe(
+    'API 1.3. The order of the records: `relevance` (best match first, see "Ranking" in the API guide), `name` (folded name, then id) or `distance` (nearest first, then id; needs `near`). Default: `distance` with `near`, else `name`. A cursor is bound to the order it was issued for.',
+  );
+
+const COUNT_REASON = 'must be true or false';
+const countDescription = `API 1.3. true adds \`page.total\`, how many records match, and \`page.totalExact\`: exact up to ${TOTAL_EXACT_UP_TO}; past that \`total\` is ${TOTAL_EXACT_UP_TO}, a lower bound, with \`totalExact: false\`.`;
+const countFromTool = z.boolean({ error: COUNT_REASON }).optional();
+const countFromQuery = z.preprocess(
+  (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  countFromTool,
+);
 
 const cursor = z
   .string({ error: 'must be a string' })
@@ -89,6 +118,8 @@ export const searchParamsSchema = z.object({
   ...filterShape('fromQuery'),
   limit: limitFromQuery(PAGE_SIZE, limitDescription),
   cursor,
+  sort,
+  count: countFromQuery.describe(countDescription),
   fields: fieldsParameter,
   lang: langParameter,
 });
@@ -105,6 +136,8 @@ export const searchToolInputSchema = z.object({
   ...filterShape('fromTool'),
   limit: pageSize(PAGE_SIZE).describe(limitDescription),
   cursor,
+  sort,
+  count: countFromTool.describe(countDescription),
 });
 
 /** Validates the query string of `GET /api/v1/doctors`: a search, or with `ids` a batch get. */
@@ -116,7 +149,7 @@ export function parseDoctorsQuery(raw: Record<string, unknown>): Result<DoctorsQ
   // Refused by name, and left out of the batch parameters (which would call them unknown).
   const conflicts = Object.keys(raw).filter((name) => SEARCH_ONLY_PARAMETERS.includes(name));
   const batchRaw = Object.fromEntries(Object.entries(raw).filter(([name]) => !conflicts.includes(name)));
-  const parsed = parseParameters(batchParamsSchema, batchRaw, 'query', QUERY_PARAMETERS);
+  const parsed = parseParameters(batchParamsSchema, batchRaw, 'query', listedFor(raw, 'query'));
   const errors = [
     ...(parsed.ok ? [] : parsed.error),
     ...conflicts.map((parameter) => ({ parameter, reason: IDS_CONFLICT_REASON })),
@@ -151,38 +184,51 @@ function parseWith(
   raw: Record<string, unknown>,
   source: 'query' | 'tool',
 ): Result<SearchRequest, ParameterError[]> {
-  // Checked on the raw input, so it is reported along with every other bad parameter.
-  const radiusAlone = isGiven(raw.radius, source) && !isGiven(raw.near, source);
-  const radiusError = { parameter: 'radius', reason: RADIUS_WITHOUT_NEAR_REASON };
+  // Checked on the raw input, so they are reported along with every other bad parameter.
+  const withoutNear = withoutNearErrors(raw, source);
   if (!parsed.ok) {
-    if (!radiusAlone || parsed.error.some((error) => error.parameter === 'radius')) return parsed;
-    return fail([...parsed.error, radiusError]);
+    const named = new Set(parsed.error.map((error) => error.parameter));
+    const more = withoutNear.filter((error) => !named.has(error.parameter));
+    return more.length === 0 ? parsed : fail([...parsed.error, ...more]);
   }
-  if (radiusAlone) return fail([radiusError]);
-  const { limit, cursor } = parsed.value;
+  if (withoutNear.length > 0) return fail(withoutNear);
+  const { limit, cursor, sort, count } = parsed.value;
   // Only the query string takes them (the tool's values have neither).
   const { fields, lang } = parsed.value as Partial<z.output<typeof searchParamsSchema>>;
   return ok({
     ...filtersOf(parsed.value),
     limit,
     ...(cursor === undefined ? {} : { cursor }),
+    ...(sort === undefined ? {} : { sort }),
+    ...(count === true ? { count } : {}),
     ...recordShapeOf(fields, lang),
   });
+}
+
+/** `radius` and `sort=distance` need `near`: each without it is an error of its own. */
+function withoutNearErrors(raw: Record<string, unknown>, source: 'query' | 'tool'): ParameterError[] {
+  if (isGiven(raw.near, source)) return [];
+  const errors: ParameterError[] = [];
+  if (isGiven(raw.radius, source)) errors.push({ parameter: 'radius', reason: RADIUS_WITHOUT_NEAR_REASON });
+  if (raw.sort === 'distance') errors.push({ parameter: 'sort', reason: DISTANCE_WITHOUT_NEAR_REASON });
+  return errors;
 }
 
 function isGiven(value: unknown, source: 'query' | 'tool'): boolean {
   return value !== undefined && !(source === 'tool' && value === null);
 }
 
-/** The first version's parameter list, unless the request uses a later one (then all of them). */
+/** The minor version that added a parameter of `GET /api/v1/doctors` (or of the search tool). */
+function addedIn(name: string): '1.1' | LaterVersion {
+  if ((FILTER_NAMES as ReadonlyArray<string>).includes(name)) return filterAddedIn(name as FilterName);
+  return NON_FILTER_ADDED_IN[name] ?? '1.1';
+}
+
+/** The parameters up to the newest minor version the request uses a parameter of (see the rules above). */
 function listedFor(raw: Record<string, unknown>, source: 'query' | 'tool'): ReadonlyArray<string> {
-  if (source === 'tool') {
-    const toolParameters = [...KNOWN_PARAMETERS];
-    return API_1_2_FILTER_NAMES.some((name) => isGiven(raw[name], source))
-      ? toolParameters
-      : toolParameters.filter((name) => !API_1_2_PARAMETERS.includes(name));
-  }
-  return API_1_2_PARAMETERS.some((name) => isGiven(raw[name], source))
-    ? QUERY_PARAMETERS
-    : API_1_1_PARAMETERS;
+  const all: ReadonlyArray<string> = source === 'tool' ? KNOWN_PARAMETERS : QUERY_PARAMETERS;
+  const used = all.filter((name) => isGiven(raw[name], source)).map(addedIn);
+  // Versions compare as text while the minor stays one digit.
+  const newest = used.reduce<string>((latest, version) => (version > latest ? version : latest), '1.1');
+  return all.filter((name) => addedIn(name) <= newest);
 }

@@ -3,8 +3,21 @@ import type { DoctorExtras } from '../doctor-extras.js';
 import type { RecordPage } from '../doctor-page.js';
 import type { ProfileRef } from '../profile-url.js';
 import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../record-shape.js';
-import { encodeCursor, type SortValues } from './cursor.js';
-import { GEO_RADIUS_DEFAULT_M, toDistanceMeters, type GeoPoint } from './geo.js';
+import { encodeCursor, filterFingerprint, type SortValues } from './cursor.js';
+import {
+  GEO_RADIUS_DEFAULT_M,
+  arcDistanceMeters,
+  toDistanceMeters,
+  type BoundingBox,
+  type GeoPoint,
+} from './geo.js';
+import {
+  distanceDecay,
+  relevanceTextQuery,
+  type DistanceDecay,
+  type ScoredTextQuery,
+} from './search-relevance.js';
+import { TOTAL_EXACT_UP_TO, boundSortOrder, sortOrderOf, type SortOrder } from './search-order.js';
 import { openAtClause, type OpenAtFilter } from './open-at.js';
 import type { SearchField } from './search-document.js';
 import { assertNever } from '../assert-never.js';
@@ -23,10 +36,15 @@ import { SEARCH_FILTERS, canonicalFilters, type SearchFilters } from './search-f
  * makes every word required and `match_bool_prefix` lets the last word be a prefix. A q without any word the
  * standard analyzer keeps (e.g. "!!!") matches nothing.
  *
- * Ordering is deterministic: folded name, then place id (unique), the values a cursor carries. With `near` it
- * is the arc distance in metres from that point, then place id: the distance is the sort value Elasticsearch
- * returns, so it is both the cursor's first value and the record's `distanceMeters` (rounded), and a later
- * page compares exactly the number the earlier one returned.
+ * Ordering (search-order.ts) is deterministic: folded name, then place id (unique), the values a cursor
+ * carries. With `near` the default is the arc distance in metres from that point, then place id: the
+ * distance is the sort value Elasticsearch returns, so it is both the cursor's first value and the
+ * record's `distanceMeters` (rounded), and a later page compares exactly the number the earlier one
+ * returned. `sort=relevance` orders by score, then place id; its `q` is the scored query of
+ * search-relevance.ts instead of the literal one (typos, prefixes, compounds, specialties in any
+ * language), and the score is the cursor's first value.
+ *
+ * `bbox` filters by a viewport; `count=true` asks Elasticsearch to count up to TOTAL_EXACT_UP_TO.
  *
  * `openAt` / `openNow` only filter. `openNow` is the request's own time, which the caller (the route or tool
  * that received the request) passes in as `requestTime`: the domain reads no clock.
@@ -40,17 +58,37 @@ export type TextQuery = {
 
 export type GeoDistanceFilter = { geo_distance: { distance: string; location: GeoPoint } };
 
+export type GeoBoundingBoxFilter = {
+  geo_bounding_box: { location: { top_left: GeoPoint; bottom_right: GeoPoint } };
+};
+
+/** A `q` without any word under relevance search: like literal search, it matches nothing. */
+type MatchNothing = { match_none: Record<string, never> };
+
+type SearchFilterClause = TermFilter | GeoDistanceFilter | GeoBoundingBoxFilter | OpenAtFilter | MatchNothing;
+
 type GeoDistanceSort = {
   _geo_distance: { location: GeoPoint; order: 'asc'; unit: 'm'; distance_type: 'arc' };
 };
 
+type FilteredQuery = {
+  bool: { filter: SearchFilterClause[]; must?: Array<TextQuery | ScoredTextQuery> };
+};
+
+/** With `near`, a relevance search multiplies each score by its distance decay (search-relevance.ts). */
+type DecayedQuery = {
+  function_score: { query: FilteredQuery; functions: [DistanceDecay]; boost_mode: 'multiply' | 'replace' };
+};
+
 export type SearchRequestBody = {
   size: number;
-  query: { bool: { filter: Array<TermFilter | GeoDistanceFilter | OpenAtFilter>; must?: TextQuery[] } };
-  sort: [{ sortName: 'asc' } | GeoDistanceSort, { placeId: 'asc' }];
+  query: FilteredQuery | DecayedQuery;
+  sort: [{ sortName: 'asc' } | GeoDistanceSort | { _score: 'desc' }, { placeId: 'asc' }];
   search_after?: SortValues;
   _source: SourceFields;
-  track_total_hits: false;
+  track_total_hits: false | number;
+  /** Relevance pages of one search read the same shard copies, so their scores agree (see below). */
+  preference?: string;
 };
 
 export type ProfileRequestBody = {
@@ -76,6 +114,12 @@ export type SearchHitSource = { doctor: Doctor; extras?: DoctorExtras; sortName:
 /** A hit: its `_source`, and its sort values (a geo search's first one is the distance). */
 export type SearchHit = { _source?: SearchHitSource | undefined; sort?: readonly unknown[] | undefined };
 
+/** How a search orders its records and whether it counts them (search-order.ts); absent: as 1.2 did. */
+export type SearchOrder = { sort?: SortOrder | undefined; count?: boolean | undefined };
+
+/** How many records matched, when the search counted (`count=true`): Elasticsearch's `hits.total`. */
+export type SearchTotal = { value: number; relation: 'eq' | 'gte' };
+
 // Tombstones ({ served: false }) stay in the index so stale writes cannot resurrect a record; every
 // query must exclude them.
 export const SERVED: TermFilter = { term: { served: true } };
@@ -85,16 +129,26 @@ function sourceFor(shape: RecordShape, ...more: SourceFields): SourceFields {
   return needsExtras(shape) ? ['doctor', 'extras', ...more] : ['doctor', ...more];
 }
 
+/** The first sort value's JSON type in each order: what a cursor of that order must carry. */
+const FIRST_SORT_VALUE_TYPE: Record<SortOrder, 'string' | 'number'> = {
+  name: 'string',
+  distance: 'number',
+  relevance: 'number',
+};
+
 export function buildSearchRequest(
   filters: SearchFilters,
   limit: number,
   after?: SortValues,
   requestTime?: Date,
   shape: RecordShape = {},
+  order: SearchOrder = {},
 ): SearchRequestBody {
   requirePageSize(limit);
-  const filter: SearchRequestBody['query']['bool']['filter'] = [SERVED];
-  const must: TextQuery[] = [];
+  const sort = sortOrderOf(filters, order.sort);
+  if (sort === 'distance' && filters.near === undefined) throw new Error('sort by distance without near');
+  const filter: SearchFilterClause[] = [SERVED];
+  const must: Array<TextQuery | ScoredTextQuery> = [];
   let near: GeoPoint | undefined;
   let radius: number | undefined;
   const country = SEARCH_FILTERS.country.canonical(filters.country);
@@ -105,10 +159,17 @@ export function buildSearchRequest(
           throw new Error(`term filter on ${field} needs a string or boolean`);
         filter.push({ term: { [field]: value } });
         break;
-      case 'words':
+      case 'words': {
         if (typeof value !== 'string') throw new Error(`words filter on ${field} needs text`);
-        must.push({ match_bool_prefix: { [field]: { query: value, operator: 'and' } } });
+        if (sort !== 'relevance') {
+          must.push({ match_bool_prefix: { [field]: { query: value, operator: 'and' } } });
+          break;
+        }
+        const scored = relevanceTextQuery(value);
+        if (scored === null) filter.push({ match_none: {} });
+        else must.push(scored);
         break;
+      }
       case 'near':
         if (!isGeoPoint(value)) throw new Error(`near filter on ${field} needs a point`);
         near = value;
@@ -116,6 +177,10 @@ export function buildSearchRequest(
       case 'radius':
         if (typeof value !== 'number') throw new Error(`radius filter on ${field} needs metres`);
         radius = value;
+        break;
+      case 'bbox':
+        if (!isBoundingBox(value)) throw new Error(`bbox filter on ${field} needs a box`);
+        filter.push(boundingBoxClause(value));
         break;
       case 'openAt':
         if (typeof value !== 'string') throw new Error(`openAt filter on ${field} needs an instant`);
@@ -131,30 +196,68 @@ export function buildSearchRequest(
   }
   // Validated at the edge (radius needs near); anything else here is a programming error.
   if (radius !== undefined && near === undefined) throw new Error('radius without near');
+  const radiusMeters = radius ?? GEO_RADIUS_DEFAULT_M;
   if (near !== undefined) {
-    filter.push({ geo_distance: { distance: `${radius ?? GEO_RADIUS_DEFAULT_M}m`, location: near } });
+    filter.push({ geo_distance: { distance: `${radiusMeters}m`, location: near } });
   }
 
+  const filtered: FilteredQuery = { bool: { filter } };
+  if (must.length > 0) filtered.bool.must = must;
   const body: SearchRequestBody = {
     // One more than asked: its presence is how we know another page follows, without counting.
     size: limit + 1,
-    query: { bool: { filter } },
-    sort: [
-      near === undefined
-        ? { sortName: 'asc' }
-        : { _geo_distance: { location: near, order: 'asc', unit: 'm', distance_type: 'arc' } },
-      { placeId: 'asc' },
-    ],
+    query:
+      sort === 'relevance' && near !== undefined
+        ? {
+            function_score: {
+              query: filtered,
+              functions: [distanceDecay(near, radiusMeters)],
+              // Without q every record scores alike: the decay alone orders them.
+              boost_mode: must.length > 0 ? 'multiply' : 'replace',
+            },
+          }
+        : filtered,
+    sort: [firstSortKey(sort, near), { placeId: 'asc' }],
     _source: sourceFor(shape, 'sortName', 'placeId'),
-    track_total_hits: false,
+    track_total_hits: order.count === true ? TOTAL_EXACT_UP_TO : false,
   };
-  if (must.length > 0) body.query.bool.must = must;
+  if (sort === 'relevance') {
+    // Scores depend on a shard copy's statistics; every page of one search (the same filters) reads
+    // the same copies, so a cursor's score is compared with the scores it was taken from.
+    body.preference = filterFingerprint(filters, sort);
+  }
   if (after !== undefined) {
-    if (typeof after[0] !== (near === undefined ? 'string' : 'number'))
+    if (typeof after[0] !== FIRST_SORT_VALUE_TYPE[sort])
       throw new Error('cursor sort values do not fit the ordering of these filters');
     body.search_after = [after[0], after[1]];
   }
   return body;
+}
+
+function firstSortKey(sort: SortOrder, near: GeoPoint | undefined): SearchRequestBody['sort'][0] {
+  switch (sort) {
+    case 'name':
+      return { sortName: 'asc' };
+    case 'relevance':
+      return { _score: 'desc' };
+    case 'distance':
+      if (near === undefined) throw new Error('sort by distance without near');
+      return { _geo_distance: { location: near, order: 'asc', unit: 'm', distance_type: 'arc' } };
+    default:
+      return assertNever(sort);
+  }
+}
+
+/** A viewport as Elasticsearch's bounding box (a west edge east of the east one crosses the antimeridian). */
+function boundingBoxClause(box: BoundingBox): GeoBoundingBoxFilter {
+  return {
+    geo_bounding_box: {
+      location: {
+        top_left: { lat: box.north, lon: box.west },
+        bottom_right: { lat: box.south, lon: box.east },
+      },
+    },
+  };
 }
 
 /** One served record by its profile-URL coordinates (every page language resolves the same way). */
@@ -192,9 +295,11 @@ export function buildGetByIdQuery(placeId: string, shape: RecordShape = {}): ByI
 }
 
 /**
- * Turns the hits of a `buildSearchRequest(filters, limit, …)` query into a DoctorPage. There are
+ * Turns the hits of a `buildSearchRequest(filters, limit, …, order)` query into a DoctorPage. There are
  * `limit + 1` hits exactly when another page follows; the extra one is dropped and the cursor points
- * after the last record returned.
+ * after the last record returned. With `near` every record has its `distanceMeters`: the sort value when
+ * ordered by distance, else the same arc distance worked out from its location. `total` is the search's
+ * `hits.total` when it counted.
  */
 export function toDoctorPage<Shape extends RecordShape = { fields?: undefined }>(
   hits: ReadonlyArray<SearchHit>,
@@ -202,33 +307,63 @@ export function toDoctorPage<Shape extends RecordShape = { fields?: undefined }>
   filters: SearchFilters,
   secret: string,
   shape: Shape = {} as Shape,
+  order: SearchOrder = {},
+  total?: SearchTotal,
 ): RecordPage<ShapedRecord<Shape>> {
   requirePageSize(limit);
+  const sort = sortOrderOf(filters, order.sort);
   const hasMore = hits.length > limit;
-  const byDistance = filters.near !== undefined;
+  const { near } = filters;
   const results = hits.slice(0, limit).map((hit) => {
     // We always request _source; its absence means the index or request is broken, not the client.
     if (hit._source === undefined) throw new Error('search hit without _source');
     const { doctor, extras, sortName, placeId } = hit._source;
     // Neither shape has a `distanceMeters` of its own: a search record may add it.
     const record = shapeRecord(doctor, extras, shape) as ShapedRecord<Shape> & { distanceMeters?: number };
-    if (!byDistance) return { record, after: [sortName, placeId] as SortValues };
-    const distance = hit.sort?.[0];
-    // The exact sort value goes into the cursor; the record shows it in whole metres.
-    return {
-      record: { ...record, distanceMeters: toDistanceMeters(distance) },
-      after: [distance as number, placeId] as SortValues,
-    };
+    const first = sort === 'name' ? sortName : hit.sort?.[0];
+    if (sort !== 'name' && typeof first !== 'number')
+      throw new Error(`search hit without a ${sort} sort value`);
+    const after = [first, placeId] as SortValues;
+    if (near === undefined) return { record, after };
+    // The exact sort value goes into the cursor; the record shows the distance in whole metres.
+    const distance = sort === 'distance' ? first : distanceTo(near, doctor);
+    return { record: { ...record, distanceMeters: toDistanceMeters(distance) }, after };
   });
   const last = results[results.length - 1];
+  const boundSort = boundSortOrder(filters, order.sort);
   const nextCursor =
-    hasMore && last !== undefined ? encodeCursor({ after: last.after, filters }, secret) : null;
+    hasMore && last !== undefined
+      ? encodeCursor(
+          { after: last.after, filters, ...(boundSort === undefined ? {} : { sort: boundSort }) },
+          secret,
+        )
+      : null;
   return {
     doctors: results.map((result) => result.record),
-    page: { count: results.length, hasMore, nextCursor },
+    page: {
+      count: results.length,
+      hasMore,
+      nextCursor,
+      ...(total === undefined ? {} : { total: total.value, totalExact: total.relation === 'eq' }),
+    },
   };
+}
+
+/** A record's arc distance from `near`; every record a `near` search returns has a location. */
+function distanceTo(near: GeoPoint, doctor: Doctor): number {
+  if (doctor.location === null) throw new Error('near search hit without a location');
+  return arcDistanceMeters(near, { lat: doctor.location.latitude, lon: doctor.location.longitude });
+}
+
+function isBoundingBox(value: unknown): value is BoundingBox {
+  return typeof value === 'object' && value !== null && 'west' in value && 'north' in value;
 }
 
 function isGeoPoint(value: unknown): value is GeoPoint {
   return typeof value === 'object' && value !== null && 'lat' in value && 'lon' in value;
+}
+
+/** The filtered query of a search body, inside its distance decay or not: what holds the filter clauses. */
+export function filteredQueryOf(body: SearchRequestBody): FilteredQuery {
+  return 'function_score' in body.query ? body.query.function_score.query : body.query;
 }
