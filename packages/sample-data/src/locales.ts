@@ -1,5 +1,5 @@
 import { base, de, en, en_GB, es, es_MX, fr, it, pt_PT, type LocaleDefinition } from '@faker-js/faker';
-import type { CountryCode } from '@directory/domain';
+import type { CountryCode, LanguageCode } from '@directory/domain';
 
 /**
  * Name templates: {first} {last} {last2} {city} {word} are filled in per place. Dental templates are
@@ -22,6 +22,12 @@ export type CountryLocale = {
   dentalNames: ReadonlyArray<string>;
   legalNames: ReadonlyArray<string>;
   brandWords: ReadonlyArray<string>;
+  /** The language practices of the country nearly always speak. */
+  language: LanguageCode;
+  /** Languages of large communities and visitors, listed now and then (more often in big cities). */
+  otherLanguages: ReadonlyArray<LanguageCode>;
+  /** Admin-1 code → languages with the chance a practice there speaks them (Südtirol's German). */
+  regionalLanguages: Readonly<Record<string, ReadonlyArray<readonly [LanguageCode, number]>>>;
 };
 
 const words = (text: string) => text.split(',').map((word) => word.trim());
@@ -59,6 +65,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
       'Praxis {last} Partnerschaft mbB',
     ],
     brandWords: words('Markt, Rathaus, Park, Dom, Schloss, Bahnhof'),
+    language: 'de',
+    otherLanguages: ['tr', 'ru', 'pl', 'ar', 'fr', 'es', 'it'],
+    regionalLanguages: {},
   },
   {
     dataset: 'es',
@@ -81,6 +90,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     dentalNames: ['Clínica Dental {word}', 'Clínica Dental {last}', 'Dentalia {city}'],
     legalNames: ['{last} Salud S.L.', 'Clínica {last} S.L.', 'Centro Médico {city} S.L.P.'],
     brandWords: words('Sonrisa, Salud, Bienestar, Mediterráneo, Sol, Vida'),
+    language: 'es',
+    otherLanguages: ['fr', 'de', 'it', 'pt', 'ar', 'ro', 'ru', 'zh'],
+    regionalLanguages: {},
   },
   {
     dataset: 'fr',
@@ -106,6 +118,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     dentalNames: ['Cabinet Dentaire {last}', 'Centre Dentaire {word}', 'Cabinet Dentaire de {city}'],
     legalNames: ['SELARL {last}', 'SCM {last} et {last2}', 'SELAS Centre Médical {city}'],
     brandWords: words('Sourire, Santé, Horizon, Lumière, République'),
+    language: 'fr',
+    otherLanguages: ['de', 'es', 'it', 'ar', 'pt'],
+    regionalLanguages: {},
   },
   {
     dataset: 'gb',
@@ -133,6 +148,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     dentalNames: ['{last} Dental Practice', '{city} Dental Care', 'The {word} Dental Clinic'],
     legalNames: ['{last} Healthcare Ltd', '{last} & {last2} LLP', '{city} Medical Services Ltd'],
     brandWords: words('Abbey, Park, Riverside, Castle, Market, Bridge'),
+    language: 'en',
+    otherLanguages: ['pl', 'ur', 'hi', 'ar', 'fr', 'es'],
+    regionalLanguages: {},
   },
   {
     dataset: 'it',
@@ -164,6 +182,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     ],
     legalNames: ['{last} S.r.l.', 'Studio Associato {last} e {last2}', 'Poliambulatorio {city} S.r.l.'],
     brandWords: words('Sorriso, Salute, Aurora, Duomo, San Marco'),
+    language: 'it',
+    otherLanguages: ['fr', 'de', 'es', 'ro', 'sq', 'ar'],
+    regionalLanguages: { '17': [['de', 0.7]], '19': [['fr', 0.6]] },
   },
   {
     dataset: 'mx',
@@ -189,6 +210,9 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     dentalNames: ['Clínica Dental {word}', 'Consultorio Dental {last}'],
     legalNames: ['Servicios Médicos {last} S.C.', '{last} S.A. de C.V.', 'Clínica {word} S. de R.L.'],
     brandWords: words('Sonrisa, Ángeles, San José, Guadalupe, Esperanza'),
+    language: 'es',
+    otherLanguages: ['fr', 'de', 'zh'],
+    regionalLanguages: {},
   },
   {
     dataset: 'pt',
@@ -222,5 +246,8 @@ export const LOCALES: ReadonlyArray<CountryLocale> = [
     dentalNames: ['Clínica Dentária {word}', 'Clínica Dentária {last}', 'Centro Dentário de {city}'],
     legalNames: ['{last}, Lda.', 'Clínica {last} Unipessoal, Lda.', 'Centro Médico {city}, Lda.'],
     brandWords: words('Sorriso, Saúde, Atlântico, Tejo, Bem-Estar'),
+    language: 'pt',
+    otherLanguages: ['es', 'fr', 'uk', 'ro', 'de'],
+    regionalLanguages: {},
   },
 ];

@@ -2,6 +2,11 @@ import type { Faker } from '@faker-js/faker';
 import type { Publication } from '@directory/domain';
 import { pointNear, type SampleCity } from './cities.js';
 import type { CountryLocale } from './locales.js';
+import {
+  sampleAcceptingNewPatients,
+  samplePatientAttributes,
+  type ObservedPatientAttributes,
+} from './patient-attributes.js';
 import { samplePhone, type SamplePhone } from './phones.js';
 import { BASE32, type Prng } from './prng.js';
 import { formatPostalCode } from './regions-index.js';
@@ -31,7 +36,7 @@ export type ObservedFields = {
   reviewCount: number | null;
   whatsappEligible: boolean;
   workingHours: WorkingHours | null;
-};
+} & ObservedPatientAttributes;
 
 /** Everything the generator remembers about one place while its events are being emitted. */
 export type SamplePlace = {
@@ -85,6 +90,7 @@ export function createPlace(locale: CountryLocale, city: SampleCity, faker: Fake
     specialties: sampleSpecialties(dental ? locale.dentalSpecialties : locale.specialties, prng),
     ...sampleRating(prng),
     workingHours: prng.chance(0.85) ? sampleWorkingHours(locale.dayLabels, prng) : null,
+    ...samplePatientAttributes(locale, city, dental, prng),
   };
   const publication = {
     country: locale.dataset,
@@ -114,6 +120,8 @@ export function recrawl(place: SamplePlace, prng: Prng): ObservedFields {
       prng,
     );
   if (prng.chance(0.05)) next.website = null;
+  // Practices open and close their lists; a later crawl may also find out what an earlier one did not.
+  if (prng.chance(0.1)) next.acceptingNewPatients = sampleAcceptingNewPatients(place.dental, prng);
   if (prng.chance(0.05)) next.name = `${previous.name} – ${place.city.name}`;
   place.observed = next;
   return next;
