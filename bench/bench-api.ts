@@ -1,0 +1,39 @@
+import { createApiKey, ensureAccount } from '@directory/keys';
+import { freePort, startProcess, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
+import type { BenchEnvironment } from './bench-environment.js';
+
+export type RunningApi = {
+  process: RunningProcess;
+  /** The API's base URL, `/api/v1` included. */
+  base: string;
+  headers: Record<string, string>;
+  opsPort: number;
+};
+
+/**
+ * The API as its own process, as in production (logs at info included), with a key of its own; this
+ * process is the client.
+ */
+export async function startApi(environment: BenchEnvironment): Promise<RunningApi> {
+  const account = await ensureAccount(environment.db, 'bench@example.com');
+  const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
+  const port = await freePort();
+  const opsPort = await freePort();
+  const api = startProcess('services/api/src/server.ts', [], {
+    API_OPS_PORT: String(opsPort),
+    DATABASE_URL: environment.databaseUrl,
+    REDIS_PREFIX: environment.redisPrefix,
+    ELASTICSEARCH_INDEX: environment.alias,
+    HOST: '127.0.0.1',
+    API_PORT: String(port),
+    ...UNLIMITED_QUOTAS,
+    LOG_LEVEL: 'info',
+  });
+  try {
+    await api.waitForOutput(/Server listening/);
+  } catch (error) {
+    await api.stop('SIGKILL');
+    throw error;
+  }
+  return { process: api, base: `http://127.0.0.1:${port}/api/v1`, headers: { 'x-api-key': secret }, opsPort };
+}
