@@ -224,7 +224,8 @@ export function buildSearchRequest(
   if (sort === 'relevance') {
     // Scores depend on a shard copy's statistics; every page of one search (the same filters) reads
     // the same copies, so a cursor's score is compared with the scores it was taken from.
-    body.preference = filterFingerprint(filters, sort);
+    // (A preference may not start with `_`, which Elasticsearch reserves and base64url can begin with.)
+    body.preference = `search-${filterFingerprint(filters, sort)}`;
   }
   if (after !== undefined) {
     if (typeof after[0] !== FIRST_SORT_VALUE_TYPE[sort])

@@ -91,21 +91,24 @@ export function relevanceTextQuery(q: string): ScoredTextQuery | null {
   };
 }
 
+// Boosts sent with two decimals: 1.5 × 0.6 is 0.9, not 0.8999999999999999.
+const boost = (weight: number, share = 1) => Math.round(weight * share * 100) / 100;
+
 function wordClause(word: string, isLast: boolean): WordClause {
   const queries: Array<MatchClause | PrefixClause> = [];
   for (const [field, weight] of Object.entries(RELEVANCE_FIELDS) as Array<[RelevanceField, number]>) {
-    queries.push({ match: { [field]: { query: word, boost: weight } } });
+    queries.push({ match: { [field]: { query: word, boost: boost(weight) } } });
     queries.push({
       match: {
         [field]: {
           query: word,
-          boost: weight * CORRECTED_WEIGHT,
+          boost: boost(weight, CORRECTED_WEIGHT),
           fuzziness: TYPO_FUZZINESS,
           prefix_length: 1,
         },
       },
     });
-    if (isLast) queries.push({ prefix: { [field]: { value: word, boost: weight * PREFIX_WEIGHT } } });
+    if (isLast) queries.push({ prefix: { [field]: { value: word, boost: boost(weight, PREFIX_WEIGHT) } } });
   }
   return { dis_max: { queries, tie_breaker: TIE_BREAKER } };
 }
