@@ -103,7 +103,7 @@ describe('npm run api, two processes, npm run keys', () => {
     for (const api of apis) expect(api.output()).not.toContain(secret);
   });
 
-  it('answers geo searches, the cities and specialties lists (API 1.2), the typeahead (API 1.3), every response as /openapi.json describes it', async () => {
+  it('answers geo searches, the cities and specialties lists (API 1.2), the typeahead and relevance, viewport and counted searches (API 1.3), every response as /openapi.json describes it', async () => {
     await indexPlaces(search.client, `${search.prefix}_doctors`, [
       placeState({
         id: 'pt-centre',
@@ -140,7 +140,7 @@ describe('npm run api, two processes, npm run keys', () => {
     const account = await ensureAccount(database.db, 'e2e-geo@example.com');
     // The per-key limit here is 5 requests a minute: a key per few requests.
     const secrets = await Promise.all(
-      ['geo-1', 'geo-2', 'geo-3'].map(
+      ['geo-1', 'geo-2', 'geo-3', 'geo-4'].map(
         async (name) => (await createApiKey(database.db, { accountId: account.id, name })).secret,
       ),
     );
@@ -201,6 +201,22 @@ describe('npm run api, two processes, npm run keys', () => {
     expect((await get('/api/v1/suggest', 'country=pt&q=orto&lang=pt')).json()).toEqual({
       suggestions: [{ type: 'specialty', code: 'orthodontics', label: 'Ortodontia' }, porto],
     });
+
+    // API 1.3 search: a typo and a specialty named in another language, counted; a viewport by name.
+    const ranked = await get('/api/v1/doctors', 'country=pt&q=dentist%20prto&sort=relevance&count=true');
+    expect(ranked.json()).toMatchObject({
+      doctors: [{ id: 'pt-porto' }],
+      page: { count: 1, hasMore: false, nextCursor: null, total: 1, totalExact: true },
+    });
+    const viewport = await get(
+      '/api/v1/doctors',
+      'country=pt&bbox=-9.2,38.7,-9.1,38.8&sort=distance&near=38.7313,-9.1393&limit=1',
+    );
+    const viewportPage = viewport.json() as DoctorPage;
+    expect(viewportPage.doctors.map((doctor) => [doctor.id, doctor.distanceMeters])).toEqual([
+      ['pt-north', 0],
+    ]);
+    expect(viewportPage.page.hasMore).toBe(true);
   });
 
   it('answers If-None-Match with a bare 304 over HTTP, in either process, without spending quota', async () => {
