@@ -29,7 +29,7 @@ const SKIPPED_FEATURE_CODES = new Set(['PPLX', 'PPLH', 'PPLQ', 'PPLW']);
 const POPULATION_EXPONENT = 0.9;
 // Places spread over ~0.3 km around a hamlet up to 4 km around a city of 160,000 or more…
 const MIN_RADIUS_KM = 0.3;
-const MAX_RADIUS_KM = 4;
+export const MAX_RADIUS_KM = 4;
 const RADIUS_KM_PER_ROOT_OF_POPULATION = 0.01;
 // …but less than halfway to the nearest other city, so a place is always nearest its own city's centre.
 const SHARE_OF_NEIGHBOUR_DISTANCE = 0.4;
@@ -60,7 +60,7 @@ export function citiesOf(isoCountry: string): CityTable {
   candidates.forEach((city, index) => {
     const latitude = city.loc.coordinates[1];
     const longitude = city.loc.coordinates[0];
-    const region = regions === null ? null : (regions.get(city.adminCode) ?? undefined);
+    const region = regions === null ? null : regions.get(city.adminCode);
     if (region === undefined) return;
     const slug = slugify(city.name);
     if (slug === '') return;

