@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INSURANCE_SCHEMES } from '@directory/domain';
+import { INSURANCE_SCHEMES, LANGUAGE_CODES } from '@directory/domain';
 
 /**
- * The insurance codes docs/api.md lists ("Insurance codes") must be the code's table
- * (packages/domain/src/patient-attributes.ts), row for row: country, code, name and description, in the
- * table's order. A scheme added, renamed or dropped there without the docs fails here, showing the row.
+ * The code lists docs/api.md gives for the API 1.3 patient attributes must be the code's
+ * (packages/domain/src/patient-attributes.ts): the insurance codes ("Insurance codes") row for row
+ * (country, code, name and description, in the table's order), and the languages of "Patient
+ * attributes". A code added, renamed or dropped there without the docs fails here, showing it.
  */
 
 const DOC = new URL('../../docs/api.md', import.meta.url);
@@ -31,12 +32,19 @@ function tableRows(markdown: string, heading: string): string[][] {
   );
 }
 
-describe('the insurance codes of docs/api.md', () => {
-  it('are the code table, row for row', () => {
-    const listed = tableRows(readFileSync(DOC, 'utf8'), HEADING);
+describe('the patient attribute codes of docs/api.md', () => {
+  const markdown = readFileSync(DOC, 'utf8');
+
+  it('list the insurance codes of the code table, row for row', () => {
+    const listed = tableRows(markdown, HEADING);
     const expected = Object.entries(INSURANCE_SCHEMES).flatMap(([country, schemes]) =>
       schemes.map((scheme) => [country, scheme.code, scheme.name, scheme.description]),
     );
     expect(listed).toEqual(expected);
+  });
+
+  it('list the languages of the code list', () => {
+    const listed = /The languages the API knows: `([^`]+)`/.exec(markdown)?.[1];
+    expect(listed?.split(/\s+/)).toEqual([...LANGUAGE_CODES]);
   });
 });

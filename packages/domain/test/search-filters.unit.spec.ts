@@ -43,6 +43,10 @@ const SAMPLES: {
   specialty: ['dentistry', 'pediatrics'],
   openAt: ['2026-11-23T09:30:00+01:00', '2026-11-23T09:31:00+01:00'],
   openNow: [true],
+  language: ['en', 'de'],
+  acceptingNewPatients: [true, false],
+  wheelchairAccessible: [true, false],
+  insurance: ['gkv', 'sns'],
 };
 // What openNow means, passed in as the edge would.
 const REQUEST_TIME = new Date('2026-11-23T08:30:00Z');
@@ -83,6 +87,10 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'specialty',
       'openAt',
       'openNow',
+      'language',
+      'acceptingNewPatients',
+      'wheelchairAccessible',
+      'insurance',
     ]);
     expect(KNOWN_PARAMETERS).toEqual([...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count']);
   });

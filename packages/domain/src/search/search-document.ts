@@ -1,6 +1,7 @@
 import { toDoctorExtras, type DoctorExtras } from '../doctor-extras.js';
 import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
 import type { CountryCode } from '../events.js';
+import type { InsuranceCode, LanguageCode } from '../patient-attributes.js';
 import { isServed, type PlaceState } from '../place-state.js';
 import { foldText } from '../text.js';
 import { indexedText, specialtyNamesOf } from './search-analysis.js';
@@ -53,6 +54,16 @@ export type SearchDocument = {
   timeZone: string | null;
   /** The record's specialty codes (extras.specialtyCodes): what `specialty` matches and the specialties list counts. */
   specialtyCodes: string[];
+  // API 1.3 patient attributes, as in the extras (patient-attributes.ts). Unknown is an empty list or
+  // null, both missing to Elasticsearch: such a record matches no value of the filter, true nor false.
+  /** The language codes spoken: what `language` matches. */
+  languages: LanguageCode[];
+  /** What `acceptingNewPatients` matches. */
+  acceptingNewPatients: boolean | null;
+  /** What `wheelchairAccessible` matches. */
+  wheelchairAccessible: boolean | null;
+  /** The insurance codes of the record's country: what `insurance` matches. */
+  insurance: InsuranceCode[];
 };
 
 /** A place that is not served; indexed as a versioned tombstone so a stale write cannot resurrect it. */
@@ -102,6 +113,10 @@ export const SEARCH_DOCUMENT_MAPPING = {
     specialtyCodes: { type: 'keyword' },
     openRanges: { type: 'integer_range' },
     timeZone: { type: 'keyword' },
+    languages: { type: 'keyword' },
+    acceptingNewPatients: { type: 'boolean' },
+    wheelchairAccessible: { type: 'boolean' },
+    insurance: { type: 'keyword' },
   } satisfies { [Field in keyof SearchDocument]-?: FieldMapping },
 } as const;
 
@@ -138,6 +153,10 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
     specialtyCodes: extras.specialtyCodes,
     openRanges: openingHours === null ? [] : openRangesOf(openingHours.periods),
     timeZone: openingHours?.timeZone ?? null,
+    languages: extras.languages,
+    acceptingNewPatients: extras.acceptingNewPatients,
+    wheelchairAccessible: extras.wheelchairAccessible,
+    insurance: extras.insurance,
   };
 }
 

@@ -3,6 +3,7 @@ import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import { SLUG_PATTERN, type CountryCode } from '../events.js';
 import { countryFromQuery, countryFromTool, optionalText } from '../query-parameters.js';
 import { foldText } from '../text.js';
+import { INSURANCE_CODES, INSURANCE_CODES_BY_COUNTRY_TEXT, LANGUAGE_CODES } from '../patient-attributes.js';
 import { SPECIALTY_CODES } from '../specialties/vocabulary.js';
 import {
   BBOX_REASON,
@@ -107,6 +108,12 @@ const specialty = z.enum(SPECIALTY_CODES, { error: SPECIALTY_REASON }).optional(
 // is, and a filter that hides unknowns is a trap; leaving openNow out is the way not to filter.
 const openNowFromTool = z.literal(true, { error: OPEN_NOW_REASON }).optional();
 const openNowFromQuery = z.preprocess((value) => (value === 'true' ? true : value), openNowFromTool);
+
+// API 1.3 patient attributes: one code each, exactly as listed (codes are lowercase), like `specialty`.
+const LANGUAGE_REASON = `must be one lowercase ISO 639-1 language code: ${LANGUAGE_CODES.join(', ')}`;
+const language = z.enum(LANGUAGE_CODES, { error: LANGUAGE_REASON }).optional();
+const INSURANCE_REASON = `must be one lowercase insurance code of the country (${INSURANCE_CODES_BY_COUNTRY_TEXT}; docs/api.md, "Insurance codes")`;
+const insurance = z.enum(INSURANCE_CODES, { error: INSURANCE_REASON }).optional();
 
 type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow';
 
@@ -258,6 +265,47 @@ export const SEARCH_FILTERS = {
     match: 'openNow',
     canonical: (value) => value,
     addedIn: '1.2',
+  }),
+  // API 1.3 patient attributes. Unknown (a source that does not say) is missing in the index and
+  // matches no value: `acceptingNewPatients=false` never lists a record whose source did not say.
+  language: filter({
+    fromQuery: language,
+    fromTool: language,
+    description:
+      'API 1.3. One ISO 639-1 language code, lowercase, e.g. "en": selects records whose source says the language is spoken. Records whose source does not say never match.',
+    field: 'languages',
+    match: 'term',
+    canonical: (value) => value,
+    addedIn: '1.3',
+  }),
+  acceptingNewPatients: filter({
+    fromQuery: booleanFromQuery(),
+    fromTool: booleanFromTool(),
+    description:
+      'API 1.3. true selects records that take new patients, false those that do not. Records whose source does not say match neither.',
+    field: 'acceptingNewPatients',
+    match: 'term',
+    canonical: (value) => value,
+    addedIn: '1.3',
+  }),
+  wheelchairAccessible: filter({
+    fromQuery: booleanFromQuery(),
+    fromTool: booleanFromTool(),
+    description:
+      'API 1.3. true selects records with a wheelchair-accessible entrance, false those without. Records whose source does not say match neither.',
+    field: 'wheelchairAccessible',
+    match: 'term',
+    canonical: (value) => value,
+    addedIn: '1.3',
+  }),
+  insurance: filter({
+    fromQuery: insurance,
+    fromTool: insurance,
+    description: `API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: ${INSURANCE_CODES_BY_COUNTRY_TEXT} (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match.`,
+    field: 'insurance',
+    match: 'term',
+    canonical: (value) => value,
+    addedIn: '1.3',
   }),
 };
 
