@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   SUGGEST_DEFAULT_LIMIT,
-  buildSuggestRequest,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
   matchesAtWordStart,
   matchingSpecialtyCodes,
   mergeSuggestions,
@@ -97,46 +98,47 @@ describe('word-start matching', () => {
   });
 });
 
-describe('buildSuggestRequest', () => {
-  it('asks for doctors as search q does and cities of the dataset in one request, folded', () => {
-    const body = buildSuggestRequest(params('  Dr. MÜL', { limit: 5 }));
-    const dataset = [{ term: { served: true } }, { term: { country: 'de' } }];
-    expect(body.size).toBe(5);
-    expect(body.query.bool.filter).toEqual([
-      ...dataset,
-      { match_bool_prefix: { searchText: { query: 'dr. mul', operator: 'and' } } },
-    ]);
-    expect(body.query.bool.should).toEqual([
-      { constant_score: { filter: { prefix: { sortName: 'dr. mul' } }, boost: 1 } },
-    ]);
-    expect(body.sort).toEqual([{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }]);
-    expect(body.aggs.cities.global).toEqual({});
-    expect(body.aggs.cities.aggs.matching.filter).toEqual({
-      bool: {
-        filter: [
-          ...dataset,
-          {
-            bool: {
-              should: [
-                { regexp: { cityKey: { value: '(.*[^a-z0-9])?dr\\. mul.*', flags: 'NONE' } } },
-                { prefix: { citySlug: 'dr-mul' } },
-              ],
-              minimum_should_match: 1,
-            },
-          },
-        ],
+describe('the requests', () => {
+  const dataset = [{ term: { served: true } }, { term: { country: 'de' } }];
+
+  it('asks for doctors as search q does, folded, names starting with the text first', () => {
+    expect(buildSuggestDoctorsRequest(params('  Dr. MÜL', { limit: 5 }))).toEqual({
+      size: 5,
+      query: {
+        bool: {
+          filter: [...dataset, { match_bool_prefix: { searchText: { query: 'dr. mul', operator: 'and' } } }],
+          should: [{ constant_score: { filter: { prefix: { sortName: 'dr. mul' } }, boost: 1 } }],
+        },
       },
-    });
-    expect(body.aggs.cities.aggs.matching.aggs.slugs).toMatchObject({
-      terms: { field: 'citySlug', size: 5 },
+      sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+      _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
+      track_total_hits: false,
     });
   });
 
+  it('asks for the cities of the dataset with a word or the slug starting with the text', () => {
+    const body = buildSuggestCitiesRequest(params('  Dr. MÜL', { limit: 5 }));
+    expect(body.query.bool.filter).toEqual([
+      ...dataset,
+      {
+        bool: {
+          should: [
+            { regexp: { cityKey: { value: '(.*[^a-z0-9])?dr\\. mul.*', flags: 'NONE' } } },
+            { prefix: { citySlug: 'dr-mul' } },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+    ]);
+    expect(body.aggs.cities).toMatchObject({ terms: { field: 'citySlug', size: 5 } });
+    expect(body.size).toBe(0);
+  });
+
   it('leaves the slug prefix out when the text has no letter or digit', () => {
-    const cities = buildSuggestRequest(params('!!!')).aggs.cities.aggs.matching.filter as {
-      bool: { filter: Array<{ bool?: { should: unknown[] } }> };
-    };
-    expect(cities.bool.filter[2]?.bool?.should).toHaveLength(1);
+    const [, , cities] = buildSuggestCitiesRequest(params('!!!')).query.bool.filter as Array<{
+      bool?: { should: unknown[] };
+    }>;
+    expect(cities?.bool?.should).toHaveLength(1);
   });
 });
 
@@ -179,7 +181,7 @@ describe('toSuggestPage', () => {
     const page = toSuggestPage(
       params('zahn', { lang: 'de' }),
       {
-        hits: [
+        doctorHits: [
           {
             _source: {
               placeId: 'z1',
@@ -195,16 +197,12 @@ describe('toSuggestPage', () => {
           // No name at all: nothing to show.
           { _source: { placeId: 'z3', doctor: { name: null, legalName: null } } },
         ],
-        aggregations: {
+        cityAggregations: {
           cities: {
-            matching: {
-              slugs: {
-                buckets: [
-                  { key: 'zahna', doc_count: 2, names: { buckets: [{ key: 'Zahna' }] } },
-                  { key: 'zahnstadt', doc_count: 1, names: { buckets: [] } },
-                ],
-              },
-            },
+            buckets: [
+              { key: 'zahna', doc_count: 2, names: { buckets: [{ key: 'Zahna' }] } },
+              { key: 'zahnstadt', doc_count: 1, names: { buckets: [] } },
+            ],
           },
         },
       },

@@ -5,7 +5,8 @@ import {
   buildGetByProfileQuery,
   buildSearchRequest,
   buildSpecialtyCountsRequest,
-  buildSuggestRequest,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
   boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
@@ -38,7 +39,7 @@ import {
   type SpecialtiesPage,
   type SpecialtiesParams,
   type SpecialtyCountsAggregation,
-  type SuggestAggregations,
+  type SuggestCitiesAggregation,
   type SuggestHitSource,
   type SuggestPage,
   type SuggestParams,
@@ -212,8 +213,10 @@ export function createDirectory(options: DirectoryOptions): Directory {
     async suggest(params) {
       const codes = new Set<string>(matchingSpecialtyCodes(params.q));
       // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
-      const [response, counts] = await Promise.all([
-        search<SuggestAggregations, SuggestHitSource>(buildSuggestRequest(params)),
+      // Doctors and cities are two small requests side by side; each one is cached on its own.
+      const [doctors, cities, counts] = await Promise.all([
+        search<unknown, SuggestHitSource>(buildSuggestDoctorsRequest(params)),
+        aggregate<SuggestCitiesAggregation>(buildSuggestCitiesRequest(params)),
         codes.size === 0
           ? undefined
           : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),
@@ -223,7 +226,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       );
       return toSuggestPage(
         params,
-        response && { hits: response.hits.hits, aggregations: response.aggregations },
+        { doctorHits: doctors?.hits.hits ?? [], cityAggregations: cities },
         specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
       );
     },

@@ -35,9 +35,9 @@ import { foldText } from '../text.js';
  * Specialties and cities each take at most a quarter of `limit` (at least one) while doctors can fill the
  * rest; what doctors leave empty goes to further specialties, then further cities.
  *
- * One Elasticsearch request per keystroke answers doctors and cities (the cities in a `global`
- * aggregation, so they do not depend on the doctor query), plus the specialty counts when a specialty
- * matches, which the hot-query cache shares with `GET /api/v1/specialties?country=`.
+ * Per keystroke, two small Elasticsearch requests side by side, one for doctors and one for cities, plus
+ * the specialty counts when a specialty matches, which the hot-query cache shares with
+ * `GET /api/v1/specialties?country=`.
  */
 
 export const SUGGEST_LIMIT_MAX = 20;
@@ -139,28 +139,29 @@ export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
     .sort();
 }
 
-// ---- the Elasticsearch request: doctors and cities ----
+// ---- the Elasticsearch requests: doctors and cities ----
 
 type Clause = Record<string, unknown>;
 
-export type SuggestRequestBody = {
+export type SuggestDoctorsRequestBody = {
   size: number;
   query: { bool: { filter: Clause[]; should: Clause[] } };
   sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }];
   _source: string[];
   track_total_hits: false;
-  aggs: {
-    cities: {
-      global: Record<string, never>;
-      aggs: { matching: { filter: Clause; aggs: { slugs: Clause } } };
-    };
-  };
 };
 
-/** The part of the response the suggestions read. */
+export type SuggestCitiesRequestBody = {
+  size: 0;
+  query: { bool: { filter: Clause[] } };
+  aggs: { cities: Clause };
+  track_total_hits: false;
+};
+
+/** The parts of the two answers the suggestions read. */
 export type SuggestResponse = {
-  hits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
-  aggregations?: SuggestAggregations | undefined;
+  doctorHits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
+  cityAggregations: SuggestCitiesAggregation | undefined;
 };
 
 export type SuggestHitSource = {
@@ -168,60 +169,62 @@ export type SuggestHitSource = {
   doctor?: { name?: string | null; legalName?: string | null; address?: { city?: string | null } };
 };
 
-export type SuggestAggregations = {
+export type SuggestCitiesAggregation = {
   cities?: {
-    matching?: {
-      slugs?: {
-        buckets: ReadonlyArray<{
-          key: unknown;
-          doc_count: number;
-          names?: { buckets: ReadonlyArray<{ key: unknown }> };
-        }>;
-      };
-    };
+    buckets: ReadonlyArray<{
+      key: unknown;
+      doc_count: number;
+      names?: { buckets: ReadonlyArray<{ key: unknown }> };
+    }>;
   };
 };
 
 const COUNT_THEN_KEY: [{ _count: 'desc' }, { _key: 'asc' }] = [{ _count: 'desc' }, { _key: 'asc' }];
 
+// Served records of the dataset only: tombstones stay in the index (see search-query.ts).
+const datasetFilter = (country: CountryCode): Clause[] => [{ term: { served: true } }, { term: { country } }];
+
 /**
- * Doctors (the query) and cities (a global aggregation, filtered to the dataset) in one request. Doctor
- * scores are constant (1 when the folded name starts with the typed text, else 0), so the order is
- * exact: score, folded name, id.
+ * The doctors: search's `q` clause (literal text, never query syntax) on the dataset. Scores are
+ * constant (1 when the folded name starts with the typed text, else 0), so the order is exact: score,
+ * folded name, id.
  */
-export function buildSuggestRequest(params: SuggestParams): SuggestRequestBody {
+export function buildSuggestDoctorsRequest(params: SuggestParams): SuggestDoctorsRequestBody {
   const folded = foldText(params.q);
-  // Served records of the dataset only: tombstones stay in the index (see search-query.ts).
-  const dataset: Clause[] = [{ term: { served: true } }, { term: { country: params.country } }];
   return {
     size: params.limit,
     query: {
       bool: {
-        // Search's `q` clause: literal text, never query syntax.
-        filter: [...dataset, { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } }],
+        filter: [
+          ...datasetFilter(params.country),
+          { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } },
+        ],
         should: [{ constant_score: { filter: { prefix: { sortName: folded } }, boost: 1 } }],
       },
     },
     sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
     _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
     track_total_hits: false,
+  };
+}
+
+/**
+ * The cities: the dataset's records whose city matches, by city slug, most matching records first.
+ * A request of its own, sent beside the doctors' (one request with a `global` aggregation visited every
+ * document of the index and cost several times more).
+ */
+export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesRequestBody {
+  return {
+    size: 0,
+    query: { bool: { filter: [...datasetFilter(params.country), cityClause(foldText(params.q))] } },
     aggs: {
       cities: {
-        global: {},
-        aggs: {
-          matching: {
-            filter: { bool: { filter: [...dataset, cityClause(folded)] } },
-            aggs: {
-              slugs: {
-                terms: { field: 'citySlug', size: params.limit, order: COUNT_THEN_KEY },
-                // The most common matching spelling of the city's name.
-                aggs: { names: { terms: { field: 'cityName', size: 1, order: COUNT_THEN_KEY } } },
-              },
-            },
-          },
-        },
+        terms: { field: 'citySlug', size: params.limit, order: COUNT_THEN_KEY },
+        // The most common matching spelling of the city's name.
+        aggs: { names: { terms: { field: 'cityName', size: 1, order: COUNT_THEN_KEY } } },
       },
     },
+    track_total_hits: false,
   };
 }
 
@@ -261,14 +264,12 @@ export function toSuggestPage(
       const label = specialtyLabel(code, params.lang);
       return label === undefined ? [] : [{ type: 'specialty', code, label }];
     });
-  const cities = (response?.aggregations?.cities?.matching?.slugs?.buckets ?? []).map(
-    (bucket): CitySuggestion => {
-      const citySlug = String(bucket.key);
-      const name = bucket.names?.buckets[0]?.key;
-      return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
-    },
-  );
-  const doctors = (response?.hits ?? []).flatMap(({ _source: source }): DoctorSuggestion[] => {
+  const cities = (response?.cityAggregations?.cities?.buckets ?? []).map((bucket): CitySuggestion => {
+    const citySlug = String(bucket.key);
+    const name = bucket.names?.buckets[0]?.key;
+    return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
+  });
+  const doctors = (response?.doctorHits ?? []).flatMap(({ _source: source }): DoctorSuggestion[] => {
     const name = source?.doctor?.name ?? source?.doctor?.legalName ?? null;
     if (source?.placeId === undefined || name === null) return [];
     return [{ type: 'doctor', id: source.placeId, name, city: source.doctor?.address?.city ?? null }];

@@ -1,0 +1,32 @@
+import { toSearchDocument } from '@directory/domain';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import { servedPlace } from './api-workload.js';
+import { log, type BenchEnvironment } from './bench-environment.js';
+
+/**
+ * Indexes the bench's served records (api-workload.ts) straight into the alias, as the worker would
+ * leave them: what `bench:api` and `bench:suggest` query.
+ */
+export async function indexServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
+  const { client, alias, config } = environment;
+  await ensureDoctorsIndex(client, alias);
+  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '-1' } });
+  log(`indexing ${records} served records into ${alias}`);
+  const indexStarted = performance.now();
+  for (let start = 0; start < records; start += 5_000) {
+    const operations = [];
+    for (let index = start; index < Math.min(records, start + 5_000); index += 1) {
+      const document = toSearchDocument(servedPlace(index), { siteOrigin: config.SITE_ORIGIN });
+      operations.push(
+        { index: { _index: alias, _id: document.placeId, version: 1, version_type: 'external' as const } },
+        document,
+      );
+    }
+    const response = await client.bulk({ operations });
+    if (response.errors) throw new Error('bulk indexing failed');
+  }
+  await client.indices.putSettings({ index: alias, settings: { refresh_interval: '1s' } });
+  await client.indices.refresh({ index: alias });
+  await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
+  log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
+}
