@@ -1,0 +1,234 @@
+// `npm run bench:suggest [-- --records N --sequences N --concurrency C]`: the typeahead
+// (`GET /api/v1/suggest`) through the full API over HTTP, against the identical Elasticsearch requests
+// sent directly, with the same concurrency, in the same run, on the served records of `bench:api`.
+// Each simulated user types a real text one character at a time, waiting for each answer before the
+// next keystroke: a doctor's name (half of the sequences), a city or a specialty label in the dataset's
+// language (a quarter each), taken from the indexed records themselves.
+import { parseArgs } from 'node:util';
+import {
+  buildSpecialtyCountsRequest,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
+  matchingSpecialtyCodes,
+  specialtyVocabularyPage,
+  type PageLanguage,
+  type SuggestParams,
+} from '@directory/domain';
+import { LIVE, type Live } from './api-workload.js';
+import { startApi, type RunningApi } from './bench-api.js';
+import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import { indexServedRecords } from './served-records.js';
+
+type BenchOptions = { records: number; sequences: number; concurrency: number };
+
+function parseOptions(): BenchOptions {
+  const { values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '100000' },
+      sequences: { type: 'string', default: '300' },
+      // The same concurrency as `bench:api`.
+      concurrency: { type: 'string', default: '16' },
+    },
+  });
+  return {
+    records: Number(values.records),
+    sequences: Number(values.sequences),
+    concurrency: Number(values.concurrency),
+  };
+}
+
+/** One user typing one text: the query after each keystroke. */
+type Sequence = { country: Live; keystrokes: string[] };
+
+/** The longest prefix typed: past it a user picks a suggestion. */
+const MAX_TYPED = 14;
+
+function keystrokesOf(text: string): string[] {
+  const characters = [...text].slice(0, MAX_TYPED);
+  return characters.map((_, index) => characters.slice(0, index + 1).join('')).filter((q) => q.trim() !== '');
+}
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Texts = { names: string[]; cities: string[]; specialties: string[] };
+
+/** Real names and cities of each dataset, read back from the index; the labels of its specialty codes. */
+async function textsOf(environment: BenchEnvironment, country: Live): Promise<Texts> {
+  const { client, alias } = environment;
+  const dataset = { bool: { filter: [{ term: { served: true } }, { term: { country } }] } };
+  const sample = await client.search<{ doctor: { name: string | null } }>({
+    index: alias,
+    size: 500,
+    query: dataset,
+    sort: [{ placeId: 'asc' }],
+    _source: ['doctor.name'],
+  });
+  const names = sample.hits.hits.flatMap((hit) =>
+    hit._source?.doctor.name ? [hit._source.doctor.name] : [],
+  );
+  const cityBuckets = await client.search({
+    index: alias,
+    size: 0,
+    query: dataset,
+    aggs: { cities: { terms: { field: 'cityName', size: 200 } } },
+  });
+  const cities = (
+    (cityBuckets.aggregations?.cities as { buckets: Array<{ key: string }> } | undefined)?.buckets ?? []
+  ).map((bucket) => bucket.key);
+  const counts = await client.search({ index: alias, ...buildSpecialtyCountsRequest(country) });
+  const codes = (
+    (counts.aggregations?.specialties as { buckets: Array<{ key: string }> } | undefined)?.buckets ?? []
+  ).map((bucket) => bucket.key);
+  // Labels in the dataset's own language (the four bench datasets' languages are page languages).
+  const labels = new Map(
+    specialtyVocabularyPage(country as PageLanguage).specialties.map(({ code, label }) => [code, label]),
+  );
+  const specialties = codes.flatMap((code) => labels.get(code) ?? []);
+  return { names, cities, specialties };
+}
+
+async function sequencesOf(environment: BenchEnvironment, count: number): Promise<Sequence[]> {
+  const texts = new Map<Live, Texts>();
+  for (const country of LIVE) texts.set(country, await textsOf(environment, country));
+  const random = prng(11);
+  const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
+  return Array.from({ length: count }, () => {
+    const country = pick(LIVE);
+    const { names, cities, specialties } = texts.get(country) as Texts;
+    const draw = random();
+    // A name is typed from its start, or from its surname (its last word), as users do.
+    const name = pick(names);
+    const text =
+      draw < 0.25
+        ? name
+        : draw < 0.5
+          ? (name.split(' ').at(-1) ?? name)
+          : draw < 0.75
+            ? pick(cities)
+            : pick(specialties.length > 0 ? specialties : cities);
+    return { country, keystrokes: keystrokesOf(text) };
+  });
+}
+
+type Client = (country: Live, q: string) => Promise<void>;
+
+function apiClient(api: RunningApi): Client {
+  return async (country, q) => {
+    const query = new URLSearchParams({ country, q });
+    const response = await fetch(`${api.base}/suggest?${query.toString()}`, { headers: api.headers });
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    await response.arrayBuffer();
+  };
+}
+
+/** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
+function rawClient(environment: BenchEnvironment): Client {
+  const { client, alias } = environment;
+  return async (country, q) => {
+    const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
+    const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
+    await Promise.all([
+      client.search({ index: alias, ...buildSuggestDoctorsRequest(params) }),
+      client.search({ index: alias, ...buildSuggestCitiesRequest(params) }),
+      specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
+    ]);
+  };
+}
+
+type PhaseRun = { latencies: number[]; seconds: number };
+
+/** `concurrency` users, each typing whole sequences one keystroke after another. */
+async function runPhase(client: Client, sequences: Sequence[], concurrency: number): Promise<PhaseRun> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < sequences.length) {
+        const { country, keystrokes } = sequences[next++] as Sequence;
+        for (const q of keystrokes) {
+          const began = performance.now();
+          await client(country, q);
+          latencies.push(performance.now() - began);
+        }
+      }
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
+type Summary = { rps: number; p50: number; p95: number; p99: number; count: number };
+
+function summarize(runs: PhaseRun[]): Summary {
+  const sorted = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  return {
+    rps: sorted.length / seconds,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    count: sorted.length,
+  };
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const line = (side: string, s: Summary) =>
+  `${side} ${s.rps.toFixed(0)} req/s, p50 ${s.p50.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`;
+
+const options = parseOptions();
+const environment = await createBenchEnvironment('suggest');
+let api: RunningApi | undefined;
+try {
+  await indexServedRecords(environment, options.records);
+  api = await startApi(environment);
+  const ours = apiClient(api);
+  const raw = rawClient(environment);
+  // Each round types its own draw of sequences; both sides of a round type the same ones.
+  const all = await sequencesOf(environment, options.sequences * 3);
+  const warmUp = all.slice(0, options.sequences);
+  const rounds = [all.slice(options.sequences, 2 * options.sequences), all.slice(2 * options.sequences)];
+  log('warming up');
+  await runPhase(raw, warmUp, options.concurrency);
+  await runPhase(ours, warmUp, options.concurrency);
+  const runs: { ours: PhaseRun[]; raw: PhaseRun[] } = { ours: [], raw: [] };
+  // Alternate sides so drift in the machine's load affects both alike.
+  for (const sequences of rounds) {
+    await environment.settle();
+    runs.raw.push(await runPhase(raw, sequences, options.concurrency));
+    await environment.settle();
+    runs.ours.push(await runPhase(ours, sequences, options.concurrency));
+  }
+  const o = summarize(runs.ours);
+  const r = summarize(runs.raw);
+  log(
+    `records ${options.records}, concurrency ${options.concurrency}, ${o.count} keystrokes per side (${options.sequences} sequences a round, 2 rounds)`,
+  );
+  log(line('ours:', o));
+  log(line('raw: ', r));
+  console.log(
+    JSON.stringify({
+      bench: 'suggest',
+      ours: round2(o.rps),
+      raw: round2(r.rps),
+      unit: 'req/s',
+      p50_ours_ms: round2(o.p50),
+      p95_ours_ms: round2(o.p95),
+      p99_ours_ms: round2(o.p99),
+      p50_raw_ms: round2(r.p50),
+      p95_raw_ms: round2(r.p95),
+      p99_raw_ms: round2(r.p99),
+    }),
+  );
+} finally {
+  await api?.process.stop('SIGKILL');
+  await environment.cleanup();
+}
