@@ -153,21 +153,24 @@ function nearestArea(region: Region, point: Located): Region['areas'][number] {
  * up to latitude 60°, beyond every live country.
  */
 function nearestNeighbourDistances(points: ReadonlyArray<Located>): number[] {
-  const cellOf = (point: Located) =>
-    [Math.floor(point.latitude / GRID_DEGREES), Math.floor(point.longitude / GRID_DEGREES)] as const;
-  const grid = new Map<string, number[]>();
+  // Cells keyed by a number (rows span latitudes ±90°, columns longitudes ±180°, at most 3,600 of them).
+  const keyOf = (row: number, column: number) => row * 10_000 + column;
+  const rowOf = (point: Located) => Math.floor(point.latitude / GRID_DEGREES);
+  const columnOf = (point: Located) => Math.floor(point.longitude / GRID_DEGREES);
+  const grid = new Map<number, number[]>();
   points.forEach((point, index) => {
-    const key = cellOf(point).join(':');
+    const key = keyOf(rowOf(point), columnOf(point));
     const cell = grid.get(key);
     if (cell === undefined) grid.set(key, [index]);
     else cell.push(index);
   });
   return points.map((point, index) => {
-    const [row, column] = cellOf(point);
+    const row = rowOf(point);
+    const column = columnOf(point);
     let nearest = Infinity;
     for (let dRow = -1; dRow <= 1; dRow++) {
       for (let dColumn = -2; dColumn <= 2; dColumn++) {
-        for (const other of grid.get(`${row + dRow}:${column + dColumn}`) ?? []) {
+        for (const other of grid.get(keyOf(row + dRow, column + dColumn)) ?? []) {
           if (other === index) continue;
           const km = distanceKm(point, points[other] as Located);
           if (km < nearest) nearest = km;
