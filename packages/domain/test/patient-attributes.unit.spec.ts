@@ -13,6 +13,7 @@ import {
   patientAttributesSchema,
 } from '../src/patient-attributes.js';
 import { foldPlace } from '../src/place-state.js';
+import { toSearchDocument } from '../src/search/search-document.js';
 import {
   PLACE_ID,
   PUBLICATION,
@@ -301,5 +302,27 @@ describe('the fold and the record extras', () => {
     for (const key of ['languages', 'acceptingNewPatients', 'wheelchairAccessible', 'insurance']) {
       expect(Object.keys(doctor)).not.toContain(key);
     }
+  });
+
+  it('indexes them beside the extras; unknown is null or empty, which the index treats as missing', () => {
+    const known = toSearchDocument(
+      servedState({ languages: ['EN', 'de'], acceptingNewPatients: false, insurance: ['pkv'] }),
+      { siteOrigin: SITE_ORIGIN },
+    );
+    if (!known.served) throw new Error('expected a served document');
+    expect(known).toMatchObject({
+      languages: ['de', 'en'],
+      acceptingNewPatients: false,
+      wheelchairAccessible: null,
+      insurance: ['pkv'],
+    });
+    const { languages, acceptingNewPatients, wheelchairAccessible, insurance } = known.extras;
+    expect({ languages, acceptingNewPatients, wheelchairAccessible, insurance }).toEqual({
+      languages: known.languages,
+      acceptingNewPatients: known.acceptingNewPatients,
+      wheelchairAccessible: known.wheelchairAccessible,
+      insurance: known.insurance,
+    });
+    expect(toSearchDocument(servedState(), { siteOrigin: SITE_ORIGIN })).toMatchObject(UNKNOWN);
   });
 });
