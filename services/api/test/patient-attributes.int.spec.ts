@@ -171,6 +171,12 @@ describe('GET /api/v1/doctors with the API 1.3 patient attributes', () => {
           1,
         );
       }
+      // A request using them is a 1.3 request: its unknown-parameter reason lists them; a 1.1 one's does not.
+      const unknownWith = await api.get('/api/v1/doctors?country=de&insurance=gkv&colour=red');
+      const [unknown] = expectProblem(unknownWith, 400).errors;
+      expect(unknown?.reason).toContain('language, acceptingNewPatients, wheelchairAccessible, insurance');
+      const unknownWithout = await api.get('/api/v1/doctors?country=de&colour=red');
+      expect(expectProblem(unknownWithout, 400).errors[0]?.reason).not.toContain('language');
       const repeated = await api.get('/api/v1/doctors?country=de&language=de&language=en');
       expect(expectProblem(repeated, 400).errors).toEqual([
         { parameter: 'language', reason: 'must be given once' },
