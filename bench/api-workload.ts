@@ -1,7 +1,7 @@
 // The data and requests of `npm run bench:api`: served records spread over four datasets' cities, and
 // the requests drawn from them (uniform or Zipf mixes, and the changes feed's consumers). Every draw
 // comes from seeded generators, so the same options give the same records and requests in every run.
-import { initialPlaceState, type PlaceState, type SearchFilters } from '@directory/domain';
+import { initialPlaceState, type PlaceState, type SearchFilters, type SortOrder } from '@directory/domain';
 import { citiesOf } from '@directory/sample-data';
 
 export const LIVE = ['de', 'es', 'it', 'pt'] as const;
@@ -111,7 +111,8 @@ function jitter(index: number, salt: number): number {
 }
 
 export type Task =
-  { kind: 'search'; filters: SearchFilters; limit: number; pages: number } | { kind: 'get'; id: string };
+  | { kind: 'search'; filters: SearchFilters; limit: number; pages: number; sort?: SortOrder }
+  | { kind: 'get'; id: string };
 
 export function workload(count: number, records: number): Task[] {
   const tasks: Task[] = [];
@@ -197,6 +198,53 @@ export function zipfWorkload(count: number, records: number): Task[] {
     }
     const pages = 1 + depth();
     tasks.push({ kind: 'search', filters, limit: LIMITS[limit()] as number, pages });
+    requests += pages;
+  }
+  return tasks;
+}
+
+/** What people type into a search box over these records: names, types, cities and typos of them. */
+const RELEVANCE_TERMS = [
+  ...SURNAMES.map((surname) => surname.toLowerCase()),
+  ...SPECIALTIES,
+  'zahnarzt',
+  'kinderarzt',
+  'hausarzt',
+  'dentista',
+  'dentist',
+  'pediatra',
+  'clinica dental',
+  'studio medico',
+  'centro medico',
+  'mueller',
+  'shmidt',
+  'garcai',
+  'fernandes',
+  'olivera',
+  'dermatolgia',
+  'cardiologia',
+];
+const relevanceRandom = prng(16);
+
+/**
+ * Relevance searches (`sort=relevance`): a term from RELEVANCE_TERMS (a third of them with the city's
+ * name after it, some as typed so far), in a city or near a point now and then, a page or two deep.
+ * Its own random source, so the other mixes draw what they always drew.
+ */
+export function relevanceWorkload(count: number): Task[] {
+  const tasks: Task[] = [];
+  const draw = <T>(items: ReadonlyArray<T>): T => items[Math.floor(relevanceRandom() * items.length)] as T;
+  for (let requests = 0; requests < count;) {
+    const country = draw(LIVE);
+    const city = draw(citiesByCountry[country].slice(0, 10));
+    let q = draw(RELEVANCE_TERMS);
+    if (relevanceRandom() < 0.3) q = `${q} ${city.name}`;
+    if (relevanceRandom() < 0.2) q = q.slice(0, Math.max(3, q.length - 2));
+    const filters: SearchFilters = { country, q };
+    if (relevanceRandom() < 0.2) filters.city = city.slug;
+    if (relevanceRandom() < 0.15) filters.near = { lat: city.latitude, lon: city.longitude };
+    const pages = relevanceRandom() < 0.8 ? 1 : 2;
+    tasks.push({ kind: 'search', filters, limit: draw([10, 25]), pages, sort: 'relevance' });
     requests += pages;
   }
   return tasks;

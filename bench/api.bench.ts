@@ -1,4 +1,4 @@
-// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf]`: search (mixed
+// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf|relevance]`: search (mixed
 // filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
 // Elasticsearch requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
 // About one search in six is a geo search (near a city, some with a radius), sorted by distance.
@@ -7,6 +7,8 @@
 // first page of a popular search comes again and again (what the API's hot-query cache is for).
 // Then the changes feed: full reads of a dataset's feed through the API against the same
 // feed query sent straight to PostgreSQL, on the same records stored as the worker stores them.
+// `--mix relevance` sends `sort=relevance` searches (names, types, cities, typos and half-typed words, a
+// page or two deep): the same scored requests go straight to Elasticsearch on the raw side.
 // The records and the requests are drawn in api-workload.ts.
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -17,6 +19,7 @@ import {
   toChangesPage,
   toSearchDocument,
   type SearchFilters,
+  type SortOrder,
   type SortValues,
 } from '@directory/domain';
 import { readFeedPage, readSnapshotHorizon, savePlaceStates } from '@directory/event-store';
@@ -24,6 +27,7 @@ import { type RunningProcess } from '@directory/testing';
 import {
   feedWorkload,
   servedPlace,
+  relevanceWorkload,
   workload,
   zipfWorkload,
   type FeedTask,
@@ -39,8 +43,11 @@ type BenchOptions = {
   records: number;
   requestsPerPhase: number;
   concurrency: number;
-  mix: 'uniform' | 'zipf';
+  mix: Mix;
 };
+
+const MIXES = ['uniform', 'zipf', 'relevance'] as const;
+type Mix = (typeof MIXES)[number];
 
 function parseOptions(): BenchOptions {
   const { values } = parseArgs({
@@ -51,17 +58,18 @@ function parseOptions(): BenchOptions {
       mix: { type: 'string', default: 'uniform' },
     },
   });
-  if (values.mix !== 'uniform' && values.mix !== 'zipf') throw new Error('--mix must be uniform or zipf');
+  const mix = MIXES.find((name) => name === values.mix);
+  if (mix === undefined) throw new Error(`--mix must be one of ${MIXES.join(', ')}`);
   return {
     records: Number(values.records),
     requestsPerPhase: Number(values.requests),
     concurrency: Number(values.concurrency),
-    mix: values.mix,
+    mix,
   };
 }
 
 type Client = {
-  search: (filters: SearchFilters, limit: number, after: unknown) => Promise<unknown>;
+  search: (filters: SearchFilters, limit: number, after: unknown, sort?: SortOrder) => Promise<unknown>;
   get: (id: string) => Promise<boolean>;
 };
 
@@ -87,7 +95,7 @@ async function runPhase(client: Client, tasks: Task[], concurrency: number): Pro
         }
         let after: unknown = undefined;
         for (let page = 0; page < task.pages; page += 1) {
-          after = await timed(() => client.search(task.filters, task.limit, after));
+          after = await timed(() => client.search(task.filters, task.limit, after, task.sort));
           if (after === null) break;
         }
       }
@@ -130,10 +138,11 @@ async function storeServedRecords(environment: BenchEnvironment, records: number
 /** Searches and gets through the API over HTTP. */
 function apiSearchClient(api: RunningApi): Client {
   return {
-    search: async (filters, limit, after) => {
+    search: async (filters, limit, after, sort) => {
       const query = new URLSearchParams({
         ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
         limit: String(limit),
+        ...(sort === undefined ? {} : { sort }),
       });
       if (typeof after === 'string') query.set('cursor', after);
       const body = (await json(
@@ -155,15 +164,26 @@ function apiSearchClient(api: RunningApi): Client {
 /** The identical requests the directory sends, straight to Elasticsearch. */
 function rawSearchClient(environment: BenchEnvironment): Client {
   const searchUrl = `${environment.config.ELASTICSEARCH_URL[0]}/${environment.alias}/_search`;
-  const post = (body: unknown) =>
-    fetch(searchUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  // A relevance search's shard preference is a URL parameter, not part of the body.
+  const post = ({ preference, ...body }: { preference?: string; [key: string]: unknown }) =>
+    fetch(
+      preference === undefined ? searchUrl : `${searchUrl}?preference=${encodeURIComponent(preference)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+    );
   return {
-    search: async (filters, limit, after) => {
-      const body = buildSearchRequest(filters, limit, after as SortValues | undefined);
+    search: async (filters, limit, after, sort) => {
+      const body = buildSearchRequest(
+        filters,
+        limit,
+        after as SortValues | undefined,
+        undefined,
+        {},
+        { sort },
+      );
       const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
       const hits = result.hits.hits;
       return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;
@@ -194,7 +214,11 @@ async function measureSearchAndGet(
 ): Promise<SearchComparison> {
   const { mix, records, requestsPerPhase, concurrency } = options;
   const requestsFor = (count: number) =>
-    mix === 'zipf' ? zipfWorkload(count, records) : workload(count, records);
+    mix === 'zipf'
+      ? zipfWorkload(count, records)
+      : mix === 'relevance'
+        ? relevanceWorkload(count)
+        : workload(count, records);
   // Each round draws its own requests from the mix (both sides of a round send the same ones): a cache
   // may keep what is popular across rounds, as in production, but never a whole replayed sequence.
   const rounds = [requestsFor(requestsPerPhase), requestsFor(requestsPerPhase)];
