@@ -1,11 +1,14 @@
-// `npm run bench:relevance [-- --places 20000 --seed 1 --queries 50 --concurrency 4 --json]`: search
+// `npm run bench:relevance [-- --places 20000 --seed 1 --queries 50 --concurrency 4 --json --details FILE --ours-sort relevance]`: search
 // quality, not speed. Generated places (the sample generator, folded and projected as the worker does) are
 // indexed; a labelled query set is drawn from their own fields (relevance-queries.ts); every query goes
 // through three systems over the same index: ours (the API with `sort=relevance`), the 1.2 literal search
 // (the API without `sort`: every word required, name order) and a plain Elasticsearch `multi_match` with
 // `fuzziness: AUTO` over the index's text fields. Prints recall@10 and NDCG@10 by system, query class and
 // dataset (relevance-metrics.ts), and the goal lines. A system that answers 400 (a `sort` the API does not
-// know yet) is reported unavailable with the API's reason, not as a failure.
+// know yet) is reported unavailable with the API's reason, not as a failure. The last stdout line is JSON
+// (overall and one-typo figures, the goals; with `--json` every class and dataset too); `--details FILE`
+// writes every query's answer as graded, one JSON line per query and system.
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { foldText, LIVE_COUNTRY_CODES, type SearchDocument } from '@directory/domain';
 import { generateEvents } from '@directory/sample-data';
@@ -25,7 +28,17 @@ import {
 } from './relevance-metrics.js';
 import { QUERY_CLASSES, buildQuerySet, type JudgedPlace, type LabelledQuery } from './relevance-queries.js';
 
-type Options = { places: number; seed: number; queries: number; concurrency: number; json: boolean };
+type Options = {
+  places: number;
+  seed: number;
+  queries: number;
+  concurrency: number;
+  json: boolean;
+  /** A file to write every query's answer and scores to, one JSON line each (for tuning). */
+  details: string | undefined;
+  /** The `sort` ours sends: `relevance` unless another order is to be scored in its place. */
+  oursSort: string;
+};
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -35,6 +48,8 @@ function parseOptions(): Options {
       queries: { type: 'string', default: '50' },
       concurrency: { type: 'string', default: '4' },
       json: { type: 'boolean', default: false },
+      details: { type: 'string' },
+      'ours-sort': { type: 'string', default: 'relevance' },
     },
   });
   const options = {
@@ -43,6 +58,8 @@ function parseOptions(): Options {
     queries: Number(values.queries),
     concurrency: Number(values.concurrency),
     json: values.json,
+    details: values.details,
+    oursSort: values['ours-sort'],
   };
   for (const name of ['places', 'queries', 'concurrency'] as const) {
     if (!Number.isInteger(options[name]) || options[name] <= 0)
@@ -183,6 +200,8 @@ type SystemRun = {
   unavailable?: string;
   /** Queries it could not answer (scored as an empty answer), with why. */
   failures: Array<{ text: string; reason: string }>;
+  /** Every query with the grades of what the system answered, in rank order (0: not relevant). */
+  details: Array<{ query: LabelledQuery; answeredGrades: number[]; recall: number; ndcg: number }>;
   seconds: number;
 };
 
@@ -195,10 +214,12 @@ async function runSystem(
   const first = queries[0];
   if (first !== undefined) {
     const probe = await system.search(first);
-    if ('refused' in probe) return { scores: [], unavailable: probe.refused, failures: [], seconds: 0 };
+    if ('refused' in probe)
+      return { scores: [], unavailable: probe.refused, failures: [], details: [], seconds: 0 };
   }
   const scores: QueryScore[] = [];
   const failures: SystemRun['failures'] = [];
+  const details: SystemRun['details'] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -208,17 +229,20 @@ async function runSystem(
         if (!('ids' in answer))
           failures.push({ text: query.text, reason: 'refused' in answer ? answer.refused : answer.failed });
         const ids = 'ids' in answer ? answer.ids : [];
+        const recall = recallAt(ids, query.judgments);
+        const ndcg = ndcgAt(ids, query.judgments);
         scores.push({
           system: system.name,
           country: query.country,
           queryClass: query.queryClass,
-          recall: recallAt(ids, query.judgments),
-          ndcg: ndcgAt(ids, query.judgments),
+          recall,
+          ndcg,
         });
+        details.push({ query, answeredGrades: ids.map((id) => query.judgments.get(id) ?? 0), recall, ndcg });
       }
     }),
   );
-  return { scores, failures, seconds: (performance.now() - started) / 1000 };
+  return { scores, failures, details, seconds: (performance.now() - started) / 1000 };
 }
 
 const figure = (mean: MeanScore | null) =>
@@ -279,6 +303,27 @@ function apiErrors(output: string): string[] {
   });
 }
 
+/** One JSON line per query and system: its text, class, judged places and the grades answered. */
+async function writeDetails(path: string, runs: ReadonlyMap<string, SystemRun>): Promise<void> {
+  const lines = [...runs].flatMap(([system, run]) =>
+    run.details.map(({ query, answeredGrades, recall, ndcg }) =>
+      JSON.stringify({
+        system,
+        country: query.country,
+        queryClass: query.queryClass,
+        text: query.text,
+        relevant: query.judgments.size,
+        meant: [...query.judgments.values()].filter((grade) => grade === 2).length,
+        answeredGrades,
+        recall,
+        ndcg,
+      }),
+    ),
+  );
+  await writeFile(path, `${lines.join('\n')}\n`);
+  log(`per-query details: ${path}`);
+}
+
 function describeRun(run: SystemRun): string {
   if (run.unavailable !== undefined) return `unavailable (${run.unavailable})`;
   const failed = run.failures.length > 0 ? `, ${run.failures.length} failed (scored as no answer)` : '';
@@ -303,7 +348,7 @@ try {
   apiProcess = api.process;
   const fields = await textFields(environment);
   const systems: System[] = [
-    apiSystem(api, 'ours', 'the API, sort=relevance', { sort: 'relevance' }),
+    apiSystem(api, 'ours', `the API, sort=${options.oursSort}`, { sort: options.oursSort }),
     apiSystem(api, '1.2-literal', 'the API without sort: every word required, name order', {}),
     multiMatchSystem(environment, fields),
   ];
@@ -333,42 +378,46 @@ try {
     const verdict = goal.met === null ? 'unavailable' : goal.met ? 'met' : 'NOT met';
     log(`goal: ${goal.goal}: ${goal.value === null ? '–' : goal.value.toFixed(3)} (${verdict})`);
   }
+  if (options.details !== undefined) await writeDetails(options.details, runs);
   log(`wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (options.json) {
-    const cell = (system: string, belongs: (score: QueryScore) => boolean) =>
-      meanOf(scores, (s) => s.system === system && belongs(s));
-    console.log(
-      JSON.stringify({
-        bench: 'relevance',
-        seed: options.seed,
-        places: documents.length,
-        queries: queries.length,
-        textFields: fields,
-        systems: systems.map((system) => ({
-          name: system.name,
-          describe: system.describe,
-          unavailable: runs.get(system.name)?.unavailable ?? null,
-          failed: runs.get(system.name)?.failures.length ?? 0,
-          overall: cell(system.name, () => true),
-          byClass: Object.fromEntries(
-            QUERY_CLASSES.map((queryClass) => [
-              queryClass,
-              {
-                all: cell(system.name, (s) => s.queryClass === queryClass),
-                ...Object.fromEntries(
-                  countries.map((country) => [
-                    country,
-                    cell(system.name, (s) => s.queryClass === queryClass && s.country === country),
-                  ]),
-                ),
-              },
-            ]),
-          ),
-        })),
-        goals,
-      }),
-    );
-  }
+  // As every bench, one JSON line on stdout at the end: the overall and one-typo figures, or with
+  // --json every class and dataset too.
+  const cell = (system: string, belongs: (score: QueryScore) => boolean) =>
+    meanOf(scores, (s) => s.system === system && belongs(s));
+  console.log(
+    JSON.stringify({
+      bench: 'relevance',
+      seed: options.seed,
+      places: documents.length,
+      queries: queries.length,
+      textFields: fields,
+      systems: systems.map((system) => ({
+        name: system.name,
+        describe: system.describe,
+        unavailable: runs.get(system.name)?.unavailable ?? null,
+        failed: runs.get(system.name)?.failures.length ?? 0,
+        overall: cell(system.name, () => true),
+        oneTypo: cell(system.name, (s) => isTypoClass(s.queryClass)),
+        byClass: !options.json
+          ? undefined
+          : Object.fromEntries(
+              QUERY_CLASSES.map((queryClass) => [
+                queryClass,
+                {
+                  all: cell(system.name, (s) => s.queryClass === queryClass),
+                  ...Object.fromEntries(
+                    countries.map((country) => [
+                      country,
+                      cell(system.name, (s) => s.queryClass === queryClass && s.country === country),
+                    ]),
+                  ),
+                },
+              ]),
+            ),
+      })),
+      goals,
+    }),
+  );
 } finally {
   await apiProcess?.stop('SIGKILL');
   await environment.cleanup();
