@@ -31,7 +31,7 @@ import type { SearchDocument, SearchField } from './search-document.js';
  * - `description`: shown for the parameter in the OpenAPI document and the tool's input schema;
  * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `words` (q's
  *   literal words, the last one a prefix), `near` (a point: keeps records within the radius and orders by
- *   distance), `radius` (the metres around `near`), `openAt` (an instant: keeps records whose opening ranges
+ *   distance), `radius` (the metres around `near`), `bbox` (a viewport: keeps records inside it), `openAt` (an instant: keeps records whose opening ranges
  *   hold its local minute of the week, see open-at.ts) or `openNow` (the same at the time of the request,
  *   which the edge passes in);
  * - `canonical`: the value as compared, in the index field's own type (a number of metres for `radius`, the
