@@ -37,7 +37,7 @@ export const QUERY_CLASSES: ReadonlyArray<QueryClass> = [
   ...BASE_CLASSES.map((base) => `${base}-typo` as const),
 ];
 
-/** 2: the place the query was made from (or one indistinguishable from it); 1: also a right answer. */
+/** 2: a place the query means (nothing in it tells them apart); 1: also a right answer, not the one meant. */
 export type Grade = 1 | 2;
 
 export type LabelledQuery = {

@@ -80,6 +80,7 @@ function generateServedDocuments(places: number, seed: number, siteOrigin: strin
       .map((row) => row.document)
       .filter((document): document is SearchDocument => document.served && live.has(document.country));
     if (served.length >= places) return served.slice(0, places);
+    log(`${count} events made ${served.length} served places; generating again, longer`);
     count = Math.ceil((count * places * 1.1) / Math.max(1, served.length));
   }
 }
