@@ -17,6 +17,7 @@ import {
 import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { indexServedRecords } from './served-records.js';
 
 type BenchOptions = { records: number; sequences: number; concurrency: number };
@@ -200,12 +201,21 @@ try {
   await runPhase(raw, warmUp, options.concurrency);
   await runPhase(ours, warmUp, options.concurrency);
   const runs: { ours: PhaseRun[]; raw: PhaseRun[] } = { ours: [], raw: [] };
+  const cpu: { ours: CpuUsage; raw: CpuUsage } = { ours: NO_CPU, raw: NO_CPU };
+  const apiPid = api.process.child.pid;
+  // Where each side's CPU went (client, API, Elasticsearch, ...): on two shared cores, a CPU budget.
+  const measured = async (side: 'ours' | 'raw', client: Client, sequences: Sequence[]) => {
+    await environment.settle();
+    const parts = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
+    const before = parts();
+    runs[side].push(await runPhase(client, sequences, options.concurrency));
+    const after = parts();
+    if (before && after) cpu[side] = addCpu(cpu[side], cpuBetween(before, after));
+  };
   // Alternate sides so drift in the machine's load affects both alike.
   for (const sequences of rounds) {
-    await environment.settle();
-    runs.raw.push(await runPhase(raw, sequences, options.concurrency));
-    await environment.settle();
-    runs.ours.push(await runPhase(ours, sequences, options.concurrency));
+    await measured('raw', raw, sequences);
+    await measured('ours', ours, sequences);
   }
   const o = summarize(runs.ours);
   const r = summarize(runs.raw);
@@ -214,6 +224,8 @@ try {
   );
   log(line('ours:', o));
   log(line('raw: ', r));
+  log(`ours ${formatCpu(cpu.ours, o.count / o.rps)}`);
+  log(`raw  ${formatCpu(cpu.raw, r.count / r.rps)}`);
   console.log(
     JSON.stringify({
       bench: 'suggest',
