@@ -202,7 +202,7 @@ type SystemRun = {
   /** Queries it could not answer (scored as an empty answer), with why. */
   failures: Array<{ text: string; reason: string }>;
   /** Every query with the grades of what the system answered, in rank order (0: not relevant). */
-  details: Array<{ query: LabelledQuery; answeredGrades: number[]; recall: number; ndcg: number }>;
+  details: Array<{ query: LabelledQuery; answered: string[]; recall: number; ndcg: number }>;
   seconds: number;
 };
 
@@ -239,7 +239,7 @@ async function runSystem(
           recall,
           ndcg,
         });
-        details.push({ query, answeredGrades: ids.map((id) => query.judgments.get(id) ?? 0), recall, ndcg });
+        details.push({ query, answered: ids, recall, ndcg });
       }
     }),
   );
@@ -304,10 +304,14 @@ function apiErrors(output: string): string[] {
   });
 }
 
-/** One JSON line per query and system: its text, class, judged places and the grades answered. */
-async function writeDetails(path: string, runs: ReadonlyMap<string, SystemRun>): Promise<void> {
+/** One JSON line per query and system: its text, class, judged places, and each answer's grade, name, city and codes. */
+async function writeDetails(
+  path: string,
+  runs: ReadonlyMap<string, SystemRun>,
+  places: ReadonlyMap<string, JudgedPlace>,
+): Promise<void> {
   const lines = [...runs].flatMap(([system, run]) =>
-    run.details.map(({ query, answeredGrades, recall, ndcg }) =>
+    run.details.map(({ query, answered, recall, ndcg }) =>
       JSON.stringify({
         system,
         country: query.country,
@@ -315,7 +319,15 @@ async function writeDetails(path: string, runs: ReadonlyMap<string, SystemRun>):
         text: query.text,
         relevant: query.judgments.size,
         meant: [...query.judgments.values()].filter((grade) => grade === 2).length,
-        answeredGrades,
+        answered: answered.map((id) => {
+          const place = places.get(id);
+          return {
+            grade: query.judgments.get(id) ?? 0,
+            name: place?.name,
+            city: place?.city,
+            codes: place?.codes,
+          };
+        }),
         recall,
         ndcg,
       }),
@@ -340,7 +352,9 @@ try {
   const documents = generateServedDocuments(options.places, options.seed, environment.config.SITE_ORIGIN);
   log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   await indexDocuments(environment, documents);
-  const queries = buildQuerySet(documents.map(judgedPlace), options.seed, options.queries);
+  const places = documents.map(judgedPlace);
+  const placesById = new Map(places.map((place) => [place.id, place]));
+  const queries = buildQuerySet(places, options.seed, options.queries);
   const countries = [...new Set(queries.map((query) => query.country))];
   log(
     `indexed ${documents.length} places at ${((performance.now() - started) / 1000).toFixed(1)} s; ${queries.length} queries (${options.queries} per class and dataset wanted)`,
@@ -379,7 +393,7 @@ try {
     const verdict = goal.met === null ? 'unavailable' : goal.met ? 'met' : 'NOT met';
     log(`goal: ${goal.goal}: ${goal.value === null ? '–' : goal.value.toFixed(3)} (${verdict})`);
   }
-  if (options.details !== undefined) await writeDetails(options.details, runs);
+  if (options.details !== undefined) await writeDetails(options.details, runs, placesById);
   log(`wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
   // As every bench, one JSON line on stdout at the end: the overall and one-typo figures, or with
   // --json every class and dataset too.
