@@ -31,6 +31,9 @@ describe('directory service (the query code shared by the API and MCP)', () => {
       page: { count: 0, hasMore: false, nextCursor: null },
     });
     expect(await directory.getDoctor('some-id')).toEqual({ status: 'not-found' });
+    expect(await directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' })).toEqual({
+      suggestions: [],
+    });
   });
 
   it('raises SearchUnavailableError when Elasticsearch cannot be reached', async () => {
@@ -45,6 +48,9 @@ describe('directory service (the query code shared by the API and MCP)', () => {
       SearchUnavailableError,
     );
     await expect(directory.getDoctor('some-id')).rejects.toBeInstanceOf(SearchUnavailableError);
+    await expect(
+      directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' }),
+    ).rejects.toBeInstanceOf(SearchUnavailableError);
     // Invalid input is answered without asking the cluster at all.
     expect(await directory.getDoctor('not valid!')).toMatchObject({ status: 'invalid' });
     expect(await directory.getDoctor(`${SITE}/en/about`)).toMatchObject({ status: 'invalid' });
@@ -180,6 +186,22 @@ describe('directory service with the hot-query cache, in front of the real Elast
     expect(names(await late.directory.searchDoctors({ country: 'de', limit: 10 }, new Date()))).toEqual([
       'Praxis Spät',
     ]);
+  });
+
+  it('typeahead: one keystroke is a doctors and a cities request, the specialty counts shared with the specialties list', async () => {
+    const { directory, cache } = cachedDirectory({ ttlMs: 60_000 });
+    await directory.listSpecialties({ country: 'de', lang: 'en' });
+    expect(cache.stats()).toMatchObject({ misses: 1 });
+    // "Praxis" is no specialty: the counts are not asked for.
+    const { suggestions } = await directory.suggest({ country: 'de', q: 'Praxis a', limit: 8, lang: 'en' });
+    expect(suggestions[0]).toEqual({ type: 'doctor', id: 'de-a', name: 'Praxis Adler', city: 'Berlin' });
+    expect(cache.stats()).toMatchObject({ misses: 3, hits: 0 });
+    // Folded alike, so the same requests: answered from memory.
+    await directory.suggest({ country: 'de', q: 'PRÄXIS A', limit: 8, lang: 'en' });
+    expect(cache.stats()).toMatchObject({ misses: 3, hits: 2 });
+    // A specialty's text reads the list's counts from memory.
+    await directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' });
+    expect(cache.stats()).toMatchObject({ misses: 5, hits: 3 });
   });
 
   it('with the index watch: keeps an answer past its TTL while the index is quiet, and drops it once a write is seen', async () => {
