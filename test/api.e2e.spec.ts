@@ -82,7 +82,7 @@ describe('npm run api, two processes, npm run keys', () => {
     for (const base of [first, second, first, second, first, second]) {
       const response = await getKey(base, secret);
       statuses.push(response.status);
-      if (response.status === 200) expect(response.headers.get('ratelimit-policy')).toBe('5;w=60');
+      if (response.status === 200) expect(response.headers.get('ratelimit-policy')).toBe('"key";q=5;w=60');
       await response.arrayBuffer();
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);

@@ -174,7 +174,7 @@ describe('abuse limits', () => {
     for (const key of [first, second, first, second]) {
       const response = await getKey(app, key.secret, '198.51.100.5');
       expect(response.statusCode).toBe(200);
-      expect(response.headers['ratelimit-policy']).toBe('100;w=30');
+      expect(response.headers['ratelimit-policy']).toBe('"key";q=100;w=30');
       remaining.push(String(response.headers['ratelimit-remaining']));
     }
     // The per-key headers are exactly the per-key quota's, the ceiling adds none.

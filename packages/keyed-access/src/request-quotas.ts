@@ -3,6 +3,7 @@ import type { ClientContext, Result } from 'ioredis';
 import type { RedisClient } from '@directory/config';
 import { UNVOUCHED, keyHashTag, vouchRedisKey, type ActiveApiKey, type Admit } from '@directory/keys';
 import { TooManyAttemptsError } from './attempt-limiter.js';
+import { KEY_POLICY_NAME, rateLimitField, rateLimitPolicyField } from './ratelimit-fields.js';
 
 declare module 'ioredis' {
   // Module augmentation needs an interface.
@@ -138,8 +139,10 @@ type Counted = {
 /**
  * The key's quota and the account's ceiling for every route of `scope` (docs/api.md, "Rate limits" and
  * "Abuse limits"): counted in the key lookup's admission step (before anything else of the request is
- * done), with the IETF httpapi draft's headers: `RateLimit-Limit`, `RateLimit-Remaining`,
- * `RateLimit-Reset` (seconds until the key's window resets), `RateLimit-Policy: <max>;w=<window>`. A 429
+ * done), with the IETF httpapi draft's headers: its current structured fields (ratelimit-fields.ts)
+ * `RateLimit-Policy: "key";q=<max>;w=<window>` and `RateLimit: "key";r=<remaining>;t=<reset seconds>`,
+ * and beside them, as every 1.x client has had them, `RateLimit-Limit`, `RateLimit-Remaining` and
+ * `RateLimit-Reset` (seconds until the key's window resets). A 429
  * carries `Retry-After`: the window's remaining time rounded up to whole seconds, never earlier than the
  * window's end.
  *
@@ -149,7 +152,7 @@ type Counted = {
  * the answer is sent, so its `RateLimit-Remaining` and the key's next request already see it uncounted.
  */
 export function registerRequestQuotas(scope: FastifyInstance, options: RequestQuotaOptions): RequestQuotas {
-  const policy = `${options.keyMax};w=${options.windowSeconds}`;
+  const policy = rateLimitPolicyField(KEY_POLICY_NAME, options.keyMax, options.windowSeconds);
   const windowMs = options.windowSeconds * 1000;
   const counted = new WeakMap<FastifyRequest, Counted>();
 
@@ -236,7 +239,15 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     // the search still ran, so the account's ceiling keeps it).
     if (spent !== undefined && !spent.reachedHandler) await giveBack(request, reply, spent, true);
     else if (spent !== undefined && reply.statusCode === 304) await giveBack(request, reply, spent, false);
-    if (reply.hasHeader('ratelimit-limit')) reply.header('ratelimit-policy', policy);
+    if (reply.hasHeader('ratelimit-limit')) {
+      reply.header('ratelimit-policy', policy);
+      // After any give-back: the same remaining and reset as the older headers say.
+      const remaining = Number(reply.getHeader('ratelimit-remaining'));
+      const reset = Number(reply.getHeader('ratelimit-reset'));
+      if (Number.isInteger(remaining) && Number.isInteger(reset) && remaining >= 0 && reset >= 0) {
+        reply.header('ratelimit', rateLimitField(KEY_POLICY_NAME, remaining, reset));
+      }
+    }
     return payload;
   });
   return { admit, apply };

@@ -104,7 +104,7 @@ describe('request quotas: one admission per request, 304s and early refusals giv
       const response = await app.inject('/not-modified');
       expect(response.statusCode).toBe(304);
       expect(response.headers['ratelimit-remaining']).toBe('2');
-      expect(response.headers['ratelimit-policy']).toBe('3;w=60');
+      expect(response.headers['ratelimit-policy']).toBe('"key";q=3;w=60');
     }
     expect(await count()).toBe('1');
     expect((await app.inject('/ok')).headers['ratelimit-remaining']).toBe('1');

@@ -17,6 +17,7 @@ import { changeRoutes } from './routes/changes/changes.routes.js';
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
+import { problemRoutes } from './routes/problems/problems.routes.js';
 
 /**
  * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
@@ -25,6 +26,8 @@ import { suggestRoutes } from './routes/suggest/suggest.routes.js';
 export type AppDependencies = SearchServiceDependencies & {
   /** Signs the changes feed's cursors (config CURSOR_SECRET, with a MAC context apart from search cursors). */
   cursorSecret: string;
+  /** The public website's origin (config SITE_ORIGIN), named in the OpenAPI document as its contact. */
+  siteOrigin?: string;
 };
 
 export type AppOptions = LogOptions;
@@ -51,7 +54,8 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   });
   installRequestLogging(app, options.httpMetrics);
 
-  await registerOpenApi(app);
+  await registerOpenApi(app, deps.siteOrigin === undefined ? {} : { siteOrigin: deps.siteOrigin });
+  await app.register(problemRoutes);
 
   await app.register(
     async (v1) => {

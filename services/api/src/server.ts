@@ -7,6 +7,7 @@ const config = loadConfigOrExit();
 const app = await runSearchService(
   config,
   { service: 'api', port: config.API_PORT, opsPort: config.API_OPS_PORT },
-  (deps, logOptions) => buildApp({ ...deps, cursorSecret: config.CURSOR_SECRET }, logOptions),
+  (deps, logOptions) =>
+    buildApp({ ...deps, cursorSecret: config.CURSOR_SECRET, siteOrigin: config.SITE_ORIGIN }, logOptions),
 );
 app.log.info(`API docs at http://${config.HOST}:${config.API_PORT}/docs`);

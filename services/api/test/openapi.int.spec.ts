@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DOCTOR_KEYS } from '@directory/domain';
-import { placeState } from '@directory/testing';
+import { SITE_ORIGIN, placeState } from '@directory/testing';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { openApiValidatorFor } from './support/openapi-validator.js';
 
@@ -53,6 +53,15 @@ describe('OpenAPI document', () => {
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it("names a server relative to the document's own origin and the website as contact", () => {
+    const { servers, info } = document as unknown as {
+      servers: Array<{ url: string }>;
+      info: { contact?: { url?: string } };
+    };
+    expect(servers.map((server) => server.url)).toEqual(['/']);
+    expect(info.contact?.url).toBe(SITE_ORIGIN);
   });
 
   it('has component schemas that each compile alone as JSON Schema 2020-12 (Ajv strict mode)', () => {
@@ -114,7 +123,17 @@ describe('OpenAPI document', () => {
   it('describes the changes feed with open objects around the Doctor', () => {
     const feed = document.paths['/api/v1/changes']?.get;
     expect(feed?.description).toMatch(/no change is ever skipped/i);
-    expect(Object.keys(feed?.responses ?? {}).sort()).toEqual(['200', '304', '400', '401', '429', '503']);
+    expect(Object.keys(feed?.responses ?? {}).sort()).toEqual([
+      '200',
+      '304',
+      '400',
+      '401',
+      '429',
+      '431',
+      '500',
+      '503',
+      'default',
+    ]);
     expect(Object.keys(feed?.responses['200']?.headers ?? {})).toContain('RateLimit-Policy');
     for (const name of ['ChangesPage', 'Change']) {
       expect(document.components.schemas[name]?.additionalProperties).toEqual({});
@@ -188,10 +207,12 @@ describe('OpenAPI document', () => {
         'RateLimit-Remaining',
         'RateLimit-Reset',
         'RateLimit-Policy',
+        'RateLimit',
+        'X-Request-Id',
       ]),
     );
     expect(Object.keys(search?.responses['429']?.headers ?? {})).toContain('Retry-After');
-    for (const status of ['400', '401', '429', '503']) {
+    for (const status of ['400', '401', '429', '431', '500', '503', 'default']) {
       expect(Object.keys(search?.responses[status]?.content ?? {})).toEqual(['application/problem+json']);
     }
     const single = document.paths['/api/v1/doctors/{doctorId}']?.get;
@@ -202,7 +223,10 @@ describe('OpenAPI document', () => {
       '401',
       '404',
       '429',
+      '431',
+      '500',
       '503',
+      'default',
     ]);
   });
 
@@ -220,6 +244,7 @@ describe('OpenAPI document', () => {
       const responses = operation?.responses ?? {};
       expect(responses['304']?.content, path).toBeUndefined();
       for (const [status, response] of Object.entries(responses)) {
+        if (status === '431') continue; // answered before the request is read: no hook's headers
         const headers = Object.keys(response.headers ?? {});
         expect(headers, `${path} ${status}`).toEqual(expect.arrayContaining(['Cache-Control', 'Vary']));
         if (status === '200' || status === '304') expect(headers, `${path} ${status}`).toContain('ETag');

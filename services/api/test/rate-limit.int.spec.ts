@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseList } from 'structured-headers';
 import { rateLimitRedisKey } from '@directory/keyed-access';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
+
+/** The one item of a `RateLimit` field, parsed as an RFC 8941 List. */
+function parseRateLimit(field: unknown): { name: unknown; r: unknown; t: unknown } {
+  const list = parseList(String(field));
+  expect(list).toHaveLength(1);
+  const [name, parameters] = list[0] ?? [];
+  return { name, r: parameters?.get('r'), t: parameters?.get('t') };
+}
 
 describe('per-key rate limit', () => {
   let harness: ApiHarness;
@@ -13,7 +22,7 @@ describe('per-key rate limit', () => {
   });
   afterAll(() => harness.close());
 
-  it('puts RateLimit-Limit, -Remaining, -Reset and -Policy on successful responses', async () => {
+  it('puts RateLimit-Limit, -Remaining, -Reset, -Policy and RateLimit on successful responses', async () => {
     const call = await createCaller(await harness.newApp({ rateLimit: { max: 5, windowSeconds: 30 } }));
     const { secret } = await newKey();
     const remaining: number[] = [];
@@ -21,10 +30,16 @@ describe('per-key rate limit', () => {
       const response = await call({ url: '/api/v1/key', headers: { 'x-api-key': secret } });
       expect(response.statusCode).toBe(200);
       expect(response.headers['ratelimit-limit']).toBe('5');
-      expect(response.headers['ratelimit-policy']).toBe('5;w=30');
+      expect(response.headers['ratelimit-policy']).toBe('"key";q=5;w=30');
       const reset = Number(response.headers['ratelimit-reset']);
       expect(Number.isInteger(reset) && reset >= 1 && reset <= 30).toBe(true);
       remaining.push(Number(response.headers['ratelimit-remaining']));
+      // The draft's structured form says what the older headers say.
+      expect(parseRateLimit(response.headers.ratelimit)).toEqual({
+        name: 'key',
+        r: Number(response.headers['ratelimit-remaining']),
+        t: reset,
+      });
     }
     expect(remaining).toEqual([4, 3, 2]);
     const search = await call({ url: '/api/v1/doctors?country=fr', headers: { 'x-api-key': secret } });
@@ -47,10 +62,30 @@ describe('per-key rate limit', () => {
     expect(Number(retryAfter) * 1000).toBeGreaterThanOrEqual(windowLeftMs);
     expect(Number(retryAfter)).toBeLessThanOrEqual(20);
     expect(limited.headers['ratelimit-remaining']).toBe('0');
-    expect(limited.headers['ratelimit-policy']).toBe('3;w=20');
+    expect(limited.headers['ratelimit-policy']).toBe('"key";q=3;w=20');
+    expect(parseRateLimit(limited.headers.ratelimit)).toEqual({
+      name: 'key',
+      r: 0,
+      t: Number(limited.headers['ratelimit-reset']),
+    });
     // Other keys have their own quota.
     const other = await newKey();
     expect((await call({ url: '/api/v1/key', headers: { 'x-api-key': other.secret } })).statusCode).toBe(200);
+  });
+
+  it("says in RateLimit what a 304's give-back left, as RateLimit-Remaining does", async () => {
+    const call = await createCaller(await harness.newApp({ rateLimit: { max: 3, windowSeconds: 30 } }));
+    const { secret } = await newKey();
+    const first = await call({ url: '/api/v1/key', headers: { 'x-api-key': secret } });
+    const etag = String(first.headers.etag);
+    const notModified = await call({
+      url: '/api/v1/key',
+      headers: { 'x-api-key': secret, 'if-none-match': etag },
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.headers['ratelimit-remaining']).toBe('2');
+    expect(parseRateLimit(notModified.headers.ratelimit)).toMatchObject({ name: 'key', r: 2 });
+    expect(notModified.headers['ratelimit-policy']).toBe('"key";q=3;w=30');
   });
 
   it('shares one quota between two app instances (two processes)', async () => {

@@ -42,7 +42,7 @@ export function registerTransportGuard(app: FastifyInstance, options: TransportG
 
 // An allowlisted browser origin must also be let through CORS, or the browser hides every answer.
 const EXPOSED_HEADERS =
-  'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, WWW-Authenticate, X-Request-Id';
+  'RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, X-Request-Id';
 export const CORS_PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'POST',
   'access-control-allow-headers': 'Authorization, X-API-Key, Content-Type, Accept, MCP-Protocol-Version',

@@ -48,9 +48,10 @@ describe('MCP transport: auth, limits and hardening before any MCP handling', ()
       const response = await postMcp(url, headers);
       expect(response.status).toBe(200);
       expect(response.headers.get('ratelimit-limit')).toBe('10000');
-      expect(response.headers.get('ratelimit-policy')).toBe('10000;w=60');
+      expect(response.headers.get('ratelimit-policy')).toBe('"key";q=10000;w=60');
       expect(response.headers.get('ratelimit-remaining')).toMatch(/^\d+$/);
       expect(response.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+      expect(response.headers.get('ratelimit')).toMatch(/^"key";r=\d+;t=\d+$/);
       const body = (await response.json()) as { result: { tools: unknown[] } };
       expect(body.result.tools).toHaveLength(3);
     }
@@ -97,6 +98,7 @@ describe('MCP transport: auth, limits and hardening before any MCP handling', ()
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
     expect(allowed.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Remaining/);
+    expect(allowed.headers.get('access-control-expose-headers')?.split(', ')).toContain('RateLimit');
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await fetch(url, {
       method: 'OPTIONS',
@@ -201,7 +203,7 @@ describe('MCP rate limit: the API quota, shared by key across both transports', 
     const first = await postMcp(url, headers);
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-remaining')).toBe('1');
-    expect(first.headers.get('ratelimit-policy')).toBe('3;w=30');
+    expect(first.headers.get('ratelimit-policy')).toBe('"key";q=3;w=30');
     expect((await postMcp(url, headers)).status).toBe(200);
     const limited = await postMcp(url, headers);
     expect((await expectProblem(limited, 429)).type).toBe('/problems/rate-limited');

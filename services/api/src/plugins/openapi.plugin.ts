@@ -3,6 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
+import { SUCCESS_EXAMPLES, problemExamples } from '../routes/response-examples.js';
 
 export const OPENAPI_VERSION = '1.3.0';
 
@@ -10,9 +11,11 @@ const DESCRIPTION = `Read-only access to published doctor and clinic directory r
 
 **Authentication**: every \`/api/v1\` request needs an API key, as \`X-API-Key: <key>\` (canonical) or \`Authorization: Bearer <key>\`. Never put a key in a URL: a request with a key in the query string is rejected with 400. A missing, malformed, unknown or revoked key gets 401, which must not be retried. Keys are created and revoked in the web console.
 
-**Errors** are RFC 9457 problem details (\`application/problem+json\`): \`type\`, \`title\`, \`status\`, \`detail\` and \`errors\`, a list of \`{parameter, reason}\` naming every bad parameter.
+**Errors** are RFC 9457 problem details (\`application/problem+json\`): \`type\`, \`title\`, \`status\`, \`detail\` and \`errors\`, a list of \`{parameter, reason}\` naming every bad parameter. \`type\` is a URI reference relative to the API's origin (\`/problems/rate-limited\`): \`GET\` it, without a key, for the type's page, HTML for a browser or JSON (\`Accept: application/json\`).
 
-**Rate limits** are per key, in fixed windows shared by every server. Successful responses carry \`RateLimit-Limit\` (requests per window), \`RateLimit-Remaining\`, \`RateLimit-Reset\` (seconds until the window resets) and \`RateLimit-Policy: <limit>;w=<window seconds>\`. When the window is exhausted the API answers 429 with \`Retry-After\` (whole seconds, never earlier than the window's end). Failed authentication does not spend quota.
+**Rate limits** are per key, in fixed windows shared by every server. Authenticated responses carry the IETF httpapi draft's structured fields \`RateLimit-Policy: "key";q=<requests per window>;w=<window seconds>\` and \`RateLimit: "key";r=<remaining>;t=<seconds until the window resets>\` and, as since API 1.1, \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (the same numbers). When the window is exhausted the API answers 429 with \`Retry-After\` (whole seconds, never earlier than the window's end). Failed authentication does not spend quota.
+
+**Request ids**: every response carries \`X-Request-Id\`, the id the server's logs know the request by; quote it when reporting a problem.
 
 **Caching** (API 1.2): every successful GET answer carries a strong \`ETag\`; send it back in \`If-None-Match\` and an unchanged answer comes back as 304 with no body, which does not spend the key's quota (a key already at its limit still gets 429). Answers depend on the key: \`Cache-Control: private, no-cache\` and \`Vary: X-API-Key, Authorization\`; errors are \`no-store\`.
 
@@ -25,8 +28,21 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the current window resets', schema: { type: 'integer' } },
   'RateLimit-Policy': {
-    description: 'The quota policy: `<limit>;w=<window seconds>`',
-    schema: { type: 'string', examples: ['120;w=60'] },
+    description:
+      'The key\'s quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>`',
+    schema: { type: 'string', examples: ['"default";q=120;w=60'] },
+  },
+  RateLimit: {
+    description:
+      'What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>`',
+    schema: { type: 'string', examples: ['"default";r=119;t=42'] },
+  },
+};
+const REQUEST_ID = {
+  'X-Request-Id': {
+    description:
+      'The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem',
+    schema: { type: 'string', format: 'uuid' },
   },
 };
 const RETRY_AFTER = {
@@ -84,21 +100,32 @@ function finishDocument(document: JsonObject): JsonObject {
         const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
         operation.parameters = [...parameters, { ...IF_NONE_MATCH }];
       }
+      // Statuses any request can meet that no route schema names (the one error handler writes them).
+      for (const status of ['431', '500', 'default']) {
+        responses[status] = {
+          content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Problem` } } },
+        };
+      }
       for (const [status, response] of Object.entries(responses)) {
         if (!isObject(response)) continue;
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
+        response.headers = responseHeaders(status);
         const code = Number(status);
-        const headers: JsonObject = {};
-        if (code !== 401) Object.assign(headers, RATE_LIMIT_HEADERS);
-        if (code === 429) Object.assign(headers, RETRY_AFTER);
-        if (code === 200 || code === 304) Object.assign(headers, ETAG);
-        Object.assign(headers, CACHING_HEADERS);
-        response.headers = headers;
-        if (code >= 400 && isObject(response.content) && response.content['application/json'] !== undefined) {
+        if (
+          (code >= 400 || status === 'default') &&
+          isObject(response.content) &&
+          response.content['application/json'] !== undefined
+        ) {
           response.content = { 'application/problem+json': response.content['application/json'] };
         }
         for (const media of Object.values(isObject(response.content) ? response.content : {})) {
-          if (isObject(media)) openResponseSchema(media.schema, componentSchemas(document));
+          if (!isObject(media)) continue;
+          openResponseSchema(media.schema, componentSchemas(document));
+          if (code === 200) media.example = SUCCESS_EXAMPLES[path];
+          else
+            media.examples = Object.fromEntries(
+              Object.entries(problemExamples(status, path)).map(([name, value]) => [name, { value }]),
+            );
         }
       }
     }
@@ -106,6 +133,21 @@ function finishDocument(document: JsonObject): JsonObject {
   dropUnusedInputSchemas(document);
   dropComponentIds(document);
   return document;
+}
+
+/**
+ * The headers of a response, by status. A 431 is answered before the request is read (the socket's
+ * own answer): none of the headers the request's hooks add. A 401 spends no quota: no RateLimit-*.
+ */
+function responseHeaders(status: string): JsonObject {
+  if (status === '431') return {};
+  const code = Number(status);
+  const headers: JsonObject = { ...REQUEST_ID };
+  if (code !== 401 && status !== 'default') Object.assign(headers, RATE_LIMIT_HEADERS);
+  if (code === 429) Object.assign(headers, RETRY_AFTER);
+  if (code === 200 || code === 304) Object.assign(headers, ETAG);
+  Object.assign(headers, CACHING_HEADERS);
+  return headers;
 }
 
 // zod's `.meta({ id })` is what registers a component, and the transform leaves it in the schema as
@@ -177,12 +219,31 @@ function dropUnusedInputSchemas(document: JsonObject): void {
   }
 }
 
+export type OpenApiOptions = {
+  /** The public website's origin (config SITE_ORIGIN): the document's contact. */
+  siteOrigin?: string;
+};
+
 /** OpenAPI 3.1 generated from the route schemas; `/openapi.json` and the `/docs` reference need no key. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions = {}): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Doctor directory API', version: OPENAPI_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'Doctor directory API',
+        version: OPENAPI_VERSION,
+        description: DESCRIPTION,
+        ...(options.siteOrigin ? { contact: { name: 'Doctor directory', url: options.siteOrigin } } : {}),
+      },
+      // Relative: each deployment serves its own API, and `/` resolves against wherever this document
+      // was fetched from (its `/openapi.json`). Generated clients take their base URL as an option.
+      servers: [
+        {
+          url: '/',
+          description:
+            'The server that serves this document (`/openapi.json`): paths below are relative to its origin',
+        },
+      ],
       tags: TAG_DECLARATIONS,
       components: {
         securitySchemes: {

@@ -10,7 +10,11 @@ export const RESPONSE_DESCRIPTIONS: Record<string, string> = {
   401: 'The API key is missing, malformed, unknown or revoked. Do not retry with the same key.',
   404: 'No current published record has this id (unknown, suppressed, closed or no longer published)',
   429: "The key's request window is exhausted; wait `Retry-After` seconds before retrying",
+  431: 'The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers',
+  500: 'An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it.',
   503: 'Temporarily unavailable (search cluster or rate-limit store); retry later',
+  default:
+    'Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank`',
 };
 
 /** Problem response schemas for a route: the serializer and the OpenAPI document both use them. */

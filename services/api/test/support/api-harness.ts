@@ -100,6 +100,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
             ...(options.searchCache ? { cache: options.searchCache } : {}),
           }),
           cursorSecret: CURSOR_SECRET,
+          siteOrigin: SITE_ORIGIN,
           rateLimit: options.rateLimit ?? { max: 10_000, windowSeconds: 60 },
           accountMax: options.accountMax ?? TEST_ABUSE_LIMITS.accountMax,
           failedAuth: options.failedAuth ?? TEST_ABUSE_LIMITS.failedAuth,

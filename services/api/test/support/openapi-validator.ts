@@ -60,19 +60,31 @@ export function openApiValidatorFor(document: OpenApiDocument) {
       if (media === undefined) {
         throw new Error(`${method} ${path} ${status}: content type ${contentType} is not documented`);
       }
-      const pointer = `openapi.json#/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}/content/${escape(contentType)}/schema`;
-      const body = reply.json();
-      for (const [compiler, what] of [
-        [published, 'the document'],
-        [declaredFieldsOnly, 'the document with its objects closed (a field the schema does not list)'],
-      ] as const) {
-        const problem = compiler.errorsOf(pointer, body);
-        if (problem !== null) {
-          throw new Error(`${method} ${path} ${status} (${what}): ${problem}\n${reply.body.slice(0, 500)}`);
-        }
-      }
+      checkBody(path, method, status, contentType, reply.json(), reply.body);
     },
+    checkBody,
   };
+
+  /** Throws unless `body` validates against the documented schema, open and closed (`raw` is shown). */
+  function checkBody(
+    path: string,
+    method: string,
+    status: string,
+    contentType: string,
+    body: unknown,
+    raw = JSON.stringify(body),
+  ): void {
+    const pointer = `openapi.json#/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}/content/${escape(contentType)}/schema`;
+    for (const [compiler, what] of [
+      [published, 'the document'],
+      [declaredFieldsOnly, 'the document with its objects closed (a field the schema does not list)'],
+    ] as const) {
+      const problem = compiler.errorsOf(pointer, body);
+      if (problem !== null) {
+        throw new Error(`${method} ${path} ${status} (${what}): ${problem}\n${raw.slice(0, 500)}`);
+      }
+    }
+  }
 }
 
 /** Compiles (once per pointer) and runs the schema at a pointer into the document. */

@@ -1,0 +1,2057 @@
+// Generated from the API's OpenAPI document by openapi-typescript: do not edit.
+// Regenerate with `npm run -w @directory/client generate`; test/generated-types.unit.spec.ts fails while
+// this file is stale.
+/* eslint-disable @typescript-eslint/consistent-type-definitions -- openapi-typescript writes `operations` as an interface */
+export type paths = {
+  '/api/v1/key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Validate the current API key
+     * @description Returns the metadata of the key the request was made with.
+     */
+    get: operations['getKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/doctors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search published doctors and clinics
+     * @description Searches published records of one dataset.
+     *
+     *     **Filters**: a record must match every filter given.
+     *     - `country` (required): Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page.
+     *     - `city`: City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".
+     *     - `q`: Literal text, case- and accent-insensitive: every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix. No query syntax is interpreted. Blank means no text filter.
+     *     - `whatsapp`: true selects records whose primary number appears WhatsApp-reachable (a technical signal, never consent); false the others.
+     *     - `verified`: true selects verified listings, false unverified ones.
+     *     - `near`: API 1.2. "latitude,longitude" in decimal degrees (WGS 84), e.g. "52.52,13.405": selects records located within `radius` of this point, ordered by distance (nearest first, then id), each with `distanceMeters`. Records without a location never match.
+     *     - `radius`: API 1.2. Only with `near`: the search radius in metres, 1 to 50000; default 10000.
+     *     - `bbox`: API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match.
+     *     - `specialty`: API 1.2. One specialty code, e.g. "dentistry" or "pediatrics": selects records whose primary type or specialties carry it. GET /api/v1/specialties lists the codes with labels in every page language.
+     *     - `openAt`: API 1.2. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-23T09:30:00+01:00": selects records open at that moment in their own time zone (across midnight and daylight-saving changes). Records without structured opening hours never match.
+     *     - `openNow`: API 1.2. true (the only value) selects records open when the request is served, in their own time zone; each page of a paged search is evaluated at its own request time. Records without structured opening hours never match.
+     *     - `language`: API 1.3. One ISO 639-1 language code, lowercase, e.g. "en": selects records whose source says the language is spoken. Records whose source does not say never match.
+     *     - `acceptingNewPatients`: API 1.3. true selects records that take new patients, false those that do not. Records whose source does not say match neither.
+     *     - `wheelchairAccessible`: API 1.3. true selects records with a wheelchair-accessible entrance, false those without. Records whose source does not say match neither.
+     *     - `insurance`: API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match.
+     *
+     *     **Ordering**: deterministic, by folded (case- and accent-insensitive) display name, then id. With `near` (API 1.2): by distance from that point, nearest first, then id; each record then carries `distanceMeters` (whole metres, great-circle), and records without a location are left out.
+     *
+     *     **Paging**: send `page.nextCursor` as `cursor`, with the same filters, to get the next page. Cursors are opaque and signed, and bound to the filters they were issued for: a tampered, malformed or foreign cursor, or one sent with different filters, is rejected with 400 (`errors[].parameter` = `cursor`). The last page has `hasMore: false` and `nextCursor: null`. Paging through all pages returns every record exactly once, whatever `limit` is.
+     *
+     *     **whatsapp** filters on `whatsappEligible`, a technical reachability signal only: the published primary phone appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing.
+     *
+     *     **Record shape** (API 1.2, search, batch get and single get): `fields` selects the record fields returned (`id` always; `*` for all, including the API 1.2 fields `specialtyCodes` and `openingHours` and the API 1.3 fields `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance`, which come back only when named); `distanceMeters` is not a record field and stays with `near`. `lang` gives `profileUrl` in that page language. Neither changes which records match: a cursor works with any `fields` and `lang`.
+     *
+     *     **Batch get** (API 1.2): `ids` = up to 100 comma-separated ids and/or complete profile URLs (each URL-encoded; at most 16384 characters in all) answers `{ doctors, missing }`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With `ids`, only `fields` and `lang` may be given besides; a search filter, `limit` or `cursor` is refused with 400 naming it, and `country` is not required. A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`).
+     *
+     *     Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['searchDoctors'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/doctors/{doctorId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one published record by id or profile URL
+     * @description Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.
+     */
+    get: operations['getDoctor'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Changes feed of one dataset (mirror sync)
+     * @description API 1.2. Every record that became served, changed or stopped being served in one dataset, so a program can keep a full mirror in sync instead of re-crawling search.
+     *
+     *     **Start**: without `since` the feed starts from a snapshot of the dataset: every record served now, as `upsert` changes, and no removals. Then, following the cursors, whatever changed after the start: a record you received that stops being served comes as `delete`.
+     *
+     *     **Resume**: send `page.nextCursor` as `since`, with the same country. `nextCursor` is always present; keep the last one and ask again later (poll) to get what changed meanwhile. When nothing changed it is the cursor you sent.
+     *
+     *     **Order and guarantees**: the snapshot comes in `id` order, then changes in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (`upsert` = put, `delete` = remove, by `id`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
+     *
+     *     **Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as `delete` with `doctor: null`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A `delete` for an `id` you do not hold (a record served and removed while you were starting) is to be ignored.
+     *
+     *     Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (`errors[].parameter` = `since`). Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['listChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/cities': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * City slugs of one dataset, with names and counts
+     * @description API 1.2. The city slugs that search's `city` parameter accepts in one dataset, with a display name and the number of published records, so clients need not guess slugs.
+     *
+     *     **Order**: most records first, then slug. `limit` (1 to 500, default 50) keeps the first ones.
+     *
+     *     **q** narrows the list to cities whose name or slug starts with it, case- and accent-insensitive (`san seb` finds `san-sebastian`, `munc` finds München); counts stay those of the whole city.
+     *
+     *     Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['listCities'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/specialties': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Specialty codes with labels, and counts per dataset
+     * @description API 1.2. The specialty codes that search's `specialty` parameter accepts: stable, language-independent codes mapped from the published primary types and specialties, each with its label in `lang` (en, de, es, fr, it or pt; default en).
+     *
+     *     **Without `country`**: the whole vocabulary, in code order, as `{code, label}`.
+     *
+     *     **With `country`**: only the codes carried by published records of that dataset, each with `count` (the records `specialty=<code>` finds there), most records first, then code; fr, gb and mx list none.
+     *
+     *     Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['listSpecialties'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/suggest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Typeahead: specialties, cities and doctors matching typed text
+     * @description API 1.3. Typeahead for a search box: specialties, cities and doctors of one dataset matching the text typed so far, each telling what to call next.
+     *
+     *     - `{type: "specialty", code, label}`: search with `specialty=<code>`. Matches a label or synonym of the vocabulary in any language; only codes the dataset's records carry; `label` in `lang`.
+     *     - `{type: "city", citySlug, name}`: search with `city=<citySlug>`. Matches a word of the city name, or the slug's start.
+     *     - `{type: "doctor", id, name, city}`: `GET /api/v1/doctors/{id}`. The records search's `q` finds for the same text (names, city, type, specialties).
+     *
+     *     **Matching**: case- and accent-insensitive; the last typed word is a prefix, earlier words are whole. Specialties and cities must match the whole text at a word start.
+     *
+     *     **Order**: specialties (most records first, then code), then cities (most matching records first, then slug), then doctors (names starting with the text first, then name, then id). Specialties and cities take at most a quarter of `limit` each (at least one); doctors fill the rest, and slots they leave go to more specialties, then more cities. `limit`: 1 to 20, default 8.
+     *
+     *     Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['suggest'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+};
+export type webhooks = Record<string, never>;
+export type components = {
+  schemas: {
+    /** @description RFC 9457 problem details (application/problem+json) */
+    Problem: {
+      /** @description URI reference identifying the problem type */
+      type: string;
+      /** @description Short summary of the problem type */
+      title: string;
+      /** @description The HTTP status code */
+      status: number;
+      /** @description What went wrong with this request */
+      detail: string;
+      /** @description Every bad parameter and why; may be empty */
+      errors: {
+        /** @description The query or path parameter (or header) at fault */
+        parameter: string;
+        /** @description Why it was rejected */
+        reason: string;
+      }[];
+    };
+    /** @description A doctor's practice or a clinic */
+    Doctor: {
+      /** @description Stable place identifier */
+      id: string;
+      /** @description Published display name */
+      name: string | null;
+      /** @description Published legal name */
+      legalName: string | null;
+      /** @description Postal address; all five fields are always present, null when not published */
+      address: {
+        /** @description Street and house number */
+        street: string | null;
+        /** @description City or locality name */
+        city: string | null;
+        /** @description State, region or province */
+        state: string | null;
+        /** @description Postal code */
+        postalCode: string | null;
+        /**
+         * @description ISO 3166-1 alpha-2 country code of the address, uppercase
+         * @example DE
+         */
+        country: string | null;
+      };
+      location: {
+        latitude: number;
+        longitude: number;
+      } | null;
+      /** @description Primary phone number, normalized to E.164 */
+      phone: string | null;
+      /** @description Type of the primary number; null when phone is null */
+      phoneType: ('mobile' | 'landline' | 'other') | null;
+      /** @description Further numbers, normalized to E.164, without duplicates or the primary number */
+      additionalPhones: {
+        /**
+         * @description Phone number in E.164 format
+         * @example +493012345678
+         */
+        number: string;
+        /** @description Line type as observed, null when unknown */
+        type: ('mobile' | 'landline' | 'other') | null;
+      }[];
+      /** @description Published practice email */
+      email: string | null;
+      /** @description Website; a validated public HTTP(S) URL */
+      website: string | null;
+      /** @description Google Maps link; a validated public HTTP(S) URL */
+      googleMapsUrl: string | null;
+      /** @description Published category label */
+      primaryType: string | null;
+      /** @description Published subtype labels */
+      specialties: string[];
+      /** @description Published rating signal, 0 to 5 */
+      rating: number | null;
+      /** @description Published review count */
+      reviewCount: number | null;
+      /** @description Technical reachability signal only: the published primary phone (a mobile number) appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing. */
+      whatsappEligible: boolean;
+      /** @description Whether the listing has been verified */
+      verified: boolean;
+      /**
+       * @description Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.
+       * @example {
+       *       "Monday": [
+       *         {
+       *           "open": "08:00",
+       *           "close": "12:00"
+       *         }
+       *       ]
+       *     }
+       */
+      workingHours: {
+        [key: string]: {
+          open: string;
+          close: string;
+        }[];
+      } | null;
+      /**
+       * Format: uri
+       * @description Canonical public profile address on the service's website
+       */
+      profileUrl: string;
+    };
+    /** @description A Doctor as search returns it: exactly the Doctor fields, plus `distanceMeters` when the search used `near` (API 1.2) */
+    SearchResult: {
+      /** @description Stable place identifier */
+      id: string;
+      /** @description Published display name */
+      name: string | null;
+      /** @description Published legal name */
+      legalName: string | null;
+      /** @description Postal address; all five fields are always present, null when not published */
+      address: {
+        /** @description Street and house number */
+        street: string | null;
+        /** @description City or locality name */
+        city: string | null;
+        /** @description State, region or province */
+        state: string | null;
+        /** @description Postal code */
+        postalCode: string | null;
+        /**
+         * @description ISO 3166-1 alpha-2 country code of the address, uppercase
+         * @example DE
+         */
+        country: string | null;
+      };
+      location: {
+        latitude: number;
+        longitude: number;
+      } | null;
+      /** @description Primary phone number, normalized to E.164 */
+      phone: string | null;
+      /** @description Type of the primary number; null when phone is null */
+      phoneType: ('mobile' | 'landline' | 'other') | null;
+      /** @description Further numbers, normalized to E.164, without duplicates or the primary number */
+      additionalPhones: {
+        /**
+         * @description Phone number in E.164 format
+         * @example +493012345678
+         */
+        number: string;
+        /** @description Line type as observed, null when unknown */
+        type: ('mobile' | 'landline' | 'other') | null;
+      }[];
+      /** @description Published practice email */
+      email: string | null;
+      /** @description Website; a validated public HTTP(S) URL */
+      website: string | null;
+      /** @description Google Maps link; a validated public HTTP(S) URL */
+      googleMapsUrl: string | null;
+      /** @description Published category label */
+      primaryType: string | null;
+      /** @description Published subtype labels */
+      specialties: string[];
+      /** @description Published rating signal, 0 to 5 */
+      rating: number | null;
+      /** @description Published review count */
+      reviewCount: number | null;
+      /** @description Technical reachability signal only: the published primary phone (a mobile number) appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing. */
+      whatsappEligible: boolean;
+      /** @description Whether the listing has been verified */
+      verified: boolean;
+      /**
+       * @description Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.
+       * @example {
+       *       "Monday": [
+       *         {
+       *           "open": "08:00",
+       *           "close": "12:00"
+       *         }
+       *       ]
+       *     }
+       */
+      workingHours: {
+        [key: string]: {
+          open: string;
+          close: string;
+        }[];
+      } | null;
+      /**
+       * Format: uri
+       * @description Canonical public profile address on the service's website
+       */
+      profileUrl: string;
+      /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
+      distanceMeters?: number;
+    };
+    /** @description One page of search results, in (folded name, id) order, or (with `near`) by distance, then id */
+    DoctorPage: {
+      doctors: components['schemas']['SearchResult'][];
+      page: {
+        /** @description Records in this page */
+        count: number;
+        /** @description Whether more pages follow */
+        hasMore: boolean;
+        /** @description Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page */
+        nextCursor: string | null;
+        /** @description API 1.3, only with `count=true`: how many records match the filters (all pages). Exact up to 10000; past that it is 10000 and `totalExact` is false. */
+        total?: number;
+        /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
+        totalExact?: boolean;
+      };
+    };
+    /** @description One published record */
+    DoctorResponse: {
+      doctor: components['schemas']['Doctor'];
+    };
+    /** @description API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`. */
+    SelectedDoctor: {
+      /** @description Stable place identifier */
+      id: string;
+      /** @description Published display name */
+      name?: string | null;
+      /** @description Published legal name */
+      legalName?: string | null;
+      /** @description Postal address; all five fields are always present, null when not published */
+      address?: {
+        /** @description Street and house number */
+        street: string | null;
+        /** @description City or locality name */
+        city: string | null;
+        /** @description State, region or province */
+        state: string | null;
+        /** @description Postal code */
+        postalCode: string | null;
+        /**
+         * @description ISO 3166-1 alpha-2 country code of the address, uppercase
+         * @example DE
+         */
+        country: string | null;
+      };
+      location?: {
+        latitude: number;
+        longitude: number;
+      } | null;
+      /** @description Primary phone number, normalized to E.164 */
+      phone?: string | null;
+      /** @description Type of the primary number; null when phone is null */
+      phoneType?: ('mobile' | 'landline' | 'other') | null;
+      /** @description Further numbers, normalized to E.164, without duplicates or the primary number */
+      additionalPhones?: {
+        /**
+         * @description Phone number in E.164 format
+         * @example +493012345678
+         */
+        number: string;
+        /** @description Line type as observed, null when unknown */
+        type: ('mobile' | 'landline' | 'other') | null;
+      }[];
+      /** @description Published practice email */
+      email?: string | null;
+      /** @description Website; a validated public HTTP(S) URL */
+      website?: string | null;
+      /** @description Google Maps link; a validated public HTTP(S) URL */
+      googleMapsUrl?: string | null;
+      /** @description Published category label */
+      primaryType?: string | null;
+      /** @description Published subtype labels */
+      specialties?: string[];
+      /** @description Published rating signal, 0 to 5 */
+      rating?: number | null;
+      /** @description Published review count */
+      reviewCount?: number | null;
+      /** @description Technical reachability signal only: the published primary phone (a mobile number) appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing. */
+      whatsappEligible?: boolean;
+      /** @description Whether the listing has been verified */
+      verified?: boolean;
+      /**
+       * @description Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.
+       * @example {
+       *       "Monday": [
+       *         {
+       *           "open": "08:00",
+       *           "close": "12:00"
+       *         }
+       *       ]
+       *     }
+       */
+      workingHours?: {
+        [key: string]: {
+          open: string;
+          close: string;
+        }[];
+      } | null;
+      /**
+       * Format: uri
+       * @description Canonical public profile address on the service's website
+       */
+      profileUrl?: string;
+      /** @description API 1.2. Stable, language-independent codes of the primary type and specialties (see GET /api/v1/specialties): the primary type’s first, then the specialties’ in published order, each once; labels outside the vocabulary have no code. */
+      specialtyCodes?: string[];
+      openingHours?: {
+        /**
+         * @description IANA time zone of the place, from its dataset country and, where the country has several, its location (e.g. Atlantic/Canary)
+         * @example Europe/Berlin
+         */
+        timeZone: string;
+        periods: {
+          /** @description ISO weekday the period opens on: 1 = Monday … 7 = Sunday */
+          day: number;
+          /** @description Local opening time, HH:MM (00:00 to 23:59) */
+          open: string;
+          /** @description Local closing time, HH:MM; 24:00 is the end of the day, and a time at or before `open` closes on the next day (22:00 to 02:00 runs past midnight) */
+          close: string;
+        }[];
+      } | null;
+      /** @description API 1.3. Languages spoken, as ISO 639-1 codes in alphabetical order; empty when the source does not say. */
+      languages?: (
+        | 'ar'
+        | 'bg'
+        | 'cs'
+        | 'da'
+        | 'de'
+        | 'el'
+        | 'en'
+        | 'es'
+        | 'fa'
+        | 'fi'
+        | 'fr'
+        | 'he'
+        | 'hi'
+        | 'hr'
+        | 'hu'
+        | 'it'
+        | 'ja'
+        | 'ko'
+        | 'nl'
+        | 'no'
+        | 'pl'
+        | 'pt'
+        | 'ro'
+        | 'ru'
+        | 'sk'
+        | 'sq'
+        | 'sr'
+        | 'sv'
+        | 'tr'
+        | 'uk'
+        | 'ur'
+        | 'vi'
+        | 'zh'
+      )[];
+      /** @description API 1.3. Whether the place takes new patients; null when the source does not say. */
+      acceptingNewPatients?: boolean | null;
+      /** @description API 1.3. Whether the entrance is wheelchair accessible; null when the source does not say. */
+      wheelchairAccessible?: boolean | null;
+      /** @description API 1.3. Public insurance schemes and health-system contracts the place works with, as codes of its own country (de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse; docs/api.md, "Insurance codes"), in alphabetical order; empty when the source does not say. */
+      insurance?: ('adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn')[];
+    };
+    /** @description API 1.2. A search record with only the fields named in `fields` (always `id`), plus `distanceMeters` when the search used `near` */
+    SelectedSearchResult: {
+      /** @description Stable place identifier */
+      id: string;
+      /** @description Published display name */
+      name?: string | null;
+      /** @description Published legal name */
+      legalName?: string | null;
+      /** @description Postal address; all five fields are always present, null when not published */
+      address?: {
+        /** @description Street and house number */
+        street: string | null;
+        /** @description City or locality name */
+        city: string | null;
+        /** @description State, region or province */
+        state: string | null;
+        /** @description Postal code */
+        postalCode: string | null;
+        /**
+         * @description ISO 3166-1 alpha-2 country code of the address, uppercase
+         * @example DE
+         */
+        country: string | null;
+      };
+      location?: {
+        latitude: number;
+        longitude: number;
+      } | null;
+      /** @description Primary phone number, normalized to E.164 */
+      phone?: string | null;
+      /** @description Type of the primary number; null when phone is null */
+      phoneType?: ('mobile' | 'landline' | 'other') | null;
+      /** @description Further numbers, normalized to E.164, without duplicates or the primary number */
+      additionalPhones?: {
+        /**
+         * @description Phone number in E.164 format
+         * @example +493012345678
+         */
+        number: string;
+        /** @description Line type as observed, null when unknown */
+        type: ('mobile' | 'landline' | 'other') | null;
+      }[];
+      /** @description Published practice email */
+      email?: string | null;
+      /** @description Website; a validated public HTTP(S) URL */
+      website?: string | null;
+      /** @description Google Maps link; a validated public HTTP(S) URL */
+      googleMapsUrl?: string | null;
+      /** @description Published category label */
+      primaryType?: string | null;
+      /** @description Published subtype labels */
+      specialties?: string[];
+      /** @description Published rating signal, 0 to 5 */
+      rating?: number | null;
+      /** @description Published review count */
+      reviewCount?: number | null;
+      /** @description Technical reachability signal only: the published primary phone (a mobile number) appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing. */
+      whatsappEligible?: boolean;
+      /** @description Whether the listing has been verified */
+      verified?: boolean;
+      /**
+       * @description Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.
+       * @example {
+       *       "Monday": [
+       *         {
+       *           "open": "08:00",
+       *           "close": "12:00"
+       *         }
+       *       ]
+       *     }
+       */
+      workingHours?: {
+        [key: string]: {
+          open: string;
+          close: string;
+        }[];
+      } | null;
+      /**
+       * Format: uri
+       * @description Canonical public profile address on the service's website
+       */
+      profileUrl?: string;
+      /** @description API 1.2. Stable, language-independent codes of the primary type and specialties (see GET /api/v1/specialties): the primary type’s first, then the specialties’ in published order, each once; labels outside the vocabulary have no code. */
+      specialtyCodes?: string[];
+      openingHours?: {
+        /**
+         * @description IANA time zone of the place, from its dataset country and, where the country has several, its location (e.g. Atlantic/Canary)
+         * @example Europe/Berlin
+         */
+        timeZone: string;
+        periods: {
+          /** @description ISO weekday the period opens on: 1 = Monday … 7 = Sunday */
+          day: number;
+          /** @description Local opening time, HH:MM (00:00 to 23:59) */
+          open: string;
+          /** @description Local closing time, HH:MM; 24:00 is the end of the day, and a time at or before `open` closes on the next day (22:00 to 02:00 runs past midnight) */
+          close: string;
+        }[];
+      } | null;
+      /** @description API 1.3. Languages spoken, as ISO 639-1 codes in alphabetical order; empty when the source does not say. */
+      languages?: (
+        | 'ar'
+        | 'bg'
+        | 'cs'
+        | 'da'
+        | 'de'
+        | 'el'
+        | 'en'
+        | 'es'
+        | 'fa'
+        | 'fi'
+        | 'fr'
+        | 'he'
+        | 'hi'
+        | 'hr'
+        | 'hu'
+        | 'it'
+        | 'ja'
+        | 'ko'
+        | 'nl'
+        | 'no'
+        | 'pl'
+        | 'pt'
+        | 'ro'
+        | 'ru'
+        | 'sk'
+        | 'sq'
+        | 'sr'
+        | 'sv'
+        | 'tr'
+        | 'uk'
+        | 'ur'
+        | 'vi'
+        | 'zh'
+      )[];
+      /** @description API 1.3. Whether the place takes new patients; null when the source does not say. */
+      acceptingNewPatients?: boolean | null;
+      /** @description API 1.3. Whether the entrance is wheelchair accessible; null when the source does not say. */
+      wheelchairAccessible?: boolean | null;
+      /** @description API 1.3. Public insurance schemes and health-system contracts the place works with, as codes of its own country (de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse; docs/api.md, "Insurance codes"), in alphabetical order; empty when the source does not say. */
+      insurance?: ('adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn')[];
+      /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
+      distanceMeters?: number;
+    };
+    /** @description API 1.2. A page of search results shaped by `fields` */
+    SelectedDoctorPage: {
+      doctors: components['schemas']['SelectedSearchResult'][];
+      page: {
+        /** @description Records in this page */
+        count: number;
+        /** @description Whether more pages follow */
+        hasMore: boolean;
+        /** @description Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page */
+        nextCursor: string | null;
+        /** @description API 1.3, only with `count=true`: how many records match the filters (all pages). Exact up to 10000; past that it is 10000 and `totalExact` is false. */
+        total?: number;
+        /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
+        totalExact?: boolean;
+      };
+    };
+    /** @description API 1.2. The answer to `ids`: the records found, each once, in the order first asked for, and the entries that found none */
+    DoctorBatch: {
+      doctors: components['schemas']['Doctor'][];
+      /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
+      missing: string[];
+    };
+    /** @description API 1.2. The answer to `ids` with `fields` */
+    SelectedDoctorBatch: {
+      doctors: components['schemas']['SelectedDoctor'][];
+      /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
+      missing: string[];
+    };
+    /** @description API 1.2. One published record shaped by `fields` */
+    SelectedDoctorResponse: {
+      doctor: components['schemas']['SelectedDoctor'];
+    };
+    /** @description Non-secret metadata of an API key; the secret itself is never returned */
+    Key: {
+      /** @description Key identifier */
+      id: string;
+      /** @description Name given at creation */
+      name: string;
+      /** @description Leading characters of the secret, to tell keys apart */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description When the key was created (UTC)
+       */
+      creationTime: string;
+    };
+    KeyResponse: {
+      key: components['schemas']['Key'];
+    };
+    /** @description A record's current state in the dataset's feed */
+    Change: {
+      /** @description The stable id of the record (as in search and single fetch) */
+      id: string;
+      /**
+       * @description `upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)
+       * @enum {string}
+       */
+      change: 'upsert' | 'delete';
+      /** @description The record as search and single fetch return it; null for `delete` */
+      doctor: components['schemas']['Doctor'] | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One page of the changes feed, in feed order */
+    ChangesPage: {
+      changes: components['schemas']['Change'][];
+      page: {
+        /** @description Changes in this page */
+        count: number;
+        /** @description Whether more changes are ready now; ask again with nextCursor until false */
+        hasMore: boolean;
+        /** @description Always present: send it as `since` (with the same country) for the changes after this page, now or later. When nothing was new it equals the cursor sent. */
+        nextCursor: string;
+      } & {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One city of a dataset */
+    City: {
+      /**
+       * @description The city slug, exactly as search's `city` parameter accepts it (and as in profile URLs)
+       * @example berlin
+       * @example san-sebastian
+       */
+      slug: string;
+      /**
+       * @description Display name: the most common published address city among the city's records; null when none publishes one
+       * @example Berlin
+       * @example San Sebastián
+       */
+      name: string | null;
+      /** @description Published records in this city */
+      count: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Cities of one dataset, most records first, then slug */
+    CityList: {
+      cities: components['schemas']['City'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One code of the specialty vocabulary */
+    Specialty: {
+      /**
+       * @description The stable specialty code, exactly as search's `specialty` parameter accepts it
+       * @example dentistry
+       * @example general-practice
+       */
+      code: string;
+      /**
+       * @description Display label in the requested page language
+       * @example Dentistry
+       * @example Zahnmedizin
+       */
+      label: string;
+      /** @description Only with `country`: published records of that dataset carrying the code */
+      count?: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description Without `country`: every code, in code order. With `country`: the codes of that dataset’s records, most records first, then code, each with its count.
+     * @example {
+     *       "specialties": [
+     *         {
+     *           "code": "general-practice",
+     *           "label": "Allgemeinmedizin",
+     *           "count": 5210
+     *         },
+     *         {
+     *           "code": "dentistry",
+     *           "label": "Zahnmedizin",
+     *           "count": 2980
+     *         }
+     *       ]
+     *     }
+     */
+    SpecialtyList: {
+      specialties: components['schemas']['Specialty'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A specialty code whose label or synonym matches: search with `specialty=<code>` */
+    SpecialtySuggestion: {
+      /** @constant */
+      type: 'specialty';
+      /**
+       * @description A specialty code: search with `specialty=<code>`
+       * @example dentistry
+       */
+      code: string;
+      /**
+       * @description Its label in `lang`
+       * @example Dentistry
+       */
+      label: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A city of the dataset whose name matches: search with `city=<citySlug>` */
+    CitySuggestion: {
+      /** @constant */
+      type: 'city';
+      /**
+       * @description A city slug: search with `city=<citySlug>`
+       * @example muenchen
+       */
+      citySlug: string;
+      /**
+       * @description Display name: the most common matching spelling among the city's records (the slug if none)
+       * @example München
+       */
+      name: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description A published record search’s `q` finds for the text: fetch it with `GET /api/v1/doctors/{id}` */
+    DoctorSuggestion: {
+      /** @constant */
+      type: 'doctor';
+      /** @description The record id: `GET /api/v1/doctors/{id}` */
+      id: string;
+      /** @description Published display name (the legal name when there is none) */
+      name: string;
+      /** @description Published address city; null when there is none */
+      city: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /**
+     * @description Specialties, then cities, then doctors, in the typeahead’s order
+     * @example {
+     *       "suggestions": [
+     *         {
+     *           "type": "specialty",
+     *           "code": "general-practice",
+     *           "label": "General practice"
+     *         },
+     *         {
+     *           "type": "city",
+     *           "citySlug": "muenchen",
+     *           "name": "München"
+     *         },
+     *         {
+     *           "type": "doctor",
+     *           "id": "ChIJ2eUgeAK6j4ARbn5u_wAGqWA",
+     *           "name": "Praxis Dr. Müller",
+     *           "city": "München"
+     *         }
+     *       ]
+     *     }
+     */
+    SuggestionList: {
+      suggestions: (
+        | components['schemas']['SpecialtySuggestion']
+        | components['schemas']['CitySuggestion']
+        | components['schemas']['DoctorSuggestion']
+      )[];
+    } & {
+      [key: string]: unknown;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+};
+export type $defs = Record<string, never>;
+export interface operations {
+  getKey: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KeyResponse'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  searchDoctors: {
+    parameters: {
+      query?: {
+        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page. Required, except with `ids`. */
+        country?: string;
+        /** @description City slug, as in profile URLs, e.g. "berlin" or "san-sebastian". */
+        city?: string;
+        /** @description Literal text, case- and accent-insensitive: every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix. No query syntax is interpreted. Blank means no text filter. */
+        q?: string;
+        /** @description true selects records whose primary number appears WhatsApp-reachable (a technical signal, never consent); false the others. */
+        whatsapp?: boolean;
+        /** @description true selects verified listings, false unverified ones. */
+        verified?: boolean;
+        /** @description API 1.2. "latitude,longitude" in decimal degrees (WGS 84), e.g. "52.52,13.405": selects records located within `radius` of this point, ordered by distance (nearest first, then id), each with `distanceMeters`. Records without a location never match. */
+        near?: string;
+        /** @description API 1.2. Only with `near`: the search radius in metres, 1 to 50000; default 10000. */
+        radius?: number;
+        /** @description API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match. */
+        bbox?: string;
+        /** @description API 1.2. One specialty code, e.g. "dentistry" or "pediatrics": selects records whose primary type or specialties carry it. GET /api/v1/specialties lists the codes with labels in every page language. */
+        specialty?:
+          | 'acupuncture'
+          | 'allergology'
+          | 'cardiology'
+          | 'cosmetic-dentistry'
+          | 'dental-hygiene'
+          | 'dental-implants'
+          | 'dentistry'
+          | 'dermatology'
+          | 'diabetology'
+          | 'endodontics'
+          | 'general-practice'
+          | 'gynecology'
+          | 'homeopathy'
+          | 'internal-medicine'
+          | 'minor-surgery'
+          | 'naturopathy'
+          | 'nutrition'
+          | 'ophthalmology'
+          | 'optometry'
+          | 'orthodontics'
+          | 'orthopedics'
+          | 'otorhinolaryngology'
+          | 'pediatric-dentistry'
+          | 'pediatrics'
+          | 'periodontics'
+          | 'physiotherapy'
+          | 'preventive-checkups'
+          | 'sports-medicine'
+          | 'travel-medicine';
+        /** @description API 1.2. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-23T09:30:00+01:00": selects records open at that moment in their own time zone (across midnight and daylight-saving changes). Records without structured opening hours never match. */
+        openAt?: string;
+        /** @description API 1.2. true (the only value) selects records open when the request is served, in their own time zone; each page of a paged search is evaluated at its own request time. Records without structured opening hours never match. */
+        openNow?: true;
+        /** @description API 1.3. One ISO 639-1 language code, lowercase, e.g. "en": selects records whose source says the language is spoken. Records whose source does not say never match. */
+        language?:
+          | 'ar'
+          | 'bg'
+          | 'cs'
+          | 'da'
+          | 'de'
+          | 'el'
+          | 'en'
+          | 'es'
+          | 'fa'
+          | 'fi'
+          | 'fr'
+          | 'he'
+          | 'hi'
+          | 'hr'
+          | 'hu'
+          | 'it'
+          | 'ja'
+          | 'ko'
+          | 'nl'
+          | 'no'
+          | 'pl'
+          | 'pt'
+          | 'ro'
+          | 'ru'
+          | 'sk'
+          | 'sq'
+          | 'sr'
+          | 'sv'
+          | 'tr'
+          | 'uk'
+          | 'ur'
+          | 'vi'
+          | 'zh';
+        /** @description API 1.3. true selects records that take new patients, false those that do not. Records whose source does not say match neither. */
+        acceptingNewPatients?: boolean;
+        /** @description API 1.3. true selects records with a wheelchair-accessible entrance, false those without. Records whose source does not say match neither. */
+        wheelchairAccessible?: boolean;
+        /** @description API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match. */
+        insurance?: 'adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn';
+        /** @description Records per page, 1 to 100. */
+        limit?: number;
+        /** @description The opaque page.nextCursor of the preceding response; send it with the same filters to get the next page. */
+        cursor?: string;
+        /** @description API 1.3. The order of the records: `relevance` (best match first, see "Ranking" in the API guide), `name` (folded name, then id) or `distance` (nearest first, then id; needs `near`). Default: `distance` with `near`, else `name`. A cursor is bound to the order it was issued for. */
+        sort?: 'relevance' | 'name' | 'distance';
+        /** @description API 1.3. true adds `page.total`, how many records match, and `page.totalExact`: exact up to 10000; past that `total` is 10000, a lower bound, with `totalExact: false`. */
+        count?: boolean;
+        /** @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. */
+        fields?: string;
+        /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+        /** @description API 1.2. Batch get: up to 100 comma-separated doctor ids and/or complete profile URLs (any page language; each URL-encoded), at most 16384 characters in all. Answers `{ doctors, missing }` instead of a page. Cannot be combined with the search filters, `limit` or `cursor`; `country` is then not required. */
+        ids?: string;
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['DoctorPage']
+            | components['schemas']['SelectedDoctorPage']
+            | components['schemas']['DoctorBatch']
+            | components['schemas']['SelectedDoctorBatch'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getDoctor: {
+    parameters: {
+      query?: {
+        /** @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. */
+        fields?: string;
+        /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The stable `id` from a search response, or a complete canonical profile URL of the website (any page language), URL-encoded as a whole. Profile URLs are parsed, never fetched; other hosts, credentials, query strings, fragments and non-profile paths are rejected with 400. */
+        doctorId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['DoctorResponse'] | components['schemas']['SelectedDoctorResponse'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No current published record has this id (unknown, suppressed, closed or no longer published) */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listChanges: {
+    parameters: {
+      query: {
+        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The feed lists the records served in this dataset, and those that stopped being served there. */
+        country: string;
+        /** @description The opaque page.nextCursor of an earlier response for the same country. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it. */
+        since?: string;
+        /** @description Changes per page, 1 to 1000. */
+        limit?: number;
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChangesPage'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listCities: {
+    parameters: {
+      query: {
+        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). fr, gb and mx list no cities. */
+        country: string;
+        /** @description Prefix of the city name or slug, case- and accent-insensitive (e.g. "san seb", "munc"). Blank means every city. */
+        q?: string;
+        /** @description Cities to return, 1 to 500; the ones with most records come first. */
+        limit?: number;
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CityList'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listSpecialties: {
+    parameters: {
+      query?: {
+        /** @description Optional dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary. */
+        country?: string;
+        /** @description Page language of the labels: en, de, es, fr, it, pt (case-insensitive); default en. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SpecialtyList'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  suggest: {
+    parameters: {
+      query: {
+        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). */
+        country: string;
+        /** @description The text typed so far, trimmed, 1 to 100 characters; case- and accent-insensitive, the last word a prefix (e.g. "mül", "zahn", "san seb"). */
+        q: string;
+        /** @description Suggestions to return, 1 to 20; default 8. */
+        limit?: number;
+        /** @description Page language of specialty labels: en, de, es, fr, it, pt (case-insensitive); default en. Typed text matches labels of every language. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SuggestionList'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+}
