@@ -948,14 +948,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -965,20 +969,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "key": {
+           *         "id": "0b9f6c1e-3f4a-4c2b-9a51-6d2f1e8c7a40",
+           *         "name": "my server",
+           *         "prefix": "dk_live_0Xb4",
+           *         "creationTime": "2026-01-01T10:00:00.000Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['KeyResponse'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -992,14 +1010,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1013,6 +1035,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1026,16 +1050,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1049,14 +1111,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1191,14 +1272,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1208,6 +1293,57 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "doctors": [
+           *         {
+           *           "id": "de-mueller",
+           *           "name": "Praxis Dr. Müller",
+           *           "legalName": null,
+           *           "address": {
+           *             "street": "Hauptstraße 1",
+           *             "city": "Berlin",
+           *             "state": null,
+           *             "postalCode": "10115",
+           *             "country": "DE"
+           *           },
+           *           "location": {
+           *             "latitude": 52.52,
+           *             "longitude": 13.405
+           *           },
+           *           "phone": "+4915123456789",
+           *           "phoneType": "mobile",
+           *           "additionalPhones": [],
+           *           "email": "praxis@example.com",
+           *           "website": "https://praxis.example.com/",
+           *           "googleMapsUrl": null,
+           *           "primaryType": "Arztpraxis",
+           *           "specialties": [
+           *             "Allgemeinmedizin",
+           *             "Sportmedizin"
+           *           ],
+           *           "rating": 4.5,
+           *           "reviewCount": 12,
+           *           "whatsappEligible": true,
+           *           "verified": true,
+           *           "workingHours": {
+           *             "Montag": [
+           *               {
+           *                 "open": "08:00",
+           *                 "close": "12:00"
+           *               }
+           *             ]
+           *           },
+           *           "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
+           *         }
+           *       ],
+           *       "page": {
+           *         "count": 1,
+           *         "hasMore": true,
+           *         "nextCursor": "eyJ2IjoxLCJhIjpbInByYXhpcyBudW1tZXIgMTMiLCJkZS1jcm93ZC0wMjEiXSwiZiI6Im5oVnFuTm5lQ2tRc3pZdERCM2U2bXRGcm04NXVDekR0dmU0anRfVTVwQmcifQ.WSQhZTT4hFzvM5vfUyduVyo3VobLGtFhJtDhIOy3Mxw"
+           *       }
+           *     }
+           */
           'application/json':
             | components['schemas']['DoctorPage']
             | components['schemas']['SelectedDoctorPage']
@@ -1218,14 +1354,18 @@ export interface operations {
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1239,14 +1379,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1260,6 +1404,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1273,16 +1419,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1296,14 +1480,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1339,14 +1542,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1356,6 +1563,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "doctor": {
+           *         "id": "de-mueller",
+           *         "name": "Praxis Dr. Müller",
+           *         "legalName": null,
+           *         "address": {
+           *           "street": "Hauptstraße 1",
+           *           "city": "Berlin",
+           *           "state": null,
+           *           "postalCode": "10115",
+           *           "country": "DE"
+           *         },
+           *         "location": {
+           *           "latitude": 52.52,
+           *           "longitude": 13.405
+           *         },
+           *         "phone": "+4915123456789",
+           *         "phoneType": "mobile",
+           *         "additionalPhones": [],
+           *         "email": "praxis@example.com",
+           *         "website": "https://praxis.example.com/",
+           *         "googleMapsUrl": null,
+           *         "primaryType": "Arztpraxis",
+           *         "specialties": [
+           *           "Allgemeinmedizin",
+           *           "Sportmedizin"
+           *         ],
+           *         "rating": 4.5,
+           *         "reviewCount": 12,
+           *         "whatsappEligible": true,
+           *         "verified": true,
+           *         "workingHours": {
+           *           "Montag": [
+           *             {
+           *               "open": "08:00",
+           *               "close": "12:00"
+           *             }
+           *           ]
+           *         },
+           *         "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
+           *       }
+           *     }
+           */
           'application/json':
             components['schemas']['DoctorResponse'] | components['schemas']['SelectedDoctorResponse'];
         };
@@ -1363,14 +1614,18 @@ export interface operations {
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1384,14 +1639,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1405,6 +1664,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1418,14 +1679,18 @@ export interface operations {
       /** @description No current published record has this id (unknown, suppressed, closed or no longer published) */
       404: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1439,16 +1704,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1462,14 +1765,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1504,14 +1826,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1521,20 +1847,84 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "changes": [
+           *         {
+           *           "id": "de-mueller",
+           *           "change": "upsert",
+           *           "doctor": {
+           *             "id": "de-mueller",
+           *             "name": "Praxis Dr. Müller",
+           *             "legalName": null,
+           *             "address": {
+           *               "street": "Hauptstraße 1",
+           *               "city": "Berlin",
+           *               "state": null,
+           *               "postalCode": "10115",
+           *               "country": "DE"
+           *             },
+           *             "location": {
+           *               "latitude": 52.52,
+           *               "longitude": 13.405
+           *             },
+           *             "phone": "+4915123456789",
+           *             "phoneType": "mobile",
+           *             "additionalPhones": [],
+           *             "email": "praxis@example.com",
+           *             "website": "https://praxis.example.com/",
+           *             "googleMapsUrl": null,
+           *             "primaryType": "Arztpraxis",
+           *             "specialties": [
+           *               "Allgemeinmedizin",
+           *               "Sportmedizin"
+           *             ],
+           *             "rating": 4.5,
+           *             "reviewCount": 12,
+           *             "whatsappEligible": true,
+           *             "verified": true,
+           *             "workingHours": {
+           *               "Montag": [
+           *                 {
+           *                   "open": "08:00",
+           *                   "close": "12:00"
+           *                 }
+           *               ]
+           *             },
+           *             "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
+           *           }
+           *         },
+           *         {
+           *           "id": "de-suppressed",
+           *           "change": "delete",
+           *           "doctor": null
+           *         }
+           *       ],
+           *       "page": {
+           *         "count": 2,
+           *         "hasMore": false,
+           *         "nextCursor": "eyJ2IjoxLCJhIjpbInByYXhpcyBudW1tZXIgMTMiLCJkZS1jcm93ZC0wMjEiXSwiZiI6Im5oVnFuTm5lQ2tRc3pZdERCM2U2bXRGcm04NXVDekR0dmU0anRfVTVwQmcifQ.WSQhZTT4hFzvM5vfUyduVyo3VobLGtFhJtDhIOy3Mxw"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ChangesPage'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1548,14 +1938,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1569,6 +1963,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1582,16 +1978,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1605,14 +2039,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1647,14 +2100,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1664,20 +2121,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "cities": [
+           *         {
+           *           "slug": "berlin",
+           *           "name": "Berlin",
+           *           "count": 3120
+           *         },
+           *         {
+           *           "slug": "muenchen",
+           *           "name": "München",
+           *           "count": 1711
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['CityList'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1691,14 +2168,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1712,6 +2193,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1725,16 +2208,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1748,14 +2269,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1788,14 +2328,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1805,20 +2349,40 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "specialties": [
+           *         {
+           *           "code": "general-practice",
+           *           "label": "Allgemeinmedizin",
+           *           "count": 5210
+           *         },
+           *         {
+           *           "code": "dentistry",
+           *           "label": "Zahnmedizin",
+           *           "count": 2980
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SpecialtyList'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1832,14 +2396,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1853,6 +2421,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1866,16 +2436,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1889,14 +2497,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1933,14 +2560,18 @@ export interface operations {
       /** @description Success */
       200: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1950,20 +2581,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "suggestions": [
+           *         {
+           *           "type": "specialty",
+           *           "code": "general-practice",
+           *           "label": "General practice"
+           *         },
+           *         {
+           *           "type": "city",
+           *           "citySlug": "muenchen",
+           *           "name": "München"
+           *         },
+           *         {
+           *           "type": "doctor",
+           *           "id": "de-mueller",
+           *           "name": "Praxis Dr. Müller",
+           *           "city": "Berlin"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['SuggestionList'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
       304: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
@@ -1977,14 +2634,18 @@ export interface operations {
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -1998,6 +2659,8 @@ export interface operations {
       /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
       401: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -2011,16 +2674,54 @@ export interface operations {
       /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
       429: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -2034,14 +2735,33 @@ export interface operations {
       /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
       503: {
         headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description Requests allowed per window for this key */
           'RateLimit-Limit'?: number;
           /** @description Requests left in the current window */
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The quota policy: `<limit>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
           'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
