@@ -29,13 +29,13 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the current window resets', schema: { type: 'integer' } },
   'RateLimit-Policy': {
     description:
-      'The key\'s quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>`',
-    schema: { type: 'string', examples: ['"default";q=120;w=60'] },
+      'The key\'s quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies)',
+    schema: { type: 'string', examples: ['"key";q=120;w=60'] },
   },
   RateLimit: {
     description:
-      'What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>`',
-    schema: { type: 'string', examples: ['"default";r=119;t=42'] },
+      'What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>`',
+    schema: { type: 'string', examples: ['"key";r=119;t=42'] },
   },
 };
 const REQUEST_ID = {

@@ -103,7 +103,7 @@ const INVALID_PARAMETER: Record<string, Problem> = {
   ]),
 };
 
-/** The problem examples of each error status; `badRequest` takes the operation's path. */
+/** The problem examples of an error status (a 400's depend on the operation's path). */
 export function problemExamples(status: string, path: string): Record<string, Problem> {
   switch (status) {
     case '400': {
@@ -124,6 +124,10 @@ export function problemExamples(status: string, path: string): Record<string, Pr
         rateLimited: problemFor(
           'rateLimited',
           'This API key has used its request quota for the current window; retry after 17 seconds (Retry-After).',
+        ),
+        accountCeiling: problemFor(
+          'rateLimited',
+          'The account this API key belongs to has used its request ceiling across all its keys for the current window; retry after 17 seconds (Retry-After).',
         ),
       };
     case '431':
