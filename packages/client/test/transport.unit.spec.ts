@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DirectoryApiError } from '../src/errors.js';
-import { DEFAULT_RETRY, createTransport, type TransportOptions } from '../src/transport.js';
+import { CLIENT_VERSION, DEFAULT_RETRY, createTransport, type TransportOptions } from '../src/transport.js';
 
 const KEY = 'dk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM';
 const URL_A = 'http://api.test/api/v1/doctors?country=de';
@@ -138,4 +139,11 @@ describe('transport', () => {
     const error = (await transport.getJson(URL_A).catch((caught: unknown) => caught)) as DirectoryApiError;
     expect(error).toMatchObject({ status: 502, type: 'about:blank', title: 'Bad Gateway', errors: [] });
   });
+});
+
+it('names itself in User-Agent with the version its package.json publishes', () => {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  expect(CLIENT_VERSION).toBe(manifest.version);
 });

@@ -956,9 +956,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -993,9 +993,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1018,9 +1018,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1058,9 +1058,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -1094,9 +1094,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1119,9 +1119,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1280,9 +1280,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1362,9 +1362,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1387,9 +1387,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1427,9 +1427,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -1463,9 +1463,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1488,9 +1488,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1550,9 +1550,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1622,9 +1622,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1647,9 +1647,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1687,9 +1687,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1712,9 +1712,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -1748,9 +1748,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1773,9 +1773,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1834,9 +1834,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1921,9 +1921,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -1946,9 +1946,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -1986,9 +1986,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -2022,9 +2022,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2047,9 +2047,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2108,9 +2108,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2151,9 +2151,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2176,9 +2176,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2216,9 +2216,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -2252,9 +2252,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2277,9 +2277,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2336,9 +2336,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2379,9 +2379,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2404,9 +2404,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2444,9 +2444,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -2480,9 +2480,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2505,9 +2505,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2568,9 +2568,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2617,9 +2617,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
           ETag?: string;
@@ -2642,9 +2642,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2682,9 +2682,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description Whole seconds to wait; never earlier than the end of the window */
           'Retry-After'?: number;
@@ -2718,9 +2718,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
@@ -2743,9 +2743,9 @@ export interface operations {
           'RateLimit-Remaining'?: number;
           /** @description Seconds until the current window resets */
           'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"<policy name>";q=<requests per window>;w=<window seconds>` */
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
           'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"<policy name>";r=<requests remaining>;t=<seconds until the window resets>` */
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
