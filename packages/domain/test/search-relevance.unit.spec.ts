@@ -85,7 +85,11 @@ describe('the relevance query', () => {
     expect(last?.dis_max.queries).toContainEqual({ prefix: { cityText: { value: 'ber', boost: 0.9 } } });
     expect(query.bool.should).toEqual([
       { match_phrase: { nameText: { query: 'zahnarzt ber', slop: 2, boost: 2 } } },
+      { match_phrase: { specialtyText: { query: 'zahnarzt ber', slop: 0, boost: 2 } } },
+      { match_phrase: { cityText: { query: 'zahnarzt ber', slop: 0, boost: 2 } } },
     ]);
+    // One word is its own phrase: no phrase clause.
+    expect(relevanceTextQuery('zahnarzt')?.bool.should).toEqual([]);
   });
 
   it('lets one word of four or more be missing, and makes nothing of a q without words', () => {

@@ -32,6 +32,8 @@ const PREFIX_WEIGHT = 0.6;
 const TIE_BREAKER = 0.2;
 const PHRASE_BOOST = 2;
 const PHRASE_SLOP = 2;
+/** A pair of neighbouring words found together in the specialties or the city. */
+const PAIR_BOOST = { specialtyText: 2, cityText: 2 } as const;
 /** From this many words, one may be missing. */
 const WORDS_ALL_BUT_ONE_FROM = 4;
 
@@ -43,7 +45,7 @@ type MatchClause = {
 type PrefixClause = { prefix: Partial<Record<RelevanceField, { value: string; boost: number }>> };
 type WordClause = { dis_max: { queries: Array<MatchClause | PrefixClause>; tie_breaker: number } };
 type PhraseClause = {
-  match_phrase: { nameText: { query: string; slop: number; boost: number } };
+  match_phrase: Partial<Record<RelevanceField, { query: string; slop: number; boost: number }>>;
 };
 
 export type ScoredTextQuery = {
@@ -76,19 +78,28 @@ export function relevanceTextQuery(q: string): ScoredTextQuery | null {
           },
         },
       ],
-      // Only the name has word order worth rewarding; one word is its own phrase.
-      should:
-        words.length > 1
-          ? [
-              {
-                match_phrase: {
-                  nameText: { query: words.join(' '), slop: PHRASE_SLOP, boost: PHRASE_BOOST },
-                },
-              },
-            ]
-          : [],
+      should: words.length > 1 ? phraseClauses(words) : [],
     },
   };
+}
+
+/**
+ * Word order: the whole q as a phrase in the name, and each pair of neighbouring words as a phrase in
+ * the specialties and the city, so "medicina general barcelona" prefers general practice (a label of
+ * two words) over a dentist whose specialties hold "medicina" and "general" apart, and "santa pola"
+ * prefers Santa Pola over Santa Ponsa and Pola de Lena.
+ */
+function phraseClauses(words: ReadonlyArray<string>): PhraseClause[] {
+  const clauses: PhraseClause[] = [
+    { match_phrase: { nameText: { query: words.join(' '), slop: PHRASE_SLOP, boost: PHRASE_BOOST } } },
+  ];
+  for (let index = 1; index < words.length; index += 1) {
+    const pair = `${words[index - 1]} ${words[index]}`;
+    for (const field of ['specialtyText', 'cityText'] as const) {
+      clauses.push({ match_phrase: { [field]: { query: pair, slop: 0, boost: PAIR_BOOST[field] } } });
+    }
+  }
+  return clauses;
 }
 
 // Boosts sent with two decimals: 1.5 × 0.6 is 0.9, not 0.8999999999999999.
