@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DirectoryApiError } from '../src/errors.js';
-import { CLIENT_VERSION, DEFAULT_RETRY, createTransport, type TransportOptions } from '../src/transport.js';
+import {
+  CLIENT_VERSION,
+  DEFAULT_RETRY,
+  createTransport,
+  sleep,
+  type TransportOptions,
+} from '../src/transport.js';
 
 const KEY = 'dk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM';
 const URL_A = 'http://api.test/api/v1/doctors?country=de';
@@ -130,6 +136,15 @@ describe('transport', () => {
     expect(requests).toHaveLength(2);
     expect(error.status).toBe(401);
     expect(JSON.stringify({ ...error, message: error.message })).not.toContain(KEY);
+  });
+
+  it('stops waiting between retries, and sends nothing more, once the signal aborts', async () => {
+    const controller = new AbortController();
+    const { transport, requests } = scripted([problem(503, {}, { 'retry-after': '30' })], { sleep });
+    const pending = transport.getJson(URL_A, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('caller gave up')), 10);
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(requests).toHaveLength(1);
   });
 
   it('reads a body that is not a problem as about:blank with the status text', async () => {
