@@ -231,7 +231,7 @@ describe('@directory/client against the API', () => {
     const cities = await client().cities({ country: 'de' });
     expect(cities.map((city) => city.slug)).toContain('berlin');
     expect((await client().specialties({ lang: 'de' })).length).toBeGreaterThan(0);
-    const suggestions = await client().suggest({ country: 'de', q: 'Praxis' });
-    expect(Array.isArray(suggestions)).toBe(true);
+    const suggestions = await client().suggest({ country: 'de', q: 'Praxis Umbenann', limit: 5 });
+    expect(suggestions).toContainEqual(expect.objectContaining({ type: 'doctor', id: 'client-04' }));
   });
 });
