@@ -85,6 +85,8 @@ export {
 } from './api-key.js';
 export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';
 export {
+  batchParamsSchema,
+  parseBatchGetQuery,
   parseDoctorsQuery,
   parseSearchParams,
   parseSearchToolInput,
@@ -92,6 +94,7 @@ export {
   KNOWN_PARAMETERS,
   searchParamsSchema,
   searchToolInputSchema,
+  type BatchGetQuery,
   type DoctorsQuery,
   type SearchParams,
   type SearchRequest,

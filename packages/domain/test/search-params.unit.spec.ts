@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { filtersOf } from '../src/search/search-filters.js';
 import { KEY_IN_QUERY_REASON, keyInQueryErrors, type ParameterError } from '../src/query-parameters.js';
 import type { Result } from '../src/result.js';
-import { parseSearchParams, parseSearchToolInput, type SearchParams } from '../src/search/search-params.js';
+import {
+  parseBatchGetQuery,
+  parseSearchParams,
+  parseSearchToolInput,
+  type SearchParams,
+} from '../src/search/search-params.js';
 import { kindOf } from './fixtures.js';
 
 function errorsOf(result: Result<SearchParams, ParameterError[]>) {
@@ -319,5 +324,27 @@ describe('filtersOf', () => {
     expect(
       Object.keys(filtersOf({ country: 'de', q: 'x', whatsapp: false, verified: true, limit: 1 })).sort(),
     ).toEqual(['country', 'q', 'verified', 'whatsapp']);
+  });
+});
+
+describe('parseBatchGetQuery (GET /api/v1/doctors:batchGet)', () => {
+  it('reads ids, fields and lang', () => {
+    expect(parseBatchGetQuery({ ids: 'a,b', fields: 'phone', lang: 'DE' })).toEqual({
+      ok: true,
+      value: { ids: ['a', 'b'], shape: { fields: ['id', 'phone'], lang: 'de' } },
+    });
+    expect(parseBatchGetQuery({ ids: 'a' })).toEqual({ ok: true, value: { ids: ['a'], shape: {} } });
+  });
+
+  it('needs ids, and calls every other parameter unknown, search ones included', () => {
+    const missing = parseBatchGetQuery({});
+    expect(missing.ok ? [] : missing.error.map((error) => error.parameter)).toEqual(['ids']);
+    const unknown = parseBatchGetQuery({ ids: 'a', country: 'de', limit: '5' });
+    expect(unknown.ok ? [] : unknown.error).toEqual(
+      ['country', 'limit'].map((parameter) => ({
+        parameter,
+        reason: 'is not a known parameter (known: ids, fields, lang; names are case-sensitive)',
+      })),
+    );
   });
 });

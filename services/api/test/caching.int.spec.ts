@@ -16,6 +16,7 @@ const PLACES = [
 const ROUTES = [
   '/api/v1/doctors?country=de&limit=2',
   '/api/v1/doctors/cache-a',
+  '/api/v1/doctors:batchGet?ids=cache-a,cache-b',
   '/api/v1/cities?country=de',
   '/api/v1/suggest?country=de&q=praxis',
   '/api/v1/changes?country=de',

@@ -156,14 +156,14 @@ describe('GET /api/v1/doctors with near and radius', () => {
       expect.objectContaining({ name: 'near', required: false }),
       expect.objectContaining({ name: 'radius', required: false }),
     ]);
-    const { SearchResult, Doctor, City, CityList } = document.components.schemas;
-    expect(Object.keys(SearchResult?.properties ?? {})).toEqual([
-      ...Object.keys(Doctor?.properties ?? {}),
-      'distanceMeters',
-    ]);
-    expect(SearchResult?.required).toEqual(Doctor?.required);
+    // One schema for every search record (API 1.3): `fields` may leave out any field but `id`.
+    const { SelectedSearchResult, Doctor, City, CityList } = document.components.schemas;
+    expect(Object.keys(SelectedSearchResult?.properties ?? {})).toEqual(
+      expect.arrayContaining([...Object.keys(Doctor?.properties ?? {}), 'distanceMeters']),
+    );
+    expect(SelectedSearchResult?.required).toEqual(['id']);
     // Published open like every response schema; the serializer still writes only the allowlist.
-    expect(SearchResult?.additionalProperties).toBeUndefined();
+    expect(SelectedSearchResult?.additionalProperties).toBeUndefined();
     expect(City?.additionalProperties).toEqual({});
     expect(CityList?.additionalProperties).toEqual({});
     expect(

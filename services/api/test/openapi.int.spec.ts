@@ -73,7 +73,7 @@ describe('OpenAPI document', () => {
       JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${bundle}#/$defs/`)) as object;
     const names = Object.keys(document.components.schemas);
     expect(names).toEqual(
-      expect.arrayContaining(['Doctor', 'DoctorPage', 'DoctorResponse', 'Key', 'Problem']),
+      expect.arrayContaining(['Doctor', 'SelectedDoctorPage', 'SelectedDoctorResponse', 'Key', 'Problem']),
     );
     for (const name of names) {
       const schema = document.components.schemas[name];
@@ -85,12 +85,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the seven operations, each secured by the API key header or Bearer', () => {
+  it('describes exactly the eight operations, each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/v1/changes',
       '/api/v1/cities',
       '/api/v1/doctors',
       '/api/v1/doctors/{doctorId}',
+      '/api/v1/doctors:batchGet',
       '/api/v1/key',
       '/api/v1/specialties',
       '/api/v1/suggest',
@@ -253,4 +254,84 @@ describe('OpenAPI document', () => {
       }
     }
   });
+
+  it('gives every operation exactly one success schema, a component, never a union (API 1.3)', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      const content = item.get?.responses['200']?.content ?? {};
+      expect(Object.keys(content), path).toEqual(['application/json']);
+      const { schema } = content['application/json'] as { schema: Record<string, unknown> };
+      expect(Object.keys(schema), path).toEqual(['$ref']);
+    }
+    const successOf = (path: string) =>
+      (item(path).responses['200']?.content?.['application/json'] as { schema: { $ref: string } }).schema
+        .$ref;
+    expect(successOf('/api/v1/doctors')).toBe('#/components/schemas/SelectedDoctorPage');
+    expect(successOf('/api/v1/doctors:batchGet')).toBe('#/components/schemas/SelectedDoctorBatch');
+    expect(successOf('/api/v1/doctors/{doctorId}')).toBe('#/components/schemas/SelectedDoctorResponse');
+    // A search record is one schema whatever `fields` says: `id` required, the rest (distance included) optional.
+    const record = document.components.schemas.SelectedSearchResult;
+    expect(record?.required).toEqual(['id']);
+    expect(Object.keys(record?.properties ?? {})).toEqual(
+      expect.arrayContaining([...DOCTOR_KEYS, 'distanceMeters']),
+    );
+    expect(JSON.stringify(document.paths)).not.toMatch(/"(?:anyOf|oneOf)"/);
+  });
+
+  it('describes list parameters as comma-separated arrays, closed sets as enums, the old ids form as deprecated', () => {
+    type Parameter = {
+      name: string;
+      in: string;
+      required?: boolean;
+      deprecated?: boolean;
+      style?: string;
+      explode?: boolean;
+      schema: {
+        type?: string;
+        format?: string;
+        pattern?: string;
+        enum?: string[];
+        items?: { type?: string };
+      };
+    };
+    const parametersOf = (path: string) =>
+      new Map(((item(path).parameters ?? []) as Parameter[]).map((parameter) => [parameter.name, parameter]));
+    const search = parametersOf('/api/v1/doctors');
+    const batch = parametersOf('/api/v1/doctors:batchGet');
+    const single = parametersOf('/api/v1/doctors/{doctorId}');
+    for (const parameter of [
+      search.get('ids'),
+      search.get('fields'),
+      batch.get('ids'),
+      batch.get('fields'),
+      single.get('fields'),
+    ]) {
+      expect(parameter).toMatchObject({
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', items: { type: 'string' } },
+      });
+    }
+    expect(search.get('ids')?.deprecated).toBe(true);
+    expect(search.get('ids')?.schema).not.toHaveProperty('deprecated');
+    expect(batch.get('ids')).toMatchObject({ required: true });
+    expect(batch.get('ids')?.deprecated).toBeUndefined();
+    expect([...batch.keys()]).toEqual(['ids', 'fields', 'lang', 'If-None-Match']);
+    expect(search.get('openAt')?.schema).toEqual({ type: 'string', format: 'date-time' });
+    expect(search.get('country')?.schema.enum).toEqual(['de', 'es', 'fr', 'gb', 'it', 'mx', 'pt']);
+    expect(search.get('sort')?.schema.enum).toEqual(['relevance', 'name', 'distance']);
+    const bbox = new RegExp(search.get('bbox')?.schema.pattern ?? '^$');
+    expect(bbox.test('13.3,52.4,13.5,52.6')).toBe(true);
+    expect(bbox.test('177, -19, -178, -16')).toBe(true);
+    expect(bbox.test('13.3,52.4,13.5')).toBe(false);
+    // Only query lists are arrays: the rest keep their plain style.
+    for (const [name, parameter] of search) {
+      if (parameter.schema.type !== 'array') expect(parameter.style, name).toBeUndefined();
+    }
+  });
+
+  function item(path: string) {
+    const operation = document.paths[path]?.get;
+    if (operation === undefined) throw new Error(`${path} is not documented`);
+    return operation;
+  }
 });

@@ -57,6 +57,8 @@ export type SearchRequest = SearchParams & RecordShape;
 /** `GET /api/v1/doctors`: a search, or (with `ids`) a batch get. */
 export type DoctorsQuery =
   { kind: 'search'; request: SearchRequest } | { kind: 'batch'; ids: string[]; shape: RecordShape };
+/** `GET /api/v1/doctors:batchGet`: the batch get as an operation of its own. */
+export type BatchGetQuery = { ids: string[]; shape: RecordShape };
 
 /** Every parameter a search takes: the filters, then paging and ordering. */
 export const KNOWN_PARAMETERS = [...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count'] as const;
@@ -124,8 +126,8 @@ export const searchParamsSchema = z.object({
   lang: langParameter,
 });
 
-/** `GET /api/v1/doctors?ids=…` query string of a batch get. */
-const batchParamsSchema = z.object({
+/** The query string of a batch get: `GET /api/v1/doctors:batchGet`, or `GET /api/v1/doctors?ids=…`. */
+export const batchParamsSchema = z.object({
   ids: idsParameter.unwrap(),
   fields: fieldsParameter,
   lang: langParameter,
@@ -157,6 +159,18 @@ export function parseDoctorsQuery(raw: Record<string, unknown>): Result<DoctorsQ
   if (!parsed.ok || errors.length > 0) return fail(errors);
   const { ids, fields, lang } = parsed.value;
   return ok({ kind: 'batch', ids, shape: recordShapeOf(fields, lang) });
+}
+
+/**
+ * Validates the query string of `GET /api/v1/doctors:batchGet` (API 1.3): `ids` is required, `fields`
+ * and `lang` optional, and any other name is unknown (a search filter included: this operation only
+ * gets records). The answer is the one `GET /api/v1/doctors?ids=…` gives for the same ids.
+ */
+export function parseBatchGetQuery(raw: Record<string, unknown>): Result<BatchGetQuery, ParameterError[]> {
+  const parsed = parseParameters(batchParamsSchema, raw, 'query');
+  if (!parsed.ok) return parsed;
+  const { ids, fields, lang } = parsed.value;
+  return ok({ ids, shape: recordShapeOf(fields, lang) });
 }
 
 /** Validates a search's query string (values are strings, or arrays when a parameter was repeated). */

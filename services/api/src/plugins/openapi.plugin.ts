@@ -98,7 +98,7 @@ function finishDocument(document: JsonObject): JsonObject {
       if (method === 'get') {
         responses['304'] = { description: RESPONSE_DESCRIPTIONS[304] };
         const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
-        operation.parameters = [...parameters, { ...IF_NONE_MATCH }];
+        operation.parameters = [...parameters.map(describeParameter), { ...IF_NONE_MATCH }];
       }
       // Statuses any request can meet that no route schema names (the one error handler writes them).
       for (const status of ['431', '500', 'default']) {
@@ -133,6 +133,22 @@ function finishDocument(document: JsonObject): JsonObject {
   dropUnusedInputSchemas(document);
   dropComponentIds(document);
   return document;
+}
+
+/**
+ * What a query parameter's zod schema cannot say: a list (`type: array`) is sent as one comma-separated
+ * value, which is how every list parameter is parsed (`style: form`, `explode: false`); a schema marked
+ * `deprecated` makes the parameter deprecated (where generators and viewers look for it).
+ */
+function describeParameter(parameter: unknown): unknown {
+  if (!isObject(parameter) || parameter.in !== 'query' || !isObject(parameter.schema)) return parameter;
+  const { deprecated, ...schema } = parameter.schema;
+  return {
+    ...parameter,
+    schema,
+    ...(deprecated === true ? { deprecated: true } : {}),
+    ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+  };
 }
 
 /**

@@ -45,6 +45,7 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
     },
   },
   '/api/v1/doctors': { doctors: [DOCTOR], page: { count: 1, hasMore: true, nextCursor: NEXT_CURSOR } },
+  '/api/v1/doctors:batchGet': { doctors: [DOCTOR], missing: ['de-unknown'] },
   '/api/v1/doctors/{doctorId}': { doctor: DOCTOR },
   '/api/v1/changes': {
     changes: [
@@ -91,6 +92,17 @@ const INVALID_PARAMETER: Record<string, Problem> = {
   '/api/v1/doctors': problemFor('invalidParameter', 'One or more query parameters are invalid; see errors.', [
     { parameter: 'country', reason: 'is required; must be one of de, es, fr, gb, it, mx, pt' },
   ]),
+  '/api/v1/doctors:batchGet': problemFor(
+    'invalidParameter',
+    'One or more entries of ids are invalid; see errors.',
+    [
+      {
+        parameter: 'ids',
+        reason:
+          'entry 2: must be a doctor id from a search response (1-128 characters A-Z a-z 0-9 _ -) or a complete profile URL of this website, URL-encoded',
+      },
+    ],
+  ),
   '/api/v1/doctors/{doctorId}': problemFor('invalidParameter', 'The doctorId is invalid.', [
     {
       parameter: 'doctorId',

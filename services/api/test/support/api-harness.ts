@@ -143,7 +143,10 @@ export type Caller = (options: InjectOptions) => Promise<import('fastify').Light
 
 const DOCUMENTED_ROUTES: Array<[RegExp, string]> = [
   [/^\/api\/v1\/key(?:\?|$)/, '/api/v1/key'],
+  // The deprecated batch form of search answers what batchGet documents.
+  [/^\/api\/v1\/doctors\?(?:[^#]*&)?ids=/, '/api/v1/doctors:batchGet'],
   [/^\/api\/v1\/doctors(?:\?|$)/, '/api/v1/doctors'],
+  [/^\/api\/v1\/doctors:batchGet(?:\?|$)/, '/api/v1/doctors:batchGet'],
   [/^\/api\/v1\/doctors\/[^/?]*(?:\?|$)/, '/api/v1/doctors/{doctorId}'],
   [/^\/api\/v1\/changes(?:\?|$)/, '/api/v1/changes'],
   [/^\/api\/v1\/cities(?:\?|$)/, '/api/v1/cities'],

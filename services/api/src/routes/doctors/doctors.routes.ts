@@ -5,6 +5,7 @@ import {
   MAX_IDS_LENGTH,
   assertNever,
   filterDescriptions,
+  parseBatchGetQuery,
   parseDoctorsQuery,
   type RecordShape,
 } from '@directory/domain';
@@ -13,23 +14,27 @@ import { answerWith, writerFor } from '../../serializer.js';
 import { documentOnly, parsedQuery, parsedRecordShape } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import {
-  doctorBatchComponent,
+  batchGetQuerySchema,
+  batchResponseSchema,
+  doctorBatchSchemaForWriter,
+  doctorPageSchemaForWriter,
   doctorParamsSchema,
+  doctorResponseSchemaForWriter,
   getQuerySchema,
   getResponseSchema,
   searchQuerySchema,
   searchResponseSchema,
-  selectedDoctorBatchComponent,
-  selectedDoctorPageComponent,
-  selectedDoctorResponseSchema,
 } from './doctors.schemas.js';
 
-// The writers of the answers shaped by `fields` and of the batch get (the routes' default writers answer
-// the other requests).
-const writeSelectedPage = writerFor(selectedDoctorPageComponent);
-const writeBatch = writerFor(doctorBatchComponent);
-const writeSelectedBatch = writerFor(selectedDoctorBatchComponent);
-const writeSelectedRecord = writerFor(selectedDoctorResponseSchema);
+// Each operation documents one 200 schema, the record shaped by `fields`; the handler writes the answer
+// with the writer of its exact shape (the full record's without `fields`), as before that schema.
+const writers = (full: Parameters<typeof writerFor>[0], selected: Parameters<typeof writerFor>[0]) => {
+  const [writeFull, writeSelected] = [writerFor(full), writerFor(selected)];
+  return (shape: RecordShape) => (shape.fields === undefined ? writeFull : writeSelected);
+};
+const pageWriter = writers(doctorPageSchemaForWriter, searchResponseSchema);
+const batchWriter = writers(doctorBatchSchemaForWriter, batchResponseSchema);
+const recordWriter = writers(doctorResponseSchemaForWriter, getResponseSchema);
 
 const FILTERS = filterDescriptions()
   .map(({ name, required, description }) => `- \`${name}\`${required ? ' (required)' : ''}: ${description}`)
@@ -48,9 +53,13 @@ ${FILTERS}
 
 **Record shape** (API 1.2, search, batch get and single get): \`fields\` selects the record fields returned (\`id\` always; \`*\` for all, including the API 1.2 fields \`specialtyCodes\` and \`openingHours\` and the API 1.3 fields \`languages\`, \`acceptingNewPatients\`, \`wheelchairAccessible\` and \`insurance\`, which come back only when named); \`distanceMeters\` is not a record field and stays with \`near\`. \`lang\` gives \`profileUrl\` in that page language. Neither changes which records match: a cursor works with any \`fields\` and \`lang\`.
 
-**Batch get** (API 1.2): \`ids\` = up to ${MAX_BATCH_IDS} comma-separated ids and/or complete profile URLs (each URL-encoded; at most ${MAX_IDS_LENGTH} characters in all) answers \`{ doctors, missing }\`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With \`ids\`, only \`fields\` and \`lang\` may be given besides; a search filter, \`limit\` or \`cursor\` is refused with 400 naming it, and \`country\` is not required. A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`).
+**Batch get**: use \`GET /api/v1/doctors:batchGet\` (API 1.3). Deprecated, still answered the same: \`ids\` (API 1.2) = up to ${MAX_BATCH_IDS} comma-separated ids and/or complete profile URLs (each URL-encoded; at most ${MAX_IDS_LENGTH} characters in all) answers \`{ doctors, missing }\`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With \`ids\`, only \`fields\` and \`lang\` may be given besides; a search filter, \`limit\` or \`cursor\` is refused with 400 naming it, and \`country\` is not required. A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`).
 
 Unknown or repeated parameters are rejected with 400.`;
+
+const BATCH_GET_DESCRIPTION = `API 1.3. Gets up to ${MAX_BATCH_IDS} records in one request: \`ids\` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all). The answer is \`{ doctors, missing }\`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. \`fields\` and \`lang\` shape the records as in search; nothing else is accepted (no \`country\`: ids name their records).
+
+A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated \`GET /api/v1/doctors?ids=…\` gives for the same ids.`;
 
 export function doctorRoutes(
   app: FastifyInstance,
@@ -76,9 +85,10 @@ export function doctorRoutes(
     async (request, reply) => {
       const query = parsedQuery(request, parseDoctorsQuery);
       if (query.kind === 'batch') return getDoctors(query.ids, query.shape, reply);
-      if (query.request.fields !== undefined) answerWith(reply, writeSelectedPage);
       // The edge reads the clock: openNow means the time this request is served.
-      return directory.searchDoctors(query.request, new Date());
+      const page = await directory.searchDoctors(query.request, new Date());
+      answerWith(reply, pageWriter(query.request));
+      return page;
     },
   );
 
@@ -91,9 +101,31 @@ export function doctorRoutes(
         result.errors,
       );
     }
-    answerWith(reply, shape.fields === undefined ? writeBatch : writeSelectedBatch);
+    answerWith(reply, batchWriter(shape));
     return result.batch;
   }
+
+  // `:` cannot occur in a doctor id (A-Z a-z 0-9 _ -), and the path has no `/` after `doctors`, so it
+  // never meets `/doctors/{doctorId}`. find-my-way reads `::` as a literal colon.
+  app.get(
+    '/doctors::batchGet',
+    {
+      validatorCompiler: documentOnly,
+      schema: {
+        tags: routeTags('doctors'),
+        operationId: 'batchGetDoctors',
+        summary: 'Fetch up to 100 published records by id or profile URL',
+        description: BATCH_GET_DESCRIPTION,
+        security: API_KEY_SECURITY,
+        querystring: batchGetQuerySchema,
+        response: { 200: batchResponseSchema, ...errorResponses([400, 401, 429, 503]) },
+      },
+    },
+    async (request, reply) => {
+      const { ids, shape } = parsedQuery(request, parseBatchGetQuery);
+      return getDoctors(ids, shape, reply);
+    },
+  );
 
   app.get(
     '/doctors/:doctorId',
@@ -126,7 +158,7 @@ export function doctorRoutes(
         case 'not-found':
           throw new ProblemError('notFound', 'No current published record has this id.');
         case 'found':
-          if (shape.fields !== undefined) answerWith(reply, writeSelectedRecord);
+          answerWith(reply, recordWriter(shape));
           return { doctor: result.doctor };
         default:
           return assertNever(result);

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import {
+  COUNTRY_CODES,
   IDS_DESCRIPTION,
+  MAX_IDS_LENGTH,
+  RECORD_FIELD_NAMES,
+  batchParamsSchema,
   LIMIT_MAX,
   MAX_BATCH_IDS,
   MAX_DOCTOR_ID_LENGTH,
   doctorPageSchema,
   doctorSchema,
-  idsParameter,
   recordShapeParamsSchema,
   searchParamsSchema,
   searchResultSchema,
@@ -17,87 +20,140 @@ import {
 // The domain's allowlisted record, registered once under a component name for the OpenAPI document.
 export const doctorComponent = doctorSchema.meta({ ...doctorSchema.meta(), id: 'Doctor' });
 
-// A search record: the Doctor's closed allowlist plus the optional `distanceMeters`. Its own
-// component because the Doctor's `additionalProperties: false` cannot be widened by reference.
-export const searchResultComponent = searchResultSchema.meta({
-  id: 'SearchResult',
-  description:
-    'A Doctor as search returns it: exactly the Doctor fields, plus `distanceMeters` when the search used `near` (API 1.2)',
-});
+// ---- The answers. Each operation documents exactly one 200 schema (code generators merge or wrap an
+// `anyOf` of several: typescript-fetch dropped `distanceMeters`, python hid the record behind
+// `actual_instance`). `fields` makes a record either the whole Doctor or a selection of it, so the one
+// schema is the selected record: `id` required, every other field optional. The writers stay exact:
+// each handler picks the writer of the answer it gives (a Doctor's writer without `fields`), so the
+// bytes are the ones the full-record schemas below write, as before API 1.3.
 
-// The domain's page, with its records referring to that component.
-export const doctorPageComponent = doctorPageSchema
-  .extend({ doctors: z.array(searchResultComponent).max(LIMIT_MAX) })
-  .meta({
-    id: 'DoctorPage',
-    description:
-      'One page of search results, in (folded name, id) order, or (with `near`) by distance, then id',
-  });
-
-export const doctorResponseSchema = z
-  .strictObject({ doctor: doctorComponent })
-  .meta({ id: 'DoctorResponse', description: 'One published record' });
-
-// ---- Records shaped by `fields`, and the batch get. Each route's 200 is a union whose first option is
-// the answer to a request using neither (the serializer's default writer); the handler picks the writer
-// of another.
+const WITHOUT_FIELDS =
+  'Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record.';
 
 export const selectedDoctorComponent = selectedDoctorSchema.meta({
-  ...selectedDoctorSchema.meta(),
   id: 'SelectedDoctor',
+  description: `${selectedDoctorSchema.description ?? ''} ${WITHOUT_FIELDS}`,
 });
 
 const selectedSearchResultComponent = selectedDoctorPageSchema.shape.doctors.element.meta({
   id: 'SelectedSearchResult',
-  description:
-    'API 1.2. A search record with only the fields named in `fields` (always `id`), plus `distanceMeters` when the search used `near`',
+  description: `A search record: with \`fields\` (API 1.2) only the fields named (always \`id\`); ${WITHOUT_FIELDS} Plus \`distanceMeters\` when the search used \`near\` (API 1.2).`,
 });
 
 export const selectedDoctorPageComponent = selectedDoctorPageSchema
   .extend({ doctors: z.array(selectedSearchResultComponent).max(LIMIT_MAX) })
-  .meta({ id: 'SelectedDoctorPage', description: 'API 1.2. A page of search results shaped by `fields`' });
+  .meta({
+    id: 'SelectedDoctorPage',
+    description:
+      'One page of search results, in the order `sort` asks for (by default folded name, then id; with `near`, by distance, then id), each record shaped by `fields`',
+  });
 
 const missingSchema = z.array(z.string()).max(MAX_BATCH_IDS).meta({
   description:
     'The entries of `ids` (as sent, decoded) that match no served record, in request order, each once',
 });
 
-export const doctorBatchComponent = z
-  .strictObject({ doctors: z.array(doctorComponent).max(MAX_BATCH_IDS), missing: missingSchema })
-  .meta({
-    id: 'DoctorBatch',
-    description:
-      'API 1.2. The answer to `ids`: the records found, each once, in the order first asked for, and the entries that found none',
-  });
-
 export const selectedDoctorBatchComponent = z
   .strictObject({ doctors: z.array(selectedDoctorComponent).max(MAX_BATCH_IDS), missing: missingSchema })
-  .meta({ id: 'SelectedDoctorBatch', description: 'API 1.2. The answer to `ids` with `fields`' });
-
-export const searchResponseSchema = z.union([
-  doctorPageComponent,
-  selectedDoctorPageComponent,
-  doctorBatchComponent,
-  selectedDoctorBatchComponent,
-]);
+  .meta({
+    id: 'SelectedDoctorBatch',
+    description:
+      'API 1.2. The answer to a batch get: the records found, each once, in the order first asked for, each shaped by `fields`, and the entries that found none',
+  });
 
 export const selectedDoctorResponseSchema = z
   .strictObject({ doctor: selectedDoctorComponent })
-  .meta({ id: 'SelectedDoctorResponse', description: 'API 1.2. One published record shaped by `fields`' });
+  .meta({ id: 'SelectedDoctorResponse', description: 'One published record, shaped by `fields`' });
 
-export const getResponseSchema = z.union([doctorResponseSchema, selectedDoctorResponseSchema]);
+/** The 200 of search: one schema (see above). */
+export const searchResponseSchema = selectedDoctorPageComponent;
+/** The 200 of batch get, both forms. */
+export const batchResponseSchema = selectedDoctorBatchComponent;
+/** The 200 of single get. */
+export const getResponseSchema = selectedDoctorResponseSchema;
 
-// Documentation only: the route validates with the domain's parseDoctorsQuery, which also rejects
-// unknown and repeated parameters and reports every bad one at once. `country` is required by a
-// search, not by a batch get (`ids`).
-export const searchQuerySchema = searchParamsSchema.extend({
-  country: searchParamsSchema.shape.country
-    .optional()
-    .describe(`${searchParamsSchema.shape.country.description ?? ''} Required, except with \`ids\`.`),
-  ids: idsParameter.describe(IDS_DESCRIPTION),
+// The full-record answers (no `fields`): writers only, no component of the document.
+
+export const doctorPageSchemaForWriter = doctorPageSchema.extend({
+  doctors: z.array(searchResultSchema).max(LIMIT_MAX),
 });
 
-export const getQuerySchema = recordShapeParamsSchema;
+export const doctorBatchSchemaForWriter = z.strictObject({
+  doctors: z.array(doctorSchema).max(MAX_BATCH_IDS),
+  missing: missingSchema,
+});
+
+export const doctorResponseSchemaForWriter = z.strictObject({ doctor: doctorSchema });
+
+// ---- Inputs. Documentation only: the routes validate with the domain's parsers, which also reject
+// unknown and repeated parameters and report every bad one at once. The document describes the query
+// strings as generators understand them: lists as arrays sent comma-separated (`style: form`,
+// `explode: false`, added by the OpenAPI plugin to every array parameter), closed sets as enums.
+
+const FIELD_NAMES_AND_ALL = ['*', ...RECORD_FIELD_NAMES] as [string, ...string[]];
+
+const fieldsList = z
+  .array(z.enum(FIELD_NAMES_AND_ALL))
+  .min(1)
+  .optional()
+  .describe(
+    `${recordShapeParamsSchema.shape.fields.description ?? ''} Sent as one comma-separated value (\`fields=name,phone\`); \`*\` only alone.`,
+  );
+
+const idsList = z
+  .array(z.string().min(1).max(MAX_DOCTOR_ID_LENGTH))
+  .min(1)
+  .max(MAX_BATCH_IDS)
+  .describe(
+    `Up to ${MAX_BATCH_IDS} doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded (a profile URL's own commas too); at most ${MAX_IDS_LENGTH} characters in all.`,
+  );
+
+const COUNTRY_DESCRIPTION = `${searchParamsSchema.shape.country.description ?? ''} Listed lowercase; uppercase (\`DE\`) is accepted too.`;
+const country = z.enum(COUNTRY_CODES);
+
+// "minLng,minLat,maxLng,maxLat" and "lat,lng": decimal degrees (up to 3 integer and 10 fraction digits),
+// blanks around a number allowed. The ranges are in the descriptions. A comma ends each number: no
+// backtracking.
+const DEGREES = String.raw`\s*[+-]?\d{1,3}(?:\.\d{1,10})?\s*`;
+const coordinates = (count: number) => new RegExp(`^${DEGREES}${`,${DEGREES}`.repeat(count - 1)}$`);
+
+/** The query string of search, as the document describes it. */
+export const searchQuerySchema = searchParamsSchema.extend({
+  country: country
+    .optional()
+    .describe(`${COUNTRY_DESCRIPTION} Required, except with the deprecated \`ids\`.`),
+  near: z
+    .string()
+    .regex(coordinates(2))
+    .optional()
+    .describe(searchParamsSchema.shape.near.description ?? ''),
+  bbox: z
+    .string()
+    .regex(coordinates(4))
+    .optional()
+    .describe(searchParamsSchema.shape.bbox.description ?? ''),
+  openAt: z
+    .string()
+    .meta({ format: 'date-time' })
+    .optional()
+    .describe(searchParamsSchema.shape.openAt.description ?? ''),
+  fields: fieldsList,
+  ids: idsList
+    .optional()
+    .meta({ deprecated: true })
+    .describe(
+      `Deprecated since API 1.3: use \`GET /api/v1/doctors:batchGet\`, which answers exactly the same. ${IDS_DESCRIPTION} The answer is then a batch (\`SelectedDoctorBatch\`), not a page.`,
+    ),
+});
+
+/** The query string of batch get. */
+export const batchGetQuerySchema = z.object({
+  ids: idsList,
+  fields: fieldsList,
+  lang: batchParamsSchema.shape.lang,
+});
+
+export const getQuerySchema = recordShapeParamsSchema.extend({ fields: fieldsList });
 
 export const doctorParamsSchema = z.object({
   doctorId: z
