@@ -74,7 +74,12 @@ export {
   type SpecialtyCountsAggregation,
 } from './specialties/specialty-list.js';
 export { ok, fail, type Result } from './result.js';
-export { keyInQueryErrors, safeParameterName, type ParameterError } from './query-parameters.js';
+export {
+  COUNTRY_QUERY_PATTERN,
+  keyInQueryErrors,
+  safeParameterName,
+  type ParameterError,
+} from './query-parameters.js';
 export {
   generateApiKey,
   isWellFormedApiKey,

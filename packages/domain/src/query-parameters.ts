@@ -109,11 +109,14 @@ const COUNTRY_REASON = `must be one of ${COUNTRY_CODES.join(', ')}`;
 export const countryError = (issue: { input?: unknown }) =>
   issue.input === undefined ? `is required; ${COUNTRY_REASON}` : COUNTRY_REASON;
 
-// The pattern spells out case-insensitivity so the OpenAPI document states the rule exactly (an enum
-// would wrongly declare "DE" invalid); the value is normalized to lowercase.
+// The pattern spells out case-insensitivity; the value is normalized to lowercase. The OpenAPI document
+// lists the codes as a lowercase enum instead (what generators type), saying that uppercase is accepted.
 const CASE_INSENSITIVE_COUNTRY = new RegExp(
   `^(?:${COUNTRY_CODES.map((code) => [...code].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('|')})$`,
 );
+
+/** The pattern of `country` in a query string: the OpenAPI document finds it by this text. */
+export const COUNTRY_QUERY_PATTERN = CASE_INSENSITIVE_COUNTRY.source;
 
 /** `country` in a query string: a dataset code in any case, normalized to lowercase. */
 export const countryFromQuery = z

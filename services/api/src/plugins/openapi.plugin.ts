@@ -1,9 +1,16 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { COUNTRY_CODES, COUNTRY_QUERY_PATTERN } from '@directory/domain';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
 import { SUCCESS_EXAMPLES, problemExamples } from '../routes/response-examples.js';
+import {
+  baseUrlFor,
+  toPostmanCollection,
+  withBaseUrl,
+  type PostmanCollection,
+} from './postman-collection.js';
 
 export const OPENAPI_VERSION = '1.3.0';
 
@@ -143,11 +150,28 @@ function finishDocument(document: JsonObject): JsonObject {
 function describeParameter(parameter: unknown): unknown {
   if (!isObject(parameter) || parameter.in !== 'query' || !isObject(parameter.schema)) return parameter;
   const { deprecated, ...schema } = parameter.schema;
+  if (schema.pattern === COUNTRY_QUERY_PATTERN) return describeCountry(parameter, schema);
   return {
     ...parameter,
     schema,
     ...(deprecated === true ? { deprecated: true } : {}),
     ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+  };
+}
+
+/**
+ * `country` is accepted in any case, which its schema says with a pattern (`[dD][eE]|…`); generators
+ * make a typed union of an enum and nothing of a pattern, so the document lists the codes as an enum,
+ * lowercase, and says that uppercase is accepted too.
+ */
+function describeCountry(parameter: JsonObject, schema: JsonObject): JsonObject {
+  const { pattern: _pattern, ...rest } = schema;
+  const description = typeof parameter.description === 'string' ? `${parameter.description} ` : '';
+  return {
+    ...parameter,
+    description: `${description}Listed lowercase; uppercase (\`DE\`) is accepted too.`,
+    schema: { ...rest, enum: [...COUNTRY_CODES] },
+    example: parameter.example ?? COUNTRY_CODES[0],
   };
 }
 
@@ -278,4 +302,22 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, (_request, reply) => reply.send(app.swagger()));
+  registerPostmanCollection(app);
+}
+
+/**
+ * `GET /postman.json`: the document as a Postman collection (postman-collection.ts), no key needed like
+ * `/openapi.json`. Converted on the first request (about a third of a second, not worth every start of
+ * every server) and kept; a failed conversion is tried again on the next request.
+ */
+function registerPostmanCollection(app: FastifyInstance): void {
+  let collection: Promise<PostmanCollection> | undefined;
+  app.get('/postman.json', { schema: { hide: true } }, async (request, reply) => {
+    collection ??= toPostmanCollection(app.swagger() as JsonObject).catch((error: unknown) => {
+      collection = undefined;
+      throw error;
+    });
+    const json = withBaseUrl(await collection, baseUrlFor(request.protocol, request.host));
+    return reply.type('application/json; charset=utf-8').send(json);
+  });
 }

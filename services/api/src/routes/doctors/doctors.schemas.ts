@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  COUNTRY_CODES,
   IDS_DESCRIPTION,
   MAX_IDS_LENGTH,
   RECORD_FIELD_NAMES,
@@ -37,7 +36,7 @@ export const selectedDoctorComponent = selectedDoctorSchema.meta({
 
 const selectedSearchResultComponent = selectedDoctorPageSchema.shape.doctors.element.meta({
   id: 'SelectedSearchResult',
-  description: `A search record: with \`fields\` (API 1.2) only the fields named (always \`id\`); ${WITHOUT_FIELDS} Plus \`distanceMeters\` when the search used \`near\` (API 1.2).`,
+  description: `A search record. With \`fields\` (API 1.2), only the fields named (always \`id\`). ${WITHOUT_FIELDS} Plus \`distanceMeters\` when the search used \`near\` (API 1.2).`,
 });
 
 export const selectedDoctorPageComponent = selectedDoctorPageSchema
@@ -90,26 +89,34 @@ export const doctorResponseSchemaForWriter = z.strictObject({ doctor: doctorSche
 // strings as generators understand them: lists as arrays sent comma-separated (`style: form`,
 // `explode: false`, added by the OpenAPI plugin to every array parameter), closed sets as enums.
 
+/** A schema with examples for the document (tools such as Postman fill requests in with them). */
+function withExamples<Schema extends z.ZodType>(schema: Schema, examples: unknown[]): Schema {
+  return schema.meta({ ...schema.meta(), description: schema.description, examples });
+}
+
 const FIELD_NAMES_AND_ALL = ['*', ...RECORD_FIELD_NAMES] as [string, ...string[]];
 
-const fieldsList = z
-  .array(z.enum(FIELD_NAMES_AND_ALL))
-  .min(1)
-  .optional()
-  .describe(
-    `${recordShapeParamsSchema.shape.fields.description ?? ''} Sent as one comma-separated value (\`fields=name,phone\`); \`*\` only alone.`,
-  );
+const fieldsList = withExamples(
+  z
+    .array(z.enum(FIELD_NAMES_AND_ALL))
+    .min(1)
+    .optional()
+    .describe(
+      `${recordShapeParamsSchema.shape.fields.description ?? ''} Sent as one comma-separated value (\`fields=name,phone\`); \`*\` only alone.`,
+    ),
+  [['name', 'phone', 'profileUrl']],
+);
 
-const idsList = z
-  .array(z.string().min(1).max(MAX_DOCTOR_ID_LENGTH))
-  .min(1)
-  .max(MAX_BATCH_IDS)
-  .describe(
-    `Up to ${MAX_BATCH_IDS} doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded (a profile URL's own commas too); at most ${MAX_IDS_LENGTH} characters in all.`,
-  );
-
-const COUNTRY_DESCRIPTION = `${searchParamsSchema.shape.country.description ?? ''} Listed lowercase; uppercase (\`DE\`) is accepted too.`;
-const country = z.enum(COUNTRY_CODES);
+const idsList = withExamples(
+  z
+    .array(z.string().min(1).max(MAX_DOCTOR_ID_LENGTH))
+    .min(1)
+    .max(MAX_BATCH_IDS)
+    .describe(
+      `Up to ${MAX_BATCH_IDS} doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded (a profile URL's own commas too); at most ${MAX_IDS_LENGTH} characters in all.`,
+    ),
+  [['de-mueller', 'ChIJ2eUgeAK6j4ARbn5u_wAGqWA']],
+);
 
 // "minLng,minLat,maxLng,maxLat" and "lat,lng": decimal degrees (up to 3 integer and 10 fraction digits),
 // blanks around a number allowed. The ranges are in the descriptions. A comma ends each number: no
@@ -119,24 +126,36 @@ const coordinates = (count: number) => new RegExp(`^${DEGREES}${`,${DEGREES}`.re
 
 /** The query string of search, as the document describes it. */
 export const searchQuerySchema = searchParamsSchema.extend({
-  country: country
+  country: searchParamsSchema.shape.country
     .optional()
-    .describe(`${COUNTRY_DESCRIPTION} Required, except with the deprecated \`ids\`.`),
-  near: z
-    .string()
-    .regex(coordinates(2))
-    .optional()
-    .describe(searchParamsSchema.shape.near.description ?? ''),
-  bbox: z
-    .string()
-    .regex(coordinates(4))
-    .optional()
-    .describe(searchParamsSchema.shape.bbox.description ?? ''),
-  openAt: z
-    .string()
-    .meta({ format: 'date-time' })
-    .optional()
-    .describe(searchParamsSchema.shape.openAt.description ?? ''),
+    .describe(
+      `${searchParamsSchema.shape.country.description ?? ''} Required, except with the deprecated \`ids\`.`,
+    ),
+  city: withExamples(searchParamsSchema.shape.city, ['berlin']),
+  near: withExamples(
+    z
+      .string()
+      .regex(coordinates(2))
+      .optional()
+      .describe(searchParamsSchema.shape.near.description ?? ''),
+    ['52.52,13.405'],
+  ),
+  bbox: withExamples(
+    z
+      .string()
+      .regex(coordinates(4))
+      .optional()
+      .describe(searchParamsSchema.shape.bbox.description ?? ''),
+    ['13.3,52.4,13.5,52.6'],
+  ),
+  openAt: withExamples(
+    z
+      .string()
+      .meta({ format: 'date-time' })
+      .optional()
+      .describe(searchParamsSchema.shape.openAt.description ?? ''),
+    ['2026-11-23T09:30:00+01:00'],
+  ),
   fields: fieldsList,
   ids: idsList
     .optional()
