@@ -113,7 +113,7 @@ const idsList = withExamples(
     .min(1)
     .max(MAX_BATCH_IDS)
     .describe(
-      `Up to ${MAX_BATCH_IDS} doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded (a profile URL's own commas too); at most ${MAX_IDS_LENGTH} characters in all.`,
+      `Up to ${MAX_BATCH_IDS} doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all.`,
     ),
   [['de-mueller', 'ChIJ2eUgeAK6j4ARbn5u_wAGqWA']],
 );
