@@ -9,7 +9,8 @@ import { fail, ok, type Result } from '../result.js';
 import { SERVED, type TermFilter } from './search-query.js';
 
 /**
- * Batch get, `GET /api/v1/doctors?ids=a,b,c`: up to 100 place ids or canonical profile URLs
+ * Batch get, `GET /api/v1/doctors:batchGet?ids=a,b,c` (and the deprecated `GET /api/v1/doctors?ids=…`,
+ * which answers the same): up to 100 place ids or canonical profile URLs
  * (any page language, mixed freely) in one request, answered from one Elasticsearch search.
  *
  * - The answer lists the records found, once each, in the order of their first request, and `missing`:

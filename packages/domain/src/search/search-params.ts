@@ -36,7 +36,8 @@ import { SORT_ORDERS, TOTAL_EXACT_UP_TO, type SortOrder } from './search-order.j
  *   as before they existed, errors included (docs/api.md, Compatibility).
  * - `openNow` takes only `true` (see the filter table); `openAt` needs an offset or Z, since a wall-clock
  *   time without one names no instant.
- * - `ids` turns the request into a batch get (doctor-batch.ts): it takes only `fields` and
+ * - `ids` (deprecated since API 1.3, when batch get became `GET /api/v1/doctors:batchGet`, answered by
+ *   `parseBatchGetQuery`) turns the request into a batch get (doctor-batch.ts): it takes only `fields` and
  *   `lang` besides, and `country` is then not required; a search filter, `limit` or `cursor` next to it
  *   is refused by name.
  * - The unknown-parameter reason lists the parameters of the newest minor version the request uses a
