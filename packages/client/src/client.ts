@@ -133,7 +133,7 @@ export function createDirectoryClient(options: DirectoryClientOptions) {
     },
 
     /**
-     * Several records by id or profile URL (batch get, `ids`): the records found, each once, in the order first
+     * Several records by id or profile URL (`GET /api/v1/doctors:batchGet`): the records found, each once, in the order first
      * asked for, and the entries that found none. More than one batch's worth (100 entries, 16,384
      * characters) is sent as several requests, one after the other, and the answers joined.
      */
@@ -146,7 +146,7 @@ export function createDirectoryClient(options: DirectoryClientOptions) {
       const missing = new Set<string>();
       for (const batch of splitIntoBatches(ids)) {
         const answer = await get<BatchOf<O>>(
-          '/api/v1/doctors',
+          '/api/v1/doctors:batchGet',
           { ids: batch, fields: fieldsParam(fields), lang },
           recordOptions,
         );

@@ -12,7 +12,7 @@ export type MirrorStore = {
 
 export type MirrorOptions = {
   /** The dataset, e.g. `de`. */
-  country: string;
+  country: ChangesParams['country'];
   store: MirrorStore;
   /** The last saved cursor; none starts over from a snapshot (every record served now, as upserts). */
   cursor?: string | undefined;

@@ -6,15 +6,17 @@ import type { RequestOptions } from './transport.js';
 type Schemas = components['schemas'];
 
 export type Doctor = Schemas['Doctor'];
-/** A Doctor as search returns it: plus `distanceMeters` with `near`. */
-export type SearchResult = Schemas['SearchResult'];
 /** A record shaped by `fields`: `id` always, the other fields only when named. */
 export type SelectedDoctor = Schemas['SelectedDoctor'];
 export type SelectedSearchResult = Schemas['SelectedSearchResult'];
-export type DoctorPage = Schemas['DoctorPage'];
 export type SelectedDoctorPage = Schemas['SelectedDoctorPage'];
-export type DoctorBatch = Schemas['DoctorBatch'];
 export type SelectedDoctorBatch = Schemas['SelectedDoctorBatch'];
+// The document gives each operation one success schema, the selected records' (every field optional but
+// `id`); without `fields` every Doctor field is present, which these types say.
+/** A Doctor as search returns it: plus `distanceMeters` with `near`. */
+export type SearchResult = Doctor & { distanceMeters?: number };
+export type DoctorPage = Omit<SelectedDoctorPage, 'doctors'> & { doctors: SearchResult[] };
+export type DoctorBatch = Omit<SelectedDoctorBatch, 'doctors'> & { doctors: Doctor[] };
 export type Key = Schemas['Key'];
 export type Change = Schemas['Change'];
 export type ChangesPage = Schemas['ChangesPage'];

@@ -57,13 +57,35 @@ export type paths = {
      *
      *     **whatsapp** filters on `whatsappEligible`, a technical reachability signal only: the published primary phone appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing.
      *
-     *     **Record shape** (API 1.2, search, batch get and single get): `fields` selects the record fields returned (`id` always; `*` for all, including the API 1.2 fields `specialtyCodes` and `openingHours` and the API 1.3 fields `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance`, which come back only when named); `distanceMeters` is not a record field and stays with `near`. `lang` gives `profileUrl` in that page language. Neither changes which records match: a cursor works with any `fields` and `lang`.
+     *     **Record shape** (API 1.2, search, batch get and single get): `fields` selects the record fields returned (`id` always; `*` for all, including the API 1.2 fields `specialtyCodes` and `openingHours` and the API 1.3 fields `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance`, which come back only when named); `distanceMeters` is not a record field and stays with `near`. `lang` gives `profileUrl` in that page language. Neither changes which records match: a cursor works with any `fields` and `lang`. The 200 schema is one for both shapes (API 1.3): every field but `id` is optional in it, and a request without `fields` gets every `Doctor` field.
      *
-     *     **Batch get** (API 1.2): `ids` = up to 100 comma-separated ids and/or complete profile URLs (each URL-encoded; at most 16384 characters in all) answers `{ doctors, missing }`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With `ids`, only `fields` and `lang` may be given besides; a search filter, `limit` or `cursor` is refused with 400 naming it, and `country` is not required. A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`).
+     *     **Batch get**: use `GET /api/v1/doctors:batchGet` (API 1.3). Deprecated, still answered the same: `ids` (API 1.2) = up to 100 comma-separated ids and/or complete profile URLs (each URL-encoded; at most 16384 characters in all) answers `{ doctors, missing }`: the records found, each once, in the order first asked for, and the entries matching no served record, as sent. With `ids`, only `fields` and `lang` may be given besides; a search filter, `limit` or `cursor` is refused with 400 naming it, and `country` is not required. A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`).
      *
      *     Unknown or repeated parameters are rejected with 400.
      */
     get: operations['searchDoctors'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/doctors:batchGet': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch up to 100 published records by id or profile URL
+     * @description API 1.3. Gets up to 100 records in one request: `ids` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most 16384 characters in all). The answer is `{ doctors, missing }`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. `fields` and `lang` shape the records as in search; nothing else is accepted (no `country`: ids name their records).
+     *
+     *     A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated `GET /api/v1/doctors?ids=…` gives for the same ids.
+     */
+    get: operations['batchGetDoctors'];
     put?: never;
     post?: never;
     delete?: never;
@@ -309,112 +331,7 @@ export type components = {
        */
       profileUrl: string;
     };
-    /** @description A Doctor as search returns it: exactly the Doctor fields, plus `distanceMeters` when the search used `near` (API 1.2) */
-    SearchResult: {
-      /** @description Stable place identifier */
-      id: string;
-      /** @description Published display name */
-      name: string | null;
-      /** @description Published legal name */
-      legalName: string | null;
-      /** @description Postal address; all five fields are always present, null when not published */
-      address: {
-        /** @description Street and house number */
-        street: string | null;
-        /** @description City or locality name */
-        city: string | null;
-        /** @description State, region or province */
-        state: string | null;
-        /** @description Postal code */
-        postalCode: string | null;
-        /**
-         * @description ISO 3166-1 alpha-2 country code of the address, uppercase
-         * @example DE
-         */
-        country: string | null;
-      };
-      location: {
-        latitude: number;
-        longitude: number;
-      } | null;
-      /** @description Primary phone number, normalized to E.164 */
-      phone: string | null;
-      /** @description Type of the primary number; null when phone is null */
-      phoneType: ('mobile' | 'landline' | 'other') | null;
-      /** @description Further numbers, normalized to E.164, without duplicates or the primary number */
-      additionalPhones: {
-        /**
-         * @description Phone number in E.164 format
-         * @example +493012345678
-         */
-        number: string;
-        /** @description Line type as observed, null when unknown */
-        type: ('mobile' | 'landline' | 'other') | null;
-      }[];
-      /** @description Published practice email */
-      email: string | null;
-      /** @description Website; a validated public HTTP(S) URL */
-      website: string | null;
-      /** @description Google Maps link; a validated public HTTP(S) URL */
-      googleMapsUrl: string | null;
-      /** @description Published category label */
-      primaryType: string | null;
-      /** @description Published subtype labels */
-      specialties: string[];
-      /** @description Published rating signal, 0 to 5 */
-      rating: number | null;
-      /** @description Published review count */
-      reviewCount: number | null;
-      /** @description Technical reachability signal only: the published primary phone (a mobile number) appears able to receive WhatsApp messages. It is not consent, an opt-in or permission to send marketing. */
-      whatsappEligible: boolean;
-      /** @description Whether the listing has been verified */
-      verified: boolean;
-      /**
-       * @description Source day labels (as published, e.g. "Monday" or "Montag") mapped to time ranges. Only open days are listed: a day that is not listed is closed, and a listed day has at least one range. Null when no opening hours are published.
-       * @example {
-       *       "Monday": [
-       *         {
-       *           "open": "08:00",
-       *           "close": "12:00"
-       *         }
-       *       ]
-       *     }
-       */
-      workingHours: {
-        [key: string]: {
-          open: string;
-          close: string;
-        }[];
-      } | null;
-      /**
-       * Format: uri
-       * @description Canonical public profile address on the service's website
-       */
-      profileUrl: string;
-      /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
-      distanceMeters?: number;
-    };
-    /** @description One page of search results, in (folded name, id) order, or (with `near`) by distance, then id */
-    DoctorPage: {
-      doctors: components['schemas']['SearchResult'][];
-      page: {
-        /** @description Records in this page */
-        count: number;
-        /** @description Whether more pages follow */
-        hasMore: boolean;
-        /** @description Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page */
-        nextCursor: string | null;
-        /** @description API 1.3, only with `count=true`: how many records match the filters (all pages). Exact up to 10000; past that it is 10000 and `totalExact` is false. */
-        total?: number;
-        /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
-        totalExact?: boolean;
-      };
-    };
-    /** @description One published record */
-    DoctorResponse: {
-      doctor: components['schemas']['Doctor'];
-    };
-    /** @description API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`. */
+    /** @description API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`. Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. */
     SelectedDoctor: {
       /** @description Stable place identifier */
       id: string;
@@ -556,7 +473,7 @@ export type components = {
       /** @description API 1.3. Public insurance schemes and health-system contracts the place works with, as codes of its own country (de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse; docs/api.md, "Insurance codes"), in alphabetical order; empty when the source does not say. */
       insurance?: ('adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn')[];
     };
-    /** @description API 1.2. A search record with only the fields named in `fields` (always `id`), plus `distanceMeters` when the search used `near` */
+    /** @description A search record. With `fields` (API 1.2), only the fields named (always `id`). Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. Plus `distanceMeters` when the search used `near` (API 1.2). */
     SelectedSearchResult: {
       /** @description Stable place identifier */
       id: string;
@@ -700,7 +617,7 @@ export type components = {
       /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
       distanceMeters?: number;
     };
-    /** @description API 1.2. A page of search results shaped by `fields` */
+    /** @description One page of search results, in the order `sort` asks for (by default folded name, then id; with `near`, by distance, then id), each record shaped by `fields` */
     SelectedDoctorPage: {
       doctors: components['schemas']['SelectedSearchResult'][];
       page: {
@@ -716,19 +633,13 @@ export type components = {
         totalExact?: boolean;
       };
     };
-    /** @description API 1.2. The answer to `ids`: the records found, each once, in the order first asked for, and the entries that found none */
-    DoctorBatch: {
-      doctors: components['schemas']['Doctor'][];
-      /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
-      missing: string[];
-    };
-    /** @description API 1.2. The answer to `ids` with `fields` */
+    /** @description API 1.2. The answer to a batch get: the records found, each once, in the order first asked for, each shaped by `fields`, and the entries that found none */
     SelectedDoctorBatch: {
       doctors: components['schemas']['SelectedDoctor'][];
       /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
       missing: string[];
     };
-    /** @description API 1.2. One published record shaped by `fields` */
+    /** @description One published record, shaped by `fields` */
     SelectedDoctorResponse: {
       doctor: components['schemas']['SelectedDoctor'];
     };
@@ -1153,9 +1064,15 @@ export interface operations {
   searchDoctors: {
     parameters: {
       query?: {
-        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page. Required, except with `ids`. */
-        country?: string;
-        /** @description City slug, as in profile URLs, e.g. "berlin" or "san-sebastian". */
+        /**
+         * @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page. Required, except with the deprecated `ids`. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country?: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
+        /**
+         * @description City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".
+         * @example berlin
+         */
         city?: string;
         /** @description Literal text, case- and accent-insensitive: every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix. No query syntax is interpreted. Blank means no text filter. */
         q?: string;
@@ -1163,11 +1080,17 @@ export interface operations {
         whatsapp?: boolean;
         /** @description true selects verified listings, false unverified ones. */
         verified?: boolean;
-        /** @description API 1.2. "latitude,longitude" in decimal degrees (WGS 84), e.g. "52.52,13.405": selects records located within `radius` of this point, ordered by distance (nearest first, then id), each with `distanceMeters`. Records without a location never match. */
+        /**
+         * @description API 1.2. "latitude,longitude" in decimal degrees (WGS 84), e.g. "52.52,13.405": selects records located within `radius` of this point, ordered by distance (nearest first, then id), each with `distanceMeters`. Records without a location never match.
+         * @example 52.52,13.405
+         */
         near?: string;
         /** @description API 1.2. Only with `near`: the search radius in metres, 1 to 50000; default 10000. */
         radius?: number;
-        /** @description API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match. */
+        /**
+         * @description API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match.
+         * @example 13.3,52.4,13.5,52.6
+         */
         bbox?: string;
         /** @description API 1.2. One specialty code, e.g. "dentistry" or "pediatrics": selects records whose primary type or specialties carry it. GET /api/v1/specialties lists the codes with labels in every page language. */
         specialty?:
@@ -1200,7 +1123,10 @@ export interface operations {
           | 'preventive-checkups'
           | 'sports-medicine'
           | 'travel-medicine';
-        /** @description API 1.2. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-23T09:30:00+01:00": selects records open at that moment in their own time zone (across midnight and daylight-saving changes). Records without structured opening hours never match. */
+        /**
+         * @description API 1.2. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-23T09:30:00+01:00": selects records open at that moment in their own time zone (across midnight and daylight-saving changes). Records without structured opening hours never match.
+         * @example 2026-11-23T09:30:00+01:00
+         */
         openAt?: string;
         /** @description API 1.2. true (the only value) selects records open when the request is served, in their own time zone; each page of a paged search is evaluated at its own request time. Records without structured opening hours never match. */
         openNow?: true;
@@ -1253,12 +1179,53 @@ export interface operations {
         sort?: 'relevance' | 'name' | 'distance';
         /** @description API 1.3. true adds `page.total`, how many records match, and `page.totalExact`: exact up to 10000; past that `total` is 10000, a lower bound, with `totalExact: false`. */
         count?: boolean;
-        /** @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. */
-        fields?: string;
+        /**
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @example [
+         *       "name",
+         *       "phone",
+         *       "profileUrl"
+         *     ]
+         */
+        fields?: (
+          | '*'
+          | 'id'
+          | 'name'
+          | 'legalName'
+          | 'address'
+          | 'location'
+          | 'phone'
+          | 'phoneType'
+          | 'additionalPhones'
+          | 'email'
+          | 'website'
+          | 'googleMapsUrl'
+          | 'primaryType'
+          | 'specialties'
+          | 'rating'
+          | 'reviewCount'
+          | 'whatsappEligible'
+          | 'verified'
+          | 'workingHours'
+          | 'profileUrl'
+          | 'specialtyCodes'
+          | 'openingHours'
+          | 'languages'
+          | 'acceptingNewPatients'
+          | 'wheelchairAccessible'
+          | 'insurance'
+        )[];
         /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
-        /** @description API 1.2. Batch get: up to 100 comma-separated doctor ids and/or complete profile URLs (any page language; each URL-encoded), at most 16384 characters in all. Answers `{ doctors, missing }` instead of a page. Cannot be combined with the search filters, `limit` or `cursor`; `country` is then not required. */
-        ids?: string;
+        /**
+         * @deprecated
+         * @description Deprecated since API 1.3: use `GET /api/v1/doctors:batchGet`, which answers exactly the same. API 1.2. Batch get: up to 100 comma-separated doctor ids and/or complete profile URLs (any page language; each URL-encoded), at most 16384 characters in all. Answers `{ doctors, missing }` instead of a page. Cannot be combined with the search filters, `limit` or `cursor`; `country` is then not required. The answer is then a batch (`SelectedDoctorBatch`), not a page.
+         * @example [
+         *       "de-mueller",
+         *       "ChIJ2eUgeAK6j4ARbn5u_wAGqWA"
+         *     ]
+         */
+        ids?: string[];
       };
       header?: {
         /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
@@ -1344,11 +1311,310 @@ export interface operations {
            *       }
            *     }
            */
-          'application/json':
-            | components['schemas']['DoctorPage']
-            | components['schemas']['SelectedDoctorPage']
-            | components['schemas']['DoctorBatch']
-            | components['schemas']['SelectedDoctorBatch'];
+          'application/json': components['schemas']['SelectedDoctorPage'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  batchGetDoctors: {
+    parameters: {
+      query: {
+        /**
+         * @description Up to 100 doctor ids and/or complete canonical profile URLs (any page language), as one comma-separated value, each entry URL-encoded; at most 16384 characters in all.
+         * @example [
+         *       "de-mueller",
+         *       "ChIJ2eUgeAK6j4ARbn5u_wAGqWA"
+         *     ]
+         */
+        ids: string[];
+        /**
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @example [
+         *       "name",
+         *       "phone",
+         *       "profileUrl"
+         *     ]
+         */
+        fields?: (
+          | '*'
+          | 'id'
+          | 'name'
+          | 'legalName'
+          | 'address'
+          | 'location'
+          | 'phone'
+          | 'phoneType'
+          | 'additionalPhones'
+          | 'email'
+          | 'website'
+          | 'googleMapsUrl'
+          | 'primaryType'
+          | 'specialties'
+          | 'rating'
+          | 'reviewCount'
+          | 'whatsappEligible'
+          | 'verified'
+          | 'workingHours'
+          | 'profileUrl'
+          | 'specialtyCodes'
+          | 'openingHours'
+          | 'languages'
+          | 'acceptingNewPatients'
+          | 'wheelchairAccessible'
+          | 'insurance'
+        )[];
+        /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "doctors": [
+           *         {
+           *           "id": "de-mueller",
+           *           "name": "Praxis Dr. Müller",
+           *           "legalName": null,
+           *           "address": {
+           *             "street": "Hauptstraße 1",
+           *             "city": "Berlin",
+           *             "state": null,
+           *             "postalCode": "10115",
+           *             "country": "DE"
+           *           },
+           *           "location": {
+           *             "latitude": 52.52,
+           *             "longitude": 13.405
+           *           },
+           *           "phone": "+4915123456789",
+           *           "phoneType": "mobile",
+           *           "additionalPhones": [],
+           *           "email": "praxis@example.com",
+           *           "website": "https://praxis.example.com/",
+           *           "googleMapsUrl": null,
+           *           "primaryType": "Arztpraxis",
+           *           "specialties": [
+           *             "Allgemeinmedizin",
+           *             "Sportmedizin"
+           *           ],
+           *           "rating": 4.5,
+           *           "reviewCount": 12,
+           *           "whatsappEligible": true,
+           *           "verified": true,
+           *           "workingHours": {
+           *             "Montag": [
+           *               {
+           *                 "open": "08:00",
+           *                 "close": "12:00"
+           *               }
+           *             ]
+           *           },
+           *           "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
+           *         }
+           *       ],
+           *       "missing": [
+           *         "de-unknown"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['SelectedDoctorBatch'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
@@ -1522,8 +1788,42 @@ export interface operations {
   getDoctor: {
     parameters: {
       query?: {
-        /** @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. */
-        fields?: string;
+        /**
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @example [
+         *       "name",
+         *       "phone",
+         *       "profileUrl"
+         *     ]
+         */
+        fields?: (
+          | '*'
+          | 'id'
+          | 'name'
+          | 'legalName'
+          | 'address'
+          | 'location'
+          | 'phone'
+          | 'phoneType'
+          | 'additionalPhones'
+          | 'email'
+          | 'website'
+          | 'googleMapsUrl'
+          | 'primaryType'
+          | 'specialties'
+          | 'rating'
+          | 'reviewCount'
+          | 'whatsappEligible'
+          | 'verified'
+          | 'workingHours'
+          | 'profileUrl'
+          | 'specialtyCodes'
+          | 'openingHours'
+          | 'languages'
+          | 'acceptingNewPatients'
+          | 'wheelchairAccessible'
+          | 'insurance'
+        )[];
         /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
       };
@@ -1607,8 +1907,7 @@ export interface operations {
            *       }
            *     }
            */
-          'application/json':
-            components['schemas']['DoctorResponse'] | components['schemas']['SelectedDoctorResponse'];
+          'application/json': components['schemas']['SelectedDoctorResponse'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
@@ -1807,8 +2106,11 @@ export interface operations {
   listChanges: {
     parameters: {
       query: {
-        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The feed lists the records served in this dataset, and those that stopped being served there. */
-        country: string;
+        /**
+         * @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The feed lists the records served in this dataset, and those that stopped being served there. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
         /** @description The opaque page.nextCursor of an earlier response for the same country. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it. */
         since?: string;
         /** @description Changes per page, 1 to 1000. */
@@ -2081,8 +2383,11 @@ export interface operations {
   listCities: {
     parameters: {
       query: {
-        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). fr, gb and mx list no cities. */
-        country: string;
+        /**
+         * @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). fr, gb and mx list no cities. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
         /** @description Prefix of the city name or slug, case- and accent-insensitive (e.g. "san seb", "munc"). Blank means every city. */
         q?: string;
         /** @description Cities to return, 1 to 500; the ones with most records come first. */
@@ -2311,8 +2616,11 @@ export interface operations {
   listSpecialties: {
     parameters: {
       query?: {
-        /** @description Optional dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary. */
-        country?: string;
+        /**
+         * @description Optional dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country?: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
         /** @description Page language of the labels: en, de, es, fr, it, pt (case-insensitive); default en. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
       };
@@ -2539,8 +2847,11 @@ export interface operations {
   suggest: {
     parameters: {
       query: {
-        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). */
-        country: string;
+        /**
+         * @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
         /** @description The text typed so far, trimmed, 1 to 100 characters; case- and accent-insensitive, the last word a prefix (e.g. "mül", "zahn", "san seb"). */
         q: string;
         /** @description Suggestions to return, 1 to 20; default 8. */
