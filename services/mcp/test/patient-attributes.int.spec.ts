@@ -1,9 +1,12 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSURANCE_CODES, LANGUAGE_CODES, type DoctorPage } from '@directory/domain';
-import { createMcpHarness, type McpHarness } from './support/mcp-harness.js';
+import {
+  expectRefusedLikeApi,
+  openToolSession,
+  searchLikeApi,
+  textOf,
+  type ToolSession,
+} from './support/tool-session.js';
 
 /**
  * The API 1.3 patient attribute filters through search_doctors, over the shared test dataset (four
@@ -11,43 +14,20 @@ import { createMcpHarness, type McpHarness } from './support/mcp-harness.js';
  * every call is compared with the API's answer.
  */
 
-type ApiProblem = { errors: Array<{ parameter: string; reason: string }> };
-
 describe('MCP search_doctors with the API 1.3 patient attributes', () => {
-  let harness: McpHarness;
-  let client: Client;
-  let api: FastifyInstance;
-  let secret: string;
-
-  const call = async (args: Record<string, unknown>) =>
-    (await client.callTool({ name: 'search_doctors', arguments: args })) as CallToolResult;
-  const apiGet = async (url: string) => api.inject({ url, headers: { authorization: `Bearer ${secret}` } });
-  const textOf = (result: CallToolResult) =>
-    result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  const queryOf = (args: Record<string, unknown>) =>
-    Object.entries(args)
-      .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
-      .join('&');
+  let session: ToolSession;
 
   /** The ids the tool finds (every page), checked equal to the API's answer. */
-  const ids = async (args: Record<string, unknown>) => {
-    const all = { ...args, limit: 100 };
-    const result = await call(all);
-    expect(result.isError ?? false, textOf(result)).toBe(false);
-    expect(result.structuredContent).toEqual((await apiGet(`/api/v1/doctors?${queryOf(all)}`)).json());
-    return (result.structuredContent as DoctorPage).doctors.map((doctor) => doctor.id).sort();
-  };
+  const ids = async (args: Record<string, unknown>) =>
+    (await searchLikeApi(session, { ...args, limit: 100 })).doctors.map((doctor) => doctor.id).sort();
 
   beforeAll(async () => {
-    harness = await createMcpHarness('mcp-patient-attributes');
-    ({ secret } = await harness.createKey());
-    client = await harness.connect(await harness.startMcp(), secret);
-    api = await harness.api();
+    session = await openToolSession('mcp-patient-attributes');
   });
-  afterAll(() => harness.close());
+  afterAll(() => session.close());
 
   it('advertises the four in the input schema: the codes as enums, the others as booleans', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await session.client.listTools();
     const search = tools.find((tool) => tool.name === 'search_doctors');
     const properties = (search?.inputSchema.properties ?? {}) as Record<string, Record<string, unknown>>;
     expect(properties.language?.enum).toEqual([...LANGUAGE_CODES]);
@@ -89,7 +69,7 @@ describe('MCP search_doctors with the API 1.3 patient attributes', () => {
   });
 
   it('treats null as an absent argument', async () => {
-    const result = await call({
+    const result = await session.call('search_doctors', {
       country: 'it',
       language: null,
       acceptingNewPatients: null,
@@ -101,19 +81,12 @@ describe('MCP search_doctors with the API 1.3 patient attributes', () => {
   });
 
   it('refuses bad values with the reasons the API gives', async () => {
-    for (const [args, query] of [
+    await expectRefusedLikeApi(session, [
       [{ country: 'de', language: 'EN' }, 'country=de&language=EN'],
       [{ country: 'de', language: 'english' }, 'country=de&language=english'],
       [{ country: 'de', acceptingNewPatients: 'true' }, 'country=de&acceptingNewPatients=yes'],
       [{ country: 'de', wheelchairAccessible: 1 }, 'country=de&wheelchairAccessible=1'],
       [{ country: 'de', insurance: 'aok' }, 'country=de&insurance=aok'],
-    ] as const) {
-      const result = await call(args);
-      expect(result.isError, JSON.stringify(args)).toBe(true);
-      const http = await apiGet(`/api/v1/doctors?${query}`);
-      expect(http.statusCode).toBe(400);
-      const [error] = http.json<ApiProblem>().errors;
-      expect(textOf(result)).toContain(`- ${error?.parameter}: ${error?.reason}`);
-    }
+    ]);
   });
 });
