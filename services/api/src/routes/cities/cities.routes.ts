@@ -1,8 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/search';
 import { CITIES_DEFAULT_LIMIT, CITIES_LIMIT_MAX, parseCitiesParams } from '@directory/domain';
-import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
+import { directoryListRoute } from '../keyed-get.js';
 import { citiesPageSchema, citiesQuerySchema } from './cities.schemas.js';
 
 const CITIES_DESCRIPTION = `API 1.2. The city slugs that search's \`city\` parameter accepts in one dataset, with a display name and the number of published records, so clients need not guess slugs.
@@ -13,30 +10,14 @@ const CITIES_DESCRIPTION = `API 1.2. The city slugs that search's \`city\` param
 
 Unknown or repeated parameters are rejected with 400.`;
 
-export function cityRoutes(
-  app: FastifyInstance,
-  options: { directory: Directory },
-  done: (error?: Error) => void,
-): void {
-  const { directory } = options;
-
-  app.get(
-    '/cities',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('cities'),
-        operationId: 'listCities',
-        summary: 'City slugs of one dataset, with names and counts',
-        description: CITIES_DESCRIPTION,
-        security: API_KEY_SECURITY,
-        querystring: citiesQuerySchema,
-        response: { 200: citiesPageSchema, ...errorResponses([400, 401, 429, 503]) },
-      },
-    },
-    async (request) => {
-      return directory.listCities(parsedQuery(request, parseCitiesParams));
-    },
-  );
-  done();
-}
+export const cityRoutes = directoryListRoute({
+  path: '/cities',
+  tag: 'cities',
+  operationId: 'listCities',
+  summary: 'City slugs of one dataset, with names and counts',
+  description: CITIES_DESCRIPTION,
+  querystring: citiesQuerySchema,
+  ok: citiesPageSchema,
+  parse: parseCitiesParams,
+  answer: (directory, params) => directory.listCities(params),
+});

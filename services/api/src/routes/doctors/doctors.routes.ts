@@ -11,8 +11,8 @@ import {
 } from '@directory/domain';
 import { ProblemError } from '@directory/http-server';
 import { answerWith, writerFor } from '../../serializer.js';
-import { documentOnly, parsedQuery, parsedRecordShape } from '../query.js';
-import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
+import { keyedGetOptions } from '../keyed-get.js';
+import { parsedQuery, parsedRecordShape } from '../query.js';
 import {
   batchGetQuerySchema,
   batchResponseSchema,
@@ -70,18 +70,14 @@ export function doctorRoutes(
 
   app.get(
     '/doctors',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('doctors'),
-        operationId: 'searchDoctors',
-        summary: 'Search published doctors and clinics',
-        description: SEARCH_DESCRIPTION,
-        security: API_KEY_SECURITY,
-        querystring: searchQuerySchema,
-        response: { 200: searchResponseSchema, ...errorResponses([400, 401, 429, 503]) },
-      },
-    },
+    keyedGetOptions({
+      tag: 'doctors',
+      operationId: 'searchDoctors',
+      summary: 'Search published doctors and clinics',
+      description: SEARCH_DESCRIPTION,
+      querystring: searchQuerySchema,
+      ok: searchResponseSchema,
+    }),
     async (request, reply) => {
       const query = parsedQuery(request, parseDoctorsQuery);
       if (query.kind === 'batch') return getDoctors(query.ids, query.shape, reply);
@@ -109,18 +105,14 @@ export function doctorRoutes(
   // never meets `/doctors/{doctorId}`. find-my-way reads `::` as a literal colon.
   app.get(
     '/doctors::batchGet',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('doctors'),
-        operationId: 'batchGetDoctors',
-        summary: 'Fetch up to 100 published records by id or profile URL',
-        description: BATCH_GET_DESCRIPTION,
-        security: API_KEY_SECURITY,
-        querystring: batchGetQuerySchema,
-        response: { 200: batchResponseSchema, ...errorResponses([400, 401, 429, 503]) },
-      },
-    },
+    keyedGetOptions({
+      tag: 'doctors',
+      operationId: 'batchGetDoctors',
+      summary: 'Fetch up to 100 published records by id or profile URL',
+      description: BATCH_GET_DESCRIPTION,
+      querystring: batchGetQuerySchema,
+      ok: batchResponseSchema,
+    }),
     async (request, reply) => {
       const { ids, shape } = parsedQuery(request, parseBatchGetQuery);
       return getDoctors(ids, shape, reply);
@@ -129,23 +121,17 @@ export function doctorRoutes(
 
   app.get(
     '/doctors/:doctorId',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('doctors'),
-        operationId: 'getDoctor',
-        summary: 'Fetch one published record by id or profile URL',
-        description:
-          'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.',
-        security: API_KEY_SECURITY,
-        params: doctorParamsSchema,
-        querystring: getQuerySchema,
-        response: {
-          200: getResponseSchema,
-          ...errorResponses([400, 401, 404, 429, 503]),
-        },
-      },
-    },
+    keyedGetOptions({
+      tag: 'doctors',
+      operationId: 'getDoctor',
+      summary: 'Fetch one published record by id or profile URL',
+      description:
+        'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.',
+      params: doctorParamsSchema,
+      querystring: getQuerySchema,
+      ok: getResponseSchema,
+      errors: [400, 401, 404, 429, 503],
+    }),
     async (request, reply) => {
       const shape = parsedRecordShape(request);
       const { doctorId } = request.params as { doctorId: string };

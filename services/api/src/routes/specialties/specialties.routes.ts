@@ -1,8 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/search';
 import { parseSpecialtiesParams } from '@directory/domain';
-import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
+import { directoryListRoute } from '../keyed-get.js';
 import { specialtiesQuerySchema, specialtyListComponent } from './specialties.schemas.js';
 
 const SPECIALTIES_DESCRIPTION = `API 1.2. The specialty codes that search's \`specialty\` parameter accepts: stable, language-independent codes mapped from the published primary types and specialties, each with its label in \`lang\` (en, de, es, fr, it or pt; default en).
@@ -13,30 +10,14 @@ const SPECIALTIES_DESCRIPTION = `API 1.2. The specialty codes that search's \`sp
 
 Unknown or repeated parameters are rejected with 400.`;
 
-export function specialtyRoutes(
-  app: FastifyInstance,
-  options: { directory: Directory },
-  done: (error?: Error) => void,
-): void {
-  const { directory } = options;
-
-  app.get(
-    '/specialties',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('specialties'),
-        operationId: 'listSpecialties',
-        summary: 'Specialty codes with labels, and counts per dataset',
-        description: SPECIALTIES_DESCRIPTION,
-        security: API_KEY_SECURITY,
-        querystring: specialtiesQuerySchema,
-        response: { 200: specialtyListComponent, ...errorResponses([400, 401, 429, 503]) },
-      },
-    },
-    async (request) => {
-      return directory.listSpecialties(parsedQuery(request, parseSpecialtiesParams));
-    },
-  );
-  done();
-}
+export const specialtyRoutes = directoryListRoute({
+  path: '/specialties',
+  tag: 'specialties',
+  operationId: 'listSpecialties',
+  summary: 'Specialty codes with labels, and counts per dataset',
+  description: SPECIALTIES_DESCRIPTION,
+  querystring: specialtiesQuerySchema,
+  ok: specialtyListComponent,
+  parse: parseSpecialtiesParams,
+  answer: (directory, params) => directory.listSpecialties(params),
+});

@@ -1,8 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import type { Directory } from '@directory/search';
 import { SUGGEST_DEFAULT_LIMIT, SUGGEST_LIMIT_MAX, parseSuggestParams } from '@directory/domain';
-import { documentOnly, parsedQuery } from '../query.js';
-import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
+import { directoryListRoute } from '../keyed-get.js';
 import { suggestPageComponent, suggestQuerySchema } from './suggest.schemas.js';
 
 const SUGGEST_DESCRIPTION = `API 1.3. Typeahead for a search box: specialties, cities and doctors of one dataset matching the text typed so far, each telling what to call next.
@@ -17,30 +14,14 @@ const SUGGEST_DESCRIPTION = `API 1.3. Typeahead for a search box: specialties, c
 
 Unknown or repeated parameters are rejected with 400.`;
 
-export function suggestRoutes(
-  app: FastifyInstance,
-  options: { directory: Directory },
-  done: (error?: Error) => void,
-): void {
-  const { directory } = options;
-
-  app.get(
-    '/suggest',
-    {
-      validatorCompiler: documentOnly,
-      schema: {
-        tags: routeTags('suggest'),
-        operationId: 'suggest',
-        summary: 'Typeahead: specialties, cities and doctors matching typed text',
-        description: SUGGEST_DESCRIPTION,
-        security: API_KEY_SECURITY,
-        querystring: suggestQuerySchema,
-        response: { 200: suggestPageComponent, ...errorResponses([400, 401, 429, 503]) },
-      },
-    },
-    async (request) => {
-      return directory.suggest(parsedQuery(request, parseSuggestParams));
-    },
-  );
-  done();
-}
+export const suggestRoutes = directoryListRoute({
+  path: '/suggest',
+  tag: 'suggest',
+  operationId: 'suggest',
+  summary: 'Typeahead: specialties, cities and doctors matching typed text',
+  description: SUGGEST_DESCRIPTION,
+  querystring: suggestQuerySchema,
+  ok: suggestPageComponent,
+  parse: parseSuggestParams,
+  answer: (directory, params) => directory.suggest(params),
+});
