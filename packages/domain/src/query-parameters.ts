@@ -154,20 +154,34 @@ export function pageSize(
     .default(range.default);
 }
 
+// At most `max` characters counted as code points, as a user counts them (and as JSON Schema does).
+function atMostCodePoints(text: z.ZodString, max: number) {
+  return text.refine((value) => value.length <= max || [...value].length <= max, {
+    error: `must be at most ${max} characters`,
+  });
+}
+
 /**
  * Optional free text: trimmed, blank meaning absent (a search box submitted empty), at most `max`
- * characters counted as code points, as a user counts them (and as JSON Schema does).
+ * characters counted as code points.
  */
 export function optionalText(max: number) {
   return z.preprocess(
     (value) => (typeof value === 'string' ? value.trim() || undefined : value),
-    z
-      .string({ error: 'must be a string' })
-      .refine((text) => text.length <= max || [...text].length <= max, {
-        error: `must be at most ${max} characters`,
-      })
+    atMostCodePoints(z.string({ error: 'must be a string' }), max)
       .meta({ maxLength: max })
       .optional(),
+  );
+}
+
+/** Required free text: trimmed, then 1 to `max` characters counted as code points; `reason` when absent or blank. */
+export function requiredText(max: number, reason: string) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() : value),
+    atMostCodePoints(z.string({ error: reason }).min(1, { error: reason }), max).meta({
+      minLength: 1,
+      maxLength: max,
+    }),
   );
 }
 

@@ -6,6 +6,7 @@ import {
   countryFromQuery,
   limitFromQuery,
   parseParameters,
+  requiredText,
   type ParameterError,
 } from '../query-parameters.js';
 import type { Result } from '../result.js';
@@ -57,24 +58,12 @@ const LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
 const LANG_REASON = `must be one of ${LANGUAGES.join(', ')}`;
 const Q_REASON = `is required: 1 to ${SUGGEST_Q_MAX_LENGTH} characters`;
 
-// Required text: trimmed, then 1 to max code points (as users and JSON Schema count them).
-const requiredQ = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim() : value),
-  z
-    .string({ error: Q_REASON })
-    .min(1, { error: Q_REASON })
-    .refine((text) => text.length <= SUGGEST_Q_MAX_LENGTH || [...text].length <= SUGGEST_Q_MAX_LENGTH, {
-      error: `must be at most ${SUGGEST_Q_MAX_LENGTH} characters`,
-    })
-    .meta({ minLength: 1, maxLength: SUGGEST_Q_MAX_LENGTH }),
-);
-
 /** The query string of `GET /api/v1/suggest`. Use `parseSuggestParams` for the full rules. */
 export const suggestParamsSchema = z.object({
   country: countryFromQuery.describe(
     `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted} (as in search).`,
   ),
-  q: requiredQ.describe(
+  q: requiredText(SUGGEST_Q_MAX_LENGTH, Q_REASON).describe(
     `The text typed so far, trimmed, 1 to ${SUGGEST_Q_MAX_LENGTH} characters; case- and accent-insensitive, the last word a prefix (e.g. "mül", "zahn", "san seb").`,
   ),
   limit: limitFromQuery(
