@@ -3,6 +3,7 @@
 // comes from seeded generators, so the same options give the same records and requests in every run.
 import { initialPlaceState, type PlaceState, type SearchFilters, type SortOrder } from '@directory/domain';
 import { citiesOf } from '@directory/sample-data';
+import { createRandom } from './seeded-random.js';
 
 export const LIVE = ['de', 'es', 'it', 'pt'] as const;
 export type Live = (typeof LIVE)[number];
@@ -52,17 +53,7 @@ const PHONES: Record<Live, string> = {
   pt: '+351 912 345 678',
 };
 
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(42);
+const random = createRandom(42).next;
 const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
 const citiesByCountry: Record<Live, ReturnType<typeof citiesOf>['cities']> = {
   de: citiesOf('DE').cities.slice(0, 40),
@@ -164,7 +155,7 @@ function zipf(n: number, exponent = 1, draw = zipfRandom): () => number {
     return low;
   };
 }
-const zipfRandom = prng(15);
+const zipfRandom = createRandom(15).next;
 
 // Most popular first: the countries, the q terms people type, the page sizes clients ask for.
 const Q_TERMS = [...SURNAMES.map((surname) => surname.slice(0, 4)), ...SPECIALTIES.map((s) => s.slice(0, 5))];
@@ -224,7 +215,7 @@ const RELEVANCE_TERMS = [
   'dermatolgia',
   'cardiologia',
 ];
-const relevanceRandom = prng(16);
+const relevanceRandom = createRandom(16).next;
 
 /**
  * Relevance searches (`sort=relevance`): a term from RELEVANCE_TERMS (a third of them with the city's

@@ -8,6 +8,7 @@ import {
   specialtyVocabularyPage,
   type PageLanguage,
 } from '@directory/domain';
+import { createRandom, type Random } from './seeded-random.js';
 
 /** What the query set needs of one served place: the fields a person searching would know it by. */
 export type JudgedPlace = {
@@ -71,26 +72,6 @@ const ATTEMPTS_PER_QUERY = 200;
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 const LETTERS_ONLY = /^\p{L}+$/u;
 const LOWERCASE = 'abcdefghijklmnopqrstuvwxyz';
-
-/** A seeded random source (mulberry32): the same seed always draws the same set. */
-export type Random = {
-  next: () => number;
-  int: (min: number, max: number) => number;
-  pick: <T>(items: ReadonlyArray<T>) => T;
-};
-
-export function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  return { next, int, pick: (items) => items[int(0, items.length - 1)] as (typeof items)[number] };
-}
 
 /** Folded words, as the search folds text: case, accents and punctuation do not count. */
 export function wordsOf(text: string): string[] {

@@ -18,6 +18,7 @@ import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
+import { createRandom } from './seeded-random.js';
 import { indexServedRecords } from './served-records.js';
 
 type BenchOptions = { records: number; sequences: number; concurrency: number };
@@ -47,17 +48,6 @@ const MAX_TYPED = 14;
 function keystrokesOf(text: string): string[] {
   const characters = [...text].slice(0, MAX_TYPED);
   return characters.map((_, index) => characters.slice(0, index + 1).join('')).filter((q) => q.trim() !== '');
-}
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 type Texts = { names: string[]; cities: string[]; specialties: string[] };
@@ -100,7 +90,7 @@ async function textsOf(environment: BenchEnvironment, country: Live): Promise<Te
 async function sequencesOf(environment: BenchEnvironment, count: number): Promise<Sequence[]> {
   const texts = new Map<Live, Texts>();
   for (const country of LIVE) texts.set(country, await textsOf(environment, country));
-  const random = prng(11);
+  const random = createRandom(11).next;
   const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
   return Array.from({ length: count }, () => {
     const country = pick(LIVE);

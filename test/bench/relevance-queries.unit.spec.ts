@@ -6,12 +6,12 @@ import {
   QUERY_CLASSES,
   TYPO_MIN_LETTERS,
   buildQuerySet,
-  createRandom,
   injectTypo,
   nameMentions,
   wordsOf,
   type JudgedPlace,
 } from '../../bench/relevance-queries.js';
+import { createRandom } from '../../bench/seeded-random.js';
 
 /** Damerau–Levenshtein distance (optimal string alignment) between two code-point strings. */
 function editDistance(a: string, b: string): number {
