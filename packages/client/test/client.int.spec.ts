@@ -1,10 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { toSearchDocument, type PlaceState } from '@directory/domain';
-import { savePlaceStates } from '@directory/event-store';
-import { SITE_ORIGIN, placeState } from '@directory/testing';
+import type { PlaceState } from '@directory/domain';
+import { placeState, storeServedPlaces } from '@directory/testing';
 import { createApiHarness, type ApiHarness } from '../../../services/api/test/support/api-harness.js';
 import { createDirectoryClient, DirectoryApiError, type Doctor, type MirrorStore } from '../src/index.js';
 
@@ -54,30 +52,11 @@ describe('@directory/client against the API', () => {
   let baseUrl: string;
   let secret: string;
 
-  /** Stores states as the worker does (the feed's table and the index) and waits until the feed shows them. */
-  async function store(states: PlaceState[]): Promise<void> {
-    await savePlaceStates(
-      harness.database.db,
-      states.map((state) => ({
-        placeId: state.placeId,
-        stateVersion: state.version,
-        document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
-      })),
+  const store = (states: PlaceState[]) =>
+    storeServedPlaces(
+      { db: harness.database.db, client: harness.search.client, alias: harness.alias },
+      states,
     );
-    await harness.index(states);
-    // The feed shows a change once every transaction older than it has finished, anywhere on the server.
-    const mine = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(
-      harness.database.db,
-    );
-    const target = BigInt(mine.rows[0]?.xid ?? '0');
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-      const fence = await sql<{ xmin: string }>`
-        select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(harness.database.db);
-      if (BigInt(fence.rows[0]?.xmin ?? '0') > target) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the feed fence did not pass within 20 s');
-  }
 
   beforeAll(async () => {
     harness = await createApiHarness('client');

@@ -50,3 +50,4 @@ export {
   startPartitionedReplication,
   type PartitionedReplication,
 } from './private-servers/partitioned-standby.js';
+export { storeServedPlaces, waitForFeedFence, type ServingStores } from './served-places.js';

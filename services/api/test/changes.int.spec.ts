@@ -1,15 +1,12 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FEED_START,
   encodeChangesCursor,
   encodeCursor,
-  toSearchDocument,
   type ChangesPage,
   type PlaceState,
 } from '@directory/domain';
-import { savePlaceStates } from '@directory/event-store';
-import { SITE_ORIGIN, placeState } from '@directory/testing';
+import { placeState, storeServedPlaces } from '@directory/testing';
 import {
   createApiHarness,
   createCaller,
@@ -40,31 +37,11 @@ describe('GET /api/v1/changes (changes feed)', () => {
   const badParameters = async (query: string) =>
     expectProblem(await get(query), 400).errors.map((error) => error.parameter);
 
-  /** Stores folded states the way the worker does, in the store, and indexes them for search and get. */
-  async function store(states: PlaceState[]): Promise<void> {
-    await savePlaceStates(
-      harness.database.db,
-      states.map((state) => ({
-        placeId: state.placeId,
-        stateVersion: state.version,
-        document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
-      })),
+  const store = (states: PlaceState[]) =>
+    storeServedPlaces(
+      { db: harness.database.db, client: harness.search.client, alias: harness.alias },
+      states,
     );
-    await harness.index(states);
-    // The feed shows a change once every transaction older than it has finished (anywhere on the
-    // shared server): wait for that, as a consumer polling would.
-    const mine = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(
-      harness.database.db,
-    );
-    const target = BigInt(mine.rows[0]?.xid ?? '0');
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
-      const fence = await sql<{ xmin: string }>`
-        select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(harness.database.db);
-      if (BigInt(fence.rows[0]?.xmin ?? '0') > target) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the feed fence did not pass within 20 s');
-  }
 
   /** Reads the feed to its end from a cursor; returns the changes and the cursor to resume from. */
   async function readAll(country: string, since?: string, limit = 2) {
