@@ -1,0 +1,276 @@
+// `npm run check:clients`: generates clients of the public API from its OpenAPI document (built without
+// servers) and replays every recorded golden 200 body (services/api/test/fixtures/public-responses.json)
+// through each client's reading of the operation's answer; any field lost, renamed, changed or a body
+// refused fails the run. `--keep` leaves the generated sources in place and prints where; `--goldens
+// <file>` replays another file of the same shape (to see the check fail on a doctored body).
+//   - @hey-api/openapi-ts: the fetch SDK with zod response validation; each body goes through the SDK's
+//     operation function, answered by a fetch that returns the recorded body.
+//   - openapi-generator typescript-fetch: each body through `<Model>FromJSON` then `<Model>ToJSON`.
+// The openapi-generator jar is fetched once with Maven into the cache folder (see docs/development.md).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts';
+import { buildOpenApiDocument } from '../../infra/openapi/document.js';
+import {
+  documentedGetOperations,
+  fieldDifferences,
+  replaysOf,
+  type FieldDifference,
+  type GoldenReplay,
+  type GoldenResponse,
+} from './golden-replay.js';
+
+const OPENAPI_GENERATOR_VERSION = '7.25.0';
+const root = resolve(import.meta.dirname, '../..');
+const keep = process.argv.includes('--keep');
+const goldensIndex = process.argv.indexOf('--goldens');
+const goldensFile =
+  goldensIndex === -1
+    ? join(root, 'services/api/test/fixtures/public-responses.json')
+    : resolve(process.argv[goldensIndex + 1] ?? '');
+
+type Failure = {
+  readonly request: string;
+  readonly problem: string;
+  readonly differences: readonly FieldDifference[];
+};
+
+type GeneratorResult = {
+  readonly generator: string;
+  readonly operations: ReadonlySet<string>;
+  readonly replayed: number;
+  readonly failures: readonly Failure[];
+  readonly seconds: number;
+};
+
+const failureOf = (replay: GoldenReplay, parsed: unknown): Failure | undefined => {
+  const differences = fieldDifferences(replay.golden.body, parsed);
+  return differences.length === 0
+    ? undefined
+    : { request: replay.golden.request, problem: 'differs', differences };
+};
+
+/** A validator's refusal as `$.path: message` lines (zod issues), anything else as its message. */
+function messageOf(error: unknown): string {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (Array.isArray(issues))
+    return (issues as { path?: (string | number)[]; message?: string }[])
+      .map(
+        ({ path = [], message }) =>
+          `${['$', ...path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`))].join('')}: ${message ?? ''}`,
+      )
+      .join('; ');
+  return error instanceof Error ? error.message : JSON.stringify(error);
+}
+
+/** Generated code is loaded at run time: the calls below go through these narrow shapes. */
+type SdkOperation = (options: Record<string, unknown>) => Promise<{ data: unknown }>;
+type ModelConverter = (json: unknown) => unknown;
+
+async function checkHeyApi(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
+  const started = performance.now();
+  const output = join(folder, 'hey-api');
+  await generateHeyApiClient({
+    input: documentFile,
+    output,
+    logs: { level: 'silent' },
+    plugins: [
+      '@hey-api/typescript',
+      'zod',
+      '@hey-api/transformers',
+      { name: '@hey-api/sdk', validator: true, transformer: true },
+      '@hey-api/client-fetch',
+    ],
+  });
+  const sdk = (await import(pathToFileURL(join(output, 'sdk.gen.ts')).href)) as Record<string, unknown>;
+  const clientModule = (await import(pathToFileURL(join(output, 'client/index.ts')).href)) as {
+    createClient: (config: Record<string, unknown>) => unknown;
+  };
+  const failures: Failure[] = [];
+  const operations = new Set<string>();
+  for (const replay of replays) {
+    const operation = sdk[replay.operation.operationId] as SdkOperation | undefined;
+    if (operation === undefined) {
+      failures.push({
+        request: replay.golden.request,
+        problem: `no SDK function ${replay.operation.operationId}`,
+        differences: [],
+      });
+      continue;
+    }
+    operations.add(replay.operation.operationId);
+    const answer = JSON.stringify(replay.golden.body);
+    const client = clientModule.createClient({
+      baseUrl: 'http://golden.invalid',
+      fetch: () =>
+        Promise.resolve(
+          new Response(answer, {
+            status: 200,
+            headers: { 'content-type': replay.golden.contentType ?? 'application/json' },
+          }),
+        ),
+    });
+    try {
+      // The recorded URL is requested as is; request validation is not what this check is about.
+      const { data } = await operation({
+        client,
+        url: replay.golden.request,
+        requestValidator: undefined,
+        throwOnError: true,
+      });
+      const failure = failureOf(replay, data);
+      if (failure !== undefined) failures.push(failure);
+    } catch (error) {
+      failures.push({
+        request: replay.golden.request,
+        problem: `refused: ${messageOf(error)}`,
+        differences: [],
+      });
+    }
+  }
+  return {
+    generator: '@hey-api/openapi-ts (zod validator)',
+    operations,
+    replayed: replays.length,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The openapi-generator CLI jar, fetched from Maven Central into the cache folder on first use. */
+function openApiGeneratorJar(): string {
+  const cache = join(process.env.DIRECTORY_CACHE_DIR ?? '/var/cache/doctor-directory', 'openapi-generator');
+  const jar = join(cache, `openapi-generator-cli-${OPENAPI_GENERATOR_VERSION}.jar`);
+  if (existsSync(jar)) return jar;
+  mkdirSync(cache, { recursive: true });
+  console.log(
+    `fetching openapi-generator-cli ${OPENAPI_GENERATOR_VERSION} with mvn dependency:copy into ${cache}`,
+  );
+  const fetched = spawnSync(
+    'mvn',
+    [
+      '-q',
+      '-B',
+      'dependency:copy',
+      `-Dartifact=org.openapitools:openapi-generator-cli:${OPENAPI_GENERATOR_VERSION}`,
+      `-DoutputDirectory=${cache}`,
+    ],
+    { encoding: 'utf8', timeout: 600_000 },
+  );
+  if (fetched.status !== 0 || !existsSync(jar))
+    throw new Error(
+      `could not fetch openapi-generator-cli with mvn (is mvn installed, Maven Central reachable?):\n${fetched.stdout}${fetched.stderr}${fetched.error?.message ?? ''}`,
+    );
+  return jar;
+}
+
+async function checkOpenApiGenerator(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
+  const jar = openApiGeneratorJar();
+  const started = performance.now();
+  const output = join(folder, 'typescript-fetch');
+  const generated = spawnSync(
+    'java',
+    [
+      '-jar',
+      jar,
+      'generate',
+      '-g',
+      'typescript-fetch',
+      '-i',
+      documentFile,
+      '-o',
+      output,
+      '--additional-properties=supportsES6=true',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (generated.status !== 0)
+    throw new Error(`openapi-generator failed:\n${generated.stdout}${generated.stderr}`);
+  // Its warnings say what it made of the document (3.1 support is beta; unnamed schemas).
+  const warnings = new Set(
+    generated.stdout
+      .split('\n')
+      .filter((line) => line.includes(' WARN '))
+      .map((line) => line.replace(/^.*? WARN\s+/, '')),
+  );
+  const models = (await import(pathToFileURL(join(output, 'models/index.ts')).href)) as Record<
+    string,
+    unknown
+  >;
+  const failures: Failure[] = [];
+  const operations = new Set<string>();
+  for (const replay of replays) {
+    const schema = replay.operation.successSchema;
+    const fromJson = models[`${schema}FromJSON`] as ModelConverter | undefined;
+    const toJson = models[`${schema}ToJSON`] as ModelConverter | undefined;
+    if (schema === undefined || fromJson === undefined || toJson === undefined) {
+      failures.push({
+        request: replay.golden.request,
+        problem: `no model ${schema ?? '(inline 200 schema)'} with FromJSON/ToJSON`,
+        differences: [],
+      });
+      continue;
+    }
+    operations.add(replay.operation.operationId);
+    try {
+      const failure = failureOf(replay, toJson(fromJson(structuredClone(replay.golden.body))));
+      if (failure !== undefined) failures.push(failure);
+    } catch (error) {
+      failures.push({
+        request: replay.golden.request,
+        problem: `refused: ${messageOf(error)}`,
+        differences: [],
+      });
+    }
+  }
+  const result: GeneratorResult = {
+    generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} typescript-fetch (FromJSON, ToJSON)`,
+    operations,
+    replayed: replays.length,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
+  return { result, warnings: [...warnings] };
+}
+
+function report(result: GeneratorResult): boolean {
+  console.log(
+    `${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${result.generator}: ${result.operations.size} operation(s) checked (${[...result.operations].join(', ')}), ${result.replayed} bodies replayed, ${result.failures.length} failure(s), ${result.seconds.toFixed(1)} s`,
+  );
+  for (const failure of result.failures.slice(0, 20)) {
+    console.log(`     ${failure.request}: ${failure.problem}`);
+    for (const difference of failure.differences.slice(0, 10))
+      console.log(`       ${difference.kind} ${difference.path} (${difference.detail})`);
+  }
+  if (result.failures.length > 20) console.log(`     ... and ${result.failures.length - 20} more`);
+  return result.failures.length === 0;
+}
+
+const document = await buildOpenApiDocument();
+const goldens = JSON.parse(readFileSync(goldensFile, 'utf8')) as GoldenResponse[];
+const { replays, unmatched } = replaysOf(goldens, documentedGetOperations(document));
+// Inside node_modules so that generated code resolves its imports (zod) from the project's packages.
+const cacheParent = join(root, 'node_modules/.cache');
+mkdirSync(cacheParent, { recursive: true });
+const folder = mkdtempSync(join(cacheParent, 'generated-clients-'));
+const documentFile = join(folder, 'openapi.json');
+writeFileSync(documentFile, JSON.stringify(document));
+
+let clean = unmatched.length === 0 && replays.length > 0;
+for (const golden of unmatched)
+  console.log(`FAIL golden 200 of ${golden.request} matches no documented GET operation`);
+try {
+  clean = report(await checkHeyApi(documentFile, folder, replays)) && clean;
+  const { result, warnings } = await checkOpenApiGenerator(documentFile, folder, replays);
+  for (const warning of warnings) console.log(`     openapi-generator: ${warning}`);
+  clean = report(result) && clean;
+} catch (error) {
+  console.error(messageOf(error));
+  clean = false;
+} finally {
+  if (keep) console.log(`generated clients kept in ${folder}`);
+  else rmSync(folder, { recursive: true, force: true });
+}
+process.exit(clean ? 0 : 1);

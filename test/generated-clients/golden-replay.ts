@@ -1,0 +1,125 @@
+// Pure logic of `npm run check:clients` (check-clients.ts): which documented operation answered each
+// recorded golden body, and how a generated client's reading of that body differs from the body itself.
+
+export type GoldenResponse = {
+  readonly request: string;
+  readonly status: number;
+  readonly contentType?: string;
+  readonly body: unknown;
+};
+
+export type DocumentedOperation = {
+  readonly operationId: string;
+  readonly pathTemplate: string;
+  /** Name of the `components.schemas` entry the 200 JSON answer refers to, if it is a `$ref`. */
+  readonly successSchema: string | undefined;
+};
+
+export type GoldenReplay = {
+  readonly operation: DocumentedOperation;
+  readonly golden: GoldenResponse;
+};
+
+type OpenApiOperation = {
+  operationId?: string;
+  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+};
+
+/** The document's GET operations, with the schema of their 200 JSON answer. */
+export function documentedGetOperations(document: {
+  paths?: Record<string, Record<string, OpenApiOperation>>;
+}): DocumentedOperation[] {
+  return Object.entries(document.paths ?? {}).flatMap(([pathTemplate, methods]) => {
+    const get = methods.get;
+    if (get?.operationId === undefined) return [];
+    const ref = get.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+    const successSchema = ref?.startsWith('#/components/schemas/')
+      ? ref.slice('#/components/schemas/'.length)
+      : undefined;
+    return [{ operationId: get.operationId, pathTemplate, successSchema }];
+  });
+}
+
+/** Whether a request path (no query) fills a path template such as `/api/v1/doctors/{doctorId}`. */
+export function pathMatchesTemplate(path: string, template: string): boolean {
+  const pathSegments = path.split('/');
+  const templateSegments = template.split('/');
+  if (pathSegments.length !== templateSegments.length) return false;
+  return templateSegments.every((segment, index) => {
+    const actual = pathSegments[index] ?? '';
+    return /^\{[^{}]+\}$/.test(segment) ? actual.length > 0 : actual === segment;
+  });
+}
+
+/**
+ * Every golden 200 JSON body beside the operation that answered it. A body no documented GET operation
+ * matches is returned in `unmatched`: the check fails on it, since it proves nothing.
+ */
+export function replaysOf(
+  goldens: readonly GoldenResponse[],
+  operations: readonly DocumentedOperation[],
+): { replays: GoldenReplay[]; unmatched: GoldenResponse[] } {
+  const replays: GoldenReplay[] = [];
+  const unmatched: GoldenResponse[] = [];
+  for (const golden of goldens) {
+    if (golden.status !== 200) continue;
+    if (golden.contentType !== undefined && !golden.contentType.startsWith('application/json')) continue;
+    const path = golden.request.split('?')[0] ?? '';
+    const operation = operations.find((candidate) => pathMatchesTemplate(path, candidate.pathTemplate));
+    if (operation === undefined) unmatched.push(golden);
+    else replays.push({ operation, golden });
+  }
+  return { replays, unmatched };
+}
+
+export type FieldDifference = {
+  /** JSON path of the field, `$.doctors[0].distanceMeters`. */
+  readonly path: string;
+  /** lost: in the body, not in the client's value; added: the other way round; changed: both, different. */
+  readonly kind: 'lost' | 'added' | 'changed';
+  readonly detail: string;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const keyPath = (parent: string, key: string) =>
+  /^[A-Za-z_$][\w$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+
+const shown = (value: unknown) => {
+  if (value === undefined) return 'undefined';
+  if (value instanceof Date) return `Date(${value.toISOString()})`;
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+};
+
+/**
+ * How `parsed` (what a generated client made of a body) differs from `original` (the body). A key whose
+ * value is `undefined` counts as absent: JSON has no undefined, and generated models write one for
+ * every optional field the body leaves out. A renamed field shows as one `lost` and one `added`.
+ */
+export function fieldDifferences(original: unknown, parsed: unknown, path = '$'): FieldDifference[] {
+  if (Array.isArray(original) && Array.isArray(parsed)) {
+    const differences = original.flatMap((item, index) =>
+      fieldDifferences(item, parsed[index], `${path}[${index}]`),
+    );
+    if (parsed.length > original.length)
+      differences.push({ path, kind: 'changed', detail: `${parsed.length - original.length} extra item(s)` });
+    return differences;
+  }
+  if (isRecord(original) && isRecord(parsed)) {
+    const differences: FieldDifference[] = [];
+    for (const [key, value] of Object.entries(original)) {
+      if (value === undefined) continue;
+      if (parsed[key] === undefined)
+        differences.push({ path: keyPath(path, key), kind: 'lost', detail: `was ${shown(value)}` });
+      else differences.push(...fieldDifferences(value, parsed[key], keyPath(path, key)));
+    }
+    for (const [key, value] of Object.entries(parsed))
+      if (value !== undefined && original[key] === undefined)
+        differences.push({ path: keyPath(path, key), kind: 'added', detail: `is ${shown(value)}` });
+    return differences;
+  }
+  if (Object.is(original, parsed)) return [];
+  return [{ path, kind: 'changed', detail: `${shown(original)} became ${shown(parsed)}` }];
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  documentedGetOperations,
+  fieldDifferences,
+  pathMatchesTemplate,
+  replaysOf,
+  type GoldenResponse,
+} from './golden-replay.js';
+
+const document = {
+  paths: {
+    '/api/v1/doctors': {
+      get: {
+        operationId: 'searchDoctors',
+        responses: {
+          '200': {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/SelectedDoctorPage' } } },
+          },
+        },
+      },
+    },
+    '/api/v1/doctors:batchGet': { get: { operationId: 'batchGetDoctors' } },
+    '/api/v1/doctors/{doctorId}': {
+      get: {
+        operationId: 'getDoctor',
+        responses: {
+          '200': {
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/SelectedDoctorResponse' } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+describe('golden bodies and the operations that answered them', () => {
+  const operations = documentedGetOperations(document);
+
+  it('reads each GET operation with the schema its 200 answer refers to', () => {
+    expect(operations).toEqual([
+      { operationId: 'searchDoctors', pathTemplate: '/api/v1/doctors', successSchema: 'SelectedDoctorPage' },
+      { operationId: 'batchGetDoctors', pathTemplate: '/api/v1/doctors:batchGet', successSchema: undefined },
+      {
+        operationId: 'getDoctor',
+        pathTemplate: '/api/v1/doctors/{doctorId}',
+        successSchema: 'SelectedDoctorResponse',
+      },
+    ]);
+  });
+
+  it('matches a path template segment by segment', () => {
+    expect(pathMatchesTemplate('/api/v1/doctors/de-mueller', '/api/v1/doctors/{doctorId}')).toBe(true);
+    expect(pathMatchesTemplate('/api/v1/doctors/', '/api/v1/doctors/{doctorId}')).toBe(false);
+    expect(pathMatchesTemplate('/api/v1/doctors:batchGet', '/api/v1/doctors')).toBe(false);
+    expect(pathMatchesTemplate('/api/v1/doctors/a/b', '/api/v1/doctors/{doctorId}')).toBe(false);
+  });
+
+  it('replays 200 JSON bodies only, and reports those no operation answered', () => {
+    const goldens: GoldenResponse[] = [
+      { request: '/api/v1/doctors?country=de', status: 200, contentType: 'application/json', body: {} },
+      { request: '/api/v1/doctors/de-x', status: 200, body: {} },
+      { request: '/api/v1/doctors?country=zz', status: 400, body: {} },
+      { request: '/api/v1/gone', status: 200, body: {} },
+    ];
+    const { replays, unmatched } = replaysOf(goldens, operations);
+    expect(replays.map(({ operation, golden }) => [operation.operationId, golden.request])).toEqual([
+      ['searchDoctors', '/api/v1/doctors?country=de'],
+      ['getDoctor', '/api/v1/doctors/de-x'],
+    ]);
+    expect(unmatched.map(({ request }) => request)).toEqual(['/api/v1/gone']);
+  });
+});
+
+describe('fieldDifferences', () => {
+  const body = {
+    doctors: [{ id: 'a', distanceMeters: 120, address: { city: null } }],
+    page: { count: 1, nextCursor: null },
+  };
+
+  it('finds nothing when the client gives the body back, undefined optionals included', () => {
+    const parsed = {
+      doctors: [{ id: 'a', distanceMeters: 120, address: { city: null }, languages: undefined }],
+      page: { count: 1, nextCursor: null },
+    };
+    expect(fieldDifferences(body, parsed)).toEqual([]);
+  });
+
+  it('names a lost field by its path', () => {
+    const parsed = { doctors: [{ id: 'a', address: { city: null } }], page: { count: 1, nextCursor: null } };
+    expect(fieldDifferences(body, parsed)).toEqual([
+      { path: '$.doctors[0].distanceMeters', kind: 'lost', detail: 'was 120' },
+    ]);
+  });
+
+  it('shows a rename as a lost and an added field', () => {
+    const parsed = { doctors: [{ id: 'a', distance_meters: 120, address: { city: null } }], page: body.page };
+    expect(fieldDifferences(body, parsed).map(({ path, kind }) => `${kind} ${path}`)).toEqual([
+      'lost $.doctors[0].distanceMeters',
+      'added $.doctors[0].distance_meters',
+    ]);
+  });
+
+  it('reports changed values, null turned into absent, and extra items', () => {
+    const parsed = {
+      doctors: [{ id: 'a', distanceMeters: '120', address: {} }, { id: 'b' }],
+      page: { count: 1 },
+    };
+    expect(fieldDifferences(body, parsed).map(({ path, kind }) => `${kind} ${path}`)).toEqual([
+      'changed $.doctors[0].distanceMeters',
+      'lost $.doctors[0].address.city',
+      'changed $.doctors',
+      'lost $.page.nextCursor',
+    ]);
+  });
+
+  it('quotes keys that are not identifiers', () => {
+    expect(fieldDifferences({ workingHours: { 'Mon-Fri': [] } }, { workingHours: {} })).toEqual([
+      { path: '$.workingHours["Mon-Fri"]', kind: 'lost', detail: 'was []' },
+    ]);
+  });
+});
