@@ -13,6 +13,8 @@ export type DocumentedOperation = {
   readonly pathTemplate: string;
   /** Name of the `components.schemas` entry the 200 JSON answer refers to, if it is a `$ref`. */
   readonly successSchema: string | undefined;
+  /** The document's own example of the 200 JSON answer, if it has one. */
+  readonly successExample?: unknown;
 };
 
 export type GoldenReplay = {
@@ -22,7 +24,7 @@ export type GoldenReplay = {
 
 type OpenApiOperation = {
   operationId?: string;
-  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> }>;
 };
 
 /** The document's GET operations, with the schema of their 200 JSON answer. */
@@ -32,11 +34,12 @@ export function documentedGetOperations(document: {
   return Object.entries(document.paths ?? {}).flatMap(([pathTemplate, methods]) => {
     const get = methods.get;
     if (get?.operationId === undefined) return [];
-    const ref = get.responses?.['200']?.content?.['application/json']?.schema?.$ref;
+    const success = get.responses?.['200']?.content?.['application/json'];
+    const ref = success?.schema?.$ref;
     const successSchema = ref?.startsWith('#/components/schemas/')
       ? ref.slice('#/components/schemas/'.length)
       : undefined;
-    return [{ operationId: get.operationId, pathTemplate, successSchema }];
+    return [{ operationId: get.operationId, pathTemplate, successSchema, successExample: success?.example }];
   });
 }
 
@@ -70,6 +73,28 @@ export function replaysOf(
     else replays.push({ operation, golden });
   }
   return { replays, unmatched };
+}
+
+/**
+ * The document's 200 examples as replays too: they cover the operations no golden body comes from (the
+ * goldens record search and single get). Path parameters are filled with `example`.
+ */
+export function exampleReplays(operations: readonly DocumentedOperation[]): GoldenReplay[] {
+  return operations.flatMap((operation) =>
+    operation.successExample === undefined
+      ? []
+      : [
+          {
+            operation,
+            golden: {
+              request: operation.pathTemplate.replace(/\{[^{}]*\}/g, 'example'),
+              status: 200,
+              contentType: 'application/json',
+              body: operation.successExample,
+            },
+          },
+        ],
+  );
 }
 
 export type FieldDifference = {

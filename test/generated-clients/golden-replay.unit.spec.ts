@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   documentedGetOperations,
+  exampleReplays,
   fieldDifferences,
   pathMatchesTemplate,
   replaysOf,
@@ -26,7 +27,10 @@ const document = {
         responses: {
           '200': {
             content: {
-              'application/json': { schema: { $ref: '#/components/schemas/SelectedDoctorResponse' } },
+              'application/json': {
+                schema: { $ref: '#/components/schemas/SelectedDoctorResponse' },
+                example: { doctor: { id: 'de-x' } },
+              },
             },
           },
         },
@@ -46,7 +50,24 @@ describe('golden bodies and the operations that answered them', () => {
         operationId: 'getDoctor',
         pathTemplate: '/api/v1/doctors/{doctorId}',
         successSchema: 'SelectedDoctorResponse',
+        successExample: { doctor: { id: 'de-x' } },
       },
+    ]);
+  });
+
+  it("replays each operation's own 200 example, path parameters filled", () => {
+    expect(
+      exampleReplays(operations).map(({ operation, golden }) => [operation.operationId, golden]),
+    ).toEqual([
+      [
+        'getDoctor',
+        {
+          request: '/api/v1/doctors/example',
+          status: 200,
+          contentType: 'application/json',
+          body: { doctor: { id: 'de-x' } },
+        },
+      ],
     ]);
   });
 
