@@ -6,10 +6,20 @@
 //   - @hey-api/openapi-ts: the fetch SDK with zod response validation; each body goes through the SDK's
 //     operation function, answered by a fetch that returns the recorded body.
 //   - openapi-generator typescript-fetch: each body through `<Model>FromJSON` then `<Model>ToJSON`.
-// The openapi-generator jar is fetched once with Maven into the cache folder (see docs/development.md).
+//   - openapi-generator java (native, Jackson): each body read into its model class and written back.
+// The openapi-generator jar is fetched once with Maven into the cache folder, and Maven compiles the Java
+// client (see docs/development.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts';
 import { buildOpenApiDocument } from '../../infra/openapi/document.js';
@@ -18,6 +28,7 @@ import {
   exampleReplays,
   fieldDifferences,
   replaysOf,
+  type ComparisonOptions,
   type FieldDifference,
   type GoldenReplay,
   type GoldenResponse,
@@ -45,8 +56,12 @@ type GeneratorResult = {
   readonly seconds: number;
 };
 
-const failureOf = (replay: GoldenReplay, parsed: unknown): Failure | undefined => {
-  const differences = fieldDifferences(replay.golden.body, parsed);
+const failureOf = (
+  replay: GoldenReplay,
+  parsed: unknown,
+  options: ComparisonOptions = {},
+): Failure | undefined => {
+  const differences = fieldDifferences(replay.golden.body, parsed, options);
   return differences.length === 0
     ? undefined
     : { request: replay.golden.request, problem: 'differs', differences };
@@ -165,35 +180,46 @@ function openApiGeneratorJar(): string {
   return jar;
 }
 
-async function checkOpenApiGenerator(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
-  const jar = openApiGeneratorJar();
-  const started = performance.now();
-  const output = join(folder, 'typescript-fetch');
+/** Runs one openapi-generator generator; answers its warnings, which say what it made of the document. */
+function openApiGenerate(
+  generator: string,
+  documentFile: string,
+  output: string,
+  properties: string,
+): string[] {
   const generated = spawnSync(
     'java',
     [
       '-jar',
-      jar,
+      openApiGeneratorJar(),
       'generate',
       '-g',
-      'typescript-fetch',
+      generator,
       '-i',
       documentFile,
       '-o',
       output,
-      '--additional-properties=supportsES6=true',
+      `--additional-properties=${properties}`,
     ],
     { encoding: 'utf8' },
   );
   if (generated.status !== 0)
-    throw new Error(`openapi-generator failed:\n${generated.stdout}${generated.stderr}`);
-  // Its warnings say what it made of the document (3.1 support is beta; unnamed schemas).
-  const warnings = new Set(
-    generated.stdout
-      .split('\n')
-      .filter((line) => line.includes(' WARN '))
-      .map((line) => line.replace(/^.*? WARN\s+/, '')),
-  );
+    throw new Error(`openapi-generator ${generator} failed:\n${generated.stdout}${generated.stderr}`);
+  return [
+    ...new Set(
+      generated.stdout
+        .split('\n')
+        .filter((line) => line.includes(' WARN '))
+        .map((line) => `${generator}: ${line.replace(/^.*? WARN\s+/, '')}`),
+    ),
+  ];
+}
+
+async function checkOpenApiGenerator(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
+  openApiGeneratorJar(); // a first run's download is not generation time
+  const started = performance.now();
+  const output = join(folder, 'typescript-fetch');
+  const warnings = openApiGenerate('typescript-fetch', documentFile, output, 'supportsES6=true');
   const models = (await import(pathToFileURL(join(output, 'models/index.ts')).href)) as Record<
     string,
     unknown
@@ -230,7 +256,85 @@ async function checkOpenApiGenerator(documentFile: string, folder: string, repla
     failures,
     seconds: (performance.now() - started) / 1000,
   };
-  return { result, warnings: [...warnings] };
+  return { result, warnings };
+}
+
+/**
+ * openapi-generator's `java` client (native library, Jackson): test/generated-clients/java/Replay.java
+ * reads each body into the 200 schema's model class with the client's ObjectMapper and writes it back.
+ * Maven compiles it (fetching the client's dependencies on first use). `containerDefaultToNull` keeps an
+ * absent list absent (by default the models start every list as `[]`, so absent lists come back empty);
+ * date-times compare as instants, since `OffsetDateTime` writes `…T10:00:00Z` for `…T10:00:00.000Z`.
+ */
+function checkOpenApiGeneratorJava(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
+  openApiGeneratorJar(); // a first run's download is not generation time
+  const started = performance.now();
+  const output = join(folder, 'java');
+  const warnings = openApiGenerate(
+    'java',
+    documentFile,
+    output,
+    'library=native,hideGenerationTimestamp=true,containerDefaultToNull=true',
+  );
+  mkdirSync(join(output, 'src/main/java/replay'), { recursive: true });
+  copyFileSync(
+    join(import.meta.dirname, 'java/Replay.java'),
+    join(output, 'src/main/java/replay/Replay.java'),
+  );
+  const compiled = spawnSync(
+    'mvn',
+    ['-q', '-B', 'compile', 'dependency:build-classpath', '-Dmdep.outputFile=classpath.txt'],
+    { cwd: output, encoding: 'utf8', timeout: 600_000 },
+  );
+  if (compiled.status !== 0)
+    throw new Error(`mvn could not compile the generated Java client:\n${compiled.stdout}${compiled.stderr}`);
+  const modelled = replays.filter((replay) => replay.operation.successSchema !== undefined);
+  writeFileSync(
+    join(output, 'replays.json'),
+    JSON.stringify(
+      modelled.map((replay) => ({ schema: replay.operation.successSchema, body: replay.golden.body })),
+    ),
+  );
+  const classpath = `${join(output, 'target/classes')}${delimiter}${readFileSync(join(output, 'classpath.txt'), 'utf8').trim()}`;
+  const ran = spawnSync(
+    'java',
+    ['-cp', classpath, 'replay.Replay', join(output, 'replays.json'), join(output, 'answers.json')],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (ran.status !== 0) throw new Error(`the Java replay failed:\n${ran.stdout}${ran.stderr}`);
+  const answers = JSON.parse(readFileSync(join(output, 'answers.json'), 'utf8')) as {
+    value?: unknown;
+    error?: string;
+  }[];
+  const failures: Failure[] = replays
+    .filter((replay) => replay.operation.successSchema === undefined)
+    .map((replay) => ({
+      request: replay.golden.request,
+      problem: 'no model for an inline 200 schema',
+      differences: [],
+    }));
+  modelled.forEach((replay, index) => {
+    const answer = answers[index];
+    if (answer?.error !== undefined || answer === undefined)
+      failures.push({
+        request: replay.golden.request,
+        problem: `refused: ${answer?.error ?? 'no answer'}`,
+        differences: [],
+      });
+    else {
+      const failure = failureOf(replay, answer.value, { dateTimesAsInstants: true });
+      if (failure !== undefined) failures.push(failure);
+    }
+  });
+  const result: GeneratorResult = {
+    generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} java native (Jackson read, write)`,
+    operations: new Set(modelled.map((replay) => replay.operation.operationId)),
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
+  return { result, warnings };
 }
 
 function report(result: GeneratorResult): boolean {
@@ -265,9 +369,13 @@ for (const golden of unmatched)
   console.log(`FAIL golden 200 of ${golden.request} matches no documented GET operation`);
 try {
   clean = report(await checkHeyApi(documentFile, folder, replays)) && clean;
-  const { result, warnings } = await checkOpenApiGenerator(documentFile, folder, replays);
-  for (const warning of warnings) console.log(`     openapi-generator: ${warning}`);
-  clean = report(result) && clean;
+  for (const { result, warnings } of [
+    await checkOpenApiGenerator(documentFile, folder, replays),
+    checkOpenApiGeneratorJava(documentFile, folder, replays),
+  ]) {
+    for (const warning of warnings) console.log(`     openapi-generator ${warning}`);
+    clean = report(result) && clean;
+  }
 } catch (error) {
   console.error(messageOf(error));
   clean = false;

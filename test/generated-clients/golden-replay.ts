@@ -118,15 +118,38 @@ const shown = (value: unknown) => {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 };
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** Two RFC 3339 date-times naming the same instant (`…T10:00:00.000Z` and `…T10:00:00Z`). */
+export function sameInstant(original: unknown, parsed: unknown): boolean {
+  return (
+    typeof original === 'string' &&
+    typeof parsed === 'string' &&
+    ISO_DATE_TIME.test(original) &&
+    ISO_DATE_TIME.test(parsed) &&
+    Date.parse(original) === Date.parse(parsed)
+  );
+}
+
+export type ComparisonOptions = {
+  /** Date-times count as equal when they name the same instant (a client that writes its own format). */
+  readonly dateTimesAsInstants?: boolean;
+};
+
 /**
  * How `parsed` (what a generated client made of a body) differs from `original` (the body). A key whose
  * value is `undefined` counts as absent: JSON has no undefined, and generated models write one for
  * every optional field the body leaves out. A renamed field shows as one `lost` and one `added`.
  */
-export function fieldDifferences(original: unknown, parsed: unknown, path = '$'): FieldDifference[] {
+export function fieldDifferences(
+  original: unknown,
+  parsed: unknown,
+  options: ComparisonOptions = {},
+  path = '$',
+): FieldDifference[] {
   if (Array.isArray(original) && Array.isArray(parsed)) {
     const differences = original.flatMap((item, index) =>
-      fieldDifferences(item, parsed[index], `${path}[${index}]`),
+      fieldDifferences(item, parsed[index], options, `${path}[${index}]`),
     );
     if (parsed.length > original.length)
       differences.push({ path, kind: 'changed', detail: `${parsed.length - original.length} extra item(s)` });
@@ -138,7 +161,7 @@ export function fieldDifferences(original: unknown, parsed: unknown, path = '$')
       if (value === undefined) continue;
       if (parsed[key] === undefined)
         differences.push({ path: keyPath(path, key), kind: 'lost', detail: `was ${shown(value)}` });
-      else differences.push(...fieldDifferences(value, parsed[key], keyPath(path, key)));
+      else differences.push(...fieldDifferences(value, parsed[key], options, keyPath(path, key)));
     }
     for (const [key, value] of Object.entries(parsed))
       if (value !== undefined && original[key] === undefined)
@@ -146,5 +169,6 @@ export function fieldDifferences(original: unknown, parsed: unknown, path = '$')
     return differences;
   }
   if (Object.is(original, parsed)) return [];
+  if (options.dateTimesAsInstants === true && sameInstant(original, parsed)) return [];
   return [{ path, kind: 'changed', detail: `${shown(original)} became ${shown(parsed)}` }];
 }

@@ -4,6 +4,7 @@ import {
   exampleReplays,
   fieldDifferences,
   pathMatchesTemplate,
+  sameInstant,
   replaysOf,
   type GoldenResponse,
 } from './golden-replay.js';
@@ -134,6 +135,17 @@ describe('fieldDifferences', () => {
       'changed $.doctors',
       'lost $.page.nextCursor',
     ]);
+  });
+
+  it('takes date-times naming the same instant as equal only when asked to', () => {
+    const original = { creationTime: '2026-01-01T10:00:00.000Z' };
+    const written = { creationTime: '2026-01-01T11:00:00+01:00' };
+    expect(fieldDifferences(original, written).map(({ kind }) => kind)).toEqual(['changed']);
+    expect(fieldDifferences(original, written, { dateTimesAsInstants: true })).toEqual([]);
+    expect(
+      fieldDifferences(original, { creationTime: '2026-01-01T10:00:01Z' }, { dateTimesAsInstants: true }),
+    ).toHaveLength(1);
+    expect(sameInstant('2026-01-01', '2026-01-01T00:00:00Z')).toBe(false);
   });
 
   it('quotes keys that are not identifiers', () => {
