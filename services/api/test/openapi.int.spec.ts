@@ -80,6 +80,8 @@ describe('OpenAPI document', () => {
       expect(schema, name).not.toHaveProperty('$id');
       const ajv = new Ajv2020({ strict: true, allErrors: true });
       addFormats(ajv);
+      // OpenAPI 3.1's dialect adds `discriminator` to JSON Schema: an annotation for generators.
+      ajv.addKeyword('discriminator');
       ajv.addSchema({ $id: bundle, $defs: pointAtBundle(document.components.schemas) });
       expect(() => ajv.compile(pointAtBundle(schema)), name).not.toThrow();
     }
@@ -275,6 +277,20 @@ describe('OpenAPI document', () => {
       expect.arrayContaining([...DOCTOR_KEYS, 'distanceMeters']),
     );
     expect(JSON.stringify(document.paths)).not.toMatch(/"(?:anyOf|oneOf)"/);
+  });
+
+  it("names the member of each typed union by its type (the typeahead's suggestions)", () => {
+    const list = document.components.schemas.SuggestionList as {
+      properties: { suggestions: { items: { discriminator?: unknown } } };
+    };
+    expect(list.properties.suggestions.items.discriminator).toEqual({
+      propertyName: 'type',
+      mapping: {
+        specialty: '#/components/schemas/SpecialtySuggestion',
+        city: '#/components/schemas/CitySuggestion',
+        doctor: '#/components/schemas/DoctorSuggestion',
+      },
+    });
   });
 
   it('describes list parameters as comma-separated arrays, closed sets as enums, the old ids form as deprecated', () => {

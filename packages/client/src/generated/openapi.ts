@@ -758,7 +758,10 @@ export type components = {
     };
     /** @description A specialty code whose label or synonym matches: search with `specialty=<code>` */
     SpecialtySuggestion: {
-      /** @constant */
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
       type: 'specialty';
       /**
        * @description A specialty code: search with `specialty=<code>`
@@ -775,7 +778,10 @@ export type components = {
     };
     /** @description A city of the dataset whose name matches: search with `city=<citySlug>` */
     CitySuggestion: {
-      /** @constant */
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
       type: 'city';
       /**
        * @description A city slug: search with `city=<citySlug>`
@@ -792,7 +798,10 @@ export type components = {
     };
     /** @description A published record search’s `q` finds for the text: fetch it with `GET /api/v1/doctors/{id}` */
     DoctorSuggestion: {
-      /** @constant */
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
       type: 'doctor';
       /** @description The record id: `GET /api/v1/doctors/{id}` */
       id: string;

@@ -139,7 +139,41 @@ function finishDocument(document: JsonObject): JsonObject {
   }
   dropUnusedInputSchemas(document);
   dropComponentIds(document);
+  addDiscriminators(document);
   return document;
+}
+
+/**
+ * A `oneOf` of components that each fix a `type` property to one constant (zod's discriminated unions:
+ * the typeahead's suggestions) gets its `discriminator`, so generated clients pick the member by `type`
+ * instead of trying each in turn (typescript-fetch turned a body that fits none into `{}`, Java wraps
+ * it in an instance to unwrap).
+ */
+function addDiscriminators(document: JsonObject): void {
+  const components = componentSchemas(document);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isObject(node)) return;
+    const mapping = Array.isArray(node.oneOf) ? discriminatorMapping(node.oneOf, components) : undefined;
+    if (mapping !== undefined) node.discriminator = { propertyName: 'type', mapping };
+    Object.values(node).forEach(visit);
+  };
+  visit(components);
+}
+
+/** `type` constant → component reference, when every member is a component with its own constant. */
+function discriminatorMapping(members: unknown[], components: JsonObject): JsonObject | undefined {
+  const mapping: JsonObject = {};
+  for (const member of members) {
+    const ref = isObject(member) && typeof member.$ref === 'string' ? member.$ref : undefined;
+    if (ref === undefined || !ref.startsWith(COMPONENT_REF)) return undefined;
+    const schema = components[ref.slice(COMPONENT_REF.length)];
+    const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+    const type = isObject(properties.type) ? properties.type.const : undefined;
+    if (typeof type !== 'string' || type in mapping) return undefined;
+    mapping[type] = ref;
+  }
+  return members.length > 0 ? mapping : undefined;
 }
 
 /**
