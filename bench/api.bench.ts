@@ -35,7 +35,14 @@ import {
   type Task,
 } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
-import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import {
+  createBenchEnvironment,
+  log,
+  percentile,
+  runConcurrently,
+  type BenchEnvironment,
+  type PhaseRun,
+} from './bench-environment.js';
 import { indexServedRecords } from './served-records.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 
@@ -73,35 +80,18 @@ type Client = {
   get: (id: string) => Promise<boolean>;
 };
 
-type PhaseRun = { latencies: number[]; seconds: number };
-
-async function runPhase(client: Client, tasks: Task[], concurrency: number): Promise<PhaseRun> {
-  const latencies: number[] = [];
-  let next = 0;
-  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const result = await work();
-    latencies.push(performance.now() - started);
-    return result;
-  };
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < tasks.length) {
-        const task = tasks[next++] as Task;
-        if (task.kind === 'get') {
-          await timed(() => client.get(task.id));
-          continue;
-        }
-        let after: unknown = undefined;
-        for (let page = 0; page < task.pages; page += 1) {
-          after = await timed(() => client.search(task.filters, task.limit, after, task.sort));
-          if (after === null) break;
-        }
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+function runPhase(client: Client, tasks: Task[], concurrency: number): Promise<PhaseRun> {
+  return runConcurrently(tasks, concurrency, async (task, timed) => {
+    if (task.kind === 'get') {
+      await timed(() => client.get(task.id));
+      return;
+    }
+    let after: unknown = undefined;
+    for (let page = 0; page < task.pages; page += 1) {
+      after = await timed(() => client.search(task.filters, task.limit, after, task.sort));
+      if (after === null) break;
+    }
+  });
 }
 
 /** A filter value as query-string text: `near` is "lat,lng", `bbox` "minLng,minLat,maxLng,maxLat". */
@@ -304,24 +294,12 @@ function storeFeedClient(environment: BenchEnvironment): FeedClient {
   };
 }
 
-async function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: number): Promise<PhaseRun> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < tasks.length) {
-        const task = tasks[next++] as FeedTask;
-        let since: string | undefined;
-        for (let page = 0; page < task.pages; page += 1) {
-          const began = performance.now();
-          since = await feed(task.country, task.limit, since);
-          latencies.push(performance.now() - began);
-        }
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: number): Promise<PhaseRun> {
+  return runConcurrently(tasks, concurrency, async (task, timed) => {
+    let since: string | undefined;
+    for (let page = 0; page < task.pages; page += 1)
+      since = await timed(() => feed(task.country, task.limit, since));
+  });
 }
 
 type FeedComparison = { ours: PhaseRun; raw: PhaseRun };

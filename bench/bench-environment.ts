@@ -84,6 +84,35 @@ async function settleEngines(db: Database, client: SearchClient, alias: string):
   );
 }
 
+/** One measured phase: each request's latency in ms, and the phase's wall seconds. */
+export type PhaseRun = { latencies: number[]; seconds: number };
+
+/**
+ * `concurrency` workers take the items in order until none is left; `work` sends an item's requests,
+ * each one through `timed`, which records its latency.
+ */
+export async function runConcurrently<T>(
+  items: ReadonlyArray<T>,
+  concurrency: number,
+  work: (item: T, timed: <R>(request: () => Promise<R>) => Promise<R>) => Promise<void>,
+): Promise<PhaseRun> {
+  const latencies: number[] = [];
+  const timed = async <R>(request: () => Promise<R>): Promise<R> => {
+    const began = performance.now();
+    const result = await request();
+    latencies.push(performance.now() - began);
+    return result;
+  };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++] as T, timed);
+    }),
+  );
+  return { latencies, seconds: (performance.now() - started) / 1000 };
+}
+
 export function percentile(sortedValues: ReadonlyArray<number>, fraction: number): number {
   if (sortedValues.length === 0) return 0;
   const index = Math.min(sortedValues.length - 1, Math.ceil(fraction * sortedValues.length) - 1);

@@ -16,7 +16,14 @@ import {
 } from '@directory/domain';
 import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
-import { createBenchEnvironment, log, percentile, type BenchEnvironment } from './bench-environment.js';
+import {
+  createBenchEnvironment,
+  log,
+  percentile,
+  runConcurrently,
+  type BenchEnvironment,
+  type PhaseRun,
+} from './bench-environment.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { createRandom } from './seeded-random.js';
 import { indexServedRecords } from './served-records.js';
@@ -135,26 +142,11 @@ function rawClient(environment: BenchEnvironment): Client {
   };
 }
 
-type PhaseRun = { latencies: number[]; seconds: number };
-
 /** `concurrency` users, each typing whole sequences one keystroke after another. */
-async function runPhase(client: Client, sequences: Sequence[], concurrency: number): Promise<PhaseRun> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < sequences.length) {
-        const { country, keystrokes } = sequences[next++] as Sequence;
-        for (const q of keystrokes) {
-          const began = performance.now();
-          await client(country, q);
-          latencies.push(performance.now() - began);
-        }
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+function runPhase(client: Client, sequences: Sequence[], concurrency: number): Promise<PhaseRun> {
+  return runConcurrently(sequences, concurrency, async ({ country, keystrokes }, timed) => {
+    for (const q of keystrokes) await timed(() => client(country, q));
+  });
 }
 
 type Summary = { rps: number; p50: number; p95: number; p99: number; count: number };
