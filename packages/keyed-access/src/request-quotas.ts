@@ -181,10 +181,18 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     return { kind: 'admitted', key: keyWindow, account };
   };
 
+  // What is left of the key's window, in the older header and the structured field alike (set again
+  // by a give-back, which leaves the reset as it was).
+  const setRemaining = (reply: FastifyReply, keyCount: number, resetSeconds: number): void => {
+    const remaining = Math.max(0, options.keyMax - keyCount);
+    reply.header('ratelimit-remaining', remaining);
+    reply.header('ratelimit', rateLimitField(KEY_POLICY_NAME, remaining, resetSeconds));
+  };
+
   const apply: RequestQuotas['apply'] = (request, reply, key, admission) => {
     const resetSeconds = Math.ceil(admission.key.ttlMs / 1000);
     reply.header('ratelimit-limit', options.keyMax);
-    reply.header('ratelimit-remaining', Math.max(0, options.keyMax - admission.key.count));
+    setRemaining(reply, admission.key.count, resetSeconds);
     reply.header('ratelimit-reset', resetSeconds);
     if (admission.kind === 'keyExhausted') {
       reply.header('retry-after', resetSeconds);
@@ -220,7 +228,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
             )
           : null,
       ]);
-      if (keyCount >= 0) reply.header('ratelimit-remaining', Math.max(0, options.keyMax - keyCount));
+      if (keyCount >= 0) setRemaining(reply, keyCount, Math.ceil(spent.admission.key.ttlMs / 1000));
     } catch (error) {
       // Failing closed: the request simply stays counted (its headers already say so).
       request.log.warn({ err: error }, 'could not give back the quota of a request; it stays counted');
@@ -239,15 +247,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     // the search still ran, so the account's ceiling keeps it).
     if (spent !== undefined && !spent.reachedHandler) await giveBack(request, reply, spent, true);
     else if (spent !== undefined && reply.statusCode === 304) await giveBack(request, reply, spent, false);
-    if (reply.hasHeader('ratelimit-limit')) {
-      reply.header('ratelimit-policy', policy);
-      // After any give-back: the same remaining and reset as the older headers say.
-      const remaining = Number(reply.getHeader('ratelimit-remaining'));
-      const reset = Number(reply.getHeader('ratelimit-reset'));
-      if (Number.isInteger(remaining) && Number.isInteger(reset) && remaining >= 0 && reset >= 0) {
-        reply.header('ratelimit', rateLimitField(KEY_POLICY_NAME, remaining, reset));
-      }
-    }
+    if (reply.hasHeader('ratelimit-limit')) reply.header('ratelimit-policy', policy);
     return payload;
   });
   return { admit, apply };
