@@ -213,7 +213,6 @@ export {
   doctorSuggestionSchema,
   specialtySuggestionSchema,
   toSuggestPage,
-  type SuggestCitiesAggregation,
   type SuggestHitSource,
   type SuggestPage,
   type SuggestParams,

@@ -39,7 +39,6 @@ import {
   type SpecialtiesPage,
   type SpecialtiesParams,
   type SpecialtyCountsAggregation,
-  type SuggestCitiesAggregation,
   type SuggestHitSource,
   type SuggestPage,
   type SuggestParams,
@@ -216,7 +215,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       // Doctors and cities are two small requests side by side; each one is cached on its own.
       const [doctors, cities, counts] = await Promise.all([
         search<unknown, SuggestHitSource>(buildSuggestDoctorsRequest(params)),
-        aggregate<SuggestCitiesAggregation>(buildSuggestCitiesRequest(params)),
+        aggregate<CitiesAggregation>(buildSuggestCitiesRequest(params)),
         codes.size === 0
           ? undefined
           : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),

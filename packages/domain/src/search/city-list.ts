@@ -116,27 +116,30 @@ export function toCitiesPage(aggregations: CitiesAggregation | undefined): Citie
 }
 
 // Served records of the dataset only: tombstones stay in the index (see search-query.ts).
-function datasetFilter(country: CountryCode): Filter[] {
+export function datasetFilter(country: CountryCode): Filter[] {
   return [{ term: { served: true } }, { term: { country } }];
 }
 
 function citiesAggregation(filter: Filter[], size: number): CitiesRequestBody {
-  const order: [{ _count: 'desc' }, { _key: 'asc' }] = [{ _count: 'desc' }, { _key: 'asc' }];
   return {
     size: 0,
     query: { bool: { filter } },
-    aggs: {
-      cities: {
-        terms: { field: 'citySlug', size, order },
-        // The most common published spelling of the city's name.
-        aggs: { names: { terms: { field: 'cityName', size: 1, order } } },
-      },
-    },
+    aggs: { cities: cityBuckets(size) },
     track_total_hits: false,
   };
 }
 
+/** The `size` city slugs with most records, most first, each with its display name. */
+export function cityBuckets(size: number): CitiesRequestBody['aggs']['cities'] {
+  const order: [{ _count: 'desc' }, { _key: 'asc' }] = [{ _count: 'desc' }, { _key: 'asc' }];
+  return {
+    terms: { field: 'citySlug', size, order },
+    // The most common published spelling of the city's name.
+    aggs: { names: { terms: { field: 'cityName', size: 1, order } } },
+  };
+}
+
 /** Folded text as the start of a slug: runs of anything but a-z and 0-9 become one hyphen. */
-function slugPrefixOf(folded: string): string {
+export function slugPrefixOf(folded: string): string {
   return folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '');
 }

@@ -12,6 +12,7 @@ import {
 import type { Result } from '../result.js';
 import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../specialties/vocabulary.js';
 import { foldText } from '../text.js';
+import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
 
 /**
  * The typeahead (`GET /api/v1/suggest`, API 1.3): what a search box offers while the user types, over
@@ -143,35 +144,20 @@ export type SuggestDoctorsRequestBody = {
 export type SuggestCitiesRequestBody = {
   size: 0;
   query: { bool: { filter: Clause[] } };
-  aggs: { cities: Clause };
+  aggs: { cities: ReturnType<typeof cityBuckets> };
   track_total_hits: false;
 };
 
 /** The parts of the two answers the suggestions read. */
 export type SuggestResponse = {
   doctorHits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
-  cityAggregations: SuggestCitiesAggregation | undefined;
+  cityAggregations: CitiesAggregation | undefined;
 };
 
 export type SuggestHitSource = {
   placeId?: string;
   doctor?: { name?: string | null; legalName?: string | null; address?: { city?: string | null } };
 };
-
-export type SuggestCitiesAggregation = {
-  cities?: {
-    buckets: ReadonlyArray<{
-      key: unknown;
-      doc_count: number;
-      names?: { buckets: ReadonlyArray<{ key: unknown }> };
-    }>;
-  };
-};
-
-const COUNT_THEN_KEY: [{ _count: 'desc' }, { _key: 'asc' }] = [{ _count: 'desc' }, { _key: 'asc' }];
-
-// Served records of the dataset only: tombstones stay in the index (see search-query.ts).
-const datasetFilter = (country: CountryCode): Clause[] => [{ term: { served: true } }, { term: { country } }];
 
 /**
  * The doctors: search's `q` clause (literal text, never query syntax) on the dataset. Scores are
@@ -206,13 +192,8 @@ export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesR
   return {
     size: 0,
     query: { bool: { filter: [...datasetFilter(params.country), cityClause(foldText(params.q))] } },
-    aggs: {
-      cities: {
-        terms: { field: 'citySlug', size: params.limit, order: COUNT_THEN_KEY },
-        // The most common matching spelling of the city's name.
-        aggs: { names: { terms: { field: 'cityName', size: 1, order: COUNT_THEN_KEY } } },
-      },
-    },
+    // Among the matching records, so the name is the most common matching spelling.
+    aggs: { cities: cityBuckets(params.limit) },
     track_total_hits: false,
   };
 }
@@ -226,7 +207,7 @@ function cityClause(folded: string): Clause {
   const should: Clause[] = [
     { regexp: { cityKey: { value: `(.*[^a-z0-9])?${regexpLiteral(folded)}.*`, flags: 'NONE' } } },
   ];
-  const slug = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '');
+  const slug = slugPrefixOf(folded);
   if (slug !== '') should.push({ prefix: { citySlug: slug } });
   return { bool: { should, minimum_should_match: 1 } };
 }
