@@ -7,6 +7,7 @@ import { createDatabase } from '@directory/database';
 import { createIngestQueue } from '@directory/ingest';
 import { createSearchClient } from '@directory/search-index';
 import { formatStatus, needsAttention, statusDocument } from './attention.js';
+import { jsonDocument } from './operator-text.js';
 import { readStatus } from './status.service.js';
 
 const program = new Command('status')
@@ -43,9 +44,7 @@ try {
   });
   const attention = needsAttention(snapshot);
   process.stdout.write(
-    options.json
-      ? `${JSON.stringify(statusDocument(snapshot, attention), null, 2)}\n`
-      : formatStatus(snapshot, attention),
+    options.json ? jsonDocument(statusDocument(snapshot, attention)) : formatStatus(snapshot, attention),
   );
   const unreachable = snapshot.dependencies.some((dependency) => !dependency.ready);
   exitCode = unreachable ? 3 : attention.length > 0 ? 1 : 0;
