@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_PREFIX } from './api-key.js';
 import { COUNTRY_CODES, type CountryCode } from './events.js';
+import { PAGE_LANGUAGE_CODES, type PageLanguage } from './profile-url.js';
 import { fail, ok, type Result } from './result.js';
 
 /**
@@ -129,6 +130,16 @@ export const countryFromTool = z.preprocess(
   (value) => (typeof value === 'string' ? value.toLowerCase() : value),
   z.enum(COUNTRY_CODES, { error: countryError }),
 );
+
+const PAGE_LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
+
+/** `lang` with a default, in a query string or tool arguments: a page language in any case, normalized to lowercase. */
+export function langWithDefault(defaultLanguage: PageLanguage) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
+    z.enum(PAGE_LANGUAGES, { error: `must be one of ${PAGE_LANGUAGES.join(', ')}` }).default(defaultLanguage),
+  );
+}
 
 /** A page size in a query string: only digits are converted; anything else fails with the reason. */
 export function limitFromQuery(range: { max: number; default: number }, description: string) {

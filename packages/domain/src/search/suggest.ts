@@ -4,6 +4,7 @@ import type { CountryCode } from '../events.js';
 import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
 import {
   countryFromQuery,
+  langWithDefault,
   limitFromQuery,
   parseParameters,
   requiredText,
@@ -55,8 +56,6 @@ export type SpecialtySuggestion = { type: 'specialty'; code: string; label: stri
 export type Suggestion = SpecialtySuggestion | CitySuggestion | DoctorSuggestion;
 export type SuggestPage = { suggestions: Suggestion[] };
 
-const LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
-const LANG_REASON = `must be one of ${LANGUAGES.join(', ')}`;
 const Q_REASON = `is required: 1 to ${SUGGEST_Q_MAX_LENGTH} characters`;
 
 /** The query string of `GET /api/v1/suggest`. Use `parseSuggestParams` for the full rules. */
@@ -72,14 +71,9 @@ export const suggestParamsSchema = z.object({
     `Suggestions to return, 1 to ${SUGGEST_LIMIT_MAX}; default ${SUGGEST_DEFAULT_LIMIT}.`,
   ),
   // Case-insensitive, like `lang` on the specialties list and the record routes.
-  lang: z
-    .preprocess(
-      (value) => (typeof value === 'string' ? value.toLowerCase() : value),
-      z.enum(LANGUAGES, { error: LANG_REASON }).default(DEFAULT_SUGGEST_LANGUAGE),
-    )
-    .describe(
-      `Page language of specialty labels: ${LANGUAGES.join(', ')} (case-insensitive); default ${DEFAULT_SUGGEST_LANGUAGE}. Typed text matches labels of every language.`,
-    ),
+  lang: langWithDefault(DEFAULT_SUGGEST_LANGUAGE).describe(
+    `Page language of specialty labels: ${PAGE_LANGUAGE_CODES.join(', ')} (case-insensitive); default ${DEFAULT_SUGGEST_LANGUAGE}. Typed text matches labels of every language.`,
+  ),
 });
 
 /** Validates a parsed query string: the rules of every operation (unknown, repeated, keys in the URL). */

@@ -5,6 +5,7 @@ import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
 import {
   countryFromQuery,
   countryFromTool,
+  langWithDefault,
   parseParameters,
   type ParameterError,
 } from '../query-parameters.js';
@@ -28,19 +29,11 @@ export type SpecialtiesParams = { lang: PageLanguage; country?: CountryCode };
 export type SpecialtyListEntry = { code: string; label: string; count?: number };
 export type SpecialtiesPage = { specialties: SpecialtyListEntry[] };
 
-const LANGUAGES = PAGE_LANGUAGE_CODES as [PageLanguage, ...PageLanguage[]];
-const LANG_REASON = `must be one of ${LANGUAGES.join(', ')}`;
-
 const COUNTRY_DESCRIPTION = `Optional dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted} (as in search). With it, only the codes of that dataset’s records are listed, each with its count; without it, the whole vocabulary.`;
-const LANG_DESCRIPTION = `Page language of the labels: ${LANGUAGES.join(', ')} (case-insensitive); default ${DEFAULT_SPECIALTY_LANGUAGE}.`;
+const LANG_DESCRIPTION = `Page language of the labels: ${PAGE_LANGUAGE_CODES.join(', ')} (case-insensitive); default ${DEFAULT_SPECIALTY_LANGUAGE}.`;
 
 // Case-insensitive, like `lang` on the record routes (record-shape.ts): one rule for one parameter name.
-const lang = z
-  .preprocess(
-    (value) => (typeof value === 'string' ? value.toLowerCase() : value),
-    z.enum(LANGUAGES, { error: LANG_REASON }).default(DEFAULT_SPECIALTY_LANGUAGE),
-  )
-  .describe(LANG_DESCRIPTION);
+const lang = langWithDefault(DEFAULT_SPECIALTY_LANGUAGE).describe(LANG_DESCRIPTION);
 
 /** The query string of `GET /api/v1/specialties`. Use `parseSpecialtiesParams` for the full rules. */
 export const specialtiesParamsSchema = z.object({
