@@ -79,7 +79,6 @@ export function createDirectoryClient(options: DirectoryClientOptions) {
       ? { ...DEFAULT_RETRY, retries: options.retries }
       : { ...DEFAULT_RETRY, ...options.retries };
   const transport = createTransport({
-    baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     fetch: (input, init) => fetchImplementation(input, init),
     retry,

@@ -21,7 +21,6 @@ export type RetryOptions = BackoffOptions & {
 };
 
 export type TransportOptions = {
-  baseUrl: string;
   apiKey: string;
   fetch: typeof fetch;
   retry: RetryOptions;

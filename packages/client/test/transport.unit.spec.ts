@@ -19,7 +19,6 @@ function scripted(steps: Step[], overrides: Partial<TransportOptions> = {}) {
   const requests: Array<{ url: string; headers: Record<string, string> }> = [];
   const waits: number[] = [];
   const transport = createTransport({
-    baseUrl: 'http://api.test',
     apiKey: KEY,
     fetch: (input, init) => {
       requests.push({
