@@ -67,6 +67,25 @@ const failureOf = (
     : { request: replay.golden.request, problem: 'differs', differences };
 };
 
+const failed = (replay: GoldenReplay, problem: string): Failure => ({
+  request: replay.golden.request,
+  problem,
+  differences: [],
+});
+
+/** A client's reading of a replayed body against the body; a reading that throws is a refusal. */
+async function readingFailure(
+  replay: GoldenReplay,
+  read: () => unknown,
+  options: ComparisonOptions = {},
+): Promise<Failure | undefined> {
+  try {
+    return failureOf(replay, await read(), options);
+  } catch (error) {
+    return failed(replay, `refused: ${messageOf(error)}`);
+  }
+}
+
 /** A validator's refusal as `$.path: message` lines (zod issues), anything else as its message. */
 function messageOf(error: unknown): string {
   const issues = (error as { issues?: unknown } | null)?.issues;
@@ -108,11 +127,7 @@ async function checkHeyApi(documentFile: string, folder: string, replays: readon
   for (const replay of replays) {
     const operation = sdk[replay.operation.operationId] as SdkOperation | undefined;
     if (operation === undefined) {
-      failures.push({
-        request: replay.golden.request,
-        problem: `no SDK function ${replay.operation.operationId}`,
-        differences: [],
-      });
+      failures.push(failed(replay, `no SDK function ${replay.operation.operationId}`));
       continue;
     }
     operations.add(replay.operation.operationId);
@@ -127,23 +142,20 @@ async function checkHeyApi(documentFile: string, folder: string, replays: readon
           }),
         ),
     });
-    try {
-      // The recorded URL is requested as is; request validation is not what this check is about.
-      const { data } = await operation({
-        client,
-        url: replay.golden.request,
-        requestValidator: undefined,
-        throwOnError: true,
-      });
-      const failure = failureOf(replay, data);
-      if (failure !== undefined) failures.push(failure);
-    } catch (error) {
-      failures.push({
-        request: replay.golden.request,
-        problem: `refused: ${messageOf(error)}`,
-        differences: [],
-      });
-    }
+    // The recorded URL is requested as is; request validation is not what this check is about.
+    const failure = await readingFailure(
+      replay,
+      async () =>
+        (
+          await operation({
+            client,
+            url: replay.golden.request,
+            requestValidator: undefined,
+            throwOnError: true,
+          })
+        ).data,
+    );
+    if (failure !== undefined) failures.push(failure);
   }
   return {
     generator: '@hey-api/openapi-ts (zod validator)',
@@ -231,24 +243,12 @@ async function checkOpenApiGenerator(documentFile: string, folder: string, repla
     const fromJson = models[`${schema}FromJSON`] as ModelConverter | undefined;
     const toJson = models[`${schema}ToJSON`] as ModelConverter | undefined;
     if (schema === undefined || fromJson === undefined || toJson === undefined) {
-      failures.push({
-        request: replay.golden.request,
-        problem: `no model ${schema ?? '(inline 200 schema)'} with FromJSON/ToJSON`,
-        differences: [],
-      });
+      failures.push(failed(replay, `no model ${schema ?? '(inline 200 schema)'} with FromJSON/ToJSON`));
       continue;
     }
     operations.add(replay.operation.operationId);
-    try {
-      const failure = failureOf(replay, toJson(fromJson(structuredClone(replay.golden.body))));
-      if (failure !== undefined) failures.push(failure);
-    } catch (error) {
-      failures.push({
-        request: replay.golden.request,
-        problem: `refused: ${messageOf(error)}`,
-        differences: [],
-      });
-    }
+    const failure = await readingFailure(replay, () => toJson(fromJson(structuredClone(replay.golden.body))));
+    if (failure !== undefined) failures.push(failure);
   }
   const result: GeneratorResult = {
     generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} typescript-fetch (FromJSON, ToJSON)`,
@@ -310,19 +310,11 @@ function checkOpenApiGeneratorJava(documentFile: string, folder: string, replays
   }[];
   const failures: Failure[] = replays
     .filter((replay) => replay.operation.successSchema === undefined)
-    .map((replay) => ({
-      request: replay.golden.request,
-      problem: 'no model for an inline 200 schema',
-      differences: [],
-    }));
+    .map((replay) => failed(replay, 'no model for an inline 200 schema'));
   modelled.forEach((replay, index) => {
     const answer = answers[index];
     if (answer?.error !== undefined || answer === undefined)
-      failures.push({
-        request: replay.golden.request,
-        problem: `refused: ${answer?.error ?? 'no answer'}`,
-        differences: [],
-      });
+      failures.push(failed(replay, `refused: ${answer?.error ?? 'no answer'}`));
     else {
       const failure = failureOf(replay, answer.value, { dateTimesAsInstants: true });
       if (failure !== undefined) failures.push(failure);
