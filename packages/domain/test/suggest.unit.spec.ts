@@ -9,9 +9,9 @@ import {
   parseSuggestParams,
   regexpLiteral,
   toSuggestPage,
-  typedWords,
   type SuggestParams,
 } from '../src/search/suggest.js';
+import { splitWords } from '../src/search/search-analysis.js';
 
 const params = (q: string, more: Partial<SuggestParams> = {}): SuggestParams => ({
   country: 'de',
@@ -66,8 +66,8 @@ describe('parseSuggestParams', () => {
 
 describe('word-start matching', () => {
   it('splits folded text into runs of letters and digits', () => {
-    expect(typedWords('dr. müller-lüdenscheidt  42')).toEqual(['dr', 'müller', 'lüdenscheidt', '42']);
-    expect(typedWords('!!!')).toEqual([]);
+    expect(splitWords('dr. müller-lüdenscheidt  42')).toEqual(['dr', 'müller', 'lüdenscheidt', '42']);
+    expect(splitWords('!!!')).toEqual([]);
   });
 
   it('needs earlier typed words whole and in order, the last one a prefix', () => {

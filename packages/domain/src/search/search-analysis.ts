@@ -101,9 +101,12 @@ const GERMAN_NAME_PARTS = [
 
 /** The folded words of a text, in order. */
 export function wordsOf(text: string): string[] {
-  return foldText(text)
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
+  return splitWords(foldText(text));
+}
+
+/** The words of folded text: runs of letters and digits (what the standard analyzer keeps, roughly). */
+export function splitWords(folded: string): string[] {
+  return folded.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 }
 
 /** The compound parts the `de` dataset splits words into: the vocabulary's German words and the list above. */

@@ -14,6 +14,7 @@ import type { Result } from '../result.js';
 import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../specialties/vocabulary.js';
 import { foldText } from '../text.js';
 import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
+import { splitWords, wordsOf } from './search-analysis.js';
 
 /**
  * The typeahead (`GET /api/v1/suggest`, API 1.3): what a search box offers while the user types, over
@@ -83,11 +84,6 @@ export function parseSuggestParams(raw: Record<string, unknown>): Result<Suggest
 
 // ---- the typed text ----
 
-/** The typed text's words, folded: runs of letters and digits (what the standard analyzer keeps, roughly). */
-export function typedWords(folded: string): string[] {
-  return folded.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
-}
-
 /**
  * Whether `typed` starts at some word of `words`: every typed word equal to the word at its place, the
  * last one a prefix of it. No typed word matches nothing.
@@ -112,12 +108,12 @@ const SPECIALTY_WORDS: ReadonlyArray<{ code: SpecialtyCode; phrases: ReadonlyArr
   SPECIALTY_VOCABULARY.map((entry) => {
     const synonyms: ReadonlyArray<ReadonlyArray<string>> = Object.values(entry.synonyms);
     const texts = new Set([...Object.values(entry.labels), ...synonyms.flat()].map(foldText));
-    return { code: entry.code, phrases: [...texts].map(typedWords) };
+    return { code: entry.code, phrases: [...texts].map(splitWords) };
   });
 
 /** The codes one of whose labels or synonyms (any language) the typed text matches at a word start, in code order. */
 export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
-  const typed = typedWords(foldText(q));
+  const typed = wordsOf(q);
   return SPECIALTY_WORDS.filter(({ phrases }) => phrases.some((words) => matchesAtWordStart(words, typed)))
     .map(({ code }) => code)
     .sort();
