@@ -2,7 +2,7 @@ export { entityTagOf } from './conditional-get.js';
 export { installErrorHandling, unavailableWhen, type ProblemMapping } from './error-handler.js';
 export { requestIdOptions, type LoggerOptions } from './logging.js';
 export { registerHttpCaching, type HttpCachingOptions } from './http-caching.plugin.js';
-export { PROBLEM_TYPES, ProblemError, problemFor, problemSchema } from './problem.js';
+export { PROBLEM_TYPES, ProblemError, problemFor, problemSchema, type ProblemKind } from './problem.js';
 export {
   baseServerOptions,
   buildLogger,

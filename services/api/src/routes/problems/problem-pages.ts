@@ -1,6 +1,4 @@
-import { PROBLEM_TYPES } from '@directory/http-server';
-
-type ProblemKind = keyof typeof PROBLEM_TYPES;
+import { PROBLEM_TYPES, type ProblemKind } from '@directory/http-server';
 
 /** What a problem type means and what a client should do about it: the page at its `type` URI. */
 const MEANINGS: Record<ProblemKind, string> = {
