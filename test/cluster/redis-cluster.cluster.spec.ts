@@ -19,13 +19,14 @@ import {
   type RunningService,
 } from '../faults/service-processes.fixture.js';
 import {
+  FAILOVER_PROCESS_ENV,
+  FAILOVER_QUOTA as QUOTA,
   firstAnswerAfterFailover,
+  keyedSearch,
   searchStatus,
   stageStaleVouch,
   stopLoadAfterFailover,
 } from './redis-failover.fixture.js';
-
-const QUOTA = 1_000_000;
 
 describe('Redis Cluster: three primaries with a replica each, one primary killed under load and ingest', () => {
   let cluster: PrivateRedisCluster;
@@ -41,14 +42,9 @@ describe('Redis Cluster: three primaries with a replica each, one primary killed
     cluster = await startPrivateRedisCluster();
     cleanups.push(() => cluster.destroy());
     pipeline = await startStorePipeline('redis-cluster', {
-      // The processes find the cluster from its nodes; no REDIS_URL beside it (one topology).
-      REDIS_URL: '',
+      ...FAILOVER_PROCESS_ENV,
+      // The processes find the cluster from its nodes.
       REDIS_CLUSTER_NODES: cluster.nodes,
-      INGEST_BATCH_SIZE: '100',
-      RATE_LIMIT_MAX: String(QUOTA),
-      ACCOUNT_RATE_LIMIT_MAX: String(QUOTA),
-      API_OPS_PORT: '0',
-      WORKER_OPS_PORT: '0',
       KEY_USAGE_FLUSH_INTERVAL_S: '1',
     });
     cleanups.push(() => pipeline.cleanup());
@@ -73,11 +69,7 @@ describe('Redis Cluster: three primaries with a replica each, one primary killed
       .slice(0, 5)
       .join('\n');
   const newKey = (name: string) => createNamedKey(pipeline.database.db, name);
-  const search = (api: RunningService, secret: string) =>
-    fetch(`${api.base}/api/v1/doctors?country=de&limit=1`, {
-      headers: { 'x-api-key': secret },
-      signal: AbortSignal.timeout(10_000),
-    });
+  const search = (api: RunningService, secret: string) => keyedSearch(api.base, secret);
   const statusOf = (api: RunningService, secret: string) => searchStatus(api.base, secret);
 
   it('ingests, counts quotas exactly across two APIs, revokes at once, and rides out a failover', async () => {

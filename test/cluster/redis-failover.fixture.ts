@@ -5,12 +5,33 @@ import { assertNoServerErrors, eventually, type ResponseTally } from '@directory
 
 // What the Redis Cluster and Sentinel failover scenarios share: a keyed search's status, the worst state replication can leave on a promoted node, and the checks after a failover.
 
-/** The status of one keyed search of the API at `base` (its body discarded). */
-export async function searchStatus(base: string, secret: string): Promise<number> {
-  const response = await fetch(`${base}/api/v1/doctors?country=de&limit=1`, {
+/** Quotas no scenario's load reaches: a refusal is then the key's, never a rate limit's. */
+export const FAILOVER_QUOTA = 1_000_000;
+
+/**
+ * What the scenarios' processes run with besides the topology: no REDIS_URL beside it (one topology),
+ * batches small enough to be cut by the failover, and ops ports of their own.
+ */
+export const FAILOVER_PROCESS_ENV = {
+  REDIS_URL: '',
+  INGEST_BATCH_SIZE: '100',
+  RATE_LIMIT_MAX: String(FAILOVER_QUOTA),
+  ACCOUNT_RATE_LIMIT_MAX: String(FAILOVER_QUOTA),
+  API_OPS_PORT: '0',
+  WORKER_OPS_PORT: '0',
+};
+
+/** One keyed search of the API at `base`. */
+export function keyedSearch(base: string, secret: string): Promise<Response> {
+  return fetch(`${base}/api/v1/doctors?country=de&limit=1`, {
     headers: { 'x-api-key': secret },
     signal: AbortSignal.timeout(10_000),
   });
+}
+
+/** The status of one keyed search of the API at `base` (its body discarded). */
+export async function searchStatus(base: string, secret: string): Promise<number> {
+  const response = await keyedSearch(base, secret);
   await response.body?.cancel();
   return response.status;
 }

@@ -15,6 +15,7 @@ import {
   type RunningService,
 } from '../faults/service-processes.fixture.js';
 import {
+  FAILOVER_PROCESS_ENV,
   firstAnswerAfterFailover,
   searchStatus,
   stageStaleVouch,
@@ -35,14 +36,9 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     cleanups.push(() => sentinel.destroy());
     const topology = { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_MASTER: sentinel.master };
     pipeline = await startStorePipeline('redis-sentinel', {
-      // The processes ask the sentinels for the primary; no REDIS_URL beside them (one topology).
-      REDIS_URL: '',
+      ...FAILOVER_PROCESS_ENV,
+      // The processes ask the sentinels for the primary.
       ...topology,
-      INGEST_BATCH_SIZE: '100',
-      RATE_LIMIT_MAX: '1000000',
-      ACCOUNT_RATE_LIMIT_MAX: '1000000',
-      API_OPS_PORT: '0',
-      WORKER_OPS_PORT: '0',
     });
     cleanups.push(() => pipeline.cleanup());
     operator = createRedisClient(loadConfig({ ...topology, REDIS_PREFIX: pipeline.redis.prefix }), 'service');
