@@ -123,10 +123,17 @@ export const INSURANCE_CODES: InsuranceCode[] = [
   ...new Set(Object.values(INSURANCE_SCHEMES).flatMap((schemes) => schemes.map((scheme) => scheme.code))),
 ].sort();
 
+// Worked out once: every served record's projection reads its dataset's list.
+const INSURANCE_CODES_OF_COUNTRY: ReadonlyMap<string, ReadonlyArray<InsuranceCode>> = new Map(
+  Object.entries(INSURANCE_SCHEMES).map(([country, schemes]) => [
+    country,
+    schemes.map((scheme) => scheme.code),
+  ]),
+);
+
 /** The insurance codes of one dataset, in the table's order; none for a dataset without live data. */
 export function insuranceCodesOf(country: string): ReadonlyArray<InsuranceCode> {
-  if (!Object.hasOwn(INSURANCE_SCHEMES, country)) return [];
-  return INSURANCE_SCHEMES[country as InsuranceCountry].map((scheme) => scheme.code);
+  return INSURANCE_CODES_OF_COUNTRY.get(country) ?? [];
 }
 
 /** Each country's codes, as descriptions list them: `de: gkv, pkv; es: sns, …`. */
