@@ -15,7 +15,13 @@ import {
   type FeedRow,
   type PlaceProjection,
 } from '@directory/domain';
-import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
+import {
+  SITE_ORIGIN,
+  createTestDatabase,
+  placeState,
+  waitForFeedFence,
+  type TestDatabase,
+} from '@directory/testing';
 import { readChanges, readFeedPage, readSnapshotHorizon } from '../src/changes.repository.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
@@ -100,21 +106,6 @@ async function holdTransactionOpen(db: Database): Promise<{ release: () => Promi
   };
 }
 
-/** Waits until every transaction that started before this call has finished (the feed's fence passed it). */
-async function waitForFence(db: Database): Promise<void> {
-  const now = await sql<{ xid: string }>`select pg_current_xact_id()::text as xid`.execute(db);
-  const mine = BigInt(now.rows[0]?.xid ?? '0');
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const fence = await sql<{ xmin: string }>`
-      select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`.execute(db);
-    if (BigInt(fence.rows[0]?.xmin ?? '0') > mine) return;
-    if (Date.now() > deadline)
-      throw new Error('a transaction stayed open for 20 s; the fence did not pass it');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('changes feed (places table, migration 0005)', () => {
   let database: TestDatabase;
   let db: Database;
@@ -138,13 +129,13 @@ describe('changes feed (places table, migration 0005)', () => {
       placeRow('b', 1, 'tombstone'),
       placeRow('c', 1, { country: 'es' }),
     ]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const first = await drain(db, 'de');
     expect(summary(first.rows)).toEqual(['a a v1']);
     expect(first.rows[0]?.doctor?.id).toBe('a');
 
     await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const next = await drain(db, 'de', first.after);
     expect(summary(next.rows)).toEqual(['a delete']);
     // A new reader still learns of the removal (a consumer that mirrored `a` before it started over).
@@ -154,7 +145,7 @@ describe('changes feed (places table, migration 0005)', () => {
 
   it('adds nothing when a re-crawl or a replay writes what consumers already see', async () => {
     await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, 'tombstone')]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const { after } = await drain(db, 'de');
 
     // Same public record at a newer version (a re-crawl with identical data), and a replay rewrite.
@@ -162,11 +153,11 @@ describe('changes feed (places table, migration 0005)', () => {
     if (same.document.served) same.document.doctor = { ...same.document.doctor, name: 'a v1' };
     await savePlaceStates(db, [same, placeRow('b', 2, 'tombstone')]);
     await replacePlaceStates(db, [{ ...same, documentJson: JSON.stringify(same.document) }]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect((await drain(db, 'de', after)).rows).toEqual([]);
 
     await savePlaceStates(db, [placeRow('a', 3, { country: 'de' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect(summary((await drain(db, 'de', after)).rows)).toEqual(['a a v3']);
   });
 
@@ -193,14 +184,14 @@ describe('changes feed (places table, migration 0005)', () => {
 
   it('tells the dataset a place left that it is gone there, exactly once', async () => {
     await savePlaceStates(db, [placeRow('a', 1, { country: 'de' }), placeRow('b', 1, { country: 'de' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const de = await drain(db, 'de');
 
     await savePlaceStates(db, [placeRow('a', 2, { country: 'es' })]);
     // `b` is removed, then moves while removed: de consumers learn of it once, at the removal.
     await savePlaceStates(db, [placeRow('b', 2, 'tombstone')]);
     await savePlaceStates(db, [placeRow('b', 3, { country: 'es' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect(summary((await drain(db, 'de', de.after)).rows)).toEqual(['a delete', 'b delete']);
     expect(summary((await drain(db, 'de')).rows)).toEqual(['a delete', 'b delete']);
     expect(summary((await drain(db, 'es')).rows)).toEqual(['a a v2', 'b b v3']);
@@ -208,7 +199,7 @@ describe('changes feed (places table, migration 0005)', () => {
     // Back in de: the departure is superseded by the record itself.
     const es = await drain(db, 'es');
     await savePlaceStates(db, [placeRow('a', 4, { country: 'de' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect(summary((await drain(db, 'de')).rows)).toEqual(['b delete', 'a a v4']);
     expect(summary((await drain(db, 'es', es.after)).rows)).toEqual(['a delete']);
   });
@@ -217,7 +208,7 @@ describe('changes feed (places table, migration 0005)', () => {
   async function readRemovalOfA() {
     await savePlaceStates(db, [placeRow('a', 1, { country: 'de' })]);
     await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const removed = await drain(db, 'de');
     expect(summary(removed.rows)).toEqual(['a delete']);
     return removed;
@@ -229,7 +220,7 @@ describe('changes feed (places table, migration 0005)', () => {
     // Served again and removed again before the reader looks: it gets the newest state only.
     await savePlaceStates(db, [placeRow('a', 3, { country: 'de' })]);
     await savePlaceStates(db, [placeRow('a', 4, 'tombstone')]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const again = await drain(db, 'de', removed.after);
     expect(summary(again.rows)).toEqual(['a delete']);
     expect(BigInt(again.after.xid)).toBeGreaterThan(BigInt(removed.after.xid));
@@ -240,7 +231,7 @@ describe('changes feed (places table, migration 0005)', () => {
 
     // The departure keeps the removal's position, which this reader has passed; a new reader gets it once.
     await savePlaceStates(db, [placeRow('a', 3, { country: 'es' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect((await drain(db, 'de', removed.after)).rows).toEqual([]);
     expect(summary((await drain(db, 'de')).rows)).toEqual(['a delete']);
   });
@@ -265,7 +256,7 @@ describe('changes feed (places table, migration 0005)', () => {
 
     releaseOlder();
     await older;
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect(summary((await drain(db, 'de')).rows)).toEqual(['a a v1', 'b b v1']);
   });
 
@@ -283,7 +274,7 @@ describe('changes feed (places table, migration 0005)', () => {
     const start = await consume(db, 'de', undefined, 1);
     expect(entrySummary(start.entries)).toEqual(['kept kept v1']);
     await older.release();
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect((await consume(db, 'de', start.cursor)).entries).toEqual([]);
     expect(entrySummary((await consume(db, 'es')).entries)).toEqual(['moved moved v2']);
 
@@ -301,7 +292,7 @@ describe('changes feed (places table, migration 0005)', () => {
 
     await savePlaceStates(db, [placeRow('a', 2, 'tombstone')]);
     await savePlaceStates(db, [placeRow('b', 2, { country: 'es' })]);
-    await waitForFence(db);
+    await waitForFeedFence(db);
     expect(entrySummary((await consume(db, 'de', start.cursor)).entries)).toEqual(['a delete', 'b delete']);
   });
 
@@ -325,7 +316,7 @@ describe('changes feed (places table, migration 0005)', () => {
     expect(entrySummary(first.changes)).toEqual(['a a v1']);
     writeNow();
     await running;
-    await waitForFence(db);
+    await waitForFeedFence(db);
     const rest = await consume(db, 'de', first.page.nextCursor, 1);
     expect(entrySummary(rest.entries)).toEqual(['b b v1', 'a delete', 'n n v2']);
   });
@@ -421,7 +412,7 @@ describe('changes feed (places table, migration 0005)', () => {
             for (const gate of gates) gate.open();
             await Promise.all(writers);
           }
-          await waitForFence(db);
+          await waitForFeedFence(db);
           for (const country of countries) while ((await readPage(country)) > 0);
 
           const served = await sql<{ place_id: string; country: CountryCode; name: string }>`
@@ -555,7 +546,7 @@ describe('changes feed (places table, migration 0005)', () => {
         await Promise.all(writers);
         writing = false;
         await reader;
-        await waitForFence(db);
+        await waitForFeedFence(db);
         while ((await readOnce()) > 0);
 
         // The mirrors equal what is served, per dataset.
