@@ -15,17 +15,18 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
   const db = createDatabase('postgres://openapi-document.invalid/none');
   const redis = new Redis({ lazyConnect: true, enableOfflineQueue: false });
   const client = new Client({ node: 'http://openapi-document.invalid:9200' });
+  const documentDirectory = (alias: string) =>
+    createDirectory({ client, alias, siteOrigin: config.SITE_ORIGIN, cursorSecret: config.CURSOR_SECRET });
   const app = await buildApp(
     {
       db,
       redis,
       redisPrefix: 'openapi-document',
-      directory: createDirectory({
-        client,
-        alias: 'openapi-document',
-        siteOrigin: config.SITE_ORIGIN,
-        cursorSecret: config.CURSOR_SECRET,
-      }),
+      // Never queried: the document only names the routes.
+      datasets: {
+        live: { directory: documentDirectory('openapi-document'), db },
+        test: { directory: documentDirectory('openapi-document-sandbox'), db },
+      },
       cursorSecret: config.CURSOR_SECRET,
       siteOrigin: config.SITE_ORIGIN,
       rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },

@@ -89,6 +89,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: () => import('@directory/operator/jobs-cli'),
   },
   {
+    name: 'sandbox',
+    keepsRunning: false,
+    description: 'the sandbox dataset of test-mode keys: load (the deterministic sample data)',
+    ownArguments: true,
+    run: () => import('@directory/operator/sandbox-cli'),
+  },
+  {
     name: 'status',
     keepsRunning: false,
     description: 'one screen for an operator: dependencies, queue, lag, dead letters; exit 1 to act',

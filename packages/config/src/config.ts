@@ -87,6 +87,11 @@ const environmentSchema = z
       .refine((items) => items.length > 0, { message: 'must name at least one node' })
       .default(['http://127.0.0.1:9200']),
     ELASTICSEARCH_INDEX: lowercaseName.default('doctors'),
+    // The sandbox dataset that `dk_test_` keys read (docs/api.md "Sandbox"; loaded by `directory sandbox
+    // load`): a database and an alias of its own, never the live ones. Unset: DATABASE_URL's database
+    // with `_sandbox` appended, and ELASTICSEARCH_INDEX with `-sandbox` (sandboxStoreNames).
+    SANDBOX_DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
+    SANDBOX_ELASTICSEARCH_INDEX: lowercaseName.optional(),
     // One attempt of a request to one node. A search that takes longer is answered with a 503: within
     // about two seconds, never a hang (docs/api.md, "Operations notes").
     ELASTICSEARCH_TIMEOUT_MS: positiveInt.default(1_500),
@@ -244,6 +249,19 @@ const environmentSchema = z
     CONSOLE_LOGIN_MAX_PER_ACCOUNT: positiveInt.default(50),
     CONSOLE_LOGIN_MAX_PER_ADDRESS: positiveInt.default(30),
   })
+  // (A malformed DATABASE_URL is reported by its own rule; zod runs these refinements even then.)
+  .refine(
+    (env) =>
+      !URL.canParse(env.DATABASE_URL) || !sameDatabase(sandboxStoreNames(env).databaseUrl, env.DATABASE_URL),
+    {
+      path: ['SANDBOX_DATABASE_URL'],
+      message: "must name another database than DATABASE_URL: the sandbox's loader replaces its contents",
+    },
+  )
+  .refine((env) => env.SANDBOX_ELASTICSEARCH_INDEX !== env.ELASTICSEARCH_INDEX, {
+    path: ['SANDBOX_ELASTICSEARCH_INDEX'],
+    message: "must differ from ELASTICSEARCH_INDEX: the sandbox's loader replaces its index",
+  })
   .refine((env) => env.SEARCH_DEADLINE_MS >= env.ELASTICSEARCH_TIMEOUT_MS, {
     path: ['SEARCH_DEADLINE_MS'],
     message: 'must be at least ELASTICSEARCH_TIMEOUT_MS (one attempt must fit in the whole search)',
@@ -267,6 +285,35 @@ const environmentSchema = z
   });
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
+
+/** Where the sandbox dataset lives: its database and the alias its index is read through. */
+export type SandboxStoreNames = { databaseUrl: string; alias: string };
+
+/** The sandbox's database and alias: as configured, or derived from the live ones (see the schema). */
+export function sandboxStoreNames(config: {
+  DATABASE_URL: string;
+  ELASTICSEARCH_INDEX: string;
+  SANDBOX_DATABASE_URL?: string | undefined;
+  SANDBOX_ELASTICSEARCH_INDEX?: string | undefined;
+}): SandboxStoreNames {
+  let databaseUrl = config.SANDBOX_DATABASE_URL;
+  if (databaseUrl === undefined) {
+    const url = new URL(config.DATABASE_URL);
+    url.pathname = `${url.pathname}_sandbox`;
+    databaseUrl = url.toString();
+  }
+  return {
+    databaseUrl,
+    alias: config.SANDBOX_ELASTICSEARCH_INDEX ?? `${config.ELASTICSEARCH_INDEX}-sandbox`,
+  };
+}
+
+/** One server's one database, whatever else the URLs say (user, options, `localhost` spelled alike). */
+function sameDatabase(a: string, b: string): boolean {
+  if (!URL.canParse(a) || !URL.canParse(b)) return false;
+  const [left, right] = [new URL(a), new URL(b)];
+  return left.host === right.host && left.pathname === right.pathname;
+}
 
 export class ConfigError extends Error {
   readonly problems: ReadonlyArray<{ variable: string; reason: string }>;

@@ -1,6 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, INDEX_REFRESH_INTERVAL_MS, databaseTimeouts, loadConfig } from '../src/config.js';
+import {
+  ConfigError,
+  INDEX_REFRESH_INTERVAL_MS,
+  databaseTimeouts,
+  loadConfig,
+  sandboxStoreNames,
+} from '../src/config.js';
 
 describe('loadConfig', () => {
   it('gives working local defaults for an empty environment', () => {
@@ -67,6 +73,30 @@ describe('loadConfig', () => {
     });
     expect(() => loadConfig({ DATABASE_POOL_MAX: '0' })).toThrow(/DATABASE_POOL_MAX/);
     expect(() => loadConfig({ DATABASE_KEY_POOL_MAX: 'two' })).toThrow(/DATABASE_KEY_POOL_MAX/);
+  });
+
+  it('puts the sandbox in a database and an alias of its own, never the live ones', () => {
+    expect(sandboxStoreNames(loadConfig({}))).toEqual({
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/doctor_directory_sandbox',
+      alias: 'doctors-sandbox',
+    });
+    const chosen = {
+      SANDBOX_DATABASE_URL: 'postgres://reader@10.0.0.7:5432/sandbox',
+      SANDBOX_ELASTICSEARCH_INDEX: 'doctors_sandbox',
+    };
+    expect(sandboxStoreNames(loadConfig(chosen))).toEqual({
+      databaseUrl: chosen.SANDBOX_DATABASE_URL,
+      alias: chosen.SANDBOX_ELASTICSEARCH_INDEX,
+    });
+    // Another user or options on the live database is still the live database.
+    expect(() =>
+      loadConfig({
+        SANDBOX_DATABASE_URL: 'postgres://other@127.0.0.1:5432/doctor_directory?sslmode=disable',
+      }),
+    ).toThrow(/SANDBOX_DATABASE_URL: must name another database/);
+    expect(() => loadConfig({ ELASTICSEARCH_INDEX: 'docs', SANDBOX_ELASTICSEARCH_INDEX: 'docs' })).toThrow(
+      /SANDBOX_ELASTICSEARCH_INDEX: must differ/,
+    );
   });
 
   it('reads the console settings', () => {

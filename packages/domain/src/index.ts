@@ -84,9 +84,13 @@ export {
   generateApiKey,
   isWellFormedApiKey,
   hashApiKey,
-  API_KEY_PREFIX,
+  apiKeyModeOf,
+  containsApiKeyPrefix,
+  API_KEY_MODES,
+  API_KEY_PREFIXES,
   API_KEY_RANDOM_BYTES,
   API_KEY_PATTERN,
+  type ApiKeyMode,
 } from './api-key.js';
 export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';
 export {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_KEY_PREFIX } from './api-key.js';
+import { containsApiKeyPrefix } from './api-key.js';
 import { COUNTRY_CODES, type CountryCode } from './events.js';
 import { PAGE_LANGUAGE_CODES, type PageLanguage } from './profile-url.js';
 import { fail, ok, type Result } from './result.js';
@@ -94,12 +94,12 @@ const KEY_LIKE_NAMES = new Set(['apikey', 'xapikey', 'key', 'accesstoken', 'toke
 
 function isKeyLikeName(name: string): boolean {
   const lower = name.toLowerCase();
-  return KEY_LIKE_NAMES.has(lower.replace(/[-_\s]/g, '')) || lower.includes(API_KEY_PREFIX);
+  return KEY_LIKE_NAMES.has(lower.replace(/[-_\s]/g, '')) || containsApiKeyPrefix(lower);
 }
 
 /** A parameter name as it may be echoed in error bodies and logs: never a secret pasted as a name, never an unbounded string. */
 export function safeParameterName(name: string): string {
-  if (name.toLowerCase().includes(API_KEY_PREFIX)) return '[redacted]';
+  if (containsApiKeyPrefix(name.toLowerCase())) return '[redacted]';
   const codePoints = [...name];
   return codePoints.length > 64 ? `${codePoints.slice(0, 64).join('')}…` : name;
 }

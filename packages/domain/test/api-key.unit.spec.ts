@@ -6,6 +6,7 @@ import {
   API_KEY_LENGTH,
   API_KEY_PATTERN,
   API_KEY_RANDOM_BYTES,
+  apiKeyModeOf,
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
@@ -50,6 +51,37 @@ describe('generateApiKey', () => {
 
   it('refuses too few random bytes', () => {
     expect(() => generateApiKey(new Uint8Array(16))).toThrow(/32/);
+  });
+});
+
+describe('sandbox (test-mode) keys', () => {
+  it('are dk_test_ keys of the same length, well-formed, found by the leak pattern, and name their mode', () => {
+    fc.assert(
+      fc.property(bytesArbitrary, (bytes) => {
+        const key = generateApiKey(bytes, 'test');
+        expect(key.secret).toMatch(/^dk_test_[0-9A-Za-z]{49}$/);
+        expect(key.secret).toHaveLength(API_KEY_LENGTH);
+        expect(key.mode).toBe('test');
+        expect(isWellFormedApiKey(key.secret)).toBe(true);
+        expect(apiKeyModeOf(key.secret)).toBe('test');
+        expect(apiKeyModeOf(key.prefix)).toBe('test');
+        expect(API_KEY_PATTERN.test(`token=${key.secret};`)).toBe(true);
+      }),
+    );
+    expect(apiKeyModeOf(generateApiKey(new Uint8Array(32)).prefix)).toBe('live');
+  });
+
+  it('checksum their prefix too: a key whose mode prefix was swapped is malformed, either way', () => {
+    fc.assert(
+      fc.property(bytesArbitrary, (bytes) => {
+        const live = generateApiKey(bytes, 'live').secret;
+        const test = generateApiKey(bytes, 'test').secret;
+        expect(test.slice(8, 51)).toBe(live.slice(8, 51));
+        expect(test.slice(51)).toBe(checksum(`dk_test_${test.slice(8, 51)}`));
+        expect(isWellFormedApiKey(live.replace('dk_live_', 'dk_test_'))).toBe(false);
+        expect(isWellFormedApiKey(test.replace('dk_test_', 'dk_live_'))).toBe(false);
+      }),
+    );
   });
 });
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
-import { API_KEY_PREFIX } from '@directory/domain';
+import { containsApiKeyPrefix } from '@directory/domain';
 
-const SECRET_IN_TEXT = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]*`, 'g');
+// Either mode's prefix (domain API_KEY_PREFIXES) and whatever follows it: linear, no backtracking.
+const SECRET_IN_TEXT = /dk_(?:live|test)_[0-9A-Za-z]*/g;
 const KEY_LIKE_NAME = /key|token|auth|secret|password/i;
 const REDACTED = '[redacted]';
 
 /**
  * The URL as it may be logged: any API-key-like value (a key-like parameter's value, or a `dk_live_`
- * secret anywhere, even percent-encoded) is replaced, so a key a client wrongly put in the URL never
+ * or `dk_test_` secret anywhere, even percent-encoded) is replaced, so a key a client wrongly put in the URL never
  * reaches the logs.
  */
 export function sanitizeUrl(url: string): string {
@@ -33,7 +34,7 @@ export function sanitizeUrl(url: string): string {
 }
 
 function containsSecret(raw: string): boolean {
-  return safeDecode(raw).toLowerCase().includes(API_KEY_PREFIX);
+  return containsApiKeyPrefix(safeDecode(raw).toLowerCase());
 }
 
 function safeDecode(text: string): string {

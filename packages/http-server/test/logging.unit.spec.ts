@@ -3,6 +3,7 @@ import { generateApiKey } from '@directory/domain';
 import { sanitizeUrl } from '../src/logging.js';
 
 const secret = generateApiKey(new Uint8Array(32).fill(9)).secret;
+const testSecret = generateApiKey(new Uint8Array(32).fill(9), 'test').secret;
 
 describe('sanitizeUrl (what request logs show)', () => {
   it('keeps ordinary URLs readable', () => {
@@ -27,5 +28,17 @@ describe('sanitizeUrl (what request logs show)', () => {
       expect(logged).toContain('[redacted]');
     }
     expect(sanitizeUrl('/api/v1/doctors?apiKey=whatever')).toBe('/api/v1/doctors?apiKey=[redacted]');
+  });
+
+  it('hides a sandbox (dk_test_) secret the same way', () => {
+    for (const url of [
+      `/api/v1/doctors?q=${testSecret}`,
+      `/api/v1/doctors?${testSecret}=1`,
+      `/api/v1/doctors/${testSecret}`,
+    ]) {
+      const logged = sanitizeUrl(url);
+      expect(logged).not.toContain(testSecret.slice(8));
+      expect(logged).toContain('[redacted]');
+    }
   });
 });

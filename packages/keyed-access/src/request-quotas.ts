@@ -65,9 +65,17 @@ export function rateLimitRedisKey(prefix: string, keyId: string): string {
   return `${prefix}:rate-limit:${keyHashTag(keyId)}`;
 }
 
-/** An account's request counter across its keys: one key alone in its script (COUNT_ACCOUNT_SCRIPT). */
-export function accountCounterRedisKey(prefix: string, accountId: string): string {
-  return `${prefix}:account-requests:${accountId}`;
+/**
+ * An account's request counter across its keys of one mode: one key alone in its script
+ * (COUNT_ACCOUNT_SCRIPT). Sandbox requests have a ceiling of their own, so building against the sandbox
+ * never spends what the account's live keys may serve.
+ */
+export function accountCounterRedisKey(
+  prefix: string,
+  key: Pick<ActiveApiKey, 'accountId' | 'mode'>,
+): string {
+  const live = `${prefix}:account-requests:${key.accountId}`;
+  return key.mode === 'live' ? live : `${live}:${key.mode}`;
 }
 
 // Counts one request in a fixed window: a new counter gets the window's expiry in the same script, so
@@ -173,7 +181,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
     const keyWindow = { count: keyCount, ttlMs: keyTtlMs };
     if (outcome === 1) return { kind: 'keyExhausted', key: keyWindow };
     const [accountCount = 0, accountTtlMs = 0] = await options.redis.directoryCountAccount(
-      accountCounterRedisKey(options.prefix, key.accountId),
+      accountCounterRedisKey(options.prefix, key),
       windowMs,
     );
     const account = { count: accountCount, ttlMs: accountTtlMs };
@@ -223,7 +231,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
         ),
         withAccount
           ? options.redis.directoryGiveBackRequest(
-              accountCounterRedisKey(options.prefix, spent.key.accountId),
+              accountCounterRedisKey(options.prefix, spent.key),
               spent.admission.account.ttlMs - elapsed,
             )
           : null,

@@ -33,7 +33,7 @@ describe('every Redis script touches one cluster slot', () => {
   });
 
   it("the account's count and each give-back: one key per call", () => {
-    expect(slotsOf([accountCounterRedisKey(PREFIX, ACCOUNT_ID)]).size).toBe(1);
+    expect(slotsOf([accountCounterRedisKey(PREFIX, { accountId: ACCOUNT_ID, mode: 'live' })]).size).toBe(1);
   });
 
   it('taking a usage batch, and removing it: shared hash, flag, batch set and batch', () => {

@@ -38,12 +38,13 @@ describe('request quotas: one admission per request, 304s and early refusals giv
       id: `key-${keys}`,
       accountId: `account-${keys}`,
       name: 'test',
-      prefix: 'dk_test',
+      prefix: 'dk_live_0Xb4',
+      mode: 'live',
       creationTime: new Date(0),
     };
   };
   const counter = (key: ActiveApiKey) => rateLimitRedisKey(redis.prefix, key.id);
-  const accountCounter = (key: ActiveApiKey) => accountCounterRedisKey(redis.prefix, key.accountId);
+  const accountCounter = (key: ActiveApiKey) => accountCounterRedisKey(redis.prefix, key);
 
   /**
    * An app whose requests are all `key`'s (its row just read: no vouch to confirm), with `/ok` (200),

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import {
   API_KEY_RANDOM_BYTES,
+  apiKeyModeOf,
   expiryFor,
   generateApiKey,
   graceEndFor,
@@ -10,6 +11,7 @@ import {
   isWellFormedApiKey,
   keyStateAt,
   successorExpiry,
+  type ApiKeyMode,
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
@@ -28,6 +30,8 @@ export type ApiKeyRecord = {
   accountId: string;
   name: string;
   prefix: string;
+  /** `live` reads the directory, `test` the sandbox dataset: named by the secret's prefix. */
+  mode: ApiKeyMode;
   creationTime: Date;
   /** When it stops (or stopped) working; in the future for a rolled key in its grace period. */
   revokedAt: Date | null;
@@ -39,7 +43,10 @@ export type ApiKeyRecord = {
 };
 
 /** The key a request authenticated with: only working keys are ever returned as this. */
-export type ActiveApiKey = Pick<ApiKeyRecord, 'id' | 'accountId' | 'name' | 'prefix' | 'creationTime'>;
+export type ActiveApiKey = Pick<
+  ApiKeyRecord,
+  'id' | 'accountId' | 'name' | 'prefix' | 'mode' | 'creationTime'
+>;
 
 /** What a secret's hash names: a working key, an expired one, or nothing usable (unknown or revoked). */
 export type KeyCheck = { kind: 'active'; key: ActiveApiKey } | { kind: 'expired' } | { kind: 'refused' };
@@ -91,6 +98,7 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
     accountId: row.account_id,
     name: row.name,
     prefix: row.prefix,
+    mode: apiKeyModeOf(row.prefix),
     creationTime: row.created_at,
     revokedAt: row.revoked_at,
     expiresAt: row.expires_at,
@@ -159,11 +167,16 @@ export async function createApiKey(
     name: string;
     /** Lifetime in days, or never (the default). */
     expiry?: KeyExpiryChoice;
+    /** `live` (the default) or `test`: a sandbox key (docs/api.md, "Sandbox"). */
+    mode?: ApiKeyMode;
     randomBytes?: (size: number) => Uint8Array;
   },
 ): Promise<CreatedApiKey> {
   const name = validName(options.name);
-  const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
+  const generated = generateApiKey(
+    (options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES),
+    options.mode ?? 'live',
+  );
 
   const row = await db.transaction().execute(async (trx) => {
     const now = await transactionNow(trx);
@@ -189,7 +202,7 @@ export async function createApiKey(
 export type RolledApiKey = CreatedApiKey & { previous: ApiKeyRecord };
 
 /**
- * Rolls an active key: a successor with the same name (and the same lifetime, from now) is created, and
+ * Rolls an active key: a successor with the same name and mode (and the same lifetime, from now) is created, and
  * the old key's revocation is scheduled at the end of the grace period (now, for `none`). While both
  * work both count toward the five-key limit, so a roll with a grace period needs a free slot. Null
  * when there is no such key (or, with `accountId`, that account does not hold it).
@@ -201,15 +214,15 @@ export async function rollApiKey(
   options: { grace: KeyGraceChoice; accountId?: string; randomBytes?: (size: number) => Uint8Array },
 ): Promise<RolledApiKey | null> {
   if (!KEY_ID_PATTERN.test(id)) return null;
-  const generated = generateApiKey((options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES));
+  const randomBytes = (options.randomBytes ?? nodeRandomBytes)(API_KEY_RANDOM_BYTES);
   // No process answers for the old row from memory once it is written (key-vouches.ts).
-  return barredWrite(vouches, id, () => rollInTransaction(db, id, generated, options));
+  return barredWrite(vouches, id, () => rollInTransaction(db, id, randomBytes, options));
 }
 
 async function rollInTransaction(
   db: Database,
   id: string,
-  generated: ReturnType<typeof generateApiKey>,
+  randomBytes: Uint8Array,
   options: { grace: KeyGraceChoice; accountId?: string },
 ): Promise<RolledApiKey | null> {
   return db.transaction().execute(async (trx) => {
@@ -229,6 +242,8 @@ async function rollInTransaction(
       throw new ApiKeyLimitError(old.accountId);
     }
 
+    // The successor reads what its predecessor read: a sandbox key rolls into a sandbox key.
+    const generated = generateApiKey(randomBytes, old.mode);
     const previous = await trx
       .updateTable('api_keys')
       .set({ revoked_at: graceEndFor(now, options.grace) })
@@ -329,9 +344,9 @@ export async function readKeyByHash(
     .where('secret_hash', '=', secretHash)
     .executeTakeFirst();
   if (row === undefined) return null;
-  const { id, accountId, name, prefix, creationTime, revokedAt, expiresAt } = toRecord(row);
+  const { id, accountId, name, prefix, mode, creationTime, revokedAt, expiresAt } = toRecord(row);
   return {
-    stored: { key: { id, accountId, name, prefix, creationTime }, revokedAt, expiresAt },
+    stored: { key: { id, accountId, name, prefix, mode, creationTime }, revokedAt, expiresAt },
     databaseTime: row.database_time,
   };
 }

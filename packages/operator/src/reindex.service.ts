@@ -1,5 +1,10 @@
 import { countServedPlaces, lastPosition } from '@directory/event-store';
-import { concreteIndexName, indicesBehindAlias, type SearchClient } from '@directory/search-index';
+import {
+  concreteIndexName,
+  concreteIndices,
+  indicesBehindAlias,
+  type SearchClient,
+} from '@directory/search-index';
 import { deletableLeftovers, leaseIsLive, type ReindexLease } from './reindex-guard.js';
 import { acquireReindexLock, readReindexLease } from './reindex-lock.js';
 import { createIndexForBulkLoad, loadNewIndex, openCatchUpWindow } from './reindex-load.js';
@@ -168,9 +173,4 @@ export async function leftoverIndices(client: SearchClient, alias: string): Prom
     await readReindexLease(client, alias),
     new Date(),
   );
-}
-
-async function concreteIndices(client: SearchClient, alias: string): Promise<string[]> {
-  const response = await client.cat.indices({ index: `${alias}__*`, format: 'json', h: 'index' });
-  return response.map((row) => row.index ?? '').filter((index) => index !== '');
 }

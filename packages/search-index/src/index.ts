@@ -13,6 +13,7 @@ export {
 export { createSearchClient, type SearchClient } from './client.js';
 export {
   concreteIndexName,
+  concreteIndices,
   createDoctorsIndex,
   ensureDoctorsIndex,
   indexShapeSettings,

@@ -42,6 +42,12 @@ export async function indicesBehindAlias(client: Client, alias: string): Promise
   return Object.keys(response);
 }
 
+/** Every concrete index of the alias (`<alias>__…`), behind it or not (a reindex's new or old one). */
+export async function concreteIndices(client: Client, alias: string): Promise<string[]> {
+  const response = await client.cat.indices({ index: `${alias}__*`, format: 'json', h: 'index' });
+  return response.map((row) => row.index ?? '').filter((index) => index !== '');
+}
+
 /**
  * Creates the first concrete index behind the alias if the alias does not exist yet. The first index has
  * a fixed name, so processes starting together race on index creation (one wins, the rest see 400

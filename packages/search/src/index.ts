@@ -21,6 +21,7 @@ export {
   type SearchCacheStats,
   type SearchRequestCache,
 } from './search-request-cache.js';
+export { datasetOf, type Dataset, type Datasets } from './datasets.js';
 export { searchServiceProblemMappings } from './problem-mappings.js';
 export {
   runSearchService,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import pino from 'pino';
 import type { Config } from '@directory/config';
-import type { Directory } from './directory.service.js';
+import type { Datasets } from './datasets.js';
 import { serveUntilSignal, type LogOptions } from '@directory/http-server';
 import type { KeyedAccessOptions } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations, startTracing } from '@directory/observability';
@@ -10,8 +10,8 @@ import { elasticsearchCheck } from '@directory/search-index';
 import { registerSearchCacheMetrics } from './search-cache-metrics.js';
 import { openSearchStores, type SearchStores } from './search-stores.js';
 
-/** What a search-serving app is built on: keyed access (auth + quota) and the directory. */
-export type SearchServiceDependencies = KeyedAccessOptions & { directory: Directory };
+/** What a search-serving app is built on: keyed access (auth + quota) and the dataset of each key mode. */
+export type SearchServiceDependencies = KeyedAccessOptions & { datasets: Datasets };
 
 /** The app's dependencies from the configuration and the process's stores (and its metrics registry). */
 export function searchServiceDependencies(
@@ -24,7 +24,7 @@ export function searchServiceDependencies(
     keyDb: stores.keyDb,
     redis: stores.redis,
     redisPrefix: config.REDIS_PREFIX,
-    directory: stores.directory,
+    datasets: { live: { directory: stores.directory, db: stores.db }, test: stores.sandbox },
     rateLimit: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
     accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
     failedAuth: {

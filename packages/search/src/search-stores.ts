@@ -1,8 +1,14 @@
-import { INDEX_REFRESH_INTERVAL_MS, databaseTimeouts, type Config } from '@directory/config';
+import {
+  INDEX_REFRESH_INTERVAL_MS,
+  databaseTimeouts,
+  sandboxStoreNames,
+  type Config,
+} from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import { closeConnections } from '@directory/http-server';
 import { openStores, type Stores } from '@directory/keyed-access';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
+import type { Dataset } from './datasets.js';
 import { createDirectory, type Directory } from './directory.service.js';
 import { watchIndexChanges, type IndexChangeWatch } from './index-change-watch.js';
 import { createSearchRequestCache, type SearchRequestCache } from './search-request-cache.js';
@@ -14,7 +20,13 @@ export type SearchStores = Stores & {
   directory: Directory;
   /** The directory's hot-query cache; null with SEARCH_CACHE=off. */
   searchCache: SearchRequestCache | null;
+  /** What `dk_test_` keys read: the sandbox's own alias and database (sandboxStoreNames). */
+  sandbox: Dataset;
 };
+
+// Sandbox traffic is for building against the API, not for serving users: a couple of connections do,
+// and none is opened until a test key asks for the changes feed.
+const SANDBOX_POOL_MAX = 2;
 
 /** The stores of a search-serving process (the API and the MCP server), plus its search client and directory. */
 export function openSearchStores(config: Config): SearchStores {
@@ -51,24 +63,44 @@ export function openSearchStores(config: Config): SearchStores {
           ttlMs: config.SEARCH_CACHE_TTL_MS,
           ...(indexWatch ? { indexState: indexWatch.state } : {}),
         });
-  const directory = createDirectory({
+  const directoryOptions = {
     client: search,
-    alias: config.ELASTICSEARCH_INDEX,
     siteOrigin: config.SITE_ORIGIN,
     cursorSecret: config.CURSOR_SECRET,
     // With one node a timed-out attempt is final already (search-index client.ts): no timer per search.
     ...(config.ELASTICSEARCH_URL.length > 1 ? { searchDeadlineMs: config.SEARCH_DEADLINE_MS } : {}),
+  };
+  const directory = createDirectory({
+    ...directoryOptions,
+    alias: config.ELASTICSEARCH_INDEX,
     ...(searchCache ? { cache: searchCache } : {}),
   });
+  const sandboxNames = sandboxStoreNames(config);
+  const sandboxDb = createDatabase(sandboxNames.databaseUrl, {
+    maxConnections: SANDBOX_POOL_MAX,
+    timeouts: databaseTimeouts(config, 'request'),
+  });
+  // Uncached: the hot-query cache and its index watch are for the live directory's load.
+  const sandbox = {
+    directory: createDirectory({ ...directoryOptions, alias: sandboxNames.alias }),
+    db: sandboxDb,
+  };
   return {
     ...stores,
     keyDb,
     search,
     directory,
     searchCache,
+    sandbox,
     close: () => {
       indexWatch?.close();
-      return closeConnections([stores.db.destroy(), keyDb.destroy(), stores.redis.quit(), search.close()]);
+      return closeConnections([
+        stores.db.destroy(),
+        keyDb.destroy(),
+        sandboxDb.destroy(),
+        stores.redis.quit(),
+        search.close(),
+      ]);
     },
   };
 }

@@ -51,3 +51,4 @@ export {
   type PartitionedReplication,
 } from './private-servers/partitioned-standby.js';
 export { storeServedPlaces, waitForFeedFence, type ServingStores } from './served-places.js';
+export { createTestSandbox, testDatasets, type TestSandbox } from './test-datasets.js';

@@ -21,7 +21,7 @@ import { problemRoutes } from './routes/problems/problems.routes.js';
 
 /**
  * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
- * the keyed-access stores (redisPrefix is config REDIS_PREFIX) and the directory.
+ * the keyed-access stores (redisPrefix is config REDIS_PREFIX) and the datasets of the key modes.
  */
 export type AppDependencies = SearchServiceDependencies & {
   /** Signs the changes feed's cursors (config CURSOR_SECRET, with a MAC context apart from search cursors). */
@@ -64,11 +64,13 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       registerHttpCaching(v1, { vary: API_KEY_HEADERS });
       registerKeyedAccess(v1, deps);
       await v1.register(keyRoutes);
-      await v1.register(doctorRoutes, { directory: deps.directory });
-      await v1.register(changeRoutes, { db: deps.db, cursorSecret: deps.cursorSecret });
-      await v1.register(cityRoutes, { directory: deps.directory });
-      await v1.register(specialtyRoutes, { directory: deps.directory });
-      await v1.register(suggestRoutes, { directory: deps.directory });
+      // Every record route reads the dataset of the key's mode (live or sandbox: docs/api.md "Sandbox").
+      const { datasets } = deps;
+      await v1.register(doctorRoutes, { datasets });
+      await v1.register(changeRoutes, { datasets, cursorSecret: deps.cursorSecret });
+      await v1.register(cityRoutes, { datasets });
+      await v1.register(specialtyRoutes, { datasets });
+      await v1.register(suggestRoutes, { datasets });
     },
     { prefix: '/api/v1' },
   );

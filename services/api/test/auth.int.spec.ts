@@ -80,19 +80,13 @@ describe('authentication', () => {
     // A second app whose database pool points at a closed port: a lookup would fail with 500.
     const { createDatabase } = await import('@directory/database');
     const { buildApp } = await import('../src/app.js');
-    const { createDirectory } = await import('@directory/search');
     const deadDb = createDatabase('postgres://postgres@127.0.0.1:9/none', { maxConnections: 1 });
     const isolated = await buildApp(
       {
         db: deadDb,
         redis: harness.redis.redis,
         redisPrefix: harness.redis.prefix,
-        directory: createDirectory({
-          client: harness.search.client,
-          alias: harness.alias,
-          siteOrigin: 'https://www.doctor-directory.example',
-          cursorSecret: 'x'.repeat(40),
-        }),
+        datasets: harness.datasets,
         cursorSecret: 'x'.repeat(40),
         rateLimit: { max: 100, windowSeconds: 60 },
         ...TEST_ABUSE_LIMITS,

@@ -42,7 +42,7 @@ export async function buildMcpApp(
   await app.register(unsupportedMethodsRoute);
   await app.register(async (scope) => {
     registerKeyedAccess(scope, deps);
-    await scope.register(mcpRoute, { directory: deps.directory });
+    await scope.register(mcpRoute, { datasets: deps.datasets });
   });
 
   await app.ready();

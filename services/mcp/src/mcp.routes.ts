@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Directory } from '@directory/search';
+import { datasetOf, type Datasets } from '@directory/search';
 import { ProblemError } from '@directory/http-server';
 import { CORS_PREFLIGHT_HEADERS, rejectUnsupportedProtocolVersion } from './transport-guard.plugin.js';
 import { createToolServer } from './tools/tool-server.js';
@@ -16,10 +16,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'] as const;
 
 /** POST /mcp: one Streamable HTTP exchange, stateless (a fresh server and transport per request). */
-export function mcpRoute(app: FastifyInstance, options: { directory: Directory }, done: () => void): void {
+export function mcpRoute(app: FastifyInstance, options: { datasets: Datasets }, done: () => void): void {
   app.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES, preValidation: rejectBatch }, async (request, reply) => {
     rejectUnsupportedProtocolVersion(request);
-    const server = createToolServer(options.directory, request.log);
+    // The tools read the dataset of the key's mode: a sandbox key's tools see sandbox records only.
+    const server = createToolServer(datasetOf(options.datasets, request).directory, request.log);
     // JSON responses rather than SSE: the tools answer at once, and the reply then goes through
     // Fastify like any other (rate-limit headers, request id, access log).
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -5,7 +5,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildApp, type AppDependencies } from '@directory/api';
 import { buildConsoleApp, type ConsoleDependencies } from '@directory/console';
 import type { Database } from '@directory/database';
-import { createDirectory, type Directory } from '@directory/search';
+import type { Datasets, Directory } from '@directory/search';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { buildMcpApp } from '@directory/mcp';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -13,9 +13,11 @@ import {
   SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
+  createTestSandbox,
   createTestSearch,
   indexPlaces,
   testDataset,
+  testDatasets,
   type TestDatabase,
   type TestRedis,
 } from '@directory/testing';
@@ -71,6 +73,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
   await ensureDoctorsIndex(search.client, alias);
   const { states, servedGermanIds } = testDataset();
   await indexPlaces(search.client, alias, states);
+  const sandbox = await createTestSandbox(label, search.client, alias);
 
   let queries = 0;
   const counting: KyselyPlugin = {
@@ -91,8 +94,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
     return created;
   };
   let directoryCalls = 0;
-  const directory = (siteOrigin = SITE_ORIGIN): Directory => {
-    const real = createDirectory({ client: search.client, alias, siteOrigin, cursorSecret: CURSOR_SECRET });
+  const counted = (real: Directory): Directory => {
     return {
       searchDoctors: (params, requestTime) => (
         (directoryCalls += 1),
@@ -103,6 +105,19 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
       listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
       suggest: (params) => ((directoryCalls += 1), real.suggest(params)),
+    };
+  };
+  const datasets = (siteOrigin = SITE_ORIGIN): Datasets => {
+    const real = testDatasets({
+      client: search.client,
+      live: { alias, db },
+      sandbox,
+      cursorSecret: CURSOR_SECRET,
+      siteOrigin,
+    });
+    return {
+      live: { ...real.live, directory: counted(real.live.directory) },
+      test: { ...real.test, directory: counted(real.test.directory) },
     };
   };
   const keyedAccess = (settings: Partial<AbuseSettings>) => ({
@@ -127,14 +142,14 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
     api: async ({ siteOrigin, ...settings } = {}) =>
       track(
         await buildApp(
-          { ...keyedAccess(settings), directory: directory(siteOrigin), cursorSecret: CURSOR_SECRET },
+          { ...keyedAccess(settings), datasets: datasets(siteOrigin), cursorSecret: CURSOR_SECRET },
           logOptions,
         ),
       ),
     mcp: async (settings = {}) =>
       track(
         await buildMcpApp(
-          { ...keyedAccess(settings), directory: directory(), allowedOrigins: [], allowedHosts: [] },
+          { ...keyedAccess(settings), datasets: datasets(), allowedOrigins: [], allowedHosts: [] },
           logOptions,
         ),
       ),
@@ -171,7 +186,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       for (const created of connections) created.disconnect();
       await redis.cleanup();
       await search.cleanup();
-      await database.drop();
+      await Promise.all([database.drop(), sandbox.database.drop()]);
     },
   };
 }

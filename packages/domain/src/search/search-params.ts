@@ -27,7 +27,7 @@ import { SORT_ORDERS, TOTAL_EXACT_UP_TO, type SortOrder } from './search-order.j
  *   would otherwise loop over page one forever.
  * - Parameter names are case-sensitive; values are too, except `country`.
  * - A key-like parameter (api_key, apikey, key, x-api-key, access_token, token, authorization, in any
- *   case and with `-`/`_` ignored, or any name containing a `dk_live_` secret) is reported with
+ *   case and with `-`/`_` ignored, or any name containing a `dk_live_` or `dk_test_` secret) is reported with
  *   `KEY_IN_QUERY_REASON`. No message ever contains a parameter value, and a name that embeds a secret is
  *   shown as `[redacted]`.
  * - `radius` without `near` is refused (it would silently do nothing). The unknown-parameter reason

@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import type { Directory } from '@directory/search';
+import { datasetOf, type Datasets, type Directory } from '@directory/search';
 import type { ParameterError, Result } from '@directory/domain';
 import { documentOnly, parsedQuery } from './query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags, type ApiTag, type ErrorStatus } from './route-docs.js';
@@ -40,7 +40,7 @@ export function keyedGetOptions(docs: KeyedGetDocs): RouteShorthandOptions {
   };
 }
 
-/** A GET operation answered by one directory call on its parsed query string. */
+/** A GET operation answered by one call of the key's directory (its mode's dataset) on its parsed query string. */
 export type DirectoryListRoute<T> = KeyedGetDocs & {
   path: string;
   /** The domain's parameter parser: a failure answers 400 naming every bad parameter. */
@@ -50,9 +50,9 @@ export type DirectoryListRoute<T> = KeyedGetDocs & {
 
 /** The plugin registering a `DirectoryListRoute`. */
 export function directoryListRoute<T>(route: DirectoryListRoute<T>) {
-  return (app: FastifyInstance, options: { directory: Directory }, done: (error?: Error) => void): void => {
+  return (app: FastifyInstance, options: { datasets: Datasets }, done: (error?: Error) => void): void => {
     app.get(route.path, keyedGetOptions(route), async (request) =>
-      route.answer(options.directory, parsedQuery(request, route.parse)),
+      route.answer(datasetOf(options.datasets, request).directory, parsedQuery(request, route.parse)),
     );
     done();
   };

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Redis } from 'ioredis';
 import { createServiceRedis } from '@directory/keyed-access';
-import { createDirectory, type SearchRequestCache } from '@directory/search';
+import type { Datasets, SearchRequestCache } from '@directory/search';
 import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { loadConfig } from '@directory/config';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
@@ -10,14 +10,17 @@ import {
   SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
+  createTestSandbox,
   createTestSearch,
   indexPlaces,
+  testDatasets,
   type TestDatabase,
+  type TestSandbox,
   type TestRedis,
   type TestSearch,
 } from '@directory/testing';
 import { buildApp, type AppDependencies, type AppOptions } from '../../src/app.js';
-import type { PlaceState } from '@directory/domain';
+import type { ApiKeyMode, PlaceState } from '@directory/domain';
 import { createOpenApiValidator } from './openapi-validator.js';
 
 export const CURSOR_SECRET = 'test-cursor-secret-0123456789-abcdefghij';
@@ -27,10 +30,18 @@ export type ApiHarness = {
   redis: TestRedis;
   search: TestSearch;
   alias: string;
+  /** The dataset `dk_test_` keys read: a database and an alias of its own. */
+  sandbox: TestSandbox;
+  /** The datasets an app reads, over the spec's search client. */
+  datasets: Datasets;
   /** Builds another app instance over the same database, Redis prefix and alias (a second "process"). */
   newApp: (options?: HarnessAppOptions) => Promise<FastifyInstance>;
   index: (states: PlaceState[]) => Promise<void>;
-  createKey: (email?: string, name?: string) => Promise<{ id: string; secret: string }>;
+  createKey: (
+    email?: string,
+    name?: string,
+    mode?: ApiKeyMode,
+  ) => Promise<{ id: string; secret: string; accountId: string }>;
   revokeKey: (id: string) => Promise<void>;
   close: () => Promise<void>;
 };
@@ -67,6 +78,15 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
   const search = createTestSearch(label);
   const alias = `${search.prefix}_doctors`;
   await ensureDoctorsIndex(search.client, alias);
+  const sandbox = await createTestSandbox(label, search.client, alias);
+  const datasetsOver = (client: TestSearch['client'], cache?: SearchRequestCache) =>
+    testDatasets({
+      client,
+      live: { alias, db: database.db },
+      sandbox,
+      cursorSecret: CURSOR_SECRET,
+      ...(cache ? { cache } : {}),
+    });
   const apps: FastifyInstance[] = [];
   const extraConnections: Redis[] = [];
 
@@ -75,6 +95,8 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     redis,
     search,
     alias,
+    sandbox,
+    datasets: datasetsOver(search.client),
     newApp: async (options = {}) => {
       // Each app gets its own Redis connection, like a separate process would.
       const connection = createServiceRedis(options.redisUrl ?? redis.url, { autoPipelining: true });
@@ -92,13 +114,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           db: database.db,
           redis: connection,
           redisPrefix: redis.prefix,
-          directory: createDirectory({
-            client,
-            alias,
-            siteOrigin: SITE_ORIGIN,
-            cursorSecret: CURSOR_SECRET,
-            ...(options.searchCache ? { cache: options.searchCache } : {}),
-          }),
+          datasets: datasetsOver(client, options.searchCache),
           cursorSecret: CURSOR_SECRET,
           siteOrigin: SITE_ORIGIN,
           rateLimit: options.rateLimit ?? { max: 10_000, windowSeconds: 60 },
@@ -120,10 +136,10 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
       return app;
     },
     index: (states) => indexPlaces(search.client, alias, states),
-    createKey: async (email = 'owner@example.com', name = 'test key') => {
+    createKey: async (email = 'owner@example.com', name = 'test key', mode = 'live') => {
       const account = await ensureAccount(database.db, email);
-      const { key, secret } = await createApiKey(database.db, { accountId: account.id, name });
-      return { id: key.id, secret };
+      const { key, secret } = await createApiKey(database.db, { accountId: account.id, name, mode });
+      return { id: key.id, secret, accountId: account.id };
     },
     revokeKey: async (id) => {
       await revokeApiKey(database.db, createKeyVouches(redis.redis, redis.prefix), id);
@@ -133,7 +149,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
       for (const connection of extraConnections) connection.disconnect();
       await redis.cleanup();
       await search.cleanup();
-      await database.drop();
+      await Promise.all([database.drop(), sandbox.database.drop()]);
     },
   };
 }

@@ -5,19 +5,23 @@ import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildApp } from '@directory/api';
-import { createDirectory, type Directory } from '@directory/search';
+import type { Datasets } from '@directory/search';
 import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
+  createTestSandbox,
   createTestSearch,
   indexPlaces,
   testDataset,
+  testDatasets,
   type TestDatabase,
   type TestRedis,
+  type TestSandbox,
 } from '@directory/testing';
+import type { ApiKeyMode, PlaceState } from '@directory/domain';
 import { buildMcpApp, type McpAppDependencies } from '../../src/app.js';
 
 export const CURSOR_SECRET = 'test-cursor-secret-0123456789-abcdefghij';
@@ -34,13 +38,15 @@ export type McpHarness = {
   database: TestDatabase;
   redis: TestRedis;
   servedGermanIds: string[];
+  /** Indexes records into the sandbox dataset (what `dk_test_` keys read). */
+  indexSandbox: (states: PlaceState[]) => Promise<void>;
   /** Starts an MCP server on an ephemeral port; returns its /mcp URL. */
   startMcp: (options?: McpServerOptions) => Promise<URL>;
   /** The HTTP API over the same database, Redis prefix and alias (for comparisons and shared quotas). */
   api: (options?: Pick<McpServerOptions, 'rateLimit'>) => Promise<FastifyInstance>;
   /** An SDK client connected to `url` with the key as a Bearer token. */
   connect: (url: URL, secret: string, headers?: Record<string, string>) => Promise<Client>;
-  createKey: (email?: string) => Promise<{ id: string; secret: string }>;
+  createKey: (email?: string, mode?: ApiKeyMode) => Promise<{ id: string; secret: string }>;
   revokeKey: (id: string) => Promise<void>;
   close: () => Promise<void>;
 };
@@ -54,6 +60,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
   await ensureDoctorsIndex(search.client, alias);
   const { states, servedGermanIds } = testDataset();
   await indexPlaces(search.client, alias, states);
+  const sandbox: TestSandbox = await createTestSandbox(label, search.client, alias);
 
   const apps: FastifyInstance[] = [];
   const clients: Client[] = [];
@@ -65,13 +72,13 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
     connections.push(connection);
     return connection;
   };
-  const directory = (elasticsearchUrl?: string): Directory => {
+  const datasets = (elasticsearchUrl?: string): Datasets => {
     let client = search.client;
     if (elasticsearchUrl !== undefined) {
       client = new SearchClient({ node: elasticsearchUrl, requestTimeout: 1_000, maxRetries: 0 });
       extraSearchClients.push(client);
     }
-    return createDirectory({ client, alias, siteOrigin: SITE_ORIGIN, cursorSecret: CURSOR_SECRET });
+    return testDatasets({ client, live: { alias, db: database.db }, sandbox, cursorSecret: CURSOR_SECRET });
   };
   const defaultLimit = { max: 10_000, windowSeconds: 60 };
   // Generous abuse-resistance settings: only the specs about them ever reach them.
@@ -87,13 +94,14 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
     database,
     redis,
     servedGermanIds,
+    indexSandbox: (sandboxStates) => indexPlaces(search.client, sandbox.alias, sandboxStates),
     startMcp: async (options = {}) => {
       const app = await buildMcpApp(
         {
           db: database.db,
           redis: redisConnection(),
           redisPrefix: redis.prefix,
-          directory: directory(options.elasticsearchUrl),
+          datasets: datasets(options.elasticsearchUrl),
           rateLimit: options.rateLimit ?? defaultLimit,
           ...abuseLimits,
           allowedOrigins: options.allowedOrigins ?? [],
@@ -112,7 +120,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
           db: database.db,
           redis: redisConnection(),
           redisPrefix: redis.prefix,
-          directory: directory(),
+          datasets: datasets(),
           cursorSecret: CURSOR_SECRET,
           rateLimit: options.rateLimit ?? defaultLimit,
           ...abuseLimits,
@@ -131,9 +139,13 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
       clients.push(client);
       return client;
     },
-    createKey: async (email = 'mcp@example.com') => {
+    createKey: async (email = 'mcp@example.com', mode = 'live') => {
       const account = await ensureAccount(database.db, email);
-      const { key, secret } = await createApiKey(database.db, { accountId: account.id, name: 'mcp test' });
+      const { key, secret } = await createApiKey(database.db, {
+        accountId: account.id,
+        name: 'mcp test',
+        mode,
+      });
       return { id: key.id, secret };
     },
     revokeKey: async (id) => {
@@ -146,7 +158,7 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
       await Promise.all(extraSearchClients.map((client) => client.close()));
       await redis.cleanup();
       await search.cleanup();
-      await database.drop();
+      await Promise.all([database.drop(), sandbox.database.drop()]);
     },
   };
 }

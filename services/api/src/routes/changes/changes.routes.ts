@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '@directory/database';
 import {
   decodeChangesCursor,
   parseChangesParams,
@@ -9,12 +8,14 @@ import {
 } from '@directory/domain';
 import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
+import { datasetOf, type Datasets } from '@directory/search';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { changesPageSchema, changesQuerySchema } from './changes.schemas.js';
 
 export type ChangesRouteOptions = {
-  db: Database;
+  /** The feed is read from the database of the key's mode's dataset. */
+  datasets: Datasets;
   /** Signs `since` cursors (config CURSOR_SECRET; a MAC context of their own, apart from search cursors). */
   cursorSecret: string;
 };
@@ -36,7 +37,7 @@ export function changeRoutes(
   options: ChangesRouteOptions,
   done: (error?: Error) => void,
 ): void {
-  const { db, cursorSecret } = options;
+  const { datasets, cursorSecret } = options;
 
   app.get(
     '/changes',
@@ -54,6 +55,7 @@ export function changeRoutes(
     },
     async (request) => {
       const { country, since, limit } = parsedQuery(request, parseChangesParams);
+      const { db } = datasetOf(datasets, request);
       let from: FeedCursor;
       if (since === undefined) {
         // A new consumer starts from a snapshot of what is served now, never from the feed's history:

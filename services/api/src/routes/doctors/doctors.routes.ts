@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Directory } from '@directory/search';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { datasetOf, type Datasets } from '@directory/search';
 import {
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,
@@ -63,10 +63,10 @@ A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`
 
 export function doctorRoutes(
   app: FastifyInstance,
-  options: { directory: Directory },
+  options: { datasets: Datasets },
   done: (error?: Error) => void,
 ): void {
-  const { directory } = options;
+  const { datasets } = options;
 
   app.get(
     '/doctors',
@@ -80,16 +80,16 @@ export function doctorRoutes(
     }),
     async (request, reply) => {
       const query = parsedQuery(request, parseDoctorsQuery);
-      if (query.kind === 'batch') return getDoctors(query.ids, query.shape, reply);
+      if (query.kind === 'batch') return getDoctors(request, query.ids, query.shape, reply);
       // The edge reads the clock: openNow means the time this request is served.
-      const page = await directory.searchDoctors(query.request, new Date());
+      const page = await datasetOf(datasets, request).directory.searchDoctors(query.request, new Date());
       answerWith(reply, pageWriter(query.request));
       return page;
     },
   );
 
-  async function getDoctors(ids: string[], shape: RecordShape, reply: FastifyReply) {
-    const result = await directory.getDoctors(ids, shape);
+  async function getDoctors(request: FastifyRequest, ids: string[], shape: RecordShape, reply: FastifyReply) {
+    const result = await datasetOf(datasets, request).directory.getDoctors(ids, shape);
     if (result.status === 'invalid') {
       throw new ProblemError(
         'invalidParameter',
@@ -115,7 +115,7 @@ export function doctorRoutes(
     }),
     async (request, reply) => {
       const { ids, shape } = parsedQuery(request, parseBatchGetQuery);
-      return getDoctors(ids, shape, reply);
+      return getDoctors(request, ids, shape, reply);
     },
   );
 
@@ -135,7 +135,7 @@ export function doctorRoutes(
     async (request, reply) => {
       const shape = parsedRecordShape(request);
       const { doctorId } = request.params as { doctorId: string };
-      const result = await directory.getDoctor(doctorId, shape);
+      const result = await datasetOf(datasets, request).directory.getDoctor(doctorId, shape);
       switch (result.status) {
         case 'invalid':
           throw new ProblemError('invalidParameter', 'The doctorId is invalid.', [

@@ -1,0 +1,95 @@
+// `directory sandbox load [--events N] [--seed S]`: replace the sandbox dataset (what `dk_test_` keys
+// read) with the deterministic sample data. Exit codes: docs/operations.md, "Exit codes".
+import { Presets, SingleBar } from 'cli-progress';
+import { Command, InvalidArgumentError } from 'commander';
+import { databaseTimeouts, loadConfigOrExit, sandboxStoreNames } from '@directory/config';
+import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
+import { createSearchClient } from '@directory/search-index';
+import { SANDBOX_DEFAULTS, SandboxHoldsAccountsError, loadSandbox } from './sandbox.service.js';
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive integer');
+  return parsed;
+}
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed)) throw new InvalidArgumentError('must be an integer');
+  return parsed;
+}
+
+const program = new Command()
+  .name('sandbox')
+  .description(
+    'The sandbox dataset that test-mode (dk_test_) API keys read, kept in a database and an index of its ' +
+      'own (SANDBOX_DATABASE_URL, SANDBOX_ELASTICSEARCH_INDEX).',
+  )
+  .showHelpAfterError()
+  // --help exits 0 here; a usage error is thrown, for `directory` to exit 2.
+  .exitOverride((error) => {
+    if (error.exitCode !== 0) throw error;
+  });
+
+program
+  .command('load')
+  .description(
+    'replace the sandbox with the deterministic sample data (the same records for the same --events and --seed)',
+  )
+  .option('--events <n>', 'sample events to generate', positiveInteger, SANDBOX_DEFAULTS.events)
+  .option('--seed <n>', 'seed of the sample data', integer, SANDBOX_DEFAULTS.seed)
+  .action(async (options: { events: number; seed: number }) => {
+    const config = loadConfigOrExit();
+    const names = sandboxStoreNames(config);
+    const log = (line: string) => process.stderr.write(`[sandbox] ${line}\n`);
+    if (await ensureDatabaseExists(names.databaseUrl)) log('created the sandbox database');
+    const db = createDatabase(names.databaseUrl, {
+      maxConnections: 2,
+      timeouts: databaseTimeouts(config, 'job'),
+    });
+    const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
+    const bar = process.stderr.isTTY
+      ? new SingleBar(
+          { format: 'load {bar} {percentage}% | {value}/{total} events', hideCursor: true },
+          Presets.shades_classic,
+        )
+      : undefined;
+    try {
+      await migrateToLatest(db, {
+        statementTimeoutMs: config.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      });
+      log(`loading ${options.events} sample events (seed ${options.seed}) into alias ${names.alias}`);
+      bar?.start(options.events, 0);
+      let lastLine = 0;
+      const summary = await loadSandbox({
+        db,
+        search: { client, alias: names.alias },
+        siteOrigin: config.SITE_ORIGIN,
+        events: options.events,
+        seed: options.seed,
+        onProgress: (done) => {
+          bar?.update(done);
+          if (!bar && (Date.now() - lastLine > 2_000 || done === options.events)) {
+            lastLine = Date.now();
+            log(`${done}/${options.events} events`);
+          }
+        },
+      });
+      bar?.stop();
+      log(
+        `loaded: ${summary.events} events (${summary.stored} stored, ${summary.duplicates} duplicates, ` +
+          `${summary.deadLettered} rejected as a producer's mistakes would be); ${summary.served} records served`,
+      );
+    } catch (error) {
+      bar?.stop();
+      if (!(error instanceof SandboxHoldsAccountsError)) throw error;
+      log(error.message);
+      process.exitCode = 2;
+    } finally {
+      await db.destroy();
+      await client.close();
+    }
+  });
+
+await program.parseAsync();
