@@ -1,4 +1,5 @@
-// `npm run keys -- create --account EMAIL --name NAME [--expires never|30|90|365]` | `list [--account EMAIL]`
+// `npm run keys -- create --account EMAIL --name NAME [--expires never|30|90|365] [--mode live|test]`
+// | `list [--account EMAIL]`
 // | `revoke ID` | `roll ID --grace none|1h|24h`
 // The operator's key management. A new secret is printed once, alone, as the last line of stdout;
 // everything else goes to stderr so `$(npm run -s keys -- create …)` captures just the secret.
@@ -12,12 +13,14 @@ import {
 } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
 import {
+  API_KEY_MODES,
   KEY_EXPIRY_CHOICES,
   KEY_GRACE_CHOICES,
   escapeControlCharacters,
   isKeyExpiryChoice,
   isKeyGraceChoice,
   keyStateAt,
+  type ApiKeyMode,
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
@@ -69,6 +72,10 @@ async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Pro
   }
 }
 
+function isApiKeyMode(value: string): value is ApiKeyMode {
+  return (API_KEY_MODES as readonly string[]).includes(value);
+}
+
 function choice<T extends string>(choices: readonly T[], accepts: (value: string) => value is T) {
   return (value: string): T => {
     if (!accepts(value)) throw new InvalidArgumentError(`choose one of ${choices.join(', ')}`);
@@ -94,7 +101,13 @@ program
     choice(KEY_EXPIRY_CHOICES, isKeyExpiryChoice),
     'never',
   )
-  .action(async (options: { account: string; name: string; expires: KeyExpiryChoice }) => {
+  .option(
+    '--mode <mode>',
+    `${API_KEY_MODES.join(' or ')}: a test key reads the sandbox dataset only (docs/api.md, "Sandbox")`,
+    choice(API_KEY_MODES, isApiKeyMode),
+    'live',
+  )
+  .action(async (options: { account: string; name: string; expires: KeyExpiryChoice; mode: ApiKeyMode }) => {
     await withDatabase(async (db) => {
       const account = await ensureAccount(db, options.account);
       if (account.created) say(`[keys] created account ${options.account} (${account.id})`);
@@ -102,10 +115,11 @@ program
         accountId: account.id,
         name: options.name,
         expiry: options.expires,
+        mode: options.mode,
       });
       const expiry = key.expiresAt === null ? 'never expires' : `expires ${key.expiresAt.toISOString()}`;
       say(
-        `[keys] created key ${key.id} "${key.name}" (prefix ${key.prefix}, ${expiry}) for ${options.account}`,
+        `[keys] created ${key.mode} key ${key.id} "${key.name}" (prefix ${key.prefix}, ${expiry}) for ${options.account}`,
       );
       say('[keys] the secret below is shown once; store it in server-side secret storage');
       process.stdout.write(`${secret}\n`);
@@ -114,7 +128,7 @@ program
 
 program
   .command('list')
-  .description('list keys: id, name, prefix, created, revoked, expires, last used, state')
+  .description('list keys: id, name, prefix, created, revoked, expires, last used, state, mode')
   .option('--account <email>', 'only this account')
   .option('--json', 'print one JSON document on stdout instead of the table')
   .action(async (options: { account?: string; json?: boolean }) => {
@@ -145,8 +159,9 @@ program
         return;
       }
       // Revoked: when it stops working (in the future for a rolled key in its grace period, then
-      // "retiring"). Last used lags requests by up to a usage flush interval.
-      process.stdout.write('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate\n');
+      // "retiring"). Last used lags requests by up to a usage flush interval. Mode is the last column,
+      // so scripts that read the others by position keep working.
+      process.stdout.write('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate\tmode\n');
       const time = (date: Date | null): string => date?.toISOString() ?? '-';
       for (const key of keys) {
         const columns = [
@@ -159,6 +174,7 @@ program
           time(key.expiresAt),
           time(key.lastUsedAt),
           keyStateAt(key, now),
+          key.mode,
         ];
         process.stdout.write(`${columns.join('\t')}\n`);
       }

@@ -38,7 +38,7 @@ describe('npm run keys (operator CLI)', () => {
     expect(await findActiveKeyBySecret(test.db, secret)).not.toBeNull();
   });
 
-  it('lists (id, name, prefix, created, revoked, expires, last used, state) and revokes; a sixth active key is refused clearly', async () => {
+  it('lists (id, name, prefix, created, revoked, expires, last used, state, mode) and revokes; a sixth active key is refused clearly', async () => {
     for (let index = 0; index < 4; index += 1)
       await keys('create', '--account', 'cli@example.com', '--name', `k${index}`);
     const sixth = keys('create', '--account', 'cli@example.com', '--name', 'sixth');
@@ -51,8 +51,9 @@ describe('npm run keys (operator CLI)', () => {
 
     const { stdout } = await keys('list', '--account', 'cli@example.com');
     const [header, ...rows] = stdout.trimEnd().split('\n');
-    expect(header).toBe('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate');
+    expect(header).toBe('id\tname\tprefix\tcreated\trevoked\texpires\tlast used\tstate\tmode');
     expect(rows).toHaveLength(5);
+    expect(rows.map((row) => row.split('\t')[8])).toEqual(['live', 'live', 'live', 'live', 'live']);
     const id = rows[0]?.split('\t')[0] ?? '';
     await keys('revoke', id);
     const after = await keys('list');
@@ -94,5 +95,42 @@ describe('npm run keys (operator CLI)', () => {
     await expect(keys('roll', id ?? '', '--grace', 'none')).rejects.toMatchObject({ code: 1 });
     // A grace the command does not offer is a usage error.
     await expect(keys('roll', id ?? '', '--grace', '2h')).rejects.toMatchObject({ code: 2 });
+  }, 180_000);
+
+  it('creates a test (sandbox) key with --mode test, says so, and lists each key with its mode', async () => {
+    const live = await keys('create', '--account', 'modes@example.com', '--name', 'live one');
+    expect(live.stdout.trim()).toMatch(/^dk_live_/);
+    expect(live.stderr).toContain('created live key');
+
+    const sandbox = await keys(
+      'create',
+      '--account',
+      'modes@example.com',
+      '--name',
+      'sandbox',
+      '--mode',
+      'test',
+    );
+    const secret = sandbox.stdout.trim();
+    expect(secret).toMatch(/^dk_test_/);
+    expect(isWellFormedApiKey(secret)).toBe(true);
+    expect(sandbox.stderr).toContain('created test key');
+    expect(sandbox.stderr).not.toContain(secret);
+    expect(await findActiveKeyBySecret(test.db, secret)).toMatchObject({ name: 'sandbox', mode: 'test' });
+
+    const rows = (await keys('list', '--account', 'modes@example.com')).stdout.trimEnd().split('\n').slice(1);
+    const modes = new Map(rows.map((row) => [row.split('\t')[1], row.split('\t')[8]]));
+    expect(modes).toEqual(
+      new Map([
+        ['live one', 'live'],
+        ['sandbox', 'test'],
+      ]),
+    );
+
+    // A mode the command does not offer is a usage error, and creates nothing.
+    const refused = keys('create', '--account', 'modes@example.com', '--name', 'odd', '--mode', 'staging');
+    await expect(refused).rejects.toMatchObject({ code: 2 });
+    const after = await keys('list', '--account', 'modes@example.com');
+    expect(after.stdout.trimEnd().split('\n')).toHaveLength(3);
   }, 180_000);
 });

@@ -1,10 +1,13 @@
 import {
+  API_KEY_MODES,
+  API_KEY_PREFIXES,
   KEY_EXPIRY_CHOICES,
   KEY_GRACE_CHOICES,
   keyEndsSoon,
   keyStateAt,
   keyWorksAt,
   usageTotals,
+  type ApiKeyMode,
   type KeyExpiryChoice,
   type KeyGraceChoice,
 } from '@directory/domain';
@@ -26,6 +29,11 @@ const EXPIRY_LABELS: Record<KeyExpiryChoice, string> = {
   '365': 'In 365 days',
 };
 
+const MODE_LABELS: Record<ApiKeyMode, string> = {
+  live: 'Live',
+  test: 'Test (sandbox)',
+};
+
 const GRACE_LABELS: Record<KeyGraceChoice, string> = {
   none: 'None: the current secret stops working now',
   '1h': '1 hour',
@@ -39,9 +47,10 @@ type KeysPageOptions = {
   policy: KeyPolicy;
   now: Date;
   /** Only on the response to the create POST itself: the one time the secret is ever shown. */
-  created?: { name: string; secret: string };
+  created?: { name: string; secret: string; mode: ApiKeyMode };
   notice?: Notice;
   nameValue?: string;
+  modeValue?: ApiKeyMode;
 };
 
 function timestamp(date: Date): SafeHtml {
@@ -53,9 +62,35 @@ export function policyText(policy: KeyPolicy): string {
   return `${formatCount(policy.max)} requests per ${policy.windowSeconds} s`;
 }
 
-function newSecretPanel(created: { name: string; secret: string }): SafeHtml {
+/** What a key reads: a test key is marked as a sandbox key wherever it is shown. */
+function modeBadge(mode: ApiKeyMode): SafeHtml {
+  return mode === 'test'
+    ? html`<span class="badge mode-test" data-mode="test">Test</span>`
+    : html`<span class="badge mode-live" data-mode="live">Live</span>`;
+}
+
+/** The badge, and for a test key what it reads (the list and the usage page). */
+function modeCell(mode: ApiKeyMode): SafeHtml {
+  return mode === 'test'
+    ? html`${modeBadge(mode)}
+        <div class="muted small">sandbox: sample data only</div>`
+    : modeBadge(mode);
+}
+
+function modeSentence(mode: ApiKeyMode): SafeHtml {
+  switch (mode) {
+    case 'live':
+      return html`This is a <strong>live</strong> key: it reads the live directory.`;
+    case 'test':
+      return html`This is a <strong>test</strong> (sandbox) key: it reads the sandbox's sample data only,
+        never the live directory.`;
+  }
+}
+
+function newSecretPanel(created: { name: string; secret: string; mode: ApiKeyMode }): SafeHtml {
   return html`<section class="card secret-card" aria-labelledby="secret-title">
-    <h2 id="secret-title">Your new key “${created.name}”</h2>
+    <h2 id="secret-title">Your new key “${created.name}” ${modeBadge(created.mode)}</h2>
+    <p data-testid="new-secret-mode">${modeSentence(created.mode)}</p>
     <p class="warning" role="alert">
       <strong>Copy it now: this secret won't be shown again.</strong> We store only a hash of it; if you lose
       it, revoke the key and create a new one.
@@ -100,6 +135,7 @@ function keyRow({ key, usage }: KeyWithUsage, policy: KeyPolicy, now: Date): Saf
       ${key.name}
       <div class="key-id muted">${key.id}</div>
     </th>
+    <td data-testid="mode">${modeCell(key.mode)}</td>
     <td><code>${key.prefix}…</code></td>
     <td>${timestamp(key.creationTime)}</td>
     <td data-testid="last-used">
@@ -152,6 +188,7 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
             <thead>
               <tr>
                 <th scope="col">Name</th>
+                <th scope="col">Mode</th>
                 <th scope="col">Prefix</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
@@ -200,6 +237,17 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
             />
           </div>
           <div class="field">
+            <label for="mode">Mode</label>
+            <select id="mode" name="mode" aria-describedby="mode-hint">
+              ${API_KEY_MODES.map(
+                (mode) =>
+                  html`<option value="${mode}" ${mode === (options.modeValue ?? 'live') ? 'selected' : ''}>
+                    ${MODE_LABELS[mode]}
+                  </option>`,
+              )}
+            </select>
+          </div>
+          <div class="field">
             <label for="expiry">Expires</label>
             <select id="expiry" name="expiry">
               ${KEY_EXPIRY_CHOICES.map((choice) => html`<option value="${choice}">${EXPIRY_LABELS[choice]}</option>`)}
@@ -207,6 +255,11 @@ export function keysPage(options: KeysPageOptions): SafeHtml {
           </div>
           <button type="submit" class="primary">Create key</button>
         </form>
+        <p class="hint" id="mode-hint">
+          Live keys (<code>${API_KEY_PREFIXES.live}…</code>) read the directory. Test keys
+          (<code>${API_KEY_PREFIXES.test}…</code>) read the sandbox's sample data only, with a request ceiling
+          of their own; both count toward your ${options.maxActiveKeys} active keys.
+        </p>
       </section>
       <section class="card" aria-labelledby="list-title">
         <h2 id="list-title">Your keys</h2>
@@ -247,9 +300,9 @@ export function rollConfirmPage(options: { context: PageContext; key: ApiKeyReco
     body: html`<section class="card narrow" aria-labelledby="title">
       <h1 id="title">Roll “${key.name}”?</h1>
       <p>
-        A new key with the same name replaces <code>${key.prefix}…</code>; its secret is shown once. Choose
-        how long the current secret keeps working, so you can deploy the new one first. While both work, both
-        count toward your active keys.
+        A new key with the same name and mode (${MODE_LABELS[key.mode]}) replaces <code>${key.prefix}…</code>;
+        its secret is shown once. Choose how long the current secret keeps working, so you can deploy the new
+        one first. While both work, both count toward your active keys.
       </p>
       <form method="post" action="/keys/${key.id}/roll">
         ${csrfField(options.context.csrfToken)}
@@ -291,6 +344,10 @@ export function keyUsagePage(options: {
       <section class="card" aria-labelledby="usage-title">
         <h2 id="usage-title">Last 30 days</h2>
         <dl class="facts">
+          <div>
+            <dt>Mode</dt>
+            <dd>${modeCell(key.mode)}</dd>
+          </div>
           <div>
             <dt>Requests</dt>
             <dd data-testid="usage-requests">${formatCount(totals.requests)}</dd>

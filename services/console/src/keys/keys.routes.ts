@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import type { KeyVouches } from '@directory/keys';
 import {
+  API_KEY_MODES,
   assertNever,
   isKeyExpiryChoice,
   isKeyGraceChoice,
   keyStateAt,
+  type ApiKeyMode,
   type KeyGraceChoice,
 } from '@directory/domain';
 import {
@@ -46,8 +48,10 @@ type KeyRequest = FastifyRequest<KeyParams>;
 type KeysPageExtras = {
   status?: number;
   notice?: Notice;
-  created?: { name: string; secret: string };
+  created?: { name: string; secret: string; mode: ApiKeyMode };
   nameValue?: string;
+  /** The mode chosen in a refused form, so it is offered again as chosen (not silently as live). */
+  modeValue?: ApiKeyMode;
 };
 
 /** The key pages; every route needs a signed-in session (else: to the sign-in page). */
@@ -116,32 +120,42 @@ function sendNotAccepted(csrf: CsrfControl, request: FastifyRequest, reply: Fast
   return sendPage(reply, page, 400);
 }
 
+function isApiKeyMode(value: string): value is ApiKeyMode {
+  return (API_KEY_MODES as readonly string[]).includes(value);
+}
+
 async function createKey(
   options: KeysRoutesOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { name, expiry } = formFields(request.body, ['name', 'expiry']);
+  const fields = formFields(request.body, ['name', 'expiry', 'mode']);
+  const { name, expiry } = fields;
   // A form without the field (a page served before expiry was offered) creates a key that never expires.
   if (expiry !== '' && !isKeyExpiryChoice(expiry)) return sendNotAccepted(options.csrf, request, reply);
+  // Likewise a form from before modes were offered creates a live key; any other value is refused.
+  const mode = fields.mode === '' ? 'live' : fields.mode;
+  if (!isApiKeyMode(mode)) return sendNotAccepted(options.csrf, request, reply);
   const result = await createKeyForAccount(
     options.db,
     sessionOf(request).accountId,
     name,
     expiry === '' ? 'never' : expiry,
+    mode,
   );
   switch (result.kind) {
     case 'created':
-      request.log.info({ keyId: result.key.id }, 'key created');
+      request.log.info({ keyId: result.key.id, mode: result.key.mode }, 'key created');
       // The secret goes into this response only: it is not stored, flashed or logged anywhere.
       return sendKeysPage(options, request, reply, {
-        created: { name: result.key.name, secret: result.secret },
+        created: { name: result.key.name, secret: result.secret, mode: result.key.mode },
         notice: { tone: 'success', message: `Key “${result.key.name}” created.` },
       });
     case 'limitReached':
       return sendKeysPage(options, request, reply, {
         status: 409,
         nameValue: name,
+        modeValue: mode,
         notice: {
           tone: 'error',
           message: `You already have ${MAX_ACTIVE_KEYS_PER_ACCOUNT} active keys, which is the limit. Revoke one first, then create the new key.`,
@@ -151,6 +165,7 @@ async function createKey(
       return sendKeysPage(options, request, reply, {
         status: 400,
         nameValue: name,
+        modeValue: mode,
         notice: {
           tone: 'error',
           message: `Give the key a name of 1 to ${MAX_KEY_NAME_LENGTH} characters.`,
@@ -202,7 +217,7 @@ async function rollKey(
     case 'rolled':
       request.log.info({ keyId: result.previous.id, successorId: result.key.id, grace }, 'key rolled');
       return sendKeysPage(options, request, reply, {
-        created: { name: result.key.name, secret: result.secret },
+        created: { name: result.key.name, secret: result.secret, mode: result.key.mode },
         notice: { tone: 'success', message: rolledMessage(result, grace) },
       });
     case 'limitReached':

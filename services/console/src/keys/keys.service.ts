@@ -2,6 +2,7 @@ import type { Database } from '@directory/database';
 import {
   KEY_USAGE_DAYS,
   usageWindow,
+  type ApiKeyMode,
   type DailyUsage,
   type KeyExpiryChoice,
   type KeyGraceChoice,
@@ -37,9 +38,10 @@ export async function createKeyForAccount(
   accountId: string,
   name: string,
   expiry: KeyExpiryChoice,
+  mode: ApiKeyMode,
 ): Promise<CreateKeyResult> {
   try {
-    const { key, secret } = await createApiKey(db, { accountId, name, expiry });
+    const { key, secret } = await createApiKey(db, { accountId, name, expiry, mode });
     return { kind: 'created', key, secret };
   } catch (error) {
     if (error instanceof ApiKeyLimitError) return { kind: 'limitReached' };

@@ -60,6 +60,8 @@ time { white-space: nowrap; }
 .badge.active { background: #e3f5eb; color: var(--ok); } .badge.revoked { background: #eceff4; color: var(--muted); }
 .badge.retiring { background: #e8f0fb; color: var(--brand-dark); } .badge.expired { background: #fdecec; color: #8e1c1c; }
 .badge.warn { background: var(--warn-bg); color: #7a5b00; border: 1px solid var(--warn-line); }
+.badge.mode-live { background: #eef1f6; color: var(--text); border: 1px solid #c5ccd9; }
+.badge.mode-test { background: #f3e8fd; color: #5b2a86; border: 1px dashed #b48ad8; }
 select { padding: .55rem .6rem; border: 1px solid #c5ccd9; border-radius: .5rem; font: inherit; background: #fff; }
 .create-form .field { margin-bottom: 0; }
 .small-button { padding: .35rem .8rem; }
