@@ -93,6 +93,7 @@ describe('directory (the one operator and process command)', () => {
         expiresAt: null,
         lastUsedAt: null,
         state: 'active',
+        mode: 'live',
       },
     ]);
     // Nothing raw a terminal obeys, though the parsed name is exact.

@@ -153,6 +153,7 @@ program
             expiresAt: key.expiresAt?.toISOString() ?? null,
             lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
             state: keyStateAt(key, now),
+            mode: key.mode,
           })),
         };
         process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
