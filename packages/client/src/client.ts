@@ -34,7 +34,10 @@ import type {
 export type DirectoryClientOptions = {
   /** Where the API is served, e.g. `https://api.example.com` (a path prefix is kept). */
   baseUrl: string;
-  /** The key's secret (`dk_live_…`), sent as `X-API-Key`; never in a URL, never in an error message. */
+  /**
+   * The key's secret (`dk_live_…`, or `dk_test_…` to read the sandbox's sample data), sent as `X-API-Key`;
+   * never in a URL, never in an error message.
+   */
   apiKey: string;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: typeof fetch;

@@ -1,1 +1,7 @@
 export { reindex } from './reindex.service.js';
+export {
+  SANDBOX_DEFAULTS,
+  SandboxHoldsAccountsError,
+  loadSandbox,
+  type SandboxLoadSummary,
+} from './sandbox.service.js';
