@@ -1,6 +1,6 @@
 // `npm run demo`: the whole platform on this machine, seeded with realistic sample data.
 // Services up → migrate → generate events → worker → ingest through the real queue (progress bar) →
-// a demo API key → API, MCP server and console. Ctrl-C stops everything this command started.
+// the sandbox's sample data → a demo API key and a demo test key → API, MCP server and console. Ctrl-C stops everything this command started.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -135,24 +135,35 @@ try {
   const [ingestCode] = (await once(ingest, 'exit')) as [number | null];
   if (ingestCode !== 0) throw new Error(`ingest exited with ${ingestCode}`);
 
-  // One demo key per run; the oldest demo key is revoked when the account is at its limit.
+  say('loading the sandbox (what test keys read) …');
+  const sandbox = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/operator/src/sandbox.cli.ts', 'load'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  const [sandboxCode] = (await once(sandbox, 'exit')) as [number | null];
+  if (sandboxCode !== 0) throw new Error(`sandbox load exited with ${sandboxCode}`);
+
+  // Two demo keys per run, live and test; the oldest demo keys are revoked to make room for them
+  // (keys are listed newest first).
   const account = await ensureAccount(db, 'demo@doctor-directory.example');
   const active = (await listApiKeys(db, account.id)).filter((key) => key.revokedAt === null);
-  if (active.length >= MAX_ACTIVE_KEYS_PER_ACCOUNT) {
-    const oldest = active[active.length - 1];
-    if (oldest) {
-      const redis = createRedisClient(config, 'service');
-      try {
-        await revokeApiKey(db, createKeyVouches(redis, config.REDIS_PREFIX), oldest.id);
-      } finally {
-        redis.disconnect();
-      }
+  const oldest = active.slice(MAX_ACTIVE_KEYS_PER_ACCOUNT - 2);
+  if (oldest.length > 0) {
+    const redis = createRedisClient(config, 'service');
+    try {
+      for (const key of oldest) await revokeApiKey(db, createKeyVouches(redis, config.REDIS_PREFIX), key.id);
+    } finally {
+      redis.disconnect();
     }
   }
-  const { secret } = await createApiKey(db, {
-    accountId: account.id,
-    name: `demo ${new Date().toISOString()}`,
-  });
+  const demoKey = (mode: 'live' | 'test') =>
+    createApiKey(db, { accountId: account.id, name: `demo ${mode} ${new Date().toISOString()}`, mode });
+  const { secret } = await demoKey('live');
+  const { secret: testSecret } = await demoKey('test');
   await db.destroy();
 
   say('starting the API, the MCP server and the console …');
@@ -173,12 +184,14 @@ try {
     `  Key console    http://${config.HOST}:${config.CONSOLE_PORT}/`,
     '',
     `  Demo API key   ${secret}`,
+    `  Demo test key  ${testSecret}   (reads the sandbox's sample data: docs/api.md "Sandbox")`,
     '',
     'Try:',
     `  curl -s -H "X-API-Key: ${secret}" ${api}/api/v1/key`,
     `  curl -s -H "X-API-Key: ${secret}" "${api}/api/v1/doctors?country=de&limit=3"`,
     `  curl -s -H "X-API-Key: ${secret}" "${api}/api/v1/doctors?country=es&q=dent&whatsapp=true&limit=2"`,
     `  curl -s -H "Authorization: Bearer ${secret}" "${api}/api/v1/doctors?country=it&verified=true&limit=1"`,
+    `  curl -s -H "X-API-Key: ${testSecret}" "${api}/api/v1/doctors?country=de&limit=3"`,
     '',
     'Ctrl-C stops the worker, the API, the MCP server and the console.',
     '',

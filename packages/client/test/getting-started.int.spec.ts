@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSandbox } from '@directory/operator';
+import { SANDBOX_DEFAULTS, loadSandbox } from '@directory/operator';
 import { SITE_ORIGIN } from '@directory/testing';
 import { createApiHarness, type ApiHarness } from '../../../services/api/test/support/api-harness.js';
 import { createDirectoryClient } from '../src/index.js';
@@ -29,7 +29,7 @@ describe('getting started with a sandbox key', () => {
       search: { client: harness.search.client, alias: harness.sandbox.alias },
       siteOrigin: SITE_ORIGIN,
       events: 2_500,
-      seed: 42,
+      seed: SANDBOX_DEFAULTS.seed,
     });
   }, 60_000);
   afterAll(() => harness.close());

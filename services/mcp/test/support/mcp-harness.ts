@@ -9,7 +9,6 @@ import type { Datasets } from '@directory/search';
 import { createApiKey, createKeyVouches, ensureAccount, revokeApiKey } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
-  SITE_ORIGIN,
   createTestDatabase,
   createTestRedis,
   createTestSandbox,
