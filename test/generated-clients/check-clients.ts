@@ -7,8 +7,10 @@
 //     operation function, answered by a fetch that returns the recorded body.
 //   - openapi-generator typescript-fetch: each body through `<Model>FromJSON` then `<Model>ToJSON`.
 //   - openapi-generator java (native, Jackson): each body read into its model class and written back.
-// The openapi-generator jar is fetched once with Maven into the cache folder, and Maven compiles the Java
-// client (see docs/development.md).
+//   - openapi-generator python (pydantic v2): each body through the model's `from_dict` then `to_dict`.
+// The openapi-generator jar is fetched once with Maven into the cache folder, Maven compiles the Java
+// client, and the Python client runs on the machine's python3 with pydantic 2, urllib3 and
+// python-dateutil installed (see docs/development.md).
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -288,13 +290,7 @@ function checkOpenApiGeneratorJava(documentFile: string, folder: string, replays
   );
   if (compiled.status !== 0)
     throw new Error(`mvn could not compile the generated Java client:\n${compiled.stdout}${compiled.stderr}`);
-  const modelled = replays.filter((replay) => replay.operation.successSchema !== undefined);
-  writeFileSync(
-    join(output, 'replays.json'),
-    JSON.stringify(
-      modelled.map((replay) => ({ schema: replay.operation.successSchema, body: replay.golden.body })),
-    ),
-  );
+  const modelled = modelledReplays(replays, join(output, 'replays.json'));
   const classpath = `${join(output, 'target/classes')}${delimiter}${readFileSync(join(output, 'classpath.txt'), 'utf8').trim()}`;
   const ran = spawnSync(
     'java',
@@ -304,10 +300,39 @@ function checkOpenApiGeneratorJava(documentFile: string, folder: string, replays
     },
   );
   if (ran.status !== 0) throw new Error(`the Java replay failed:\n${ran.stdout}${ran.stderr}`);
-  const answers = JSON.parse(readFileSync(join(output, 'answers.json'), 'utf8')) as {
-    value?: unknown;
-    error?: string;
-  }[];
+  const result: GeneratorResult = {
+    generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} java native (Jackson read, write)`,
+    operations: new Set(modelled.map((replay) => replay.operation.operationId)),
+    failures: answerFailures(replays, modelled, join(output, 'answers.json')),
+    seconds: (performance.now() - started) / 1000,
+  };
+  return { result, warnings };
+}
+
+/** The replays a program in another language read back, from its answers file (one answer per replay). */
+function modelledReplays(replays: readonly GoldenReplay[], file: string): GoldenReplay[] {
+  const modelled = replays.filter((replay) => replay.operation.successSchema !== undefined);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      modelled.map((replay) => ({ schema: replay.operation.successSchema, body: replay.golden.body })),
+    ),
+  );
+  return modelled;
+}
+
+/**
+ * The failures of a replay run outside Node (`{ value } | { error }` per modelled replay, in order):
+ * refusals, field differences (date-times as instants: each language writes them its own way), and every
+ * operation whose 200 schema is inline (no model to read it with).
+ */
+function answerFailures(
+  replays: readonly GoldenReplay[],
+  modelled: readonly GoldenReplay[],
+  answersFile: string,
+  options: ComparisonOptions = {},
+): Failure[] {
+  const answers = JSON.parse(readFileSync(answersFile, 'utf8')) as { value?: unknown; error?: string }[];
   const failures: Failure[] = replays
     .filter((replay) => replay.operation.successSchema === undefined)
     .map((replay) => failed(replay, 'no model for an inline 200 schema'));
@@ -316,14 +341,48 @@ function checkOpenApiGeneratorJava(documentFile: string, folder: string, replays
     if (answer?.error !== undefined || answer === undefined)
       failures.push(failed(replay, `refused: ${answer?.error ?? 'no answer'}`));
     else {
-      const failure = failureOf(replay, answer.value, { dateTimesAsInstants: true });
+      const failure = failureOf(replay, answer.value, { ...options, dateTimesAsInstants: true });
       if (failure !== undefined) failures.push(failure);
     }
   });
+  return failures;
+}
+
+/**
+ * openapi-generator's `python` client (pydantic v2 models): test/generated-clients/python/replay.py reads
+ * each body with the 200 schema's model (`from_dict`) and writes it back (`to_dict`). Its models set every
+ * optional field a body leaves out to None and write it as null: a program sees None either way, so an
+ * added null is not a difference here (absentAsNull); a field lost, renamed or changed still is.
+ */
+function checkOpenApiGeneratorPython(documentFile: string, folder: string, replays: readonly GoldenReplay[]) {
+  openApiGeneratorJar(); // a first run's download is not generation time
+  const started = performance.now();
+  const output = join(folder, 'python');
+  const warnings = openApiGenerate(
+    'python',
+    documentFile,
+    output,
+    'packageName=directory_client,hideGenerationTimestamp=true',
+  );
+  const modelled = modelledReplays(replays, join(output, 'replays.json'));
+  const ran = spawnSync(
+    'python3',
+    [
+      join(import.meta.dirname, 'python/replay.py'),
+      output,
+      join(output, 'replays.json'),
+      join(output, 'answers.json'),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (ran.status !== 0)
+    throw new Error(
+      `the Python replay failed (python3 with pydantic 2, urllib3 and python-dateutil is needed):\n${ran.stdout}${ran.stderr}`,
+    );
   const result: GeneratorResult = {
-    generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} java native (Jackson read, write)`,
+    generator: `openapi-generator ${OPENAPI_GENERATOR_VERSION} python (pydantic from_dict, to_dict)`,
     operations: new Set(modelled.map((replay) => replay.operation.operationId)),
-    failures,
+    failures: answerFailures(replays, modelled, join(output, 'answers.json'), { absentAsNull: true }),
     seconds: (performance.now() - started) / 1000,
   };
   return { result, warnings };
@@ -364,6 +423,7 @@ try {
   for (const { result, warnings } of [
     await checkOpenApiGenerator(documentFile, folder, replays),
     checkOpenApiGeneratorJava(documentFile, folder, replays),
+    checkOpenApiGeneratorPython(documentFile, folder, replays),
   ]) {
     for (const warning of warnings) console.log(`     openapi-generator ${warning}`);
     clean = report(result) && clean;

@@ -134,6 +134,12 @@ export function sameInstant(original: unknown, parsed: unknown): boolean {
 export type ComparisonOptions = {
   /** Date-times count as equal when they name the same instant (a client that writes its own format). */
   readonly dateTimesAsInstants?: boolean;
+  /**
+   * A null the body left out counts as absent: for a client whose models cannot tell an optional field
+   * left out from one that is null, and write null for each (openapi-generator's Python models). A value
+   * lost or changed, and a non-null field added, still count.
+   */
+  readonly absentAsNull?: boolean;
 };
 
 /**
@@ -164,7 +170,11 @@ export function fieldDifferences(
       else differences.push(...fieldDifferences(value, parsed[key], options, keyPath(path, key)));
     }
     for (const [key, value] of Object.entries(parsed))
-      if (value !== undefined && original[key] === undefined)
+      if (
+        value !== undefined &&
+        original[key] === undefined &&
+        !(value === null && options.absentAsNull === true)
+      )
         differences.push({ path: keyPath(path, key), kind: 'added', detail: `is ${shown(value)}` });
     return differences;
   }

@@ -148,6 +148,19 @@ describe('fieldDifferences', () => {
     expect(sameInstant('2026-01-01', '2026-01-01T00:00:00Z')).toBe(false);
   });
 
+  it('takes a null the body left out as absent only when asked to, and nothing else', () => {
+    const original = { id: 'a', name: 'Praxis' };
+    const written = { id: 'a', name: 'Praxis', openingHours: null };
+    expect(fieldDifferences(original, written).map(({ kind, path }) => `${kind} ${path}`)).toEqual([
+      'added $.openingHours',
+    ]);
+    expect(fieldDifferences(original, written, { absentAsNull: true })).toEqual([]);
+    const renamed = { id: 'a', fullName: 'Praxis', name: null };
+    expect(
+      fieldDifferences(original, renamed, { absentAsNull: true }).map(({ kind, path }) => `${kind} ${path}`),
+    ).toEqual(['changed $.name', 'added $.fullName']);
+  });
+
   it('quotes keys that are not identifiers', () => {
     expect(fieldDifferences({ workingHours: { 'Mon-Fri': [] } }, { workingHours: {} })).toEqual([
       { path: '$.workingHours["Mon-Fri"]', kind: 'lost', detail: 'was []' },
