@@ -56,6 +56,7 @@ describe('API key store on the local PostgreSQL', () => {
       accountId: account.id,
       name: 'find',
       prefix: key.prefix,
+      mode: 'live',
       creationTime: key.creationTime,
     });
     const revoked = await revokeApiKey(test.db, vouches, key.id);
