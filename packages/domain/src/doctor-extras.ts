@@ -21,6 +21,19 @@ export const doctorExtrasSchema = z.strictObject({
   openingHours: openingHoursSchema.nullable(),
   // API 1.3: languages, acceptingNewPatients, wheelchairAccessible, insurance (patient-attributes.ts).
   ...patientAttributesSchema.shape,
+  // API 1.3 provenance: how fresh the record is, folded from its events (place-fold.ts), so a replay
+  // gives the same values.
+  observedAt: z.iso.datetime().nullable().meta({
+    description:
+      'API 1.3. When the latest crawl that saw this record was made (UTC): the freshness of its contact and practice data.',
+  }),
+  updatedAt: z.iso.datetime().nullable().meta({
+    description:
+      'API 1.3. When the record’s public fields last changed (UTC): a crawl that found everything as it was, or a change of whether it is served, leaves it as it is. `updatedSince` filters on it.',
+  }),
+  verifiedAt: z.iso.datetime().nullable().meta({
+    description: 'API 1.3. When `verified` last became true (UTC); null while the listing is not verified.',
+  }),
 });
 export type DoctorExtras = z.infer<typeof doctorExtrasSchema>;
 export const DOCTOR_EXTRA_KEYS = doctorExtrasSchema.keyof().options;
@@ -28,9 +41,27 @@ export const DOCTOR_EXTRA_KEYS = doctorExtrasSchema.keyof().options;
 /** The extras of a served place, built from the same state as its Doctor record. */
 export function toDoctorExtras(state: PlaceState, doctor: Doctor): DoctorExtras {
   return {
+    ...contentExtrasOf(state, doctor),
+    observedAt: instantText(state.observedAt),
+    updatedAt: instantText(state.updatedAt),
+    verifiedAt: instantText(state.verifiedAt),
+  };
+}
+
+/** The extras that are the record's content (all but the provenance): what "public fields" include. */
+export function contentExtrasOf(
+  state: PlaceState,
+  doctor: Doctor,
+): Omit<DoctorExtras, 'observedAt' | 'updatedAt' | 'verifiedAt'> {
+  return {
     specialtyCodes: specialtyCodesOf(doctor),
     openingHours: openingHoursOf(state, doctor),
     // Insurance codes are the dataset's own; a place without a publication is never served anyway.
     ...patientAttributesOf(state.observed ?? {}, state.publication?.country ?? ''),
   };
+}
+
+/** An event's `occurredAt` as the API writes instants: UTC with milliseconds (events may carry offsets). */
+export function instantText(occurredAt: string | null): string | null {
+  return occurredAt === null ? null : new Date(Date.parse(occurredAt)).toISOString();
 }

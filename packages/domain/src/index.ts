@@ -18,11 +18,12 @@ export {
 } from './events.js';
 export {
   initialPlaceState,
-  foldPlace,
   isServed,
+  orderedStream,
   type StoredPlaceEvent,
   type PlaceState,
 } from './place-state.js';
+export { foldPlace } from './place-fold.js';
 export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './profile-url.js';
 export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './doctor-id.js';
 export { isAccountEmail, isPublicEmail, MAX_EMAIL_LENGTH } from './email-address.js';

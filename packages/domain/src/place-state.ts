@@ -14,8 +14,16 @@ export type PlaceState = {
    */
   version: number;
   observed: Observed | null;
-  /** `occurredAt` of the crawl `observed` came from. */
+  /** `occurredAt` of the crawl `observed` came from (as the event wrote it; provenance normalizes it). */
   observedAt: string | null;
+  /**
+   * When the record's public fields (the Doctor record and its content extras) last changed: the
+   * `occurredAt` of the latest event after which they differ (place-fold.ts). Null until the place has
+   * both a crawl and a publication.
+   */
+  updatedAt: string | null;
+  /** `occurredAt` of the event that last made `verified` true; null while it is false. */
+  verifiedAt: string | null;
   /** The last publication, kept after unpublishing for reference. */
   publication: Publication | null;
   published: boolean;
@@ -30,6 +38,8 @@ export function initialPlaceState(placeId: string): PlaceState {
     version: 0,
     observed: null,
     observedAt: null,
+    updatedAt: null,
+    verifiedAt: null,
     publication: null,
     published: false,
     suppressedReason: null,
@@ -38,7 +48,10 @@ export function initialPlaceState(placeId: string): PlaceState {
   };
 }
 
-/** Applies one (deduplicated) event. Pure. Each applied event advances the stream version by one. */
+/**
+ * Applies one (deduplicated) event. Pure. Each applied event advances the stream version by one.
+ * `updatedAt` is the fold's to set (place-fold.ts): it needs the public record, built elsewhere.
+ */
 export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
   // One new object per event (a replay folds every stored event).
   const version = state.version + 1;
@@ -68,31 +81,35 @@ export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
     case 'place.reopened':
       return { ...state, version, closed: false };
     case 'place.verified':
-      return { ...state, version, verified: true };
+      // Verified again while verified: it has been since the first time.
+      return {
+        ...state,
+        version,
+        verified: true,
+        verifiedAt: state.verified ? state.verifiedAt : event.occurredAt,
+      };
     case 'place.unverified':
-      return { ...state, version, verified: false };
+      return { ...state, version, verified: false, verifiedAt: null };
     default:
       return assertNever(event);
   }
 }
 
 /**
- * Folds a whole stream. The result depends only on the set of events, not on the order they arrived in
- * or on duplicates, so a late or replayed event converges to the same state: events are deduplicated by
- * `eventId`, then applied in (`occurredAt` instant, `eventId`) order.
+ * A stream as a fold applies it: deduplicated by `eventId` (the store keeps the first copy, so the
+ * lowest position wins whatever the input order), in (`occurredAt` instant, `eventId`) order. The
+ * result depends only on the set of events, so a late or replayed event converges to the same state.
  */
-export function foldPlace(placeId: string, events: ReadonlyArray<StoredPlaceEvent>): PlaceState {
+export function orderedStream(placeId: string, events: ReadonlyArray<StoredPlaceEvent>): StoredPlaceEvent[] {
   const byEventId = new Map<string, StoredPlaceEvent>();
   for (const event of events) {
     if (event.placeId !== placeId) {
       throw new Error(`Event ${event.eventId} belongs to place ${event.placeId}, not ${placeId}`);
     }
     const seen = byEventId.get(event.eventId);
-    // The store keeps the first copy of an eventId, so the lowest position wins whatever the input order.
     if (seen === undefined || event.position < seen.position) byEventId.set(event.eventId, event);
   }
-  const ordered = [...byEventId.values()].sort(compareEvents);
-  return ordered.reduce<PlaceState>(evolve, initialPlaceState(placeId));
+  return [...byEventId.values()].sort(compareEvents);
 }
 
 /** Served means visible in search and on single fetch. */

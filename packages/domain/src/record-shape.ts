@@ -129,6 +129,9 @@ const UNKNOWN_EXTRAS: DoctorExtras = {
   acceptingNewPatients: null,
   wheelchairAccessible: null,
   insurance: [],
+  observedAt: null,
+  updatedAt: null,
+  verifiedAt: null,
 };
 
 /**

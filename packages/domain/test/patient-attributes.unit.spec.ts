@@ -12,7 +12,7 @@ import {
   patientAttributesOf,
   patientAttributesSchema,
 } from '../src/patient-attributes.js';
-import { foldPlace } from '../src/place-state.js';
+import { foldPlace } from '../src/place-fold.js';
 import { toSearchDocument } from '../src/search/search-document.js';
 import {
   PLACE_ID,
@@ -221,12 +221,11 @@ describe('the fold and the record extras', () => {
   });
   const extrasOf = (events: Parameters<typeof foldPlace>[1]) => {
     const state = foldPlace(PLACE_ID, events);
-    const {
-      specialtyCodes: _codes,
-      openingHours: _hours,
-      ...attributes
-    } = toDoctorExtras(state, toDoctor(state, { siteOrigin: SITE_ORIGIN }));
-    return attributes;
+    const { languages, acceptingNewPatients, wheelchairAccessible, insurance } = toDoctorExtras(
+      state,
+      toDoctor(state, { siteOrigin: SITE_ORIGIN }),
+    );
+    return { languages, acceptingNewPatients, wheelchairAccessible, insurance };
   };
 
   const early = crawl(
@@ -285,7 +284,7 @@ describe('the fold and the record extras', () => {
     expect(extras.languages).toEqual(['es']);
   });
 
-  it('puts the four after the API 1.2 extras, in this order', () => {
+  it('puts the four after the API 1.2 extras, in this order, before the provenance', () => {
     expect(DOCTOR_EXTRA_KEYS).toEqual([
       'specialtyCodes',
       'openingHours',
@@ -293,6 +292,9 @@ describe('the fold and the record extras', () => {
       'acceptingNewPatients',
       'wheelchairAccessible',
       'insurance',
+      'observedAt',
+      'updatedAt',
+      'verifiedAt',
     ]);
   });
 

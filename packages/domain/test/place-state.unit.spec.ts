@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRY_CODES, type PlaceEvent } from '../src/events.js';
+import { foldPlace } from '../src/place-fold.js';
 import {
   evolve,
-  foldPlace,
   initialPlaceState,
   isServed,
   type PlaceState,

@@ -20,6 +20,9 @@ const EXTRAS: DoctorExtras = {
   acceptingNewPatients: true,
   wheelchairAccessible: false,
   insurance: ['gkv', 'pkv'],
+  observedAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  verifiedAt: '2026-01-01T00:00:00.000Z',
 };
 
 function fieldsOf(text: string) {

@@ -10,7 +10,8 @@ import {
 } from '../src/doctor.js';
 import { placeEventSchema } from '../src/events.js';
 import { foldText } from '../src/text.js';
-import { foldPlace, type PlaceState } from '../src/place-state.js';
+import { foldPlace } from '../src/place-fold.js';
+import type { PlaceState } from '../src/place-state.js';
 import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/page-bounds.js';
 import {
   SEARCH_DOCUMENT_MAPPING,

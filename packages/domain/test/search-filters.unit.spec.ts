@@ -47,6 +47,7 @@ const SAMPLES: {
   acceptingNewPatients: [true, false],
   wheelchairAccessible: [true, false],
   insurance: ['gkv', 'sns'],
+  updatedSince: ['2026-11-01T00:00:00Z', '2026-11-01T00:00:00.001Z'],
 };
 // What openNow means, passed in as the edge would.
 const REQUEST_TIME = new Date('2026-11-23T08:30:00Z');
@@ -91,6 +92,7 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'acceptingNewPatients',
       'wheelchairAccessible',
       'insurance',
+      'updatedSince',
     ]);
     expect(KNOWN_PARAMETERS).toEqual([...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count']);
   });

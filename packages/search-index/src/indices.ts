@@ -51,11 +51,17 @@ export async function concreteIndices(client: Client, alias: string): Promise<st
 /**
  * Creates the first concrete index behind the alias if the alias does not exist yet. The first index has
  * a fixed name, so processes starting together race on index creation (one wins, the rest see 400
- * resource_already_exists) instead of each attaching an index of its own to the alias.
+ * resource_already_exists) instead of each attaching an index of its own to the alias. An index made by
+ * an earlier release gets the fields this one added (a mapping only ever gains fields; a field whose
+ * type changed is refused, loudly): without them its strict mapping would refuse every document the
+ * worker writes until a reindex.
  */
 export async function ensureDoctorsIndex(client: Client, alias: string, shape?: IndexShape): Promise<string> {
   const current = await indicesBehindAlias(client, alias);
-  if (current[0]) return current[0];
+  if (current[0]) {
+    await client.indices.putMapping({ index: alias, ...DOCTORS_MAPPING });
+    return current[0];
+  }
   const index = `${alias}__initial`;
   try {
     await createDoctorsIndex(client, index, shape ? indexShapeSettings(shape) : {}, { [alias]: {} });

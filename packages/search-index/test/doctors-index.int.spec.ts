@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestSearch } from '@directory/testing';
 import { ensureDoctorsIndex, indicesBehindAlias } from '../src/indices.js';
+import { DOCTORS_MAPPING } from '../src/mapping.js';
 
 describe('doctors index on the local Elasticsearch', () => {
   const search = createTestSearch('doctors-index');
@@ -41,6 +42,28 @@ describe('doctors index on the local Elasticsearch', () => {
       query: { match_bool_prefix: { searchText: { query: 'mull', operator: 'and' } } },
     });
     expect(response.hits.hits.map((hit) => hit._source?.doctor.name)).toEqual(['Praxis Müller']);
+  });
+
+  it("gives an earlier release's index the fields this release added, so new documents are not refused", async () => {
+    const older = `${search.prefix}_older`;
+    // The mapping before API 1.3's provenance: no updatedAt.
+    const { updatedAt: _added, ...earlierProperties } = DOCTORS_MAPPING.properties ?? {};
+    await search.client.indices.create({
+      index: `${older}__initial`,
+      mappings: { dynamic: 'strict', properties: earlierProperties },
+      aliases: { [older]: {} },
+    });
+    const document = { placeId: 'place-3', served: true, updatedAt: '2026-11-01T00:00:00.000Z' };
+    await expect(search.client.index({ index: older, id: 'place-3', document })).rejects.toThrow(
+      /strict_dynamic_mapping_exception/,
+    );
+    expect(await ensureDoctorsIndex(search.client, older)).toBe(`${older}__initial`);
+    await search.client.index({ index: older, id: 'place-3', document, refresh: true });
+    const found = await search.client.count({
+      index: older,
+      query: { range: { updatedAt: { gte: '2026-10-01T00:00:00Z' } } },
+    });
+    expect(found.count).toBe(1);
   });
 
   it('rejects a field outside the mapping (dynamic: strict)', async () => {

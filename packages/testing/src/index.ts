@@ -10,7 +10,7 @@ export {
   REPOSITORY_ROOT,
   type RunningProcess,
 } from './processes.js';
-export { SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
+export { FIXTURE_CRAWL_TIME, SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
 export { crawled, lifecycle, published } from './raw-events.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
 export { projectRawEvents } from './expected-projection.js';

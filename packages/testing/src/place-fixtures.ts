@@ -32,11 +32,16 @@ type PlaceInput = {
   acceptingNewPatients?: boolean | null;
   wheelchairAccessible?: boolean | null;
   insurance?: string[] | null;
+  /** When its public fields last changed (default: when it was crawled, FIXTURE_CRAWL_TIME). */
+  updatedAt?: string;
 };
 
 const ADDRESS_COUNTRY = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT', fr: 'FR', gb: 'GB', mx: 'MX' } as const;
 
 /** A PlaceState as the fold would produce it, built directly (the fold itself is the domain's concern). */
+/** When every fixture place was crawled (and its public fields last changed). */
+export const FIXTURE_CRAWL_TIME = '2026-01-01T00:00:00.000Z';
+
 export function placeState(input: PlaceInput): PlaceState {
   const country = input.country ?? 'de';
   const observed: Observed = {
@@ -71,7 +76,10 @@ export function placeState(input: PlaceInput): PlaceState {
     ...initialPlaceState(input.id),
     version: input.version ?? 1,
     observed,
-    observedAt: '2026-01-01T00:00:00Z',
+    observedAt: FIXTURE_CRAWL_TIME,
+    // As if crawled, published and verified at once: the provenance of a one-crawl stream.
+    updatedAt: input.updatedAt ?? FIXTURE_CRAWL_TIME,
+    verifiedAt: input.verified === true ? FIXTURE_CRAWL_TIME : null,
     publication: {
       country,
       citySlug: input.citySlug ?? 'berlin',

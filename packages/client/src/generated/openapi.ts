@@ -50,6 +50,7 @@ export type paths = {
      *     - `acceptingNewPatients`: API 1.3. true selects records that take new patients, false those that do not. Records whose source does not say match neither.
      *     - `wheelchairAccessible`: API 1.3. true selects records with a wheelchair-accessible entrance, false those without. Records whose source does not say match neither.
      *     - `insurance`: API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match.
+     *     - `updatedSince`: API 1.3. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-01T00:00:00Z": selects records whose public fields changed at or after it (their `updatedAt`, which `fields` returns). A crawl that found a record as it was does not count as a change; `observedAt` says when it was last seen.
      *
      *     **Ordering**: deterministic, by folded (case- and accent-insensitive) display name, then id. With `near` (API 1.2): by distance from that point, nearest first, then id; each record then carries `distanceMeters` (whole metres, great-circle), and records without a location are left out.
      *
@@ -472,6 +473,12 @@ export type components = {
       wheelchairAccessible?: boolean | null;
       /** @description API 1.3. Public insurance schemes and health-system contracts the place works with, as codes of its own country (de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse; docs/api.md, "Insurance codes"), in alphabetical order; empty when the source does not say. */
       insurance?: ('adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn')[];
+      /** @description API 1.3. When the latest crawl that saw this record was made (UTC): the freshness of its contact and practice data. */
+      observedAt?: string | null;
+      /** @description API 1.3. When the record’s public fields last changed (UTC): a crawl that found everything as it was, or a change of whether it is served, leaves it as it is. `updatedSince` filters on it. */
+      updatedAt?: string | null;
+      /** @description API 1.3. When `verified` last became true (UTC); null while the listing is not verified. */
+      verifiedAt?: string | null;
     };
     /** @description A search record. With `fields` (API 1.2), only the fields named (always `id`). Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. Plus `distanceMeters` when the search used `near` (API 1.2). */
     SelectedSearchResult: {
@@ -614,6 +621,12 @@ export type components = {
       wheelchairAccessible?: boolean | null;
       /** @description API 1.3. Public insurance schemes and health-system contracts the place works with, as codes of its own country (de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse; docs/api.md, "Insurance codes"), in alphabetical order; empty when the source does not say. */
       insurance?: ('adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn')[];
+      /** @description API 1.3. When the latest crawl that saw this record was made (UTC): the freshness of its contact and practice data. */
+      observedAt?: string | null;
+      /** @description API 1.3. When the record’s public fields last changed (UTC): a crawl that found everything as it was, or a change of whether it is served, leaves it as it is. `updatedSince` filters on it. */
+      updatedAt?: string | null;
+      /** @description API 1.3. When `verified` last became true (UTC); null while the listing is not verified. */
+      verifiedAt?: string | null;
       /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
       distanceMeters?: number;
     };
@@ -1180,6 +1193,8 @@ export interface operations {
         wheelchairAccessible?: boolean;
         /** @description API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match. */
         insurance?: 'adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn';
+        /** @description API 1.3. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-01T00:00:00Z": selects records whose public fields changed at or after it (their `updatedAt`, which `fields` returns). A crawl that found a record as it was does not count as a change; `observedAt` says when it was last seen. */
+        updatedSince?: string;
         /** @description Records per page, 1 to 100. */
         limit?: number;
         /** @description The opaque page.nextCursor of the preceding response; send it with the same filters to get the next page. */
@@ -1189,7 +1204,7 @@ export interface operations {
         /** @description API 1.3. true adds `page.total`, how many records match, and `page.totalExact`: exact up to 10000; past that `total` is 10000, a lower bound, with `totalExact: false`. */
         count?: boolean;
         /**
-         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance, observedAt, updatedAt, verifiedAt. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
          * @example [
          *       "name",
          *       "phone",
@@ -1223,6 +1238,9 @@ export interface operations {
           | 'acceptingNewPatients'
           | 'wheelchairAccessible'
           | 'insurance'
+          | 'observedAt'
+          | 'updatedAt'
+          | 'verifiedAt'
         )[];
         /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
@@ -1503,7 +1521,7 @@ export interface operations {
          */
         ids: string[];
         /**
-         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance, observedAt, updatedAt, verifiedAt. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
          * @example [
          *       "name",
          *       "phone",
@@ -1537,6 +1555,9 @@ export interface operations {
           | 'acceptingNewPatients'
           | 'wheelchairAccessible'
           | 'insurance'
+          | 'observedAt'
+          | 'updatedAt'
+          | 'verifiedAt'
         )[];
         /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
@@ -1798,7 +1819,7 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
+         * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance, observedAt, updatedAt, verifiedAt. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
          * @example [
          *       "name",
          *       "phone",
@@ -1832,6 +1853,9 @@ export interface operations {
           | 'acceptingNewPatients'
           | 'wheelchairAccessible'
           | 'insurance'
+          | 'observedAt'
+          | 'updatedAt'
+          | 'verifiedAt'
         )[];
         /** @description API 1.2. Page language of `profileUrl`: en, de, es, fr, it, pt (case-insensitive). Without it, the English page. */
         lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';

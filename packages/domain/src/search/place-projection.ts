@@ -1,5 +1,6 @@
 import type { ToDoctorOptions } from '../doctor.js';
-import { foldPlace, type StoredPlaceEvent } from '../place-state.js';
+import { foldPlace } from '../place-fold.js';
+import type { StoredPlaceEvent } from '../place-state.js';
 import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
 
 /**

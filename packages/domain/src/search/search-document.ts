@@ -24,6 +24,8 @@ export type SearchDocument = {
   profileSlug: string;
   whatsappEligible: boolean;
   verified: boolean;
+  /** extras.updatedAt: what `updatedSince` compares (a served record always has one). */
+  updatedAt: string;
   /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
   sortName: string;
   /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
@@ -79,6 +81,7 @@ type FieldMapping =
   | { type: 'text'; analyzer: 'standard' }
   | { type: 'geo_point' }
   | { type: 'integer_range' }
+  | { type: 'date' }
   | { type: 'object'; enabled: false };
 
 /**
@@ -86,7 +89,7 @@ type FieldMapping =
  * without a mapping, or a mapping without a field, does not compile). The record is stored, not
  * indexed. `dynamic: strict` makes any other key a hard error, so an internal field can never slip into
  * the index by accident. Core features only (standard analyzer, keyword, boolean, geo_point,
- * integer_range), so this runs unchanged on the minimal distribution used in tests. Changing it needs
+ * integer_range, date), so this runs unchanged on the minimal distribution used in tests. Changing it needs
  * `npm run reindex -- --replay` before workers that write the new fields (docs/operations.md, Reindex
  * without downtime).
  */
@@ -102,6 +105,7 @@ export const SEARCH_DOCUMENT_MAPPING = {
     profileSlug: { type: 'keyword' },
     whatsappEligible: { type: 'boolean' },
     verified: { type: 'boolean' },
+    updatedAt: { type: 'date' },
     sortName: { type: 'keyword' },
     searchText: { type: 'text', analyzer: 'standard' },
     nameText: { type: 'text', analyzer: 'standard' },
@@ -144,6 +148,8 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
     profileSlug: publication.profileSlug,
     whatsappEligible: doctor.whatsappEligible,
     verified: doctor.verified,
+    // Served means crawled and published, so the public fields have a date.
+    updatedAt: extras.updatedAt ?? '',
     sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),

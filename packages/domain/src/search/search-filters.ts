@@ -115,7 +115,7 @@ const language = z.enum(LANGUAGE_CODES, { error: LANGUAGE_REASON }).optional();
 const INSURANCE_REASON = `must be one lowercase insurance code of the country (${INSURANCE_CODES_BY_COUNTRY_TEXT}; docs/api.md, "Insurance codes")`;
 const insurance = z.enum(INSURANCE_CODES, { error: INSURANCE_REASON }).optional();
 
-type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow';
+type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow' | 'since';
 
 /** The minor versions that added parameters after the first (1.1); see `addedIn`. */
 export const LATER_VERSIONS = ['1.2', '1.3'] as const;
@@ -126,7 +126,7 @@ type CanonicalValue<Field extends SearchField, How extends Match> = How extends 
   ? number
   : How extends 'bbox'
     ? BoundingBox
-    : How extends 'openAt'
+    : How extends 'openAt' | 'since'
       ? string
       : How extends 'openNow'
         ? true
@@ -305,6 +305,16 @@ export const SEARCH_FILTERS = {
     field: 'insurance',
     match: 'term',
     canonical: (value) => value,
+    addedIn: '1.3',
+  }),
+  updatedSince: filter({
+    fromQuery: openAtText,
+    fromTool: openAtText,
+    description:
+      'API 1.3. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-01T00:00:00Z": selects records whose public fields changed at or after it (their `updatedAt`, which `fields` returns). A crawl that found a record as it was does not count as a change; `observedAt` says when it was last seen.',
+    field: 'updatedAt',
+    match: 'since',
+    canonical: canonicalInstant,
     addedIn: '1.3',
   }),
 };

@@ -65,7 +65,10 @@ export type GeoBoundingBoxFilter = {
 /** A `q` without any word under relevance search: like literal search, it matches nothing. */
 type MatchNothing = { match_none: Record<string, never> };
 
-type SearchFilterClause = TermFilter | GeoDistanceFilter | GeoBoundingBoxFilter | OpenAtFilter | MatchNothing;
+type SinceFilter = { range: { [field: string]: { gte: string } } };
+
+type SearchFilterClause =
+  TermFilter | GeoDistanceFilter | GeoBoundingBoxFilter | OpenAtFilter | SinceFilter | MatchNothing;
 
 type GeoDistanceSort = {
   _geo_distance: { location: GeoPoint; order: 'asc'; unit: 'm'; distance_type: 'arc' };
@@ -189,6 +192,10 @@ export function buildSearchRequest(
       case 'openNow':
         if (requestTime === undefined) throw new Error('openNow needs the request time');
         filter.push(openAtClause(country, requestTime));
+        break;
+      case 'since':
+        if (typeof value !== 'string') throw new Error(`since filter on ${field} needs an instant`);
+        filter.push({ range: { [field]: { gte: value } } });
         break;
       default:
         assertNever(match);
