@@ -87,7 +87,7 @@ describe('record access: fields, lang and batch get', () => {
       const plain = await ok<{ doctor: Record }>('/api/v1/doctors/de-mueller');
       expect(Object.keys(plain.doctor)).toEqual(DOCTOR_KEYS);
       const named = await ok<{ doctor: Record }>(
-        '/api/v1/doctors/de-mueller?fields=openingHours,specialtyCodes,insurance,languages,wheelchairAccessible,acceptingNewPatients',
+        '/api/v1/doctors/de-mueller?fields=openingHours,specialtyCodes,insurance,languages,wheelchairAccessible,acceptingNewPatients,verifiedAt,updatedAt,observedAt',
       );
       expect(named.doctor).toEqual({ id: 'de-mueller', ...EXTRAS });
       const all = await ok<{ doctor: Record }>('/api/v1/doctors/de-mueller?fields=*');
