@@ -26,6 +26,11 @@ export const API_KEY_PREFIXES: Readonly<Record<ApiKeyMode, string>> = Object.fre
   live: 'dk_live_',
   test: 'dk_test_',
 });
+/** Whether a text names a key mode (a form field, a CLI option). */
+export function isApiKeyMode(value: string): value is ApiKeyMode {
+  return (API_KEY_MODES as readonly string[]).includes(value);
+}
+
 /** What every key's prefix starts with, whatever its mode: enough to spot a pasted key in a text. */
 export const API_KEY_FAMILY_PREFIX = 'dk_';
 // Both prefixes have the same length, so every key has one length.

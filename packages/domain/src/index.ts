@@ -87,6 +87,7 @@ export {
   hashApiKey,
   apiKeyModeOf,
   containsApiKeyPrefix,
+  isApiKeyMode,
   API_KEY_MODES,
   API_KEY_PREFIXES,
   API_KEY_RANDOM_BYTES,

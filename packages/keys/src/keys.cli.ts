@@ -18,6 +18,7 @@ import {
   KEY_GRACE_CHOICES,
   escapeControlCharacters,
   isKeyExpiryChoice,
+  isApiKeyMode,
   isKeyGraceChoice,
   keyStateAt,
   type ApiKeyMode,
@@ -70,10 +71,6 @@ async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Pro
   } finally {
     redis.disconnect();
   }
-}
-
-function isApiKeyMode(value: string): value is ApiKeyMode {
-  return (API_KEY_MODES as readonly string[]).includes(value);
 }
 
 function choice<T extends string>(choices: readonly T[], accepts: (value: string) => value is T) {

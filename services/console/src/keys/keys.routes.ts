@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import type { KeyVouches } from '@directory/keys';
 import {
-  API_KEY_MODES,
   assertNever,
+  isApiKeyMode,
   isKeyExpiryChoice,
   isKeyGraceChoice,
   keyStateAt,
@@ -118,10 +118,6 @@ function sendNotAccepted(csrf: CsrfControl, request: FastifyRequest, reply: Fast
     context: pageContext(request, reply, csrf),
   });
   return sendPage(reply, page, 400);
-}
-
-function isApiKeyMode(value: string): value is ApiKeyMode {
-  return (API_KEY_MODES as readonly string[]).includes(value);
 }
 
 async function createKey(
