@@ -17,7 +17,7 @@ export type PrivateStandby = {
   port: number;
   /** The project's database on the standby (read-only until promoted). */
   url: string;
-  /** Waits until the standby has replayed everything the primary has written so far. */
+  /** Waits until the standby has replayed every commit the primary has made so far. */
   catchUp: (primaryUrl: string) => Promise<void>;
   /** Stops streaming from the primary (as a lost link would): later commits never reach the standby. */
   stopReceiving: () => Promise<void>;
@@ -85,7 +85,11 @@ export async function startPrivateStandby(primaryPort: number, label: string): P
     url,
     catchUp: async (primaryUrl) => {
       const target = await withClient(primaryUrl, async (client) => {
-        const result = await client.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
+        // The insert position, not pg_current_wal_lsn() (the write position): the private primary runs
+        // with synchronous_commit=off, so a commit already answered can sit in the WAL buffers, behind
+        // the write position, for up to the WAL writer's delay. Waiting for the insert position waits for
+        // every commit made so far.
+        const result = await client.query<{ lsn: string }>('select pg_current_wal_insert_lsn()::text as lsn');
         return result.rows[0]?.lsn ?? '0/0';
       });
       await waitUntil(
