@@ -31,16 +31,34 @@ const ANY_ORIGIN = 'https://directory.invalid';
  */
 export function foldPlace(placeId: string, events: ReadonlyArray<StoredPlaceEvent>): PlaceState {
   let state = initialPlaceState(placeId);
-  let publicFields: string | null = null;
+  const candidates: PublicFieldsCandidate[] = [];
   for (const event of orderedStream(placeId, events)) {
     state = evolve(state, event);
-    if (!PUBLIC_FIELD_EVENTS.has(event.type)) continue;
-    const now = publicFieldsOf(state);
-    if (now === publicFields) continue;
-    publicFields = now;
-    state = { ...state, updatedAt: event.occurredAt };
+    if (PUBLIC_FIELD_EVENTS.has(event.type)) candidates.push({ state, occurredAt: event.occurredAt });
   }
-  return state;
+  return { ...state, updatedAt: lastPublicChange(candidates) };
+}
+
+/** The state after an event that can change the public fields, and when that event happened. */
+type PublicFieldsCandidate = { state: PlaceState; occurredAt: string };
+
+/**
+ * When the public fields last changed: the first event of the run of events, at the end of the stream,
+ * after which they are what they are now. Found walking back from the newest, so a place crawled a
+ * hundred times builds its public record about twice, not a hundred times.
+ */
+function lastPublicChange(candidates: ReadonlyArray<PublicFieldsCandidate>): string | null {
+  let current: string | null | undefined;
+  let changedAt: string | null = null;
+  for (let index = candidates.length - 1; index >= 0; index -= 1) {
+    const candidate = candidates[index];
+    if (candidate === undefined) break;
+    const fields = publicFieldsOf(candidate.state);
+    current ??= fields;
+    if (fields === null || fields !== current) break;
+    changedAt = candidate.occurredAt;
+  }
+  return changedAt;
 }
 
 /** The public record a state would serve, as text to compare; null before a crawl and a publication. */

@@ -14,8 +14,8 @@ import { crawlMetadata, makeEvent, observed, PLACE_ID, PUBLICATION, SITE_ORIGIN 
  */
 
 let position = 0;
-const at = (day: number, hour = 0) =>
-  `2026-03-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
+// Day 1 is 2026-03-01; later days run on past the month's end.
+const at = (day: number) => new Date(Date.UTC(2026, 2, day)).toISOString().replace('.000Z', 'Z');
 const crawl = (day: number, overrides: Partial<Observed> = {}) =>
   makeEvent(
     'place.crawled',
@@ -103,6 +103,33 @@ describe('record provenance', () => {
       { eventId: 'offset', occurredAt: '2026-03-01T01:30:00+01:00', position: ++position },
     );
     expect(provenanceOf([offset, publish(1)]).observedAt).toBe('2026-03-01T00:30:00.000Z');
+  });
+
+  it('dates the last change of a long history of crawls, whatever they found', () => {
+    const phones = ['030 1111111', '030 2222222', '030 3333333'];
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: phones.length - 1 }), { minLength: 1, maxLength: 40 }), (found) => {
+        const crawls = found.map((phone, index) =>
+          makeEvent(
+            'place.crawled',
+            {
+              observed: observed({ phone: phones[phone] ?? null, phoneType: 'landline' }),
+              crawl: crawlMetadata(),
+            },
+            { eventId: `long-${index}`, occurredAt: at(2 + index), position: ++position },
+          ),
+        );
+        // The oracle: the first crawl of the last run of crawls that found the same phone.
+        let lastChange = 0;
+        for (let index = 1; index < found.length; index += 1)
+          if (found[index] !== found[index - 1]) lastChange = index;
+        expect(provenanceOf([publish(1), ...crawls])).toEqual({
+          observedAt: utc(1 + found.length),
+          updatedAt: utc(2 + lastChange),
+          verifiedAt: null,
+        });
+      }),
+    );
   });
 
   it('gives the same provenance for any arrival order, duplicates and late events included', () => {
