@@ -62,17 +62,24 @@ const citiesByCountry: Record<Live, ReturnType<typeof citiesOf>['cities']> = {
   pt: citiesOf('PT').cities.slice(0, 40),
 };
 
+const CRAWLED_AT = '2026-01-01T00:00:00Z';
+
 export function servedPlace(index: number): PlaceState {
   const country = LIVE[index % LIVE.length] as Live;
   const city = pick(citiesByCountry[country]);
   const name = `${pick(PREFIXES[country])} ${pick(SURNAMES)}`;
   const mobile = random() < 0.5;
+  // Drawn here, in the order it always was, so the rest of the data stays as it was.
+  const verified = random() < 0.3;
   return {
     ...initialPlaceState(`bench-${index.toString(36)}`),
     version: 1,
-    observedAt: '2026-01-01T00:00:00Z',
+    // One crawl, published and (maybe) verified at once: the provenance of a one-crawl stream.
+    observedAt: CRAWLED_AT,
+    updatedAt: CRAWLED_AT,
+    verifiedAt: verified ? CRAWLED_AT : null,
     published: true,
-    verified: random() < 0.3,
+    verified,
     publication: { country, citySlug: city.slug, profileSlug: `${index.toString(36)}-practice` },
     observed: {
       name,

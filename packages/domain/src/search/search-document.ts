@@ -24,8 +24,11 @@ export type SearchDocument = {
   profileSlug: string;
   whatsappEligible: boolean;
   verified: boolean;
-  /** extras.updatedAt: what `updatedSince` compares (a served record always has one). */
-  updatedAt: string;
+  /**
+   * extras.updatedAt: what `updatedSince` compares. A folded served record always has one; null (missing
+   * to Elasticsearch, never matching) only for a state built without its events.
+   */
+  updatedAt: string | null;
   /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
   sortName: string;
   /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
@@ -148,8 +151,7 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
     profileSlug: publication.profileSlug,
     whatsappEligible: doctor.whatsappEligible,
     verified: doctor.verified,
-    // Served means crawled and published, so the public fields have a date.
-    updatedAt: extras.updatedAt ?? '',
+    updatedAt: extras.updatedAt,
     sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),
