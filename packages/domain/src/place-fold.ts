@@ -44,26 +44,52 @@ type PublicFieldsCandidate = { state: PlaceState; occurredAt: string };
 
 /**
  * When the public fields last changed: the first event of the run of events, at the end of the stream,
- * after which they are what they are now. Found walking back from the newest, so a place crawled a
- * hundred times builds its public record about twice, not a hundred times.
+ * after which they are what they are now. Found walking back from the newest; the public record is built
+ * only where what it is built from (observation, publication, verified) differs from the next newer
+ * candidate's, so a place crawled a hundred times builds it about twice, not a hundred times.
  */
 function lastPublicChange(candidates: ReadonlyArray<PublicFieldsCandidate>): string | null {
-  let current: string | null | undefined;
-  let changedAt: string | null = null;
-  for (let index = candidates.length - 1; index >= 0; index -= 1) {
+  const newest = candidates.at(-1);
+  if (newest === undefined || !hasPublicFields(newest.state)) return null;
+  // Built only if an older state with other inputs has a public record to compare it with.
+  let current: string | undefined;
+  let changedAt = newest.occurredAt;
+  let newer = newest.state;
+  for (let index = candidates.length - 2; index >= 0; index -= 1) {
     const candidate = candidates[index];
-    if (candidate === undefined) break;
-    const fields = publicFieldsOf(candidate.state);
-    current ??= fields;
-    if (fields === null || fields !== current) break;
+    if (candidate === undefined || !hasPublicFields(candidate.state)) break;
+    // The same inputs make the same record; other inputs may still make it (a field the record drops).
+    if (!sameInputs(candidate.state, newer)) {
+      current ??= publicFieldsOf(newest.state);
+      if (publicFieldsOf(candidate.state) !== current) break;
+    }
+    newer = candidate.state;
     changedAt = candidate.occurredAt;
   }
   return changedAt;
 }
 
-/** The public record a state would serve, as text to compare; null before a crawl and a publication. */
-function publicFieldsOf(state: PlaceState): string | null {
-  if (state.observed === null || state.publication === null) return null;
+/**
+ * Whether two states build their public record from the same observation, publication and verified
+ * flag: by reference first (an event that left them as they were keeps the objects), else as text. Far
+ * cheaper than building the record.
+ */
+function sameInputs(older: PlaceState, newer: PlaceState): boolean {
+  if (older.verified !== newer.verified) return false;
+  if (older.observed === newer.observed && older.publication === newer.publication) return true;
+  return (
+    JSON.stringify([older.observed, older.publication]) ===
+    JSON.stringify([newer.observed, newer.publication])
+  );
+}
+
+/** A record exists once the place has both a crawl and a publication. */
+function hasPublicFields(state: PlaceState): boolean {
+  return state.observed !== null && state.publication !== null;
+}
+
+/** The public record a state (with public fields) would serve, as text to compare. */
+function publicFieldsOf(state: PlaceState): string {
   const doctor = toDoctor(state, { siteOrigin: ANY_ORIGIN });
   return JSON.stringify([doctor, contentExtrasOf(state, doctor)]);
 }
