@@ -38,10 +38,17 @@ export const doctorExtrasSchema = z.strictObject({
 export type DoctorExtras = z.infer<typeof doctorExtrasSchema>;
 export const DOCTOR_EXTRA_KEYS = doctorExtrasSchema.keyof().options;
 
-/** The extras of a served place, built from the same state as its Doctor record. */
-export function toDoctorExtras(state: PlaceState, doctor: Doctor): DoctorExtras {
+/**
+ * The extras of a served place, built from the same state as its Doctor record (the content extras too,
+ * unless the caller built them already).
+ */
+export function toDoctorExtras(
+  state: PlaceState,
+  doctor: Doctor,
+  contentExtras: ContentExtras = contentExtrasOf(state, doctor),
+): DoctorExtras {
   return {
-    ...contentExtrasOf(state, doctor),
+    ...contentExtras,
     observedAt: instantText(state.observedAt),
     updatedAt: instantText(state.updatedAt),
     verifiedAt: instantText(state.verifiedAt),
@@ -49,10 +56,9 @@ export function toDoctorExtras(state: PlaceState, doctor: Doctor): DoctorExtras 
 }
 
 /** The extras that are the record's content (all but the provenance): what "public fields" include. */
-export function contentExtrasOf(
-  state: PlaceState,
-  doctor: Doctor,
-): Omit<DoctorExtras, 'observedAt' | 'updatedAt' | 'verifiedAt'> {
+export type ContentExtras = Omit<DoctorExtras, 'observedAt' | 'updatedAt' | 'verifiedAt'>;
+
+export function contentExtrasOf(state: PlaceState, doctor: Doctor): ContentExtras {
   return {
     specialtyCodes: specialtyCodesOf(doctor),
     openingHours: openingHoursOf(state, doctor),

@@ -1,5 +1,5 @@
-import { contentExtrasOf } from './doctor-extras.js';
-import { toDoctor } from './doctor.js';
+import { contentExtrasOf, type ContentExtras } from './doctor-extras.js';
+import { toDoctor, type Doctor, type ToDoctorOptions } from './doctor.js';
 import type { PlaceEvent } from './events.js';
 import {
   evolve,
@@ -22,6 +22,9 @@ const PUBLIC_FIELD_EVENTS: ReadonlySet<PlaceEvent['type']> = new Set([
 // origin tells two states of a record apart as well as the real one.
 const ANY_ORIGIN = 'https://directory.invalid';
 
+/** A record's public fields as built from a state: its Doctor record and its content extras. */
+export type PublicRecord = { doctor: Doctor; contentExtras: ContentExtras };
+
 /**
  * Folds a whole stream into the place's state, in `orderedStream` order (so a late or replayed event
  * converges to the same state), and dates the state's public fields: `updatedAt` is the `occurredAt` of
@@ -30,29 +33,51 @@ const ANY_ORIGIN = 'https://directory.invalid';
  * changes whether the record is served, leaves it as it is.
  */
 export function foldPlace(placeId: string, events: ReadonlyArray<StoredPlaceEvent>): PlaceState {
+  return foldPlaceForProjection(placeId, events, { siteOrigin: ANY_ORIGIN }).state;
+}
+
+/**
+ * `foldPlace` for the projection: with the deployment's origin, and the final state's public record when
+ * the fold had to build it to date a change, so the projection does not build it again.
+ */
+export function foldPlaceForProjection(
+  placeId: string,
+  events: ReadonlyArray<StoredPlaceEvent>,
+  options: ToDoctorOptions,
+): { state: PlaceState; record: PublicRecord | undefined } {
   let state = initialPlaceState(placeId);
   const candidates: PublicFieldsCandidate[] = [];
   for (const event of orderedStream(placeId, events)) {
     state = evolve(state, event);
     if (PUBLIC_FIELD_EVENTS.has(event.type)) candidates.push({ state, occurredAt: event.occurredAt });
   }
-  return { ...state, updatedAt: lastPublicChange(candidates) };
+  const { changedAt, newestRecord } = lastPublicChange(candidates, options);
+  return { state: { ...state, updatedAt: changedAt }, record: newestRecord?.record };
 }
 
 /** The state after an event that can change the public fields, and when that event happened. */
 type PublicFieldsCandidate = { state: PlaceState; occurredAt: string };
 
+/** A public record, and the same as text to compare. */
+type BuiltRecord = { record: PublicRecord; text: string };
+
 /**
  * When the public fields last changed: the first event of the run of events, at the end of the stream,
- * after which they are what they are now. Found walking back from the newest; the public record is built
- * only where what it is built from (observation, publication, verified) differs from the next newer
- * candidate's, so a place crawled a hundred times builds it about twice, not a hundred times.
+ * after which they are what they are now. Found walking back from the newest; a record is built only
+ * where what it is built from (observation, publication, verified) differs from the next newer
+ * candidate's, so a place crawled a hundred times builds it about twice, not a hundred times. The events
+ * after the newest candidate change none of those inputs, so its record is the final state's.
  */
-function lastPublicChange(candidates: ReadonlyArray<PublicFieldsCandidate>): string | null {
+function lastPublicChange(
+  candidates: ReadonlyArray<PublicFieldsCandidate>,
+  options: ToDoctorOptions,
+): { changedAt: string | null; newestRecord: BuiltRecord | undefined } {
   const newest = candidates.at(-1);
-  if (newest === undefined || !hasPublicFields(newest.state)) return null;
-  // Built only if an older state with other inputs has a public record to compare it with.
-  let current: string | undefined;
+  if (newest === undefined || !hasPublicFields(newest.state)) {
+    return { changedAt: null, newestRecord: undefined };
+  }
+  // Built only if an older state with other inputs has a record to compare it with.
+  let current: BuiltRecord | undefined;
   let changedAt = newest.occurredAt;
   let newer = newest.state;
   for (let index = candidates.length - 2; index >= 0; index -= 1) {
@@ -60,13 +85,13 @@ function lastPublicChange(candidates: ReadonlyArray<PublicFieldsCandidate>): str
     if (candidate === undefined || !hasPublicFields(candidate.state)) break;
     // The same inputs make the same record; other inputs may still make it (a field the record drops).
     if (!sameInputs(candidate.state, newer)) {
-      current ??= publicFieldsOf(newest.state);
-      if (publicFieldsOf(candidate.state) !== current) break;
+      current ??= publicRecordOf(newest.state, options);
+      if (publicRecordOf(candidate.state, options).text !== current.text) break;
     }
     newer = candidate.state;
     changedAt = candidate.occurredAt;
   }
-  return changedAt;
+  return { changedAt, newestRecord: current };
 }
 
 /**
@@ -88,8 +113,9 @@ function hasPublicFields(state: PlaceState): boolean {
   return state.observed !== null && state.publication !== null;
 }
 
-/** The public record a state (with public fields) would serve, as text to compare. */
-function publicFieldsOf(state: PlaceState): string {
-  const doctor = toDoctor(state, { siteOrigin: ANY_ORIGIN });
-  return JSON.stringify([doctor, contentExtrasOf(state, doctor)]);
+/** The public record a state (with public fields) would serve. */
+function publicRecordOf(state: PlaceState, options: ToDoctorOptions): BuiltRecord {
+  const doctor = toDoctor(state, options);
+  const contentExtras = contentExtrasOf(state, doctor);
+  return { record: { doctor, contentExtras }, text: JSON.stringify([doctor, contentExtras]) };
 }

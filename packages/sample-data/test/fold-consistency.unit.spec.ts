@@ -4,6 +4,7 @@ import {
   foldPlace,
   isServed,
   parsePlaceEvent,
+  projectPlace,
   toSearchDocument,
   type StoredPlaceEvent,
 } from '@directory/domain';
@@ -27,11 +28,11 @@ function replay(count: number, seed: number) {
   }
   const summary: GenerationSummary = step.value;
   const states = [...streams].map(([placeId, events]) => foldPlace(placeId, events));
-  return { summary, states };
+  return { summary, states, streams };
 }
 
 describe('generated events through the domain fold', () => {
-  const { summary, states } = replay(5_000, 11);
+  const { summary, states, streams } = replay(5_000, 11);
   const served = states.filter(isServed);
 
   it('serves exactly the places the summary estimates', () => {
@@ -50,6 +51,15 @@ describe('generated events through the domain fold', () => {
       if (document.doctor.phone !== null) withPhone++;
     }
     expect(withPhone / served.length).toBeGreaterThan(0.9);
+  });
+
+  it("projects every place to the document its folded state makes (the projection reuses the fold's record)", () => {
+    const options = { siteOrigin: 'https://doctors.example.com' };
+    for (const [placeId, events] of streams) {
+      expect(projectPlace(placeId, events, options).document).toEqual(
+        toSearchDocument(foldPlace(placeId, events), options),
+      );
+    }
   });
 
   it('serves only live countries', () => {

@@ -1,5 +1,5 @@
 import type { ToDoctorOptions } from '../doctor.js';
-import { foldPlace } from '../place-fold.js';
+import { foldPlaceForProjection } from '../place-fold.js';
 import type { StoredPlaceEvent } from '../place-state.js';
 import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
 
@@ -20,6 +20,6 @@ export function projectPlace(
   events: ReadonlyArray<StoredPlaceEvent>,
   options: ToDoctorOptions,
 ): PlaceProjection {
-  const state = foldPlace(placeId, events);
-  return { placeId, stateVersion: state.version, document: toSearchDocument(state, options) };
+  const { state, record } = foldPlaceForProjection(placeId, events, options);
+  return { placeId, stateVersion: state.version, document: toSearchDocument(state, options, record) };
 }

@@ -2,6 +2,7 @@ import { toDoctorExtras, type DoctorExtras } from '../doctor-extras.js';
 import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
 import type { CountryCode } from '../events.js';
 import type { InsuranceCode, LanguageCode } from '../patient-attributes.js';
+import type { PublicRecord } from '../place-fold.js';
 import { isServed, type PlaceState } from '../place-state.js';
 import { foldText } from '../text.js';
 import { indexedText, specialtyNamesOf } from './search-analysis.js';
@@ -127,10 +128,18 @@ export const SEARCH_DOCUMENT_MAPPING = {
   } satisfies { [Field in keyof SearchDocument]-?: FieldMapping },
 } as const;
 
-export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): SearchDocument | Tombstone {
+/**
+ * The index document of a state: its record and what search matches, or a tombstone. `built` is the
+ * state's public record when the fold already built it with these options (foldPlaceForProjection).
+ */
+export function toSearchDocument(
+  state: PlaceState,
+  options: ToDoctorOptions,
+  built?: PublicRecord,
+): SearchDocument | Tombstone {
   const { publication } = state;
   if (!isServed(state) || publication === null) return { served: false, placeId: state.placeId };
-  const doctor = toDoctor(state, options);
+  const doctor = built?.doctor ?? toDoctor(state, options);
   const searchable = [
     doctor.name,
     doctor.legalName,
@@ -139,7 +148,7 @@ export function toSearchDocument(state: PlaceState, options: ToDoctorOptions): S
     ...doctor.specialties,
   ].filter((text): text is string => text !== null);
   const { location, address } = doctor;
-  const extras = toDoctorExtras(state, doctor);
+  const extras = toDoctorExtras(state, doctor, built?.contentExtras);
   const { openingHours } = extras;
   return {
     served: true,
