@@ -430,14 +430,28 @@ describe('changes feed (places table, migration 0005)', () => {
               .map((row) => [row.place_id, row.name] as const);
             expect(mirror, country).toEqual(new Map(expected));
             // Never the same state twice: an upsert names its version, so none may come again; a removal
-            // names none, so a place's removal may come again only after an upsert of it in between
-            // (served, removed, served again, removed again are four states).
+            // names none, so a place's removal may come again only after it was served in this dataset in
+            // between (served, removed, served again, removed again are four states). The served-again
+            // state is delivered unless it was superseded before the consumer read its position: the
+            // feed gives each record's state as of its newest change, so a removal can then follow a
+            // removal, each the record's state at its own position. Only a writer that served the place
+            // in this dataset after the start can make that happen.
+            const servedAgainHere = new Set(
+              during.flatMap((writes) =>
+                writes.flatMap((write) =>
+                  write.shape !== 'tombstone' && write.shape.country === country ? [write.place] : [],
+                ),
+              ),
+            );
             const states = entrySummary(entries);
             const upserts = states.filter((state) => !state.endsWith(' delete'));
             expect(upserts, country).toEqual([...new Set(upserts)]);
             const lastStateOf = new Map<string, string>();
             for (const [index, entry] of entries.entries()) {
-              expect(lastStateOf.get(entry.id), `${country}: ${states.join(', ')}`).not.toBe(states[index]);
+              const repeatedRemoval = entry.doctor === null && servedAgainHere.has(entry.id);
+              if (!repeatedRemoval) {
+                expect(lastStateOf.get(entry.id), `${country}: ${states.join(', ')}`).not.toBe(states[index]);
+              }
               lastStateOf.set(entry.id, states[index] ?? '');
             }
             // A removal only of a place a writer running at or after the start changed.
