@@ -6,5 +6,5 @@ export {
   type Database,
   type SessionDefaults,
 } from './connection.js';
-export { migrateToLatest } from './migrator.js';
+export { migrateToLatest, prepareDatabase } from './migrator.js';
 export { traceDatabaseQueries } from './query-spans.js';

@@ -1,5 +1,10 @@
 import { Migrator, NO_MIGRATIONS, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
-import { applySessionDefaults, type SessionDefaults } from './connection.js';
+import {
+  applySessionDefaults,
+  createDatabase,
+  ensureDatabaseExists,
+  type SessionDefaults,
+} from './connection.js';
 import * as eventStore from './migrations/0001-event-store.js';
 import * as accountsAndKeys from './migrations/0002-accounts-and-keys.js';
 import * as consoleSessions from './migrations/0003-console-sessions.js';
@@ -54,6 +59,23 @@ export async function migrateToLatest<Schema>(
   const applied = unwrap(await migratorFor(db).migrateToLatest());
   await applySessionDefaults(db, sessionDefaults);
   return applied;
+}
+
+/**
+ * What `directory migrate` does for one database: creates it if it does not exist yet, then applies
+ * every pending migration and the session defaults, over a connection of its own.
+ */
+export async function prepareDatabase(
+  connectionString: string,
+  sessionDefaults: SessionDefaults,
+): Promise<{ created: boolean; applied: string[] }> {
+  const created = await ensureDatabaseExists(connectionString);
+  const db = createDatabase(connectionString, { maxConnections: 1 });
+  try {
+    return { created, applied: await migrateToLatest(db, sessionDefaults) };
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** Reverts every migration (tests and local resets only). */

@@ -3,7 +3,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit, sandboxStoreNames } from '@directory/config';
-import { createDatabase, ensureDatabaseExists, migrateToLatest } from '@directory/database';
+import { createDatabase, prepareDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import { SANDBOX_DEFAULTS, SandboxHoldsAccountsError, loadSandbox } from './sandbox.service.js';
 
@@ -42,10 +42,11 @@ program
     const config = loadConfigOrExit();
     const names = sandboxStoreNames(config);
     const log = (line: string) => process.stderr.write(`[sandbox] ${line}\n`);
-    if (await ensureDatabaseExists(names.databaseUrl)) log('created the sandbox database');
+    const timeouts = databaseTimeouts(config, 'job');
+    if ((await prepareDatabase(names.databaseUrl, timeouts)).created) log('created the sandbox database');
     const db = createDatabase(names.databaseUrl, {
       maxConnections: 2,
-      timeouts: databaseTimeouts(config, 'job'),
+      timeouts,
     });
     const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
     const bar = process.stderr.isTTY
@@ -55,10 +56,6 @@ program
         )
       : undefined;
     try {
-      await migrateToLatest(db, {
-        statementTimeoutMs: config.DATABASE_JOB_STATEMENT_TIMEOUT_MS,
-        idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-      });
       log(`loading ${options.events} sample events (seed ${options.seed}) into alias ${names.alias}`);
       bar?.start(options.events, 0);
       let lastLine = 0;
