@@ -31,8 +31,11 @@ export function isApiKeyMode(value: string): value is ApiKeyMode {
   return (API_KEY_MODES as readonly string[]).includes(value);
 }
 
-/** What every key's prefix starts with, whatever its mode: enough to spot a pasted key in a text. */
-export const API_KEY_FAMILY_PREFIX = 'dk_';
+/**
+ * Either mode's prefix as a regular expression's source, for the patterns below and log redaction: one
+ * fixed alternation (linear), kept equal to API_KEY_PREFIXES by a unit spec.
+ */
+export const API_KEY_PREFIX_SOURCE = 'dk_(?:live|test)_';
 // Both prefixes have the same length, so every key has one length.
 const PREFIX_LENGTH = API_KEY_PREFIXES.live.length;
 export const API_KEY_RANDOM_BYTES = 32;
@@ -45,7 +48,7 @@ export const API_KEY_DISPLAY_PREFIX_LENGTH = 12;
  * For secret scanners and log redaction: matches a key anywhere in a text. Deliberately not global
  * (a shared /g regex keeps `lastIndex` between calls); use `new RegExp(API_KEY_PATTERN.source, 'g')`.
  */
-export const API_KEY_PATTERN = /\bdk_(?:live|test)_[0-9A-Za-z]{49}\b/;
+export const API_KEY_PATTERN = new RegExp(`\\b${API_KEY_PREFIX_SOURCE}[0-9A-Za-z]{49}\\b`);
 
 /**
  * The start of any key-like text of either mode (`dk_live_`, `dk_test_`) in a text already lower-cased:
@@ -66,7 +69,7 @@ export type GeneratedApiKey = {
 };
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const WELL_FORMED = /^dk_(?:live|test)_[0-9A-Za-z]{49}$/;
+const WELL_FORMED = new RegExp(`^${API_KEY_PREFIX_SOURCE}[0-9A-Za-z]{49}$`);
 
 /** Randomness comes in as an argument (the caller passes `crypto.randomBytes(API_KEY_RANDOM_BYTES)`). */
 export function generateApiKey(randomBytes: Uint8Array, mode: ApiKeyMode = 'live'): GeneratedApiKey {

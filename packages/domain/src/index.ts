@@ -92,6 +92,7 @@ export {
   API_KEY_PREFIXES,
   API_KEY_RANDOM_BYTES,
   API_KEY_PATTERN,
+  API_KEY_PREFIX_SOURCE,
   type ApiKeyMode,
 } from './api-key.js';
 export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';

@@ -4,7 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   API_KEY_LENGTH,
+  API_KEY_MODES,
   API_KEY_PATTERN,
+  API_KEY_PREFIXES,
+  API_KEY_PREFIX_SOURCE,
   API_KEY_RANDOM_BYTES,
   apiKeyModeOf,
   generateApiKey,
@@ -55,6 +58,12 @@ describe('generateApiKey', () => {
 });
 
 describe('sandbox (test-mode) keys', () => {
+  it('match the prefix pattern exactly as the modes name them', () => {
+    const prefix = new RegExp(`^${API_KEY_PREFIX_SOURCE}$`);
+    expect(API_KEY_MODES.map((mode) => prefix.test(API_KEY_PREFIXES[mode]))).toEqual([true, true]);
+    for (const other of ['dk_prod_', 'dk_live', 'dk__', 'DK_LIVE_']) expect(prefix.test(other)).toBe(false);
+  });
+
   it('are dk_test_ keys of the same length, well-formed, found by the leak pattern, and name their mode', () => {
     fc.assert(
       fc.property(bytesArbitrary, (bytes) => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
-import { containsApiKeyPrefix } from '@directory/domain';
+import { API_KEY_PREFIX_SOURCE, containsApiKeyPrefix } from '@directory/domain';
 
-// Either mode's prefix (domain API_KEY_PREFIXES) and whatever follows it: linear, no backtracking.
-const SECRET_IN_TEXT = /dk_(?:live|test)_[0-9A-Za-z]*/g;
+// Either mode's prefix and whatever follows it: linear, no backtracking.
+const SECRET_IN_TEXT = new RegExp(`${API_KEY_PREFIX_SOURCE}[0-9A-Za-z]*`, 'g');
 const KEY_LIKE_NAME = /key|token|auth|secret|password/i;
 const REDACTED = '[redacted]';
 
