@@ -164,6 +164,21 @@ export {
   type SnapshotHorizon,
 } from './changes/changes-cursor.js';
 export { parseChangesParams, CHANGES_LIMIT_MAX, changesParamsSchema } from './changes/changes-params.js';
+export { feedAfterSnapshot } from './changes/changes-cursor.js';
+export {
+  EXPORT_PAGE_SIZE,
+  EXPORT_RECORDS_PER_UNIT,
+  exportChangesCursor,
+  exportPathSchema,
+  exportQuerySchema,
+  exportResumeToken,
+  exportTrailerLine,
+  exportUnitDue,
+  exportUnits,
+  parseExportParams,
+  type ExportParams,
+  type ExportTrailer,
+} from './changes/export-params.js';
 export {
   changesToRead,
   feedPartOf,

@@ -47,3 +47,4 @@ export {
   streamPositionOf,
 } from './operations.repository.js';
 export { readChanges, readFeedPage, readListedPlaces, readSnapshotHorizon } from './changes.repository.js';
+export { openExport, type StoreExport } from './exports.repository.js';

@@ -16,6 +16,10 @@ declare module 'ioredis' {
     directoryCountAccount(...keysThenArgs: Array<string | number>): Result<number[], Context>;
     /** GIVE_BACK_SCRIPT. */
     directoryGiveBackRequest(...keysThenArgs: Array<string | number>): Result<number, Context>;
+    /** CHARGE_SCRIPT. */
+    directoryChargeUnits(...keysThenArgs: Array<string | number>): Result<number[], Context>;
+    /** REFUND_SCRIPT. */
+    directoryRefundUnits(...keysThenArgs: Array<string | number>): Result<number, Context>;
   }
 }
 
@@ -134,6 +138,62 @@ const GIVE_BACK_SCRIPT = `
 `;
 
 /**
+ * Charges ARGV[2] more units to a counter (KEYS[1]) if they fit under its quota (ARGV[3]): INCRBY,
+ * keeping the window's expiry (a new counter gets the window, ARGV[1] ms). Units that do not fit are not
+ * charged, so a refused charge spends nothing. Answers 1 (charged) or 0 (refused), with the counter's
+ * value and the ms its window has left.
+ */
+const CHARGE_SCRIPT = `
+  local value = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if value + tonumber(ARGV[2]) > tonumber(ARGV[3]) then
+    return {0, value, redis.call('PTTL', KEYS[1])}
+  end
+  local charged = redis.call('INCRBY', KEYS[1], ARGV[2])
+  local left = redis.call('PTTL', KEYS[1])
+  if left < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[1])
+    left = tonumber(ARGV[1])
+  end
+  return {1, charged, left}
+`;
+
+/**
+ * Takes ARGV[2] units back off a counter (KEYS[1]) charged by CHARGE_SCRIPT in the window that has at
+ * most ARGV[1] ms left, as GIVE_BACK_SCRIPT does for one request. Answers the new value, or -1.
+ */
+const REFUND_SCRIPT = `
+  local left = redis.call('PTTL', KEYS[1])
+  local value = tonumber(redis.call('GET', KEYS[1]))
+  if left > 0 and left <= tonumber(ARGV[1]) and value ~= nil and value >= tonumber(ARGV[2]) then
+    return redis.call('DECRBY', KEYS[1], ARGV[2])
+  end
+  return -1
+`;
+
+/** What charging more units to a request's key and account came to. */
+export type Charge =
+  { withinQuota: true } | { withinQuota: false; which: 'key' | 'account'; retryAfterSeconds: number };
+
+/** Charges units of work to the key (and account) of an admitted request; see `chargeRequest`. */
+type Charger = (units: number) => Promise<Charge>;
+
+// The charger of each admitted request, set by `apply`: a route reaches it with the request alone, as it
+// reaches the key with requireApiKey.
+const chargers = new WeakMap<FastifyRequest, Charger>();
+
+/**
+ * Charges `units` more request units to the request's key and account, beyond the one its admission
+ * counted (a route whose cost grows with its answer, like an export). Units that would pass the key's
+ * quota or the account's ceiling are not charged: the answer says which was exhausted and when its
+ * window resets, and the route stops there. Throws for a request that was not admitted.
+ */
+export async function chargeRequest(request: FastifyRequest, units: number): Promise<Charge> {
+  const charger = chargers.get(request);
+  if (charger === undefined) throw new Error('chargeRequest needs a request admitted by the key quotas');
+  return charger(units);
+}
+
+/**
  * An admitted request's counts, with when they were taken (monotonic ms), and whether its handler was
  * reached: only these are given back.
  */
@@ -168,6 +228,44 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
   options.redis.defineCommand('directoryAdmitKey', { numberOfKeys: 2, lua: ADMIT_KEY_SCRIPT });
   options.redis.defineCommand('directoryCountAccount', { numberOfKeys: 1, lua: COUNT_ACCOUNT_SCRIPT });
   options.redis.defineCommand('directoryGiveBackRequest', { numberOfKeys: 1, lua: GIVE_BACK_SCRIPT });
+  options.redis.defineCommand('directoryChargeUnits', { numberOfKeys: 1, lua: CHARGE_SCRIPT });
+  options.redis.defineCommand('directoryRefundUnits', { numberOfKeys: 1, lua: REFUND_SCRIPT });
+
+  // The key's counter first, then the account's (another cluster slot); when the account's ceiling
+  // refuses, the key's units are given back: nothing is charged for work not done.
+  const chargerFor =
+    (key: ActiveApiKey): Charger =>
+    async (units) => {
+      const keyCounter = rateLimitRedisKey(options.prefix, key.id);
+      const [keyCharged = 0, , keyTtlMs = 0] = await options.redis.directoryChargeUnits(
+        keyCounter,
+        windowMs,
+        units,
+        options.keyMax,
+      );
+      if (keyCharged === 0) {
+        return {
+          withinQuota: false,
+          which: 'key',
+          retryAfterSeconds: Math.max(1, Math.ceil(keyTtlMs / 1000)),
+        };
+      }
+      const [accountCharged = 0, , accountTtlMs = 0] = await options.redis.directoryChargeUnits(
+        accountCounterRedisKey(options.prefix, key),
+        windowMs,
+        units,
+        options.accountMax,
+      );
+      if (accountCharged === 0) {
+        await options.redis.directoryRefundUnits(keyCounter, keyTtlMs, units);
+        return {
+          withinQuota: false,
+          which: 'account',
+          retryAfterSeconds: Math.max(1, Math.ceil(accountTtlMs / 1000)),
+        };
+      }
+      return { withinQuota: true };
+    };
 
   const admit: Admit<Admission> = async (key, vouchedVersion) => {
     const [outcome = 0, keyCount = 0, keyTtlMs = 0] = await options.redis.directoryAdmitKey(
@@ -211,6 +309,7 @@ export function registerRequestQuotas(scope: FastifyInstance, options: RequestQu
       throw new TooManyAttemptsError('accountCeiling', retryAfter);
     }
     counted.set(request, { key, admission, at: performance.now(), reachedHandler: false });
+    chargers.set(request, chargerFor(key));
   };
 
   const giveBack = async (

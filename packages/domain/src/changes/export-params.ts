@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
+import { PLACE_ID_PATTERN, type CountryCode } from '../events.js';
+import { countryFromQuery, parseParameters, type ParameterError } from '../query-parameters.js';
+import { fail, ok, type Result } from '../result.js';
+import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
+import { encodeChangesCursor, feedAfterSnapshot, type SnapshotHorizon } from './changes-cursor.js';
+
+/**
+ * Validation and framing of `GET /api/v1/exports/{country}`: a whole dataset's served records as NDJSON,
+ * from one snapshot of the store, ending with a trailer line that carries the changes-feed cursor to
+ * follow from. The same rules as the changes feed for what the two share (country, unknown and repeated
+ * parameters, every bad parameter reported at once).
+ */
+
+/** Places read from the store per page, and records per request unit charged (docs: "Exports"). */
+export const EXPORT_PAGE_SIZE = 1000;
+export const EXPORT_RECORDS_PER_UNIT = 1000;
+
+export type ExportParams = {
+  country: CountryCode;
+  /** The Export-Resume token of the export being resumed. */
+  resume?: string;
+  /** The id of the last record received; only with `resume`. */
+  after?: string;
+};
+
+export const exportPathSchema = z.object({
+  country: countryFromQuery.describe(
+    `Dataset code, case-insensitive: ${COUNTRY_CODES_TEXT.accepted}. The export lists every record served in this dataset.`,
+  ),
+});
+
+/** The query string of the export. Use `parseExportParams` for the full rules. */
+export const exportQuerySchema = z.object({
+  resume: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty; omit resume to start a new export' })
+    .max(CURSOR_MAX_LENGTH, { error: `must be at most ${CURSOR_MAX_LENGTH} characters` })
+    .optional()
+    .describe(
+      'The `Export-Resume` header of an earlier export of the same country, to continue that export (the same snapshot, the same trailer cursor) after a dropped connection or an exhausted quota. Omit it to start a new export.',
+    ),
+  after: z
+    .string({ error: 'must be a string' })
+    .regex(PLACE_ID_PATTERN, { error: 'must be a record id (1-128 characters of A-Z a-z 0-9 _ -)' })
+    .optional()
+    .describe(
+      'With `resume`: the `id` of the last record received; the export continues with the records after it. Without it a resumed export starts again from its first record.',
+    ),
+});
+
+/**
+ * Validates the path's country and the query string (values are strings, or arrays when a parameter was
+ * repeated), reporting every bad parameter at once.
+ */
+export function parseExportParams(
+  path: Record<string, unknown>,
+  query: Record<string, unknown>,
+): Result<ExportParams, ParameterError[]> {
+  const country = parseParameters(exportPathSchema, path, 'query');
+  const rest = parseParameters(exportQuerySchema, query, 'query');
+  const errors = [...(country.ok ? [] : country.error), ...(rest.ok ? [] : rest.error)];
+  if (rest.ok && rest.value.after !== undefined && rest.value.resume === undefined) {
+    errors.push({
+      parameter: 'after',
+      reason: 'is only accepted with resume (the Export-Resume header of the export being continued)',
+    });
+  }
+  if (!country.ok || !rest.ok || errors.length > 0) return fail(errors);
+  return ok({ ...rest.value, country: country.value.country });
+}
+
+/** The changes-feed cursor that delivers everything after an export's snapshot. */
+export function exportChangesCursor(horizon: SnapshotHorizon, country: CountryCode, secret: string): string {
+  return encodeChangesCursor(feedAfterSnapshot(horizon), country, secret);
+}
+
+/** The token that resumes an export of this snapshot (`resume`): a snapshot cursor of the changes feed. */
+export function exportResumeToken(horizon: SnapshotHorizon, country: CountryCode, secret: string): string {
+  return encodeChangesCursor({ kind: 'snapshot', horizon, after: '' }, country, secret);
+}
+
+/**
+ * Whether one more request unit is due before sending the record after `sent` records of this response:
+ * the request itself paid for the first EXPORT_RECORDS_PER_UNIT, each further started block costs one.
+ */
+export function exportUnitDue(sent: number): boolean {
+  return sent > 0 && sent % EXPORT_RECORDS_PER_UNIT === 0;
+}
+
+/** Request units a response of `records` records costs in all (the request's own unit included). */
+export function exportUnits(records: number): number {
+  return Math.max(1, Math.ceil(records / EXPORT_RECORDS_PER_UNIT));
+}
+
+export type ExportTrailer = {
+  export: {
+    country: CountryCode;
+    /** Records sent in this response. */
+    records: number;
+    complete: boolean;
+    /** Why the export stopped early; only when not complete. */
+    reason?: string;
+    changesCursor: string;
+  };
+};
+
+/** The last line of an export: the whole snapshot was sent, or why not, and where the feed takes over. */
+export function exportTrailerLine(trailer: ExportTrailer['export']): string {
+  const { country, records, complete, reason, changesCursor } = trailer;
+  const body = complete
+    ? { country, records, complete, changesCursor }
+    : { country, records, complete, reason, changesCursor };
+  return `${JSON.stringify({ export: body })}\n`;
+}
