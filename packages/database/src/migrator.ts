@@ -15,6 +15,7 @@ import * as lz4Documents from './migrations/0007-lz4-documents.js';
 import * as lagSince from './migrations/0008-lag-since.js';
 import * as feedSnapshot from './migrations/0009-feed-snapshot.js';
 import * as sweepClaims from './migrations/0010-sweep-claims.js';
+import * as changeTimes from './migrations/0011-change-times.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0008-lag-since': lagSince,
   '0009-feed-snapshot': feedSnapshot,
   '0010-sweep-claims': sweepClaims,
+  '0011-change-times': changeTimes,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -27,6 +27,8 @@ export type PlacesTable = {
   changed_xid: ColumnType<string | null, never, never>;
   /** The dataset the place was last served in (kept on its tombstone); null until first served. */
   feed_country: ColumnType<string | null, never, never>;
+  /** When `changed_xid` last moved (the changing transaction's time); null: never served. */
+  changed_at: ColumnType<Date | null, never, never>;
   /** Until when a worker's sweeper has claimed the place to refold it (a lease; null: not claimed). */
   sweep_claimed_until: ColumnType<Date | null, never, Date | null>;
 };
@@ -36,6 +38,13 @@ export type PlaceDeparturesTable = {
   country: string;
   place_id: string;
   changed_xid: ColumnType<string, never, never>;
+  changed_at: ColumnType<Date, never, never>;
+};
+
+/** "At `at`, every transaction with an id below `fence` (xid8 as text) had finished": see `recordFeedClock`. */
+export type FeedClockTable = {
+  at: ColumnType<Date, never, never>;
+  fence: ColumnType<string, never, never>;
 };
 
 export type DeadLettersTable = {
@@ -112,6 +121,7 @@ export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
   place_departures: PlaceDeparturesTable;
+  feed_clock: FeedClockTable;
   dead_letters: DeadLettersTable;
   projection_failures: ProjectionFailuresTable;
   accounts: AccountsTable;

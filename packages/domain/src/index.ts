@@ -157,13 +157,19 @@ export {
   encodeChangesCursor,
   decodeChangesCursor,
   FEED_START,
+  feedFromFence,
   snapshotHorizon,
   snapshotStart,
   type FeedCursor,
   type FeedPosition,
   type SnapshotHorizon,
 } from './changes/changes-cursor.js';
-export { parseChangesParams, CHANGES_LIMIT_MAX, changesParamsSchema } from './changes/changes-params.js';
+export {
+  parseChangesParams,
+  CHANGES_LIMIT_MAX,
+  changesParamsSchema,
+  type ChangesStart,
+} from './changes/changes-params.js';
 export { feedAfterSnapshot } from './changes/changes-cursor.js';
 export {
   EXPORT_PAGE_SIZE,

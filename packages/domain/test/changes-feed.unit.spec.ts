@@ -35,10 +35,11 @@ const horizon = fc
   .map(([upTo, running]) => snapshotHorizon(String(upTo), running));
 
 describe('changes cursor', () => {
-  const feedAt = (x: string, id: string): FeedCursor => ({
+  const feedAt = (x: string, id: string, timed = false): FeedCursor => ({
     kind: 'feed',
     position: { xid: x, placeId: id },
     shown: null,
+    timed,
   });
 
   it('round-trips every feed position, bound to its country', () => {
@@ -52,6 +53,27 @@ describe('changes cursor', () => {
         });
       }),
     );
+  });
+
+  it('round-trips timed (API 1.3) feed cursors as timed, and signs untimed ones without the flag', () => {
+    fc.assert(
+      fc.property(xid, fc.oneof(placeId, fc.constant('')), (x, id) => {
+        const timed = encodeChangesCursor(feedAt(x, id, true), 'de', SECRET);
+        expect(decodeChangesCursor(timed, 'de', SECRET)).toEqual({ ok: true, value: feedAt(x, id, true) });
+        expect(timed).not.toBe(encodeChangesCursor(feedAt(x, id), 'de', SECRET));
+      }),
+    );
+    // A flag other than 1, or on a snapshot cursor, is not a cursor this deployment issued.
+    for (const body of [
+      { v: 1, x: '5', p: 'a', c: 'de', t: 2 },
+      { v: 1, x: '5', p: 'a', c: 'de', t: true },
+      { v: 1, s: { u: '5', r: [] }, p: 'a', c: 'de', t: 1 },
+    ]) {
+      expect(decodeChangesCursor(signToken(body, 'changes-cursor.', SECRET), 'de', SECRET)).toEqual({
+        ok: false,
+        error: CHANGES_CURSOR_REASONS.malformed,
+      });
+    }
   });
 
   it('reads a cursor issued before snapshots existed as the same feed position, and issues it unchanged', () => {
@@ -71,7 +93,7 @@ describe('changes cursor', () => {
         const snapshot: FeedCursor = { kind: 'snapshot', horizon: shown, after: id };
         const token = encodeChangesCursor(snapshot, 'pt', SECRET);
         expect(decodeChangesCursor(token, 'pt', SECRET)).toEqual({ ok: true, value: snapshot });
-        const feed: FeedCursor = { kind: 'feed', position: { xid: x, placeId: id }, shown };
+        const feed: FeedCursor = { kind: 'feed', position: { xid: x, placeId: id }, shown, timed: false };
         expect(decodeChangesCursor(encodeChangesCursor(feed, 'pt', SECRET), 'pt', SECRET)).toEqual({
           ok: true,
           value: feed,
@@ -91,7 +113,7 @@ describe('changes cursor', () => {
     const id = 'x'.repeat(128);
     for (const cursor of [
       { kind: 'snapshot', horizon: widest, after: id },
-      { kind: 'feed', position: { xid: top, placeId: id }, shown: widest },
+      { kind: 'feed', position: { xid: top, placeId: id }, shown: widest, timed: true },
     ] satisfies FeedCursor[]) {
       expect(encodeChangesCursor(cursor, 'de', SECRET).length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
     }
@@ -141,7 +163,11 @@ describe('changes cursor', () => {
       { xid: '01', placeId: 'a' },
       { xid: '1', placeId: 'has space' },
     ]) {
-      const token = encodeChangesCursor({ kind: 'feed', position: bad, shown: null }, 'de', SECRET);
+      const token = encodeChangesCursor(
+        { kind: 'feed', position: bad, shown: null, timed: false },
+        'de',
+        SECRET,
+      );
       expect(decodeChangesCursor(token, 'de', SECRET)).toEqual({
         ok: false,
         error: CHANGES_CURSOR_REASONS.malformed,
@@ -216,26 +242,44 @@ describe('snapshot horizon', () => {
       kind: 'feed',
       position: { xid: '51', placeId: '' },
       shown: null,
+      timed: false,
     });
     const busy = { upTo: '50', running: ['20', '40'] };
-    expect(feedAfterSnapshot(busy)).toEqual({
-      kind: 'feed',
-      position: { xid: '20', placeId: '' },
-      shown: busy,
-    });
-    // The horizon is carried while the position is within it, and dropped once past it.
-    expect(feedCursorAt({ xid: '50', placeId: 'z' }, busy).shown).toBe(busy);
-    expect(feedCursorAt({ xid: '51', placeId: 'a' }, busy).shown).toBeNull();
+    const after = feedAfterSnapshot(busy, { timed: true });
+    expect(after).toEqual({ kind: 'feed', position: { xid: '20', placeId: '' }, shown: busy, timed: true });
+    // The horizon is carried while the position is within it, and dropped once past it; timed stays.
+    expect(feedCursorAt({ xid: '50', placeId: 'z' }, after)).toMatchObject({ shown: busy, timed: true });
+    expect(feedCursorAt({ xid: '51', placeId: 'a' }, after)).toMatchObject({ shown: null, timed: true });
   });
 });
 
 describe('changes parameters', () => {
   it('accepts country (any case), since and limit, with the feed defaults', () => {
-    expect(parseChangesParams({ country: 'DE' })).toEqual({ ok: true, value: { country: 'de', limit: 100 } });
+    expect(parseChangesParams({ country: 'DE' })).toEqual({
+      ok: true,
+      value: { country: 'de', limit: 100, start: { kind: 'snapshot' } },
+    });
     expect(parseChangesParams({ country: 'pt', since: 'x.y', limit: '1000' })).toEqual({
       ok: true,
-      value: { country: 'pt', since: 'x.y', limit: 1000 },
+      value: { country: 'pt', limit: 1000, start: { kind: 'cursor', token: 'x.y' } },
     });
+  });
+
+  it('reads since as an instant when it is one (it holds a colon, which no cursor does)', () => {
+    for (const [since, iso] of [
+      ['2026-11-01T00:00:00Z', '2026-11-01T00:00:00.000Z'],
+      ['2026-11-01T01:30+01:00', '2026-11-01T00:30:00.000Z'],
+      ['2026-11-01T00:00:00.250-02:00', '2026-11-01T02:00:00.250Z'],
+    ] as const) {
+      const parsed = parseChangesParams({ country: 'de', since });
+      expect(parsed.ok && parsed.value.start, since).toEqual({ kind: 'instant', at: new Date(iso) });
+    }
+    // A time without an offset, a date alone with a colon-free form, and nonsense with a colon are refused.
+    for (const since of ['2026-11-01T00:00:00', '2026-13-01T00:00:00Z', 'abc:def', '2026-11-01T25:00Z']) {
+      const parsed = parseChangesParams({ country: 'de', since });
+      expect(parsed.ok, since).toBe(false);
+      if (!parsed.ok) expect(parsed.error[0]?.reason, since).toContain('ISO 8601');
+    }
   });
 
   it('reports every bad parameter at once, never echoing a key', () => {
@@ -273,12 +317,15 @@ describe('changes page', () => {
     position: { xid: x, placeId },
     served,
     doctor: served ? { ...doctor, id: placeId } : null,
+    version: Number(x),
+    changedAt: `2026-11-01T00:00:${x.padStart(2, '0').slice(-2)}.000Z`,
   });
   const listedPlace = (placeId: string): ListedPlace => ({ placeId, doctor: { ...doctor, id: placeId } });
-  const feedFrom = (x: string, id: string): FeedCursor => ({
+  const feedFrom = (x: string, id: string, timed = false): FeedCursor => ({
     kind: 'feed',
     position: { xid: x, placeId: id },
     shown: null,
+    timed,
   });
   const decoded = (token: string, country: 'de' | 'es' = 'de') => decodeChangesCursor(token, country, SECRET);
 
@@ -293,6 +340,19 @@ describe('changes page', () => {
     expect(page.page).toMatchObject({ count: 2, hasMore: true });
     expect(decoded(page.page.nextCursor)).toEqual({ ok: true, value: feedFrom('10', 'b') });
     expect(toChangesPage({ listed: [], changes }, 3, 'de', from, SECRET).page.hasMore).toBe(false);
+  });
+
+  it('dates every entry of a timed feed, and keeps the feed timed in its next cursor', () => {
+    const changes = [row('a', '10', true), row('b', '11', false)];
+    const page = toChangesPage({ listed: [], changes }, 5, 'de', feedFrom('0', '', true), SECRET);
+    expect(page.changes).toEqual([
+      { id: 'a', change: 'upsert', doctor: { ...doctor, id: 'a' }, changedAt: '2026-11-01T00:00:10.000Z' },
+      { id: 'b', change: 'delete', doctor: null, changedAt: '2026-11-01T00:00:11.000Z' },
+    ]);
+    expect(decoded(page.page.nextCursor)).toEqual({ ok: true, value: feedFrom('11', 'b', true) });
+    // The same rows in a 1.2 feed: no changedAt (the 1.2 entries, byte for byte).
+    const untimed = toChangesPage({ listed: [], changes }, 5, 'de', feedFrom('0', ''), SECRET);
+    expect(untimed.changes.every((entry) => !('changedAt' in entry))).toBe(true);
   });
 
   it('returns the cursor it was given when nothing is new', () => {
@@ -347,7 +407,7 @@ describe('changes page', () => {
     const within = toChangesPage({ listed, changes }, 2, 'de', from, SECRET);
     expect(decoded(within.page.nextCursor)).toEqual({
       ok: true,
-      value: { kind: 'feed', position: { xid: '40', placeId: 'x' }, shown: horizon },
+      value: { kind: 'feed', position: { xid: '40', placeId: 'x' }, shown: horizon, timed: false },
     });
 
     // The snapshot exactly fills the page and nothing follows: the next cursor is where the feed takes over.

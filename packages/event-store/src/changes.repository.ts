@@ -40,11 +40,14 @@ export async function readChanges(
     xid: string;
     served: boolean;
     doctor: Doctor | null;
+    version: number;
+    changed_at: Date;
   }>`
     with fence as (select pg_snapshot_xmin(pg_current_snapshot()) as below)
-    select place_id, changed_xid::text as xid, served, doctor
+    select place_id, changed_xid::text as xid, served, doctor, version, changed_at
     from (
-      (select place_id, changed_xid, served, document -> 'doctor' as doctor
+      (select place_id, changed_xid, served, document -> 'doctor' as doctor, state_version as version,
+              changed_at
          from places
         where feed_country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
@@ -53,7 +56,10 @@ export async function readChanges(
         order by changed_xid, place_id
         limit ${limit})
       union all
-      (select place_id, changed_xid, false, null::json
+      -- A departure's version is its place's: the move to another dataset is a state of the place.
+      (select place_id, changed_xid, false, null::json,
+              (select state_version from places where places.place_id = place_departures.place_id),
+              changed_at
          from place_departures
         where country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
@@ -68,6 +74,8 @@ export async function readChanges(
     position: { xid: row.xid, placeId: row.place_id },
     served: row.served,
     doctor: row.served ? row.doctor : null,
+    version: row.version,
+    changedAt: row.changed_at.toISOString(),
   }));
 }
 

@@ -47,4 +47,10 @@ export {
   streamPositionOf,
 } from './operations.repository.js';
 export { readChanges, readFeedPage, readListedPlaces, readSnapshotHorizon } from './changes.repository.js';
+export {
+  FEED_CLOCK_INTERVAL_MS,
+  FEED_CLOCK_RETENTION_DAYS,
+  feedFenceAt,
+  recordFeedClock,
+} from './feed-clock.repository.js';
 export { openExport, type StoreExport } from './exports.repository.js';

@@ -58,16 +58,17 @@ async function upsertStates(
   const documents = sorted.map((row) =>
     'documentJson' in row ? row.documentJson : JSON.stringify(row.document),
   );
-  // The changes feed (migration 0005): `changed_xid` moves to this transaction only when what a consumer
-  // sees changes (served or not, the public doctor, the dataset), so a re-crawl with identical data or a
-  // replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
+  // The changes feed (migrations 0005, 0011): `changed_xid` and `changed_at` move to this transaction
+  // only when what a consumer sees changes (served or not, the public doctor, the dataset), so a re-crawl
+  // with identical data or a replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
   // are JSON.stringify output of the same allowlist, and a spurious difference only repeats an entry.
   // A tombstone keeps the dataset it was last served in, so that dataset's consumers see the removal.
   await sql`
     insert into places (place_id, document, state_version, stream_version, served, updated_at,
-                        changed_xid, feed_country)
+                        changed_xid, changed_at, feed_country)
     select place_id, document, state_version, state_version, served, now(),
-           case when served then pg_current_xact_id() end, case when served then country end
+           case when served then pg_current_xact_id() end, case when served then now() end,
+           case when served then country end
     from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
                 ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
                 ${columnOf(sorted, (row) => row.document.served)}::boolean[],
@@ -77,11 +78,13 @@ async function upsertStates(
     on conflict (place_id) do update set
       document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = ${updatedAt},
-      changed_xid = case
-        when places.served is distinct from excluded.served
-          or (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
-          or places.feed_country is distinct from coalesce(excluded.feed_country, places.feed_country)
-        then pg_current_xact_id() else places.changed_xid end,
+      (changed_xid, changed_at) = (
+        select case when seen then pg_current_xact_id() else places.changed_xid end,
+               case when seen then now() else places.changed_at end
+        from (select places.served is distinct from excluded.served
+                or (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
+                or places.feed_country is distinct from coalesce(excluded.feed_country, places.feed_country)
+              as seen) as consumer_sees_change),
       feed_country = coalesce(excluded.feed_country, places.feed_country)
     where ${condition}`.execute(db);
 }

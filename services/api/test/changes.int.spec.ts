@@ -138,7 +138,11 @@ describe('GET /api/v1/changes (changes feed)', () => {
     expect(next.changes).toEqual([{ id: 'snap-b', change: 'delete', doctor: null }]);
 
     // A cursor issued before snapshots existed (the start of the feed) reads the feed's history as it did.
-    const old = encodeChangesCursor({ kind: 'feed', position: FEED_START, shown: null }, 'fr', CURSOR_SECRET);
+    const old = encodeChangesCursor(
+      { kind: 'feed', position: FEED_START, shown: null, timed: false },
+      'fr',
+      CURSOR_SECRET,
+    );
     const history = await readAll('fr', old, 10);
     expect(history.changes.map((change) => [change.id, change.change])).toEqual([
       ['snap-a', 'upsert'],
@@ -181,7 +185,7 @@ describe('GET /api/v1/changes (changes feed)', () => {
   });
 
   it('refuses a tampered, foreign or other-country cursor, and a search cursor, naming since', async () => {
-    const at = { kind: 'feed', position: { xid: '5', placeId: 'chg-a' }, shown: null } as const;
+    const at = { kind: 'feed', position: { xid: '5', placeId: 'chg-a' }, shown: null, timed: false } as const;
     const valid = encodeChangesCursor(at, 'de', CURSOR_SECRET);
     expect((await page(`country=de&since=${valid}`)).page.nextCursor).toBe(valid);
     const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;

@@ -13,6 +13,7 @@ import {
   type ProjectorDependencies,
   type QueueConnection,
 } from '@directory/ingest';
+import { FEED_CLOCK_INTERVAL_MS, recordFeedClock } from '@directory/event-store';
 import { every } from './every.js';
 
 export type IngestWorkerOptions = {
@@ -156,13 +157,22 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
     (error) => logger.warn({ err: error }, 'sweep failed; next interval retries'),
   );
 
+  // The feed clock lets a changes-feed consumer start at an instant (event-store feed-clock.repository.ts):
+  // the workers writing the store also note, every few seconds, which transactions had finished by when.
+  const feedClock = every(
+    FEED_CLOCK_INTERVAL_MS,
+    () => recordFeedClock(deps.db),
+    (error) => logger.debug({ err: error }, 'feed clock not recorded; next interval retries'),
+  );
+
   return {
     worker,
     close: async ({ force = false } = {}) => {
       const sweepStopped = sweeper.close({ wait: !force });
+      const clockStopped = feedClock.close({ wait: !force });
       // close() waits for in-flight jobs to finish before resolving (unless forced).
       await worker.close(force);
-      await sweepStopped;
+      await Promise.all([sweepStopped, clockStopped]);
     },
   };
 }

@@ -25,10 +25,12 @@ export type SnapshotHorizon = { upTo: string; running: string[] };
  * - `snapshot`: listing the places served now, in place-id order after `after` ('' before the first).
  * - `feed`: reading changes after `position`, leaving out those `shown` says the snapshot already showed
  *   (null once the position is past the snapshot's horizon, and for a consumer that never had one).
+ *   `timed`: an API 1.3 feed (started at an instant, or after an export), whose entries carry
+ *   `changedAt`; a feed started the 1.2 way keeps the 1.2 entries, byte for byte.
  */
 export type FeedCursor =
   | { kind: 'snapshot'; horizon: SnapshotHorizon; after: string }
-  | { kind: 'feed'; position: FeedPosition; shown: SnapshotHorizon | null };
+  | { kind: 'feed'; position: FeedPosition; shown: SnapshotHorizon | null; timed: boolean };
 
 /**
  * The longest `running` list a cursor carries: with 20-digit ids and the longest place id, a cursor stays
@@ -43,7 +45,8 @@ export const HORIZON_RUNNING_MAX = 40;
  * Token: `base64url(JSON payload)` + `.` + `base64url(HMAC-SHA256(secret, "changes-cursor." + first part))`.
  * Payloads (`v: 1`, `c`: the country):
  * - feed: `{v, x: xid, p: placeId, c}`, and `s: {u: upTo, r: running}` while the snapshot's horizon
- *   applies. Without `s` it is byte for byte the cursor issued before snapshots existed.
+ *   applies, and `t: 1` for a timed (API 1.3) feed. Without `s` and `t` it is byte for byte the cursor
+ *   issued before snapshots existed.
  * - snapshot: `{v, s: {u, r}, p: last place id listed, c}`, told apart from a feed cursor by having no `x`.
  * - The MAC context differs from the search cursor's, so neither kind of cursor is accepted as the other.
  * - `c` binds the cursor to its dataset: positions of one country's feed mean nothing in another's.
@@ -68,9 +71,16 @@ export function encodeChangesCursor(cursor: FeedCursor, country: CountryCode, se
     const body = { v: CHANGES_CURSOR_VERSION, s: horizonBody(cursor.horizon), p: cursor.after, c: country };
     return signToken(body, MAC_CONTEXT, secret);
   }
-  const { position, shown } = cursor;
-  const body = { v: CHANGES_CURSOR_VERSION, x: position.xid, p: position.placeId, c: country };
-  return signToken(shown === null ? body : { ...body, s: horizonBody(shown) }, MAC_CONTEXT, secret);
+  const { position, shown, timed } = cursor;
+  const body = {
+    v: CHANGES_CURSOR_VERSION,
+    x: position.xid,
+    p: position.placeId,
+    c: country,
+    ...(shown === null ? {} : { s: horizonBody(shown) }),
+    ...(timed ? { t: 1 } : {}),
+  };
+  return signToken(body, MAC_CONTEXT, secret);
 }
 
 /** Returns the cursor the token holds, or why it cannot be used for this country. */
@@ -80,17 +90,18 @@ export function decodeChangesCursor(token: string, country: CountryCode, secret:
   const payload = opened.value;
   if (typeof payload.v !== 'number') return fail(CHANGES_CURSOR_REASONS.malformed);
   if (payload.v !== CHANGES_CURSOR_VERSION) return fail(CHANGES_CURSOR_REASONS.unsupportedVersion);
-  const { x: xid, p: placeId, c: issuedFor, s } = payload;
+  const { x: xid, p: placeId, c: issuedFor, s, t: timed } = payload;
   const horizon = s === undefined ? null : horizonFrom(s);
   const wellFormed =
     isPlaceIdOrStart(placeId) &&
     typeof issuedFor === 'string' &&
     (s === undefined || horizon !== null) &&
-    (xid === undefined ? horizon !== null : isXid(xid));
+    (xid === undefined ? horizon !== null && timed === undefined : isXid(xid)) &&
+    (timed === undefined || timed === 1);
   if (!wellFormed) return fail(CHANGES_CURSOR_REASONS.malformed);
   if (issuedFor !== country) return fail(CHANGES_CURSOR_REASONS.otherCountry);
   if (xid === undefined && horizon !== null) return ok({ kind: 'snapshot', horizon, after: placeId });
-  return ok({ kind: 'feed', position: { xid: xid as string, placeId }, shown: horizon });
+  return ok({ kind: 'feed', position: { xid: xid as string, placeId }, shown: horizon, timed: timed === 1 });
 }
 
 /**
@@ -119,23 +130,38 @@ export function snapshotStart(horizon: SnapshotHorizon): FeedCursor {
 
 /**
  * Where the feed takes over once a snapshot is listed: from its oldest running transaction, or just past
- * `upTo` when none was running, leaving out what the snapshot showed.
+ * `upTo` when none was running, leaving out what the snapshot showed. `timed` after an export (API 1.3),
+ * not after the feed's own snapshot (API 1.2).
  */
-export function feedAfterSnapshot(horizon: SnapshotHorizon): Extract<FeedCursor, { kind: 'feed' }> {
+export function feedAfterSnapshot(
+  horizon: SnapshotHorizon,
+  { timed }: { timed: boolean } = { timed: false },
+): Extract<FeedCursor, { kind: 'feed' }> {
   const [oldestRunning] = horizon.running;
   if (oldestRunning === undefined) {
-    return { kind: 'feed', position: { xid: String(BigInt(horizon.upTo) + 1n), placeId: '' }, shown: null };
+    const position = { xid: String(BigInt(horizon.upTo) + 1n), placeId: '' };
+    return { kind: 'feed', position, shown: null, timed };
   }
-  return { kind: 'feed', position: { xid: oldestRunning, placeId: '' }, shown: horizon };
+  return { kind: 'feed', position: { xid: oldestRunning, placeId: '' }, shown: horizon, timed };
 }
 
-/** A feed cursor at `position`; the horizon stops applying once the position is past it. */
+/**
+ * A timed feed from `fence` (the fence of the newest feed clock fact at or before the instant asked
+ * for; see `feedFenceAt` in the event store): every change committed after that instant was made by a
+ * transaction at or above the fence.
+ */
+export function feedFromFence(fence: string): Extract<FeedCursor, { kind: 'feed' }> {
+  return { kind: 'feed', position: { xid: fence, placeId: '' }, shown: null, timed: true };
+}
+
+/** The cursor after `position` in the feed `from`; the horizon stops applying once the position is past it. */
 export function feedCursorAt(
   position: FeedPosition,
-  shown: SnapshotHorizon | null,
+  from: Extract<FeedCursor, { kind: 'feed' }>,
 ): Extract<FeedCursor, { kind: 'feed' }> {
+  const { shown, timed } = from;
   const applies = shown !== null && BigInt(position.xid) <= BigInt(shown.upTo);
-  return { kind: 'feed', position, shown: applies ? shown : null };
+  return { kind: 'feed', position, shown: applies ? shown : null, timed };
 }
 
 function horizonBody(horizon: SnapshotHorizon): { u: string; r: string[] } {

@@ -4,8 +4,18 @@ import type { Doctor } from '../doctor.js';
 import type { CountryCode } from '../events.js';
 import { requirePageSize } from '../query-parameters.js';
 
-/** One record's current state in a dataset's feed, at its position (what the event store reads). */
-export type FeedRow = { position: FeedPosition; served: boolean; doctor: Doctor | null };
+/**
+ * One record's current state in a dataset's feed, at its position (what the event store reads): its
+ * state version (only ever grows for a place, so a receiver can order what it gets) and when the change
+ * was made (ISO 8601, UTC).
+ */
+export type FeedRow = {
+  position: FeedPosition;
+  served: boolean;
+  doctor: Doctor | null;
+  version: number;
+  changedAt: string;
+};
 
 /** A place a snapshot lists: served now in the dataset, with its doctor. */
 export type ListedPlace = { placeId: string; doctor: Doctor };
@@ -17,8 +27,16 @@ export type ListedPlace = { placeId: string; doctor: Doctor };
  */
 export type FeedRead = { listed: ReadonlyArray<ListedPlace>; changes: ReadonlyArray<FeedRow> };
 
-/** `upsert`: the record is served with this doctor; `delete`: it is no longer served in this dataset. */
-export type ChangeEntry = { id: string; change: 'upsert' | 'delete'; doctor: Doctor | null };
+/**
+ * `upsert`: the record is served with this doctor; `delete`: it is no longer served in this dataset.
+ * `changedAt` (API 1.3) only in a timed feed (see `FeedCursor`): 1.2 entries stay as they were.
+ */
+export type ChangeEntry = {
+  id: string;
+  change: 'upsert' | 'delete';
+  doctor: Doctor | null;
+  changedAt?: string;
+};
 
 export type ChangesPage = {
   changes: ChangeEntry[];
@@ -67,8 +85,8 @@ export function toChangesPage(
   const room = limit - listed.length;
   const changes = read.changes.slice(0, room);
   const last = changes[changes.length - 1]?.position;
-  const next = last === undefined ? feed : feedCursorAt(last, feed.shown);
-  const entries = [...listed, ...changes.map(toChangeEntry)];
+  const next = last === undefined ? feed : feedCursorAt(last, feed);
+  const entries = [...listed, ...changes.map((row) => toChangeEntry(row, feed.timed))];
   return {
     changes: entries,
     page: {
@@ -83,10 +101,11 @@ function toUpsert(place: ListedPlace): ChangeEntry {
   return { id: place.placeId, change: 'upsert', doctor: place.doctor };
 }
 
-function toChangeEntry(row: FeedRow): ChangeEntry {
+function toChangeEntry(row: FeedRow, timed: boolean): ChangeEntry {
   // A served row always carries its doctor; anything else is a removal, whatever the row holds.
-  if (row.served && row.doctor !== null) {
-    return { id: row.position.placeId, change: 'upsert', doctor: row.doctor };
-  }
-  return { id: row.position.placeId, change: 'delete', doctor: null };
+  const entry: ChangeEntry =
+    row.served && row.doctor !== null
+      ? { id: row.position.placeId, change: 'upsert', doctor: row.doctor }
+      : { id: row.position.placeId, change: 'delete', doctor: null };
+  return timed ? { ...entry, changedAt: row.changedAt } : entry;
 }

@@ -7,7 +7,8 @@ import {
   parseParameters,
   type ParameterError,
 } from '../query-parameters.js';
-import type { Result } from '../result.js';
+import { ok, type Result } from '../result.js';
+import { OPEN_AT_REASON, openAtText } from '../search/open-at.js';
 import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
 
 /**
@@ -18,7 +19,21 @@ import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
 export const CHANGES_LIMIT_MAX = 1000;
 export const CHANGES_DEFAULT_LIMIT = 100;
 
-export type ChangesParams = { country: CountryCode; since?: string; limit: number };
+/**
+ * Where a request of the feed starts: a new consumer's snapshot (no `since`), an instant (API 1.3), or
+ * the cursor of an earlier page. A cursor (base64url and a dot) never holds a colon, and every instant
+ * does (its time of day), so one look tells them apart.
+ */
+export type ChangesStart =
+  { kind: 'snapshot' } | { kind: 'instant'; at: Date } | { kind: 'cursor'; token: string };
+
+export type ChangesParams = { country: CountryCode; start: ChangesStart; limit: number };
+
+const SINCE_INSTANT_REASON = `${OPEN_AT_REASON}, or a cursor exactly as page.nextCursor gave it`;
+
+function looksLikeInstant(since: string): boolean {
+  return since.includes(':');
+}
 
 /** The query string of `GET /api/v1/changes`. Use `parseChangesParams` for the full rules. */
 export const changesParamsSchema = z.object({
@@ -29,9 +44,12 @@ export const changesParamsSchema = z.object({
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty; omit since to start from a snapshot' })
     .max(CURSOR_MAX_LENGTH, { error: `must be at most ${CURSOR_MAX_LENGTH} characters` })
+    .refine((since) => !looksLikeInstant(since) || openAtText.safeParse(since).success, {
+      error: SINCE_INSTANT_REASON,
+    })
     .optional()
     .describe(
-      'The opaque page.nextCursor of an earlier response for the same country. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it.',
+      'The opaque page.nextCursor of an earlier response for the same country, or (API 1.3) an instant, ISO 8601 with a UTC offset or Z (e.g. "2026-11-01T00:00:00Z"): the feed then starts with every change made after that instant (and possibly a few made shortly before it), and each entry carries `changedAt`. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it.',
     ),
   limit: limitFromQuery(
     { max: CHANGES_LIMIT_MAX, default: CHANGES_DEFAULT_LIMIT },
@@ -41,5 +59,14 @@ export const changesParamsSchema = z.object({
 
 /** Validates a parsed query string (values are strings, or arrays when a parameter was repeated). */
 export function parseChangesParams(raw: Record<string, unknown>): Result<ChangesParams, ParameterError[]> {
-  return parseParameters(changesParamsSchema, raw, 'query');
+  const parsed = parseParameters(changesParamsSchema, raw, 'query');
+  if (!parsed.ok) return parsed;
+  const { country, since, limit } = parsed.value;
+  return ok({ country, limit, start: changesStartOf(since) });
+}
+
+function changesStartOf(since: string | undefined): ChangesStart {
+  if (since === undefined) return { kind: 'snapshot' };
+  if (looksLikeInstant(since)) return { kind: 'instant', at: new Date(Date.parse(since)) };
+  return { kind: 'cursor', token: since };
 }

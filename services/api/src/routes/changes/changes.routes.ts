@@ -1,14 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import {
   decodeChangesCursor,
+  feedFromFence,
   parseChangesParams,
   snapshotStart,
   toChangesPage,
+  type ChangesStart,
+  type CountryCode,
   type FeedCursor,
 } from '@directory/domain';
-import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
+import { feedFenceAt, readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
-import { datasetOf, type Datasets } from '@directory/search';
+import { datasetOf, type Dataset, type Datasets } from '@directory/search';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { changesPageSchema, changesQuerySchema } from './changes.schemas.js';
@@ -23,6 +26,8 @@ export type ChangesRouteOptions = {
 const CHANGES_DESCRIPTION = `API 1.2. Every record that became served, changed or stopped being served in one dataset, so a program can keep a full mirror in sync instead of re-crawling search.
 
 **Start**: without \`since\` the feed starts from a snapshot of the dataset: every record served now, as \`upsert\` changes, and no removals. Then, following the cursors, whatever changed after the start: a record you received that stops being served comes as \`delete\`.
+
+**Start at an instant** (API 1.3): \`since=<instant>\` (ISO 8601 with a UTC offset or Z) starts with every change made after that instant (and possibly a few made shortly before it), then cursors as usual. Such a feed's entries (and those of the pages its cursors lead to) carry \`changedAt\`. An instant older than the feed's clock keeps (35 days) starts at the beginning of the feed: every record ever served, removals included; take an export instead.
 
 **Resume**: send \`page.nextCursor\` as \`since\`, with the same country. \`nextCursor\` is always present; keep the last one and ask again later (poll) to get what changed meanwhile. When nothing changed it is the cursor you sent.
 
@@ -54,25 +59,37 @@ export function changeRoutes(
       },
     },
     async (request) => {
-      const { country, since, limit } = parsedQuery(request, parseChangesParams);
+      const { country, start, limit } = parsedQuery(request, parseChangesParams);
       const { db } = datasetOf(datasets, request);
-      let from: FeedCursor;
-      if (since === undefined) {
-        // A new consumer starts from a snapshot of what is served now, never from the feed's history:
-        // that would list every record ever served here and later suppressed, closed or unpublished.
-        from = snapshotStart(await readSnapshotHorizon(db, country));
-      } else {
-        const decoded = decodeChangesCursor(since, country, cursorSecret);
-        if (!decoded.ok) {
-          throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
-            { parameter: 'since', reason: decoded.error },
-          ]);
-        }
-        from = decoded.value;
-      }
+      const from = await feedCursorOf(db, country, start, cursorSecret);
       const read = await readFeedPage(db, { country, from, limit });
       return toChangesPage(read, limit, country, from, cursorSecret);
     },
   );
   done();
+}
+
+async function feedCursorOf(
+  db: Dataset['db'],
+  country: CountryCode,
+  start: ChangesStart,
+  cursorSecret: string,
+): Promise<FeedCursor> {
+  switch (start.kind) {
+    case 'snapshot':
+      // A new consumer starts from a snapshot of what is served now, never from the feed's history:
+      // that would list every record ever served here and later suppressed, closed or unpublished.
+      return snapshotStart(await readSnapshotHorizon(db, country));
+    case 'instant':
+      return feedFromFence(await feedFenceAt(db, start.at));
+    case 'cursor': {
+      const decoded = decodeChangesCursor(start.token, country, cursorSecret);
+      if (!decoded.ok) {
+        throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
+          { parameter: 'since', reason: decoded.error },
+        ]);
+      }
+      return decoded.value;
+    }
+  }
 }

@@ -15,6 +15,10 @@ export const changeEntrySchema = z
     doctor: doctorComponent
       .nullable()
       .meta({ description: 'The record as search and single fetch return it; null for `delete`' }),
+    changedAt: z.iso.datetime().optional().meta({
+      description:
+        'API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.',
+    }),
   })
   .meta({ id: 'Change', description: "A record's current state in the dataset's feed" });
 
