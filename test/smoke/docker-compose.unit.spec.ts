@@ -62,6 +62,7 @@ function appConfig(): Config {
   const secrets = {
     CURSOR_SECRET: 'a-cursor-secret-of-thirty-two-characters-or-more',
     CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
+    WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
   };
   const environment = Object.fromEntries(
     Object.entries(service('api').environment ?? {}).map(([name, value]) => [
@@ -136,6 +137,7 @@ describe('docker-compose.yml', () => {
     // The secrets come from the operator's shell or .env file, never from this file.
     expect(composeText).toContain('CURSOR_SECRET: ${CURSOR_SECRET:?');
     expect(composeText).toContain('CONSOLE_SECRET: ${CONSOLE_SECRET:?');
+    expect(composeText).toContain('WEBHOOK_SECRET_KEY: ${WEBHOOK_SECRET_KEY:?');
   });
 
   it("publishes each process's ports on loopback only and probes its operator listener", () => {

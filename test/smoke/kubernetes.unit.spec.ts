@@ -61,6 +61,7 @@ const SECRET_VALUES: Record<string, string> = {
   REDIS_URL: 'redis://:password@redis.example.internal:6379',
   CURSOR_SECRET: 'a-cursor-secret-of-thirty-two-characters-or-more',
   CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
+  WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
 };
 
 type PodSpec = {
@@ -183,7 +184,9 @@ describe('deploy/kubernetes', () => {
 
     it(`${rendering}: sets every variable production requires, and the worker's pool fits its concurrency`, () => {
       const requiredInProduction = problemsOf({ NODE_ENV: 'production' });
-      expect(requiredInProduction).toEqual(expect.arrayContaining(['CURSOR_SECRET', 'CONSOLE_SECRET']));
+      expect(requiredInProduction).toEqual(
+        expect.arrayContaining(['CURSOR_SECRET', 'CONSOLE_SECRET', 'WEBHOOK_SECRET_KEY']),
+      );
       expect(secretVariables(objects)).toEqual(expect.arrayContaining(requiredInProduction));
       const config = configWithSecrets(objects);
       expect(config.NODE_ENV).toBe('production');
@@ -191,7 +194,11 @@ describe('deploy/kubernetes', () => {
     });
 
     it(`${rendering}: the secrets' placeholders stop every process, naming each one`, () => {
-      expect(problemsOf(environmentOf(objects)).sort()).toEqual(['CONSOLE_SECRET', 'CURSOR_SECRET']);
+      expect(problemsOf(environmentOf(objects)).sort()).toEqual([
+        'CONSOLE_SECRET',
+        'CURSOR_SECRET',
+        'WEBHOOK_SECRET_KEY',
+      ]);
     });
 
     it(`${rendering}: a hardened Deployment per process on its operator port, with a grace period past the drain`, () => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 
 const DEVELOPMENT_CURSOR_SECRET = 'development-only-cursor-secret-change-me';
 const DEVELOPMENT_CONSOLE_SECRET = 'development-only-console-secret-change-me';
+const DEVELOPMENT_WEBHOOK_SECRET_KEY = 'development-only-webhook-secret-key-change-me';
 
 /** The index refresh interval (Elasticsearch's default, and what reindex sets): the cache's longest TTL and probe interval. */
 export const INDEX_REFRESH_INTERVAL_MS = 1_000;
@@ -248,6 +249,25 @@ const environmentSchema = z
     CONSOLE_SIGNUP_WINDOW_S: positiveInt.default(3_600),
     CONSOLE_LOGIN_MAX_PER_ACCOUNT: positiveInt.default(50),
     CONSOLE_LOGIN_MAX_PER_ADDRESS: positiveInt.default(30),
+    // Signed webhooks (packages/webhooks): the key the endpoints' signing secrets are encrypted with
+    // (AES-256-GCM) in the database; whether endpoints may be http://127.0.0.1, [::1] or localhost (tests
+    // only: every other private address is refused whatever this says); the delays between a delivery's
+    // attempts (after the last one it is failed); how long an endpoint may fail before it is disabled;
+    // one attempt's time limit; how often the dispatcher reads the changes feed.
+    WEBHOOK_SECRET_KEY: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .default(DEVELOPMENT_WEBHOOK_SECRET_KEY),
+    WEBHOOK_ALLOW_LOOPBACK: z.stringbool().default(false),
+    WEBHOOK_RETRY_DELAYS_MS: commaSeparated(
+      (item) => /^\d{1,9}$/.test(item),
+      'must be a comma-separated list of delays in milliseconds such as 5000,300000',
+    )
+      .transform((items): readonly number[] => Object.freeze(items.map(Number)))
+      .default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000]),
+    WEBHOOK_DISABLE_AFTER_MS: positiveInt.default(86_400_000),
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    WEBHOOK_POLL_MS: positiveInt.max(60_000).default(250),
   })
   // (A malformed DATABASE_URL is reported by its own rule; zod runs these refinements even then.)
   .refine(
@@ -282,7 +302,14 @@ const environmentSchema = z
   .refine((env) => env.NODE_ENV !== 'production' || env.CONSOLE_SECRET !== DEVELOPMENT_CONSOLE_SECRET, {
     path: ['CONSOLE_SECRET'],
     message: 'must be set to a private value in production',
-  });
+  })
+  .refine(
+    (env) => env.NODE_ENV !== 'production' || env.WEBHOOK_SECRET_KEY !== DEVELOPMENT_WEBHOOK_SECRET_KEY,
+    {
+      path: ['WEBHOOK_SECRET_KEY'],
+      message: 'must be set to a private value in production',
+    },
+  );
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
 

@@ -48,12 +48,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'REPLACE-ME' })).toThrow(/DATABASE_URL/);
   });
 
-  it('refuses the development cursor and console secrets in production', () => {
+  it('refuses the development cursor, console and webhook secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CONSOLE_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/WEBHOOK_SECRET_KEY/);
     expect(
-      loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'x'.repeat(40), CONSOLE_SECRET: 'y'.repeat(40) })
-        .NODE_ENV,
+      loadConfig({
+        NODE_ENV: 'production',
+        CURSOR_SECRET: 'x'.repeat(40),
+        CONSOLE_SECRET: 'y'.repeat(40),
+        WEBHOOK_SECRET_KEY: 'z'.repeat(40),
+      }).NODE_ENV,
     ).toBe('production');
   });
 
@@ -245,5 +250,22 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
       /SEARCH_CACHE_PROBE_MS.*refresh interval/,
     );
     expect(() => loadConfig({ SEARCH_CACHE_PROBE_MS: '-1' })).toThrow(/SEARCH_CACHE_PROBE_MS/);
+  });
+});
+
+describe('webhook settings', () => {
+  it('defaults to a day of Standard-Webhooks-like retries, no loopback, and reads a list of delays', () => {
+    expect(loadConfig({})).toMatchObject({
+      WEBHOOK_ALLOW_LOOPBACK: false,
+      WEBHOOK_RETRY_DELAYS_MS: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 28_800_000, 28_800_000],
+      WEBHOOK_DISABLE_AFTER_MS: 86_400_000,
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_POLL_MS: 250,
+    });
+    const set = loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WEBHOOK_ALLOW_LOOPBACK: 'true' });
+    expect(set.WEBHOOK_RETRY_DELAYS_MS).toEqual([10, 20, 30]);
+    expect(set.WEBHOOK_ALLOW_LOOPBACK).toBe(true);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '10,soon' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(/WEBHOOK_SECRET_KEY/);
   });
 });

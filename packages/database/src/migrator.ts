@@ -16,6 +16,7 @@ import * as lagSince from './migrations/0008-lag-since.js';
 import * as feedSnapshot from './migrations/0009-feed-snapshot.js';
 import * as sweepClaims from './migrations/0010-sweep-claims.js';
 import * as changeTimes from './migrations/0011-change-times.js';
+import * as webhooks from './migrations/0012-webhooks.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0009-feed-snapshot': feedSnapshot,
   '0010-sweep-claims': sweepClaims,
   '0011-change-times': changeTimes,
+  '0012-webhooks': webhooks,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

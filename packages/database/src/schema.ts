@@ -117,6 +117,52 @@ export type ConsoleSessionsTable = {
   expires_at: ColumnType<Date, Date | string, Date | string>;
 };
 
+export type WebhookEndpointsTable = {
+  id: Generated<string>;
+  account_id: string;
+  url: string;
+  countries: ColumnType<string[], string[], string[]>;
+  /** AES-256-GCM of the signing secret (packages/webhooks, secret-box.ts). */
+  secret_ciphertext: Buffer;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  failing_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
+export type WebhookDeliveriesTable = {
+  /** `msg_<random>`: the Standard Webhooks `webhook-id`, the same on every attempt. */
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  place_id: string | null;
+  place_version: number | null;
+  /** The exact body every attempt sends. */
+  payload: string;
+  status: ColumnType<
+    'pending' | 'delivered' | 'failed' | 'abandoned',
+    'pending' | 'delivered' | 'failed' | 'abandoned' | undefined,
+    'pending' | 'delivered' | 'failed' | 'abandoned'
+  >;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  created_at: ColumnType<Date, never, never>;
+  /** When the change was made (null for a test event). */
+  changed_at: ColumnType<Date | null, Date | string | null | undefined, never>;
+  delivered_at: ColumnType<Date | null, never, Date | string | null>;
+};
+
+/** Where the webhook dispatcher is in each country's changes feed. */
+export type WebhookFeedPositionsTable = {
+  country: string;
+  /** xid8 as decimal text. */
+  xid: string;
+  place_id: string;
+};
+
 export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
@@ -129,4 +175,7 @@ export type DatabaseSchema = {
   api_key_usage: ApiKeyUsageTable;
   api_key_usage_flushes: ApiKeyUsageFlushesTable;
   console_sessions: ConsoleSessionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_feed_positions: WebhookFeedPositionsTable;
 };

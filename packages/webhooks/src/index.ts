@@ -1,0 +1,25 @@
+export {
+  WEBHOOK_ENDPOINTS_PER_ACCOUNT,
+  createEndpoint,
+  deleteEndpoint,
+  findEndpoint,
+  listDeliveries,
+  listEndpoints,
+  sendTestEvent,
+  setEndpointEnabled,
+  webhookOptionsOf,
+  type WebhookDelivery,
+  type WebhookDeliveryStatus,
+  type WebhookDeps,
+  type WebhookEndpoint,
+  type WebhookOptions,
+} from './endpoints.repository.js';
+export {
+  WEBHOOK_QUEUE_NAME,
+  createWebhookQueue,
+  openWebhookQueue,
+  type WebhookQueue,
+  type WebhookQueueConnection,
+} from './queue.js';
+export { checkEndpointUrl, isPublicAddress, parseEndpointUrl } from './address-policy.js';
+export { signature, signedHeaders } from './signing.js';
