@@ -13,6 +13,7 @@ import {
 import { isRedisUnavailableError } from '@directory/keyed-access';
 import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
+import type { WebhookOptions, WebhookQueue } from '@directory/webhooks';
 import {
   createLoginThrottle,
   createSignUpThrottle,
@@ -27,6 +28,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.plugin.js';
 import { registerSessions } from './plugins/session.plugin.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { pageContext, sendPage } from './pages/render.js';
 
 /** Everything the console talks to, built by the caller (server.ts, or a test with its own DB/prefix). */
@@ -48,6 +50,11 @@ export type ConsoleDependencies = {
   clientIpv6PrefixBits: number;
   /** The per-key quota the API applies (config RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S), shown beside each key. */
   keyPolicy: { max: number; windowSeconds: number };
+  /**
+   * The webhook delivery queue (test events) and URL rules; the caller closes the queue. server.ts always
+   * gives them; without them (specs of the other pages) the webhook pages are not served.
+   */
+  webhooks?: { queue: WebhookQueue; options: WebhookOptions };
 };
 
 export type ConsoleOptions = LogOptions;
@@ -80,6 +87,8 @@ export async function buildConsoleApp(
     csrf,
     keyPolicy: deps.keyPolicy,
   });
+  if (deps.webhooks)
+    await app.register(webhooksRoutes, { webhooks: { db: deps.db, ...deps.webhooks }, csrf });
 
   await app.ready();
   return app;

@@ -34,6 +34,10 @@ export function layout(options: {
             ${csrfField(context.csrfToken)}<button type="submit" class="secondary">Sign out</button>
           </form>
         </nav>`;
+  const sections =
+    context.signedInAs === null
+      ? ''
+      : html`<nav aria-label="Console"><a href="/keys">API keys</a> <a href="/webhooks">Webhooks</a></nav>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -47,6 +51,7 @@ export function layout(options: {
 <a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header">
   <a class="brand" href="/"><span class="logo" aria-hidden="true">+</span> ${PRODUCT_NAME} <span class="brand-sub">Console</span></a>
+  ${sections}
   ${account}
 </header>
 <main id="main" class="${options.wide ? 'container wide' : 'container'}">
