@@ -97,6 +97,33 @@ describe('webhook pages', () => {
     }
     expect(pages[0]).not.toContain('"><i>');
     expect(pages[1]).toContain('&lt;b&gt;boom&lt;/b&gt;');
+    expect(pages[1]).toMatch(/data-status="failed"\s*>Failed</);
+  });
+
+  it('tells a pending delivery already tried as retrying', () => {
+    const delivery: WebhookDelivery = {
+      id: 'delivery-2',
+      endpointId: 'endpoint-1',
+      eventType: 'doctor.upserted',
+      placeId: 'place-1',
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503',
+      lastLatencyMs: 40,
+      createdAt: new Date('2026-11-02T10:00:00.000Z'),
+      deliveredAt: null,
+    };
+    const page = (attempts: number) =>
+      endpointPage({
+        context,
+        endpoint: endpoint(),
+        deliveries: [{ ...delivery, attempts }],
+        deliveryLimit: 50,
+      }).value;
+    expect(page(1)).toMatch(/data-status="pending"\s*>Retrying</);
+    expect(page(0)).toMatch(/data-status="pending"\s*>Pending</);
+    expect(page(1)).toContain('<code>place-1</code>');
   });
 
   it('tells a disabled endpoint at the top of the page, with its reason; a failing one by its date', () => {

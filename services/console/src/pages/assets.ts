@@ -77,6 +77,7 @@ select { padding: .55rem .6rem; border: 1px solid #c5ccd9; border-radius: .5rem;
 .legend { display: inline-block; width: .8rem; height: .8rem; border-radius: .15rem; vertical-align: middle; margin-left: .75rem; }
 .legend.served { background: var(--brand); } .legend.limited { background: var(--danger); }
 .empty { color: var(--muted); margin: 0; }
+.endpoint-url { overflow-wrap: anywhere; }
 .site-footer { text-align: center; color: var(--muted); font-size: .85rem; padding: 2rem 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

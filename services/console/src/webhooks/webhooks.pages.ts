@@ -201,9 +201,16 @@ export function webhooksPage(options: WebhooksPageOptions): SafeHtml {
 const DELIVERY_LABELS: Record<WebhookDeliveryStatus, string> = {
   pending: 'Pending',
   delivered: 'Delivered',
-  failed: 'Failed, retrying',
+  failed: 'Failed',
   abandoned: 'Abandoned',
 };
+
+/** A pending delivery that was already tried is waiting for its next retry. */
+function deliveryLabel(delivery: WebhookDelivery): string {
+  return delivery.status === 'pending' && delivery.attempts > 0
+    ? 'Retrying'
+    : DELIVERY_LABELS[delivery.status];
+}
 
 const DELIVERY_BADGES: Record<WebhookDeliveryStatus, string> = {
   pending: 'retiring',
@@ -221,7 +228,7 @@ function deliveryRow(delivery: WebhookDelivery): SafeHtml {
     </td>
     <td data-testid="delivery-status">
       <span class="badge ${DELIVERY_BADGES[delivery.status]}" data-status="${delivery.status}"
-        >${DELIVERY_LABELS[delivery.status]}</span
+        >${deliveryLabel(delivery)}</span
       >
     </td>
     <td>${delivery.lastStatusCode ?? html`<span class="muted">—</span>`}</td>
@@ -322,8 +329,9 @@ export function endpointPage(options: EndpointPageOptions): SafeHtml {
       <section class="card" aria-labelledby="log-title">
         <h2 id="log-title">Delivery log</h2>
         <p class="hint">
-          The latest ${options.deliveryLimit} deliveries, newest first. A delivery is retried when the
-          endpoint does not answer 2xx in time; one still failing after its last retry is abandoned.
+          The latest ${options.deliveryLimit} deliveries, newest first. A delivery the endpoint does not
+          answer with a 2xx in time is retried several times, then marked failed; the deliveries still pending
+          when an endpoint is disabled are abandoned.
           ${endpoint.enabled ? '' : 'Enable the endpoint to send a test event.'}
         </p>
         ${log}
