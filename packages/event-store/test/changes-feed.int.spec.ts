@@ -5,6 +5,8 @@ import { createDatabase, type Database } from '@directory/database';
 import {
   FEED_START,
   decodeChangesCursor,
+  encodeChangesCursor,
+  feedFromFence,
   snapshotStart,
   toChangesPage,
   toSearchDocument,
@@ -23,6 +25,7 @@ import {
   type TestDatabase,
 } from '@directory/testing';
 import { readChanges, readFeedPage, readSnapshotHorizon } from '../src/changes.repository.js';
+import { feedFenceAt, recordFeedClock } from '../src/feed-clock.repository.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
 type Shape = { country: CountryCode } | 'tombstone';
@@ -120,7 +123,7 @@ describe('changes feed (places table, migration 0005)', () => {
     await database.drop();
   });
   beforeEach(async () => {
-    await sql`truncate places, place_departures`.execute(db);
+    await sql`truncate places, place_departures, feed_clock`.execute(db);
   });
 
   it('lists served places as upserts, leaves never-served ones out, and shows a removal as delete', async () => {
@@ -602,6 +605,176 @@ describe('changes feed (places table, migration 0005)', () => {
         }
       }),
       { numRuns: 25, interruptAfterTimeLimit: 20_000 },
+    );
+  });
+
+  it('dates each change with its transaction, removals from a dataset a place left included', async () => {
+    const dbNow = async () =>
+      (await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db)).rows[0]?.at ?? new Date(0);
+    const before = await dbNow();
+    await savePlaceStates(db, [placeRow('t', 1, { country: 'de' }), placeRow('u', 1, { country: 'de' })]);
+    const between = await dbNow();
+    await savePlaceStates(db, [placeRow('t', 2, { country: 'es' })]);
+    // A re-crawl with what consumers already see: no new change, no new time.
+    const same = placeRow('u', 2, { country: 'de' });
+    if (same.document.served) same.document.doctor = { ...same.document.doctor, name: 'u v1' };
+    await savePlaceStates(db, [same]);
+    const after = await dbNow();
+    await waitForFeedFence(db);
+    const de = (await drain(db, 'de')).rows;
+    const es = (await drain(db, 'es')).rows;
+    const timeOf = (rows: FeedRow[], id: string) =>
+      Date.parse(rows.find((row) => row.position.placeId === id)?.changedAt ?? '');
+    expect(summary(de)).toEqual(['u u v1', 't delete']);
+    expect(timeOf(de, 'u')).toBeGreaterThanOrEqual(before.getTime());
+    expect(timeOf(de, 'u')).toBeLessThanOrEqual(between.getTime());
+    // The removal from de and the upsert in es are the same change, at the same time and version.
+    expect(timeOf(de, 't')).toBe(timeOf(es, 't'));
+    expect(timeOf(de, 't')).toBeGreaterThanOrEqual(between.getTime());
+    expect(timeOf(de, 't')).toBeLessThanOrEqual(after.getTime());
+    expect(de.find((row) => row.position.placeId === 't')?.version).toBe(2);
+    // The state read is the place's current one (version 2, the same public record as version 1).
+    expect(de.find((row) => row.position.placeId === 'u')?.version).toBe(2);
+  });
+
+  it('starts a feed at an instant with every change committed after it, whatever order writers commit in', async () => {
+    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
+    const countries: CountryCode[] = ['de', 'es'];
+    const shape = fc.oneof(
+      fc.constant<Shape>('tombstone'),
+      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
+    );
+    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
+      minLength: 1,
+      maxLength: 3,
+      selector: (write) => write.place,
+    });
+    // Writers take their ids before the instant (`older`) or after it; of the older ones, some commit
+    // before the clock fact, some between it and the instant, the rest after the instant.
+    const scenario = fc
+      .record({
+        before: fc.array(transaction, { maxLength: 4 }),
+        older: fc.array(fc.record({ writes: transaction, commits: fc.constantFrom(0, 1, 2) }), {
+          maxLength: 4,
+        }),
+        newer: fc.array(transaction, { maxLength: 3 }),
+        pageSize: fc.integer({ min: 1, max: 3 }),
+        seed: fc.nat(),
+      })
+      .filter((value) => value.older.length + value.newer.length > 0);
+
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ before, older, newer, pageSize, seed }) => {
+        await sql`truncate places, place_departures, feed_clock`.execute(db);
+        let version = 0;
+        for (const writes of before) {
+          version += 1;
+          const at = version;
+          await savePlaceStates(
+            db,
+            writes.map((write) => placeRow(write.place, at, write.shape)),
+          );
+        }
+        const writers: Array<{ commit: () => Promise<void> }> = [];
+        const startWriter = async (writes: Array<{ place: string; shape: Shape }>) => {
+          version += 1;
+          const at = version;
+          let open!: () => void;
+          const opened = new Promise<void>((resolve) => (open = resolve));
+          let hasXid!: () => void;
+          const started = new Promise<void>((resolve) => (hasXid = resolve));
+          const done = db.transaction().execute(async (trx) => {
+            await sql`select pg_current_xact_id()`.execute(trx);
+            hasXid();
+            await opened;
+            await savePlaceStates(
+              trx,
+              writes.map((write) => placeRow(write.place, at, write.shape)),
+            );
+          });
+          await started;
+          const writer = {
+            commit: async () => {
+              open();
+              await done;
+            },
+          };
+          writers.push(writer);
+          return writer;
+        };
+        let mirrors = new Map<CountryCode, Map<string, string>>();
+        let readPage = async (_country: CountryCode): Promise<number> => 0;
+        const olderWriters = [];
+        for (const { writes, commits } of older)
+          olderWriters.push({ writer: await startWriter(writes), commits });
+        try {
+          for (const { writer, commits } of olderWriters) if (commits === 0) await writer.commit();
+          await recordFeedClock(db);
+          for (const { writer, commits } of olderWriters) if (commits === 1) await writer.commit();
+          const instant = (await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db)).rows[0]?.at;
+          if (instant === undefined) throw new Error('no clock');
+          // What was served at the instant: the mirror a consumer had then.
+          const servedAt = await sql<{ place_id: string; country: CountryCode; name: string }>`
+            select place_id, document ->> 'country' as country, document -> 'doctor' ->> 'name' as name
+            from places where served`.execute(db);
+          mirrors = new Map(
+            countries.map((country) => [
+              country,
+              new Map(
+                servedAt.rows.filter((row) => row.country === country).map((row) => [row.place_id, row.name]),
+              ),
+            ]),
+          );
+          const fence = await feedFenceAt(db, instant);
+          const cursors = new Map(
+            countries.map((country) => [
+              country,
+              encodeChangesCursor(feedFromFence(fence), country, CURSOR_SECRET),
+            ]),
+          );
+          readPage = async (country: CountryCode) => {
+            const page = await feedPage(db, country, cursors.get(country), pageSize);
+            const mirror = mirrors.get(country);
+            for (const entry of page.changes) {
+              expect(entry.changedAt, entry.id).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+              if (entry.doctor === null) mirror?.delete(entry.id);
+              else mirror?.set(entry.id, entry.doctor.name ?? '');
+            }
+            cursors.set(country, page.page.nextCursor);
+            return page.changes.length;
+          };
+          for (const writes of newer) await startWriter(writes);
+          // The rest commit in an order the seed shuffles, the consumers paging in between.
+          const pending = [
+            ...olderWriters.filter(({ commits }) => commits === 2).map(({ writer }) => writer),
+            ...writers.slice(older.length),
+          ];
+          const shuffled =
+            fc.sample(fc.shuffledSubarray(pending, { minLength: pending.length }), {
+              seed,
+              numRuns: 1,
+            })[0] ?? pending;
+          for (const country of countries) await readPage(country);
+          for (const writer of shuffled) {
+            await writer.commit();
+            for (const country of countries) await readPage(country);
+          }
+        } finally {
+          await Promise.all(writers.map((writer) => writer.commit()));
+        }
+        await waitForFeedFence(db);
+        const served = await sql<{ place_id: string; country: CountryCode; name: string }>`
+          select place_id, document ->> 'country' as country, document -> 'doctor' ->> 'name' as name
+          from places where served`.execute(db);
+        for (const country of countries) {
+          while ((await readPage(country)) > 0);
+          const expected = served.rows
+            .filter((row) => row.country === country)
+            .map((row) => [row.place_id, row.name] as const);
+          expect(mirrors.get(country), country).toEqual(new Map(expected));
+        }
+      }),
+      { numRuns: 60, interruptAfterTimeLimit: 25_000 },
     );
   });
 });
