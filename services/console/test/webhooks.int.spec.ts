@@ -258,16 +258,22 @@ describe('console: webhook endpoints', () => {
   });
 
   it('tells an endpoint the deliveries turned off at the top of the list and of its page', async () => {
-    const reason = 'failing since 2026-11-26 09:00 UTC (last error HTTP 503)';
+    // As the worker records it when an endpoint has failed for too long.
     await harness.database.db
       .updateTable('webhook_endpoints')
-      .set({ enabled: false, disabled_reason: reason, failing_since: new Date('2026-11-26T09:00:00Z') })
+      .set({
+        enabled: false,
+        disabled_reason: 'failing since 2026-11-26T09:00:00.000Z: HTTP 503',
+        failing_since: new Date('2026-11-26T09:00:00.000Z'),
+      })
       .where('id', '=', endpointId)
       .execute();
     for (const url of ['/webhooks', `/webhooks/${endpointId}`]) {
       const page = (await holder.get(url)).body;
       const notice = /data-testid="disabled-notice"[^>]*>([\s\S]*?)<\/div>/.exec(page);
-      expect(notice?.[1], url).toContain(`Disabled: ${reason}`);
+      expect(notice?.[1], url).toContain(
+        'Disabled: failing since 2026-11-26 09:00 UTC (last error HTTP 503)',
+      );
       expect(page.indexOf('data-testid="disabled-notice"')).toBeLessThan(page.indexOf('<section'));
     }
     // Enabling again clears the reason.

@@ -6,7 +6,7 @@ import {
   endpointFormOf,
   formValues,
 } from '../src/webhooks/webhooks.form.js';
-import { endpointPage, webhooksPage } from '../src/webhooks/webhooks.pages.js';
+import { disabledReasonText, endpointPage, webhooksPage } from '../src/webhooks/webhooks.pages.js';
 
 const context = { csrfToken: 'token', signedInAs: 'holder@example.com' };
 
@@ -129,7 +129,8 @@ describe('webhook pages', () => {
   it('tells a disabled endpoint at the top of the page, with its reason; a failing one by its date', () => {
     const disabled = endpoint({
       enabled: false,
-      disabledReason: 'failing since 2026-11-01 10:00 UTC (last error HTTP 500)',
+      disabledReason: 'failing since 2026-11-01T10:00:00.000Z: HTTP 500',
+      failingSince: new Date('2026-11-01T10:00:00.000Z'),
     });
     const failing = endpoint({ id: 'endpoint-2', failingSince: new Date('2026-11-03T08:00:00.000Z') });
     const page = webhooksPage({ context, endpoints: [disabled, failing], maxEndpoints: 5 }).value;
@@ -146,5 +147,22 @@ describe('webhook pages', () => {
     }).value;
     expect(switchedOff).toContain('data-status="disabled"');
     expect(switchedOff).not.toContain('data-testid="disabled-notice"');
+  });
+
+  it("tells the worker's reason as when the endpoint began failing and its last error; other reasons as recorded", () => {
+    const since = new Date('2026-11-26T09:00:00.000Z');
+    const disabled = (disabledReason: string | null, failingSince: Date | null = since) =>
+      disabledReasonText(endpoint({ enabled: false, disabledReason, failingSince }));
+    expect(disabled('failing since 2026-11-26T09:00:00.000Z: connect ETIMEDOUT')).toBe(
+      'failing since 2026-11-26 09:00 UTC (last error connect ETIMEDOUT)',
+    );
+    expect(disabled('failing since 2026-11-25T09:00:00.000Z: HTTP 500')).toBe(
+      'failing since 2026-11-25T09:00:00.000Z: HTTP 500',
+    );
+    expect(disabled('failing since 2026-11-26T09:00:00.000Z: HTTP 500', null)).toBe(
+      'failing since 2026-11-26T09:00:00.000Z: HTTP 500',
+    );
+    expect(disabled('disabled by the operator')).toBe('disabled by the operator');
+    expect(disabled(null)).toBe('switched off in the console');
   });
 });

@@ -23,7 +23,7 @@ h1 { font-size: 1.6rem; margin: 0 0 .4rem; } h2 { font-size: 1.15rem; margin: 0 
 .muted { color: var(--muted); } .small { font-size: .85rem; }
 .field { margin-bottom: 1rem; } .field.grow { flex: 1; margin-bottom: 0; }
 label { display: block; font-weight: 600; margin-bottom: .3rem; }
-input[type=email], input[type=password], input[type=text] { width: 100%; padding: .6rem .75rem; border: 1px solid #c5ccd9;
+input[type=email], input[type=password], input[type=text], input[type=url] { width: 100%; padding: .6rem .75rem; border: 1px solid #c5ccd9;
   border-radius: .5rem; font: inherit; background: #fff; }
 input:focus, button:focus-visible, a:focus-visible { outline: 3px solid rgba(11, 107, 203, .35); outline-offset: 1px; }
 input[aria-invalid=true] { border-color: var(--danger); }

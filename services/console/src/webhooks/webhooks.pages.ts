@@ -6,9 +6,12 @@ import { FOLLOWABLE_COUNTRIES, countryName } from './webhooks.form.js';
 
 export type Notice = { tone: 'success' | 'error'; message: string };
 
+function utcMinute(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 function timestamp(date: Date): SafeHtml {
-  const text = `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return html`<time datetime="${date.toISOString()}">${text}</time>`;
+  return html`<time datetime="${date.toISOString()}">${utcMinute(date)}</time>`;
 }
 
 /** To the second: deliveries of one minute are told apart in the log. */
@@ -31,15 +34,24 @@ function countryList(countries: readonly CountryCode[]): SafeHtml {
   )}`;
 }
 
-/** Why a disabled endpoint is off, as the webhooks package recorded it (or: switched off by the holder). */
-function disabledText(endpoint: WebhookEndpoint): string {
-  return `Disabled: ${endpoint.disabledReason ?? 'switched off in the console'}`;
+/**
+ * Why a disabled endpoint is off. The worker records "failing since <ISO instant>: <last error>" (the
+ * instant is the endpoint's failingSince), told here as "failing since 2026-11-26 09:00 UTC (last error
+ * HTTP 503)"; any other reason is shown as recorded. No reason: the holder switched it off.
+ */
+export function disabledReasonText(endpoint: WebhookEndpoint): string {
+  const reason = endpoint.disabledReason;
+  if (reason === null) return 'switched off in the console';
+  if (endpoint.failingSince === null) return reason;
+  const recorded = `failing since ${endpoint.failingSince.toISOString()}: `;
+  if (!reason.startsWith(recorded)) return reason;
+  return `failing since ${utcMinute(endpoint.failingSince)} (last error ${reason.slice(recorded.length)})`;
 }
 
 function statusCell(endpoint: WebhookEndpoint): SafeHtml {
   if (!endpoint.enabled)
     return html`<span class="badge revoked" data-status="disabled">Disabled</span>
-      <div class="muted small">${endpoint.disabledReason ?? 'switched off in the console'}</div>`;
+      <div class="muted small">${disabledReasonText(endpoint)}</div>`;
   if (endpoint.failingSince !== null)
     return html`<span class="badge warn" data-status="failing">Failing</span>
       <div class="muted small">since ${timestamp(endpoint.failingSince)}</div>`;
@@ -58,7 +70,7 @@ function disabledNotices(endpoints: readonly WebhookEndpoint[]): SafeHtml[] {
           data-testid="disabled-notice"
           data-endpoint-id="${endpoint.id}"
         >
-          <strong>${endpoint.url}</strong> — ${disabledText(endpoint)}. Fix the receiver, then
+          <strong>${endpoint.url}</strong> — Disabled: ${disabledReasonText(endpoint)}. Fix the receiver, then
           <a href="/webhooks/${endpoint.id}">enable it again</a>.
         </div>`,
     );
