@@ -14,6 +14,7 @@ import { registerOpenApi } from './plugins/openapi.plugin.js';
 import { doctorRoutes } from './routes/doctors/doctors.routes.js';
 import { keyRoutes } from './routes/key/key.routes.js';
 import { changeRoutes } from './routes/changes/changes.routes.js';
+import { exportRoutes } from './routes/exports/exports.routes.js';
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       const { datasets } = deps;
       await v1.register(doctorRoutes, { datasets });
       await v1.register(changeRoutes, { datasets, cursorSecret: deps.cursorSecret });
+      await v1.register(exportRoutes, { datasets, cursorSecret: deps.cursorSecret });
       await v1.register(cityRoutes, { datasets });
       await v1.register(specialtyRoutes, { datasets });
       await v1.register(suggestRoutes, { datasets });

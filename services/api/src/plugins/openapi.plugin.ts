@@ -118,7 +118,11 @@ function finishDocument(document: JsonObject): JsonObject {
       for (const [status, response] of Object.entries(responses)) {
         if (!isObject(response)) continue;
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
-        response.headers = responseHeaders(status);
+        // Headers a route declares itself (an export's cursors) are kept beside the common ones.
+        response.headers = {
+          ...responseHeaders(status),
+          ...(isObject(response.headers) ? response.headers : {}),
+        };
         const code = Number(status);
         if (
           (code >= 400 || status === 'default') &&

@@ -47,6 +47,8 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   '/api/v1/doctors': { doctors: [DOCTOR], page: { count: 1, hasMore: true, nextCursor: NEXT_CURSOR } },
   '/api/v1/doctors:batchGet': { doctors: [DOCTOR], missing: ['de-unknown'] },
   '/api/v1/doctors/{doctorId}': { doctor: DOCTOR },
+  // One line of an export: a record (the trailer, its last line, is documented as ExportTrailer).
+  '/api/v1/exports/{country}': DOCTOR,
   '/api/v1/changes': {
     changes: [
       { id: 'de-mueller', change: 'upsert', doctor: DOCTOR },

@@ -31,6 +31,7 @@ const API_TAGS = {
   key: 'The API key in use',
   doctors: 'Published doctor and clinic records',
   changes: 'Every change to the served records of a dataset, to keep a mirror in sync',
+  exports: 'Every served record of a dataset in one stream, to start a mirror',
   cities: 'The city slugs that search accepts, with names and record counts',
   specialties: 'The specialty codes that search accepts, with labels and record counts',
   suggest: 'Typeahead over specialties, cities and doctor names',

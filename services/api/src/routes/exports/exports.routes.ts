@@ -1,0 +1,172 @@
+import { Readable, pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import {
+  EXPORT_PAGE_SIZE,
+  EXPORT_RECORDS_PER_UNIT,
+  decodeChangesCursor,
+  exportChangesCursor,
+  exportResumeToken,
+  parseExportParams,
+  type ExportParams,
+  type SnapshotHorizon,
+} from '@directory/domain';
+import { openExport } from '@directory/event-store';
+import { ProblemError } from '@directory/http-server';
+import { chargeRequest } from '@directory/keyed-access';
+import { datasetOf, type Datasets } from '@directory/search';
+import { writerFor } from '../../serializer.js';
+import { doctorComponent } from '../doctors/doctors.schemas.js';
+import { documentOnly } from '../query.js';
+import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
+import { acceptsGzip } from './accept-encoding.js';
+import { exportBody, type UnitCharge } from './export-body.js';
+import {
+  EXPORT_HEADERS,
+  NDJSON,
+  exportLineSchema,
+  exportParamsSchema,
+  exportQuerystringSchema,
+} from './exports.schemas.js';
+
+export type ExportsRouteOptions = {
+  /** The export is read from the database of the key's mode's dataset. */
+  datasets: Datasets;
+  /** Signs the resume token and the changes cursor (config CURSOR_SECRET, as the changes feed's). */
+  cursorSecret: string;
+};
+
+const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
+
+**Body** (\`application/x-ndjson\`): one record per line, exactly as search returns it, in \`id\` order; then ONE trailer line \`{"export":{"country":"de","records":<lines sent>,"complete":true,"changesCursor":"<cursor>"}}\`. A body without a trailer was cut off: resume it.
+
+**Following the feed**: the snapshot is the store's own, read in one transaction, so \`changesCursor\` (also sent before the body as the \`Changes-Cursor\` header) is exactly where \`GET /api/v1/changes\` (\`since\`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state.
+
+**Resume**: the \`Export-Resume\` header resumes the same snapshot. After a dropped connection send \`resume=<Export-Resume>&after=<id of the last record received>\`: the export continues after that id and ends with the same \`changesCursor\`. Records changed since the snapshot are left out of a resumed export (the feed from \`changesCursor\` has them).
+
+**Compression**: gzip when \`Accept-Encoding\` allows it (\`Content-Encoding: gzip\`).
+
+**Charging**: one request unit per ${EXPORT_RECORDS_PER_UNIT} records: the request counts one as usual, covering its first ${EXPORT_RECORDS_PER_UNIT} records, and one more is charged before each further started ${EXPORT_RECORDS_PER_UNIT}. When the key's quota or the account's ceiling is used up part way, the export ends cleanly with a trailer \`"complete":false\`, a \`reason\` saying when to resume, and the same \`changesCursor\`: resume it then with \`resume\` and \`after\`.
+
+A bad, altered or foreign \`resume\` token, or one from another country, is rejected with 400 (\`errors[].parameter\` = \`resume\`); so is an \`after\` that is not a record id, or sent without \`resume\`. Unknown or repeated parameters are rejected with 400.`;
+
+export function exportRoutes(
+  app: FastifyInstance,
+  options: ExportsRouteOptions,
+  done: (error?: Error) => void,
+): void {
+  const { datasets, cursorSecret } = options;
+  // Written as search writes a record: the allowlist closed, whatever the stored document holds.
+  const writeRecord = writerFor(doctorComponent);
+
+  app.get(
+    '/exports/:country',
+    {
+      validatorCompiler: documentOnly,
+      // The body is NDJSON, not JSON: the 200 is documented with its media type and headers.
+      config: { swaggerTransform: ndjsonTransform },
+      schema: {
+        tags: routeTags('exports'),
+        operationId: 'exportDoctors',
+        summary: 'Export every served record of one dataset (NDJSON snapshot with its changes cursor)',
+        description: EXPORTS_DESCRIPTION,
+        security: API_KEY_SECURITY,
+        params: exportParamsSchema,
+        querystring: exportQuerystringSchema,
+        response: { 200: exportLineSchema, ...errorResponses([400, 401, 429, 503]) },
+      },
+    },
+    async (request, reply) => {
+      const params = parsedExportParams(request);
+      const { country } = params;
+      const resumed = resumedExport(params, cursorSecret);
+      const { db } = datasetOf(datasets, request);
+      const opened = await openExport(db, {
+        country,
+        ...(resumed === undefined ? {} : { resumed: resumed.horizon }),
+      });
+      const changesCursor = exportChangesCursor(opened.horizon, country, cursorSecret);
+      const body = exportBody({
+        country,
+        changesCursor,
+        pages: opened.pages(resumed?.after ?? '', EXPORT_PAGE_SIZE),
+        writeRecord,
+        chargeUnit: () => chargeUnit(request),
+      });
+      // One chunk (a page) at a time: a slow client holds back the reading of the store.
+      const lines = Readable.from(body, { objectMode: true, highWaterMark: 1 });
+      // A body that never starts still ends the transaction (the generator's finally only runs once begun).
+      lines.once('close', () => {
+        opened.release().catch((error: unknown) => request.log.warn({ err: error }, 'export release failed'));
+      });
+      lines.on('error', (error) => request.log.warn({ err: error }, 'export stream failed'));
+      reply
+        .header('changes-cursor', changesCursor)
+        .header('export-resume', exportResumeToken(opened.horizon, country, cursorSecret))
+        .header('vary', 'Accept-Encoding')
+        .type(NDJSON);
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
+      // No compression plugin is registered: the export compresses its own stream. pipeline destroys
+      // the source too when the client goes (fastify destroys what it sends), ending the transaction.
+      const gzip = createGzip();
+      pipeline(lines, gzip, () => undefined);
+      return reply.header('content-encoding', 'gzip').send(gzip);
+    },
+  );
+  done();
+}
+
+function parsedExportParams(request: FastifyRequest): ExportParams {
+  const parsed = parseExportParams(
+    request.params as Record<string, unknown>,
+    request.query as Record<string, unknown>,
+  );
+  if (parsed.ok) return parsed.value;
+  throw new ProblemError('invalidParameter', 'One or more parameters are invalid; see errors.', parsed.error);
+}
+
+/** The snapshot and position a resumed export continues from, or undefined for a new export. */
+function resumedExport(
+  params: ExportParams,
+  secret: string,
+): { horizon: SnapshotHorizon; after: string } | undefined {
+  if (params.resume === undefined) return undefined;
+  const decoded = decodeChangesCursor(params.resume, params.country, secret);
+  if (!decoded.ok || decoded.value.kind !== 'snapshot') {
+    const reason = decoded.ok
+      ? 'is not an Export-Resume token; send the Export-Resume header of the export exactly as it was received'
+      : decoded.error;
+    throw new ProblemError('invalidParameter', 'The resume token cannot be used with this request.', [
+      { parameter: 'resume', reason },
+    ]);
+  }
+  return { horizon: decoded.value.horizon, after: params.after ?? decoded.value.after };
+}
+
+async function chargeUnit(request: FastifyRequest): Promise<UnitCharge> {
+  const charge = await chargeRequest(request, 1);
+  if (charge.withinQuota) return { ok: true };
+  const whose =
+    charge.which === 'key' ? 'the request quota of this API key' : "this account's request ceiling";
+  return {
+    ok: false,
+    reason: `${whose} is exhausted; resume after ${charge.retryAfterSeconds} seconds with resume (the Export-Resume header) and after (the last id received)`,
+  };
+}
+
+type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
+
+/** The zod transform, then the 200 as an NDJSON body (its schema: one line) with the export's headers. */
+function ndjsonTransform(input: TransformInput): ReturnType<typeof jsonSchemaTransform> {
+  const transformed = jsonSchemaTransform(input);
+  const responses = transformed.schema.response as Record<string, unknown> | undefined;
+  const line = responses?.[200];
+  if (responses !== undefined && typeof line === 'object' && line !== null) {
+    // The transform's placeholder id of the top-level schema is for @fastify/swagger's own media
+    // handling, which a response with its own content skips: it must not reach the document.
+    const { $id: _placeholder, ...schema } = line as Record<string, unknown>;
+    responses[200] = { description: 'Success', headers: EXPORT_HEADERS, content: { [NDJSON]: { schema } } };
+  }
+  return transformed;
+}
