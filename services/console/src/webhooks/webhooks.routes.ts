@@ -94,11 +94,10 @@ async function sendWebhooksPage(
     context,
     endpoints,
     maxEndpoints: WEBHOOK_ENDPOINTS_PER_ACCOUNT,
-    ...(extras.notice === undefined ? {} : { notice: extras.notice }),
-    ...(extras.created === undefined ? {} : { created: extras.created }),
-    ...(extras.form === undefined
-      ? {}
-      : { urlValue: extras.form.url, countriesValue: extras.form.countries }),
+    notice: extras.notice,
+    created: extras.created,
+    urlValue: extras.form?.url,
+    countriesValue: extras.form?.countries,
   });
   return sendPage(reply, page, extras.status ?? 200);
 }
@@ -122,7 +121,7 @@ async function sendEndpointPage(
     endpoint,
     deliveries,
     deliveryLimit: DELIVERY_LOG_SIZE,
-    ...(notice === undefined ? {} : { notice }),
+    notice,
   });
   return sendPage(reply, page, status);
 }
