@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FEED_START,
@@ -6,6 +7,7 @@ import {
   type ChangesPage,
   type PlaceState,
 } from '@directory/domain';
+import { recordFeedClock } from '@directory/event-store';
 import { placeState, storeServedPlaces } from '@directory/testing';
 import {
   createApiHarness,
@@ -172,6 +174,45 @@ describe('GET /api/v1/changes (changes feed)', () => {
     }
   });
 
+  it('starts at an instant (API 1.3) with the changes after it, each dated, and stays dated on its cursors', async () => {
+    const db = harness.database.db;
+    await store([placeState({ id: 'when-old', name: 'Praxis old', country: 'es' })]);
+    await recordFeedClock(db);
+    // An instant between the fact and the next change (the database's clock, as the feed's).
+    const { rows } = await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db);
+    const instant = rows[0]?.at.toISOString() ?? '';
+    await store([placeState({ id: 'when-new', name: 'Praxis new', country: 'es' })]);
+
+    const fromInstant = await readAll('es', instant);
+    expect(fromInstant.changes.map((change) => change.id)).toEqual(['when-new']);
+    const [entry] = fromInstant.changes;
+    expect(entry?.change).toBe('upsert');
+    expect(Date.parse(entry?.changedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(instant));
+
+    // The cursors of a dated feed stay dated, removals included.
+    await store([
+      placeState({ id: 'when-old', name: 'Praxis old', country: 'es', suppressed: true, version: 2 }),
+    ]);
+    const next = await readAll('es', fromInstant.cursor);
+    expect(next.changes).toEqual([
+      { id: 'when-old', change: 'delete', doctor: null, changedAt: expect.any(String) },
+    ]);
+
+    // Any UTC offset names the same instant; one before every clock fact starts at the feed's beginning.
+    const offset = `${instant.slice(0, 19)}+00:00`;
+    expect((await readAll('es', offset)).changes.map((change) => change.id)).toContain('when-new');
+    const history = await readAll('es', '2000-01-01T00:00:00Z');
+    expect(history.changes.map((change) => [change.id, change.change])).toEqual([
+      ['when-new', 'upsert'],
+      ['when-old', 'delete'],
+    ]);
+    expect(history.changes.every((change) => typeof change.changedAt === 'string')).toBe(true);
+
+    // The 1.2 feed of the same dataset is undated, as it always was.
+    const snapshot = await readAll('es');
+    expect(snapshot.changes.every((change) => !('changedAt' in change))).toBe(true);
+  });
+
   it('validates its parameters like search does, every bad one at once', async () => {
     expect(await badParameters('')).toEqual(['country']);
     expect(await badParameters('country=xx&limit=0')).toEqual(['country', 'limit']);
@@ -181,6 +222,11 @@ describe('GET /api/v1/changes (changes feed)', () => {
     expect(await badParameters('country=de&country=es')).toEqual(['country']);
     expect(await badParameters('country=de&since=')).toEqual(['since']);
     expect(await badParameters(`country=de&since=${'a'.repeat(2049)}`)).toEqual(['since']);
+    for (const instant of ['2026-11-01T00:00:00', '2026-02-30T00:00:00Z', 'yesterday:noon']) {
+      expect(await badParameters(`country=de&since=${encodeURIComponent(instant)}`), instant).toEqual([
+        'since',
+      ]);
+    }
     expect((await page('country=DE&limit=1000')).page.count).toBe(0);
   });
 
