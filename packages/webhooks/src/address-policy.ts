@@ -61,9 +61,10 @@ const REFUSED_V6 = [
 ].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** Whether `address` (an IP in any form ipaddr.js reads) is a public unicast address. */
+/** Whether `address` (an IP address as Node reads them: dotted quad or IPv6) is a public unicast one. */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
+  // Node's strict reading: ipaddr.js would also take classful forms such as 1.2.3.
+  if (isIP(address) === 0) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
@@ -84,7 +85,7 @@ export function isAllowedAddress(address: string, allowLoopback: boolean): boole
 }
 
 function normalized(address: string): string {
-  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+  return isIP(address) === 0 ? address : ipaddr.process(address).toString();
 }
 
 /** `localhost`, `localhost.` and names under it (RFC 6761: they always resolve to loopback). */

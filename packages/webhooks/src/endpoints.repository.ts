@@ -3,6 +3,7 @@ import type { Config } from '@directory/config';
 import type { Database } from '@directory/database';
 import { COUNTRY_CODES, fail, ok, type CountryCode, type Result } from '@directory/domain';
 import { checkEndpointUrl } from './address-policy.js';
+import { ensureFeedPosition } from './dispatcher.js';
 import { testPayload } from './payloads.js';
 import type { WebhookQueue } from './queue.js';
 import { sealSecret } from './secret-box.js';
@@ -183,6 +184,8 @@ export async function createEndpoint(
       })
       .returning(ENDPOINT_COLUMNS)
       .executeTakeFirstOrThrow();
+    // Changes from now on are delivered (not the feed's history).
+    for (const country of countries.value) await ensureFeedPosition(trx, country);
     return ok({ endpoint: toEndpoint(row), secret });
   });
 }
@@ -221,6 +224,22 @@ export async function setEndpointEnabled(
   enabled: boolean,
 ): Promise<WebhookEndpoint | null> {
   if (!UUID.test(endpointId)) return null;
+  return db.transaction().execute(async (trx) => {
+    const row = await switchEndpoint(trx, accountId, endpointId, enabled);
+    // Switched on: it gets what changes from now on, not what changed while it was off.
+    if (row !== null && enabled) {
+      for (const country of row.countries) await ensureFeedPosition(trx, country);
+    }
+    return row;
+  });
+}
+
+async function switchEndpoint(
+  db: Database,
+  accountId: string,
+  endpointId: string,
+  enabled: boolean,
+): Promise<WebhookEndpoint | null> {
   const row = await db
     .updateTable('webhook_endpoints')
     .set(

@@ -23,3 +23,6 @@ export {
 } from './queue.js';
 export { checkEndpointUrl, isPublicAddress, parseEndpointUrl } from './address-policy.js';
 export { signature, signedHeaders } from './signing.js';
+export { dispatchOnce, requeueStalePending, startDispatcher, type Dispatcher } from './dispatcher.js';
+export { attemptDelivery, startDeliveryWorker, type AttemptOutcome } from './delivery.worker.js';
+export { startWebhooks, type RunningWebhooks, type WebhooksLogger } from './webhooks.service.js';

@@ -4,6 +4,7 @@ import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@dire
 import { createDatabase } from '@directory/database';
 import { markStopping, startTracing, stopTracing } from '@directory/observability';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
+import { startWebhooks } from '@directory/webhooks';
 import { workerPoolProblem } from './database-pool.js';
 import { createSweepCounter } from './ingest-metrics.js';
 import { startIngestWorker } from './ingest.worker.js';
@@ -64,6 +65,8 @@ const running = startIngestWorker(
     takingJobs: admission.isOpen,
   },
 );
+// Signed webhooks: the dispatcher turns the changes feed into deliveries, the delivery worker sends them.
+const webhooks = startWebhooks(config, { db, queue: queueConnection.queue, logger });
 const operations = await startWorkerOperations(config, running.worker, {
   db,
   search: client,
@@ -105,7 +108,7 @@ async function shutdown(signal: string): Promise<boolean> {
   }, budgetMs).unref();
   // The operator side first (probes, samplers, dashboard): it holds no work.
   await settledWithin(operations.close(), budgetMs * 0.1);
-  let clean = await settledWithin(running.close(), budgetMs * 0.5);
+  let clean = await settledWithin(Promise.all([running.close(), webhooks.close()]), budgetMs * 0.5);
   if (!clean) {
     logger.warn('in-flight batches did not finish in time; leaving them to be retried');
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);

@@ -1,0 +1,411 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '@directory/config';
+import { toSearchDocument, type CountryCode } from '@directory/domain';
+import { savePlaceStates } from '@directory/event-store';
+import {
+  SITE_ORIGIN,
+  createTestDatabase,
+  createTestRedis,
+  placeState,
+  waitForFeedFence,
+  type TestDatabase,
+  type TestRedis,
+} from '@directory/testing';
+import {
+  createEndpoint,
+  dispatchOnce,
+  sendTestEvent,
+  startWebhooks,
+  type RunningWebhooks,
+  type WebhookOptions,
+  type WebhookQueue,
+} from '../src/index.js';
+import { openWebhookQueue } from '../src/queue.js';
+
+const SECRET_KEY = 'webhooks-int-spec-secret-key-0123456789abcdef';
+
+type Received = { headers: IncomingHttpHeaders; body: string };
+
+/** A receiver on loopback: answers with the next status of `answers` (then the last one), counts connections. */
+type Receiver = {
+  url: string;
+  port: number;
+  received: Received[];
+  connections: number;
+  answers: number[];
+  close: () => Promise<void>;
+};
+
+async function startReceiver(answers: number[] = [200]): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    port: 0,
+    received: [],
+    connections: 0,
+    answers,
+    close: async () => {},
+  };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const status =
+        receiver.answers.length > 1 ? (receiver.answers.shift() ?? 200) : (receiver.answers[0] ?? 200);
+      response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  server.on('connection', () => (receiver.connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+let database: TestDatabase;
+let redis: TestRedis;
+const running: Array<{ close: () => Promise<void> }> = [];
+
+/** The worker's webhook side (dispatcher + delivery worker) with settings of the test's own. */
+function startWorkerSide(settings: Record<string, string>, options: WebhookOptions): RunningWebhooks {
+  const config = loadConfig({
+    REDIS_PREFIX: redis.prefix,
+    WEBHOOK_POLL_MS: '20',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_RETRY_DELAYS_MS: '50,50,50',
+    ...settings,
+  });
+  const webhooks = startWebhooks(config, {
+    db: database.db,
+    queue: { connection: redis.redis, prefix: redis.prefix },
+    logger: { warn: () => {} },
+    options,
+  });
+  running.push(webhooks);
+  return webhooks;
+}
+
+async function newAccount(): Promise<string> {
+  const id = randomUUID();
+  await database.db
+    .insertInto('accounts')
+    .values({ id, email: `${id}@example.com`, password_hash: '!' })
+    .execute();
+  return id;
+}
+
+async function register(url: string, options: WebhookOptions, countries: CountryCode[] = ['de']) {
+  const created = await createEndpoint(
+    database.db,
+    { accountId: await newAccount(), url, countries },
+    options,
+  );
+  if (!created.ok) throw new Error(created.error);
+  return created.value;
+}
+
+/** Writes places the way the worker does (the event store's own function); resolves once the feed shows them. */
+async function writePlaces(
+  places: Array<{ id: string; version: number; country?: CountryCode; removed?: boolean }>,
+) {
+  await savePlaceStates(
+    database.db,
+    places.map((place) => {
+      const state = placeState({
+        id: place.id,
+        name: `${place.id} v${place.version}`,
+        version: place.version,
+        ...(place.removed === true ? { suppressed: true } : { country: place.country ?? 'de' }),
+      });
+      return {
+        placeId: place.id,
+        stateVersion: place.version,
+        document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
+      };
+    }),
+  );
+  await waitForFeedFence(database.db);
+}
+
+async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await check());) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const deliveriesOf = (endpointId: string) =>
+  database.db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at')
+    .execute();
+
+const LOOPBACK: WebhookOptions = { secretKey: SECRET_KEY, allowLoopback: true };
+
+beforeAll(async () => {
+  database = await createTestDatabase('webhooks');
+  redis = createTestRedis('webhooks');
+});
+
+afterEach(async () => {
+  for (const webhooks of running.splice(0)) await webhooks.close();
+  // Each test follows its own endpoints only.
+  await database.db.deleteFrom('webhook_endpoints').execute();
+  await database.db.deleteFrom('webhook_feed_positions').execute();
+});
+
+afterAll(async () => {
+  await redis.cleanup();
+  await database.drop();
+});
+
+describe('signed webhooks', () => {
+  it('delivers each change once, signed so that standardwebhooks verifies it, and a test event', async () => {
+    const receiver = await startReceiver();
+    const { endpoint, secret } = await register(receiver.url, LOOPBACK);
+    startWorkerSide({}, LOOPBACK);
+
+    await writePlaces([{ id: 'wh-once', version: 1 }]);
+    await until(() => receiver.received.length === 1, 'the upsert');
+    await writePlaces([{ id: 'wh-once', version: 2, removed: true }]);
+    await until(() => receiver.received.length === 2, 'the removal');
+
+    const webhook = new Webhook(secret);
+    const [upsert, removal] = receiver.received.map((request) =>
+      webhook.verify(request.body, request.headers as Record<string, string>),
+    );
+    expect(upsert).toMatchObject({
+      type: 'doctor.upserted',
+      data: { id: 'wh-once', country: 'de', version: 1, doctor: { name: 'wh-once v1' } },
+    });
+    expect(removal).toMatchObject({
+      type: 'doctor.deleted',
+      data: { id: 'wh-once', version: 2, doctor: null },
+    });
+    const first = receiver.received[0];
+    expect(first?.headers['content-type']).toBe('application/json');
+    expect((upsert as { timestamp: string }).timestamp).toBe(
+      (upsert as { data: { changedAt: string } }).data.changedAt,
+    );
+
+    const test = await sendTestEvent(
+      {
+        db: database.db,
+        queue: openWebhookQueue({ connection: redis.redis, prefix: redis.prefix }, [50]),
+        options: LOOPBACK,
+      },
+      endpoint.accountId,
+      endpoint.id,
+    );
+    await until(() => receiver.received.length === 3, 'the test event');
+    expect(
+      webhook.verify(
+        receiver.received[2]?.body ?? '',
+        receiver.received[2]?.headers as Record<string, string>,
+      ),
+    ).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.any(String) as string,
+      data: { endpointId: endpoint.id },
+    });
+    expect(receiver.received[2]?.headers['webhook-id']).toBe(test?.id);
+
+    // Several more polls: nothing is sent twice.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(3);
+    const rows = await deliveriesOf(endpoint.id);
+    expect(rows.map((row) => [row.event_type, row.status, row.attempts, row.last_status_code])).toEqual([
+      ['doctor.upserted', 'delivered', 1, 200],
+      ['doctor.deleted', 'delivered', 1, 200],
+      ['webhook.test', 'delivered', 1, 200],
+    ]);
+    expect(rows[0]?.place_version).toBe(1);
+    await receiver.close();
+  });
+
+  it('retries a failed attempt with the same id and body, then delivers', async () => {
+    const receiver = await startReceiver([500, 200]);
+    const { endpoint, secret } = await register(receiver.url, LOOPBACK);
+    startWorkerSide({}, LOOPBACK);
+
+    await writePlaces([{ id: 'wh-retry', version: 1 }]);
+    await until(() => receiver.received.length === 2, 'the retry');
+    const [failed, retried] = receiver.received;
+    expect(retried?.headers['webhook-id']).toBe(failed?.headers['webhook-id']);
+    expect(retried?.body).toBe(failed?.body);
+    expect(
+      new Webhook(secret).verify(retried?.body ?? '', retried?.headers as Record<string, string>),
+    ).toMatchObject({
+      data: { id: 'wh-retry' },
+    });
+    await until(async () => (await deliveriesOf(endpoint.id))[0]?.status === 'delivered', 'delivered');
+    const [row] = await deliveriesOf(endpoint.id);
+    expect(row).toMatchObject({ attempts: 2, last_status_code: 200, last_error: null });
+    const stored = await database.db
+      .selectFrom('webhook_endpoints')
+      .select(['failing_since', 'enabled'])
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ failing_since: null, enabled: true });
+    await receiver.close();
+  });
+
+  it('disables an endpoint failing for the whole window and abandons its pending deliveries', async () => {
+    const receiver = await startReceiver([500]);
+    const { endpoint } = await register(receiver.url, LOOPBACK);
+    startWorkerSide(
+      { WEBHOOK_DISABLE_AFTER_MS: '150', WEBHOOK_RETRY_DELAYS_MS: '60,60,60,60,60,60,60,60' },
+      LOOPBACK,
+    );
+
+    await writePlaces([
+      { id: 'wh-down-a', version: 1 },
+      { id: 'wh-down-b', version: 1 },
+    ]);
+    await until(async () => {
+      const row = await database.db
+        .selectFrom('webhook_endpoints')
+        .select('enabled')
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow();
+      return !row.enabled;
+    }, 'the endpoint to be disabled');
+    const stored = await database.db
+      .selectFrom('webhook_endpoints')
+      .select(['disabled_reason', 'failing_since'])
+      .where('id', '=', endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.disabled_reason).toBe(`failing since ${stored.failing_since?.toISOString()}: HTTP 500`);
+    await until(
+      async () => (await deliveriesOf(endpoint.id)).every((row) => row.status === 'abandoned'),
+      'abandoned',
+    );
+    const rows = await deliveriesOf(endpoint.id);
+    expect(rows).toHaveLength(2);
+    // Nothing more is sent to a disabled endpoint, and its later changes make no deliveries.
+    const sent = receiver.received.length;
+    await writePlaces([{ id: 'wh-down-c', version: 1 }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(sent);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(2);
+    await receiver.close();
+  });
+
+  it('refuses names resolving to private addresses at registration, and a rebound name at delivery, connecting nowhere', async () => {
+    const receiver = await startReceiver();
+    const zone: Record<string, string[]> = {
+      'inside.example.test': ['10.0.0.1'],
+      'self.example.test': ['127.0.0.1'],
+      'hooks.example.test': ['93.184.216.34'],
+    };
+    const options: WebhookOptions = {
+      secretKey: SECRET_KEY,
+      allowLoopback: false,
+      resolve: (host) => Promise.resolve(zone[host] ?? []),
+    };
+    const accountId = await newAccount();
+    for (const host of ['inside.example.test', 'self.example.test']) {
+      const refused = await createEndpoint(
+        database.db,
+        { accountId, url: `https://${host}:${receiver.port}/hook`, countries: ['de'] },
+        options,
+      );
+      expect(refused).toEqual({
+        ok: false,
+        error: `the host ${host} resolves to a private or reserved address`,
+      });
+    }
+    const { endpoint } = await register(`https://hooks.example.test:${receiver.port}/hook`, options);
+    // Rebinding: the name now points at the receiver on this machine.
+    zone['hooks.example.test'] = ['127.0.0.1'];
+    startWorkerSide({ WEBHOOK_RETRY_DELAYS_MS: '20,20' }, options);
+
+    await writePlaces([{ id: 'wh-rebound', version: 1 }]);
+    await until(
+      async () => (await deliveriesOf(endpoint.id))[0]?.status === 'failed',
+      'the delivery to fail',
+    );
+    const [row] = await deliveriesOf(endpoint.id);
+    expect(row).toMatchObject({
+      attempts: 3,
+      last_status_code: null,
+      last_error: 'refused: the host hooks.example.test resolves to a private or reserved address',
+    });
+    expect(receiver.connections).toBe(0);
+    expect(receiver.received).toEqual([]);
+    await receiver.close();
+  });
+
+  it('never creates a delivery twice with two dispatchers at work', async () => {
+    const queued: string[] = [];
+    const queue: WebhookQueue = {
+      enqueue: (ids) => Promise.resolve(void queued.push(...ids)),
+      close: () => Promise.resolve(),
+    };
+    const first = await register('https://hooks.example.test/a', {
+      secretKey: SECRET_KEY,
+      allowLoopback: false,
+      resolve: () => Promise.resolve(['93.184.216.34']),
+    });
+    const second = await register(
+      'https://hooks.example.test/b',
+      {
+        secretKey: SECRET_KEY,
+        allowLoopback: false,
+        resolve: () => Promise.resolve(['93.184.216.34']),
+      },
+      ['de', 'it'],
+    );
+    let writing = true;
+    const dispatcher = async () => {
+      while (writing) await dispatchOnce({ db: database.db, queue }, { batchSize: 3 });
+    };
+    const dispatchers = Promise.all([dispatcher(), dispatcher()]);
+    const writes = Array.from({ length: 10 }, (_, batch) =>
+      writePlaces([
+        { id: `wh-race-${batch}-de`, version: 1 },
+        { id: `wh-race-${batch}-it`, version: 1, country: 'it' },
+        { id: `wh-race-${batch}-es`, version: 1, country: 'es' },
+      ]),
+    );
+    await Promise.all(writes);
+    await waitForFeedFence(database.db);
+    writing = false;
+    await dispatchers;
+    while ((await dispatchOnce({ db: database.db, queue })) > 0);
+
+    const rows = await database.db
+      .selectFrom('webhook_deliveries')
+      .select(['endpoint_id', 'place_id'])
+      .where('endpoint_id', 'in', [first.endpoint.id, second.endpoint.id])
+      .execute();
+    const keys = rows
+      .map((row) => `${row.endpoint_id === first.endpoint.id ? 'a' : 'b'} ${row.place_id}`)
+      .sort();
+    const expected = Array.from({ length: 10 }, (_, batch) => [
+      `a wh-race-${batch}-de`,
+      `b wh-race-${batch}-de`,
+      `b wh-race-${batch}-it`,
+    ])
+      .flat()
+      .sort();
+    expect(keys).toEqual(expected);
+    expect(new Set(queued).size).toBe(queued.length);
+    expect(queued.length).toBe(rows.length);
+  });
+});
