@@ -8,6 +8,7 @@ import { generateMessageId } from './signing.js';
 
 /** Changes read per country per transaction. */
 export const DISPATCH_BATCH = 200;
+const MAX_BATCHES_PER_PASS = 10;
 
 /**
  * Starts a country's feed position at the feed's current end (the changes of every transaction that
@@ -50,25 +51,34 @@ export async function dispatchOnce(
      where not exists (select 1 from webhook_endpoints
                         where enabled and position.country = any(countries))`.execute(db);
   let created = 0;
+  const limit = options.batchSize ?? DISPATCH_BATCH;
   for (const country of await followedCountries(db)) {
     await ensureFeedPosition(db, country);
-    const ids = await dispatchCountry(db, country, options.batchSize ?? DISPATCH_BATCH);
-    await queue.enqueue(ids);
-    created += ids.length;
+    // A backlog is read in several batches (each its own short transaction), a bounded number per pass.
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
+      const { ids, changes } = await dispatchCountry(db, country, limit);
+      await queue.enqueue(ids);
+      created += ids.length;
+      if (changes < limit) break;
+    }
   }
   return created;
 }
 
-async function dispatchCountry(db: Database, country: CountryCode, limit: number): Promise<string[]> {
+async function dispatchCountry(
+  db: Database,
+  country: CountryCode,
+  limit: number,
+): Promise<{ ids: string[]; changes: number }> {
   return db.transaction().execute(async (trx) => {
     const position = await sql<{ xid: string; place_id: string }>`
       select xid::text as xid, place_id from webhook_feed_positions
        where country = ${country} for update skip locked`.execute(trx);
     const at = position.rows[0];
-    if (at === undefined) return [];
+    if (at === undefined) return { ids: [], changes: 0 };
     const changes = await readChanges(trx, { country, after: { xid: at.xid, placeId: at.place_id }, limit });
     const last = changes[changes.length - 1];
-    if (last === undefined) return [];
+    if (last === undefined) return { ids: [], changes: 0 };
     const endpoints = await trx
       .selectFrom('webhook_endpoints')
       .select('id')
@@ -87,7 +97,7 @@ async function dispatchCountry(db: Database, country: CountryCode, limit: number
     await sql`
       update webhook_feed_positions set xid = ${last.position.xid}::xid8, place_id = ${last.position.placeId}
        where country = ${country}`.execute(trx);
-    return rows.map((row) => row.id);
+    return { ids: rows.map((row) => row.id), changes: changes.length };
   });
 }
 
