@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { COUNTRY_CODES, COUNTRY_QUERY_PATTERN } from '@directory/domain';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
+import { addWebhooks } from './openapi-webhooks.js';
 import { SUCCESS_EXAMPLES, problemExamples } from '../routes/response-examples.js';
 import {
   baseUrlFor,
@@ -146,6 +147,7 @@ function finishDocument(document: JsonObject): JsonObject {
   dropUnusedInputSchemas(document);
   dropComponentIds(document);
   addDiscriminators(document);
+  addWebhooks(document, componentSchemas(document));
   return document;
 }
 

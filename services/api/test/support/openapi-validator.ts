@@ -63,6 +63,15 @@ export function openApiValidatorFor(document: OpenApiDocument) {
       checkBody(path, method, status, contentType, reply.json(), reply.body);
     },
     checkBody,
+    /** Throws unless `body` validates as the request body of the document's webhook `name`. */
+    checkWebhook(name: string, body: unknown): void {
+      const pointer = `openapi.json#/webhooks/${escape(name)}/post/requestBody/content/application~1json/schema`;
+      for (const compiler of [published, declaredFieldsOnly]) {
+        const problem = compiler.errorsOf(pointer, body);
+        if (problem !== null)
+          throw new Error(`webhook ${name}: ${problem}\n${JSON.stringify(body).slice(0, 500)}`);
+      }
+    },
   };
 
   /** Throws unless `body` validates against the documented schema, open and closed (`raw` is shown). */
