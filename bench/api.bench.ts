@@ -11,22 +11,19 @@
 // page or two deep): the same scored requests go straight to Elasticsearch on the raw side.
 // The records and the requests are drawn in api-workload.ts.
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import {
   buildSearchRequest,
   decodeChangesCursor,
   snapshotStart,
   toChangesPage,
-  toSearchDocument,
   type SearchFilters,
   type SortOrder,
   type SortValues,
 } from '@directory/domain';
-import { readFeedPage, readSnapshotHorizon, savePlaceStates } from '@directory/event-store';
+import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { type RunningProcess } from '@directory/testing';
 import {
   feedWorkload,
-  servedPlace,
   relevanceWorkload,
   workload,
   zipfWorkload,
@@ -43,7 +40,7 @@ import {
   type BenchEnvironment,
   type PhaseRun,
 } from './bench-environment.js';
-import { indexServedRecords } from './served-records.js';
+import { indexServedRecords, storeServedRecords } from './served-records.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 
 type BenchOptions = {
@@ -105,24 +102,6 @@ function queryValue(value: SearchFilters[keyof SearchFilters]): string {
 async function json(response: Response): Promise<unknown> {
   if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
   return response.json();
-}
-
-/** The changes feed reads the places table: the same number of served records, as the worker saves them. */
-async function storeServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
-  log(`storing ${records} served records in the places table (changes feed)`);
-  for (let start = 0; start < records; start += 2_000) {
-    const rows = [];
-    for (let index = start; index < Math.min(records, start + 2_000); index += 1) {
-      const state = servedPlace(index);
-      rows.push({
-        placeId: state.placeId,
-        stateVersion: 1,
-        document: toSearchDocument(state, { siteOrigin: environment.config.SITE_ORIGIN }),
-      });
-    }
-    await savePlaceStates(environment.db, rows);
-  }
-  await sql`analyze places`.execute(environment.db);
 }
 
 /** Searches and gets through the API over HTTP. */

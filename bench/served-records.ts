@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { toSearchDocument } from '@directory/domain';
+import { savePlaceStates } from '@directory/event-store';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { servedPlace } from './api-workload.js';
 import { log, type BenchEnvironment } from './bench-environment.js';
@@ -29,4 +31,22 @@ export async function indexServedRecords(environment: BenchEnvironment, records:
   await client.indices.refresh({ index: alias });
   await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
   log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
+}
+
+/** The changes feed reads the places table: the same number of served records, as the worker saves them. */
+export async function storeServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
+  log(`storing ${records} served records in the places table (changes feed)`);
+  for (let start = 0; start < records; start += 2_000) {
+    const rows = [];
+    for (let index = start; index < Math.min(records, start + 2_000); index += 1) {
+      const state = servedPlace(index);
+      rows.push({
+        placeId: state.placeId,
+        stateVersion: 1,
+        document: toSearchDocument(state, { siteOrigin: environment.config.SITE_ORIGIN }),
+      });
+    }
+    await savePlaceStates(environment.db, rows);
+  }
+  await sql`analyze places`.execute(environment.db);
 }
