@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
@@ -349,6 +349,47 @@ describe('signed webhooks', () => {
     expect(receiver.connections).toBe(0);
     expect(receiver.received).toEqual([]);
     await receiver.close();
+  });
+
+  it('connects to the address the check approved, not to a fresh DNS answer', async () => {
+    // Only the injected resolver knows this name: the system's would not find it. The attempt reaches the
+    // receiver (an http server: the TLS handshake fails there) because it connects to the checked address.
+    const receiver = await startReceiver();
+    const options: WebhookOptions = {
+      secretKey: SECRET_KEY,
+      allowLoopback: true,
+      resolve: (host) => Promise.resolve(host === 'pinned.example.test' ? ['127.0.0.1'] : []),
+    };
+    const { endpoint } = await register(`https://pinned.example.test:${receiver.port}/hook`, options);
+    startWorkerSide({ WEBHOOK_RETRY_DELAYS_MS: '20' }, options);
+
+    await writePlaces([{ id: 'wh-pinned', version: 1 }]);
+    await until(async () => (await deliveriesOf(endpoint.id))[0]?.status === 'failed', 'the attempt');
+    expect(receiver.connections).toBe(2); // the attempt and its retry
+    const [row] = await deliveriesOf(endpoint.id);
+    expect(row?.last_error).not.toMatch(/ENOTFOUND|EAI_AGAIN|refused/);
+    await receiver.close();
+  });
+
+  it('gives up an attempt the receiver does not answer within the timeout', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer(() => {
+      // Never answers.
+    });
+    silent.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    const { endpoint } = await register(`http://127.0.0.1:${port}/hook`, LOOPBACK);
+    startWorkerSide({ WEBHOOK_TIMEOUT_MS: '200', WEBHOOK_RETRY_DELAYS_MS: '20' }, LOOPBACK);
+
+    await writePlaces([{ id: 'wh-silent', version: 1 }]);
+    await until(async () => (await deliveriesOf(endpoint.id))[0]?.status === 'failed', 'the timeout');
+    const [row] = await deliveriesOf(endpoint.id);
+    expect(row).toMatchObject({ attempts: 2, last_status_code: null, last_error: 'timed out after 200 ms' });
+    expect(row?.last_latency_ms).toBeGreaterThanOrEqual(199);
+    expect(row?.last_latency_ms).toBeLessThan(2_000);
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 
   it('never creates a delivery twice with two dispatchers at work', async () => {
