@@ -7,6 +7,7 @@ import type { ChangesPage, Doctor, ExportTrailer, PlaceState } from '@directory/
 import { rateLimitRedisKey } from '@directory/keyed-access';
 import { placeState, storeServedPlaces } from '@directory/testing';
 import { createApiHarness, type ApiHarness } from './support/api-harness.js';
+import { createOpenApiValidator } from './support/openapi-validator.js';
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 type Exported = { records: Doctor[]; trailer: ExportTrailer['export']; headers: IncomingHttpHeaders };
@@ -128,6 +129,11 @@ describe('GET /api/v1/exports/{country}', () => {
       changesCursor: full.headers['changes-cursor'],
     });
     expect(full.headers['export-resume']).toEqual(expect.any(String));
+    // Every line, the trailer too, as the OpenAPI document describes a line (open and closed).
+    const validator = await createOpenApiValidator(app);
+    for (const line of [...full.records, { export: full.trailer }]) {
+      validator.checkBody('/api/v1/exports/{country}', 'get', '200', 'application/x-ndjson', line);
+    }
     const after = await feedFrom('de', full.trailer.changesCursor);
     expect(after.changes).toEqual([]);
     // An empty dataset: only the trailer.
