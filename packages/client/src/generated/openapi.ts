@@ -128,6 +128,8 @@ export type paths = {
      *
      *     **Start**: without `since` the feed starts from a snapshot of the dataset: every record served now, as `upsert` changes, and no removals. Then, following the cursors, whatever changed after the start: a record you received that stops being served comes as `delete`.
      *
+     *     **Start at an instant** (API 1.3): `since=<instant>` (ISO 8601 with a UTC offset or Z) starts with every change made after that instant (and possibly a few made shortly before it), then cursors as usual. Such a feed's entries (and those of the pages its cursors lead to) carry `changedAt`. An instant older than the feed's clock keeps (35 days) starts at the beginning of the feed: every record ever served, removals included; take an export instead.
+     *
      *     **Resume**: send `page.nextCursor` as `since`, with the same country. `nextCursor` is always present; keep the last one and ask again later (poll) to get what changed meanwhile. When nothing changed it is the cursor you sent.
      *
      *     **Order and guarantees**: the snapshot comes in `id` order, then changes in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (`upsert` = put, `delete` = remove, by `id`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
@@ -137,6 +139,38 @@ export type paths = {
      *     Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (`errors[].parameter` = `since`). Unknown or repeated parameters are rejected with 400.
      */
     get: operations['listChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/exports/{country}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export every served record of one dataset (NDJSON snapshot with its changes cursor)
+     * @description API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
+     *
+     *     **Body** (`application/x-ndjson`): one record per line, exactly as search returns it, in `id` order; then ONE trailer line `{"export":{"country":"de","records":<lines sent>,"complete":true,"changesCursor":"<cursor>"}}`. A body without a trailer was cut off: resume it.
+     *
+     *     **Following the feed**: the snapshot is the store's own, read in one transaction, so `changesCursor` (also sent before the body as the `Changes-Cursor` header) is exactly where `GET /api/v1/changes` (`since`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state.
+     *
+     *     **Resume**: the `Export-Resume` header resumes the same snapshot. After a dropped connection send `resume=<Export-Resume>&after=<id of the last record received>`: the export continues after that id and ends with the same `changesCursor`. Records changed since the snapshot are left out of a resumed export (the feed from `changesCursor` has them).
+     *
+     *     **Compression**: gzip when `Accept-Encoding` allows it (`Content-Encoding: gzip`).
+     *
+     *     **Charging**: one request unit per 1000 records: the request counts one as usual, covering its first 1000 records, and one more is charged before each further started 1000. When the key's quota or the account's ceiling is used up part way, the export ends cleanly with a trailer `"complete":false`, a `reason` saying when to resume, and the same `changesCursor`: resume it then with `resume` and `after`.
+     *
+     *     A bad, altered or foreign `resume` token, or one from another country, is rejected with 400 (`errors[].parameter` = `resume`); so is an `after` that is not a record id, or sent without `resume`. Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['exportDoctors'];
     put?: never;
     post?: never;
     delete?: never;
@@ -228,7 +262,68 @@ export type paths = {
     trace?: never;
   };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+  'doctor.upserted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A record became served or changed
+     * @description Sent by POST to each HTTPS endpoint following the dataset, signed (Standard Webhooks). Answer 2xx within 10 seconds to acknowledge; any other answer, a timeout or a refused connection is retried with backoff for 24 hours, and an endpoint failing for a whole day is disabled (docs/api.md, "Webhooks").
+     */
+    post: operations['doctorUpserted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'doctor.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A record stopped being served
+     * @description Sent by POST to each HTTPS endpoint following the dataset, signed (Standard Webhooks). Answer 2xx within 10 seconds to acknowledge; any other answer, a timeout or a refused connection is retried with backoff for 24 hours, and an endpoint failing for a whole day is disabled (docs/api.md, "Webhooks").
+     */
+    post: operations['doctorDeleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'webhook.test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A test delivery from the console
+     * @description Sent by POST to each HTTPS endpoint following the dataset, signed (Standard Webhooks). Answer 2xx within 10 seconds to acknowledge; any other answer, a timeout or a refused connection is retried with backoff for 24 hours, and an endpoint failing for a whole day is disabled (docs/api.md, "Webhooks").
+     */
+    post: operations['webhookTest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+};
 export type components = {
   schemas: {
     /** @description RFC 9457 problem details (application/problem+json) */
@@ -684,6 +779,11 @@ export type components = {
       change: 'upsert' | 'delete';
       /** @description The record as search and single fetch return it; null for `delete` */
       doctor: components['schemas']['Doctor'] | null;
+      /**
+       * Format: date-time
+       * @description API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.
+       */
+      changedAt?: string;
     } & {
       [key: string]: unknown;
     };
@@ -697,6 +797,25 @@ export type components = {
         hasMore: boolean;
         /** @description Always present: send it as `since` (with the same country) for the changes after this page, now or later. When nothing was new it equals the cursor sent. */
         nextCursor: string;
+      } & {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description The last line of an export: where the changes feed takes over */
+    ExportTrailer: {
+      export: {
+        /** @description The dataset exported (lower case) */
+        country: string;
+        /** @description Records sent in this response (lines before this one) */
+        records: number;
+        /** @description true: every record of the snapshot after `after` was sent. false: the export stopped early (see `reason`); resume it with `resume` and `after` */
+        complete: boolean;
+        /** @description Only when not complete: why the export stopped, and when to resume it */
+        reason?: string;
+        /** @description Send it as `since` to `GET /api/v1/changes` (same country) for every change after this snapshot; equal to the `Changes-Cursor` header */
+        changesCursor: string;
       } & {
         [key: string]: unknown;
       };
@@ -856,6 +975,45 @@ export type components = {
       )[];
     } & {
       [key: string]: unknown;
+    };
+    /** @description A record that became served, changed (`doctor.upserted`) or stopped being served (`doctor.deleted`) in a dataset an endpoint follows. Several deliveries for one record can arrive out of order (retries): keep, per `data.id`, the one with the highest `data.version`. */
+    DoctorChangeEvent: {
+      /** @enum {string} */
+      type: 'doctor.upserted' | 'doctor.deleted';
+      /**
+       * Format: date-time
+       * @description When the change was made (= `data.changedAt`)
+       */
+      timestamp: string;
+      data: {
+        /** @description The record id (as in search and the changes feed) */
+        id: string;
+        /**
+         * @description The dataset
+         * @enum {string}
+         */
+        country: 'de' | 'es' | 'it' | 'pt';
+        /** @description The record's version: only grows; a delivery with a lower one than held is stale */
+        version: number;
+        /**
+         * Format: date-time
+         * @description When the change was made
+         */
+        changedAt: string;
+        /** @description The record as search returns it; null for `doctor.deleted` */
+        doctor: components['schemas']['Doctor'] | null;
+      };
+    };
+    /** @description Sent by "Send test event" in the console, to check an endpoint and its signature check. */
+    WebhookTestEvent: {
+      /** @constant */
+      type: 'webhook.test';
+      /** Format: date-time */
+      timestamp: string;
+      data: {
+        /** Format: uuid */
+        endpointId: string;
+      };
     };
   };
   responses: never;
@@ -2144,7 +2302,7 @@ export interface operations {
          * @example de
          */
         country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
-        /** @description The opaque page.nextCursor of an earlier response for the same country. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it. */
+        /** @description The opaque page.nextCursor of an earlier response for the same country, or (API 1.3) an instant, ISO 8601 with a UTC offset or Z (e.g. "2026-11-01T00:00:00Z"): the feed then starts with every change made after that instant (and possibly a few made shortly before it), and each entry carries `changedAt`. Omit it to start from a snapshot: every record currently served, as upserts (no removals), then the changes after it. */
         since?: string;
         /** @description Changes per page, 1 to 1000. */
         limit?: number;
@@ -2243,6 +2401,269 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['ChangesPage'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportDoctors: {
+    parameters: {
+      query?: {
+        /** @description The `Export-Resume` header of an earlier export of the same country, to continue that export (the same snapshot, the same trailer cursor) after a dropped connection or an exhausted quota. Omit it to start a new export. */
+        resume?: string;
+        /** @description With `resume`: the `id` of the last record received; the export continues with the records after it. Without it a resumed export starts again from its first record. */
+        after?: string;
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The export lists every record served in this dataset. */
+        country: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          /** @description The changes-feed cursor that follows this snapshot (as in the trailer), known before the first record: send it as `since` to `GET /api/v1/changes` */
+          'Changes-Cursor'?: string;
+          /** @description Resumes this export (same snapshot, same cursor) after a dropped connection: send it as `resume`, with the last `id` received as `after` */
+          'Export-Resume'?: string;
+          /** @description `gzip` when the request accepted it (Accept-Encoding); absent otherwise */
+          'Content-Encoding'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "de-mueller",
+           *       "name": "Praxis Dr. Müller",
+           *       "legalName": null,
+           *       "address": {
+           *         "street": "Hauptstraße 1",
+           *         "city": "Berlin",
+           *         "state": null,
+           *         "postalCode": "10115",
+           *         "country": "DE"
+           *       },
+           *       "location": {
+           *         "latitude": 52.52,
+           *         "longitude": 13.405
+           *       },
+           *       "phone": "+4915123456789",
+           *       "phoneType": "mobile",
+           *       "additionalPhones": [],
+           *       "email": "praxis@example.com",
+           *       "website": "https://praxis.example.com/",
+           *       "googleMapsUrl": null,
+           *       "primaryType": "Arztpraxis",
+           *       "specialties": [
+           *         "Allgemeinmedizin",
+           *         "Sportmedizin"
+           *       ],
+           *       "rating": 4.5,
+           *       "reviewCount": 12,
+           *       "whatsappEligible": true,
+           *       "verified": true,
+           *       "workingHours": {
+           *         "Montag": [
+           *           {
+           *             "open": "08:00",
+           *             "close": "12:00"
+           *           }
+           *         ]
+           *       },
+           *       "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
+           *     }
+           */
+          'application/x-ndjson': components['schemas']['Doctor'] | components['schemas']['ExportTrailer'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
@@ -3115,6 +3536,114 @@ export interface operations {
         content: {
           'application/problem+json': components['schemas']['Problem'];
         };
+      };
+    };
+  };
+  doctorUpserted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`msg_…`), the same on every retry: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt; refuse one far from your clock (e.g. 5 minutes) */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>` under the endpoint's secret (the bytes after `whsec_`, base64-decoded); Standard Webhooks libraries verify it */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DoctorChangeEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status); nothing in the body is read */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not accepted: the delivery is retried */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  doctorDeleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`msg_…`), the same on every retry: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt; refuse one far from your clock (e.g. 5 minutes) */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>` under the endpoint's secret (the bytes after `whsec_`, base64-decoded); Standard Webhooks libraries verify it */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DoctorChangeEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status); nothing in the body is read */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not accepted: the delivery is retried */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookTest: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id (`msg_…`), the same on every retry: deduplicate by it */
+        'webhook-id': string;
+        /** @description Unix seconds of this attempt; refuse one far from your clock (e.g. 5 minutes) */
+        'webhook-timestamp': string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>` under the endpoint's secret (the bytes after `whsec_`, base64-decoded); Standard Webhooks libraries verify it */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookTestEvent'];
+      };
+    };
+    responses: {
+      /** @description Received (any 2xx status); nothing in the body is read */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not accepted: the delivery is retried */
+      '4XX': {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
