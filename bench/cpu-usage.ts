@@ -7,7 +7,12 @@ import { availableParallelism } from 'node:os';
  * so a throughput figure means little without it. Elsewhere (no /proc) snapshots are undefined.
  */
 export type CpuSnapshot = {
+  /** Every core's user, nice, system, irq and softirq time so far: work done here, steal excluded. */
   busySeconds: number;
+  /** Time the hypervisor gave this machine's virtual cores to others: nobody's work here. */
+  stealSeconds: number;
+  /** Idle time with a disk read or write outstanding. */
+  iowaitSeconds: number;
   /** CPU seconds so far of each process of interest, by pid. */
   processes: Map<number, { part: string; seconds: number }>;
 };
@@ -28,9 +33,7 @@ export function snapshotCpu(
   } catch {
     return undefined;
   }
-  // cpu user nice system idle iowait irq softirq steal
-  const [user, nice, system, , , irq, softirq, steal] = cpuLine.trim().split(/\s+/).slice(1).map(Number);
-  const busyTicks = [user, nice, system, irq, softirq, steal].reduce<number>((sum, v) => sum + (v ?? 0), 0);
+  const machine = parseCpuLine(cpuLine);
   const processes: CpuSnapshot['processes'] = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -41,11 +44,43 @@ export function snapshotCpu(
       processes.set(pid, { part, seconds: ticks / TICKS_PER_SECOND });
     }
   }
-  return { busySeconds: busyTicks / TICKS_PER_SECOND, processes };
+  return {
+    busySeconds: machine.busyTicks / TICKS_PER_SECOND,
+    stealSeconds: machine.stealTicks / TICKS_PER_SECOND,
+    iowaitSeconds: machine.iowaitTicks / TICKS_PER_SECOND,
+    processes,
+  };
 }
 
-/** CPU seconds each part spent between two snapshots, and the whole machine's busy seconds. */
-export type CpuUsage = { byPart: Map<string, number>; busySeconds: number };
+/**
+ * The first line of /proc/stat, "cpu user nice system idle iowait irq softirq steal guest guest_nice",
+ * in ticks. Busy is the work done on this machine's cores; steal is kept apart, so a noisy neighbour
+ * on the host shows as steal and never as anyone's work (guest time is already inside user).
+ */
+export function parseCpuLine(line: string): { busyTicks: number; stealTicks: number; iowaitTicks: number } {
+  const [user, nice, system, , iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map((field) => Number(field) || 0);
+  return {
+    busyTicks: (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0),
+    stealTicks: steal ?? 0,
+    iowaitTicks: iowait ?? 0,
+  };
+}
+
+/**
+ * CPU seconds each part spent between two snapshots (process CPU: utime + stime from /proc/<pid>/stat,
+ * which counts only time the process really ran, so steal is excluded by construction), the whole
+ * machine's busy seconds (steal excluded), and the steal and iowait seconds of all cores together.
+ */
+export type CpuUsage = {
+  byPart: Map<string, number>;
+  busySeconds: number;
+  stealSeconds: number;
+  iowaitSeconds: number;
+};
 
 export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUsage {
   // Per process, so one that exited meanwhile (a closed database connection) costs nothing negative.
@@ -54,29 +89,43 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuUsage {
     const spent = seconds - (before.processes.get(pid)?.seconds ?? 0);
     byPart.set(part, (byPart.get(part) ?? 0) + spent);
   }
-  return { byPart, busySeconds: after.busySeconds - before.busySeconds };
+  return {
+    byPart,
+    busySeconds: after.busySeconds - before.busySeconds,
+    stealSeconds: after.stealSeconds - before.stealSeconds,
+    iowaitSeconds: after.iowaitSeconds - before.iowaitSeconds,
+  };
 }
 
 /** The sum of several phases' usage (a benchmark that alternates its sides). */
 export function addCpu(total: CpuUsage, usage: CpuUsage): CpuUsage {
   const byPart = new Map(total.byPart);
   for (const [part, seconds] of usage.byPart) byPart.set(part, (byPart.get(part) ?? 0) + seconds);
-  return { byPart, busySeconds: total.busySeconds + usage.busySeconds };
+  return {
+    byPart,
+    busySeconds: total.busySeconds + usage.busySeconds,
+    stealSeconds: total.stealSeconds + usage.stealSeconds,
+    iowaitSeconds: total.iowaitSeconds + usage.iowaitSeconds,
+  };
 }
 
-export const NO_CPU: CpuUsage = { byPart: new Map(), busySeconds: 0 };
+export const NO_CPU: CpuUsage = { byPart: new Map(), busySeconds: 0, stealSeconds: 0, iowaitSeconds: 0 };
 
-/** One line: CPU seconds per part, and how busy the whole machine was over `wallSeconds`. */
-export function formatCpu(usage: CpuUsage, wallSeconds: number): string {
+/**
+ * One line: CPU seconds per part, how busy the whole machine was over `wallSeconds` (steal excluded),
+ * and the steal and iowait seconds beside it.
+ */
+export function formatCpu(usage: CpuUsage, wallSeconds: number, cores = availableParallelism()): string {
   const parts = [...usage.byPart].map(([part, seconds]) => `${part} ${seconds.toFixed(2)}`);
   // Processes that exited before the second snapshot (a child that finished, the database backends of
   // its connections) and everything else on the machine.
   const named = [...usage.byPart.values()].reduce((sum, seconds) => sum + seconds, 0);
   parts.push(`other ${Math.max(0, usage.busySeconds - named).toFixed(2)}`);
-  const capacity = availableParallelism() * wallSeconds;
+  const capacity = cores * wallSeconds;
   return (
     `cpu seconds: ${parts.join(' · ')} · machine busy ${usage.busySeconds.toFixed(2)} of ${capacity.toFixed(2)} ` +
-    `(${availableParallelism()} cores × ${wallSeconds.toFixed(2)} s)`
+    `(${cores} cores × ${wallSeconds.toFixed(2)} s) · steal ${usage.stealSeconds.toFixed(2)} · ` +
+    `iowait ${usage.iowaitSeconds.toFixed(2)}`
   );
 }
 
@@ -93,7 +142,7 @@ function partOf(
   if (pid === process.pid) return names.self;
   if (childPids.includes(pid)) return names.child;
   const name = commandName(pid);
-  if (name === 'postgres') return 'postgres';
+  if (name === 'postgres') return 'postgresql';
   if (name === 'java') return 'elasticsearch';
   if (name === 'redis-server') return 'redis';
   return undefined;
@@ -109,13 +158,21 @@ function commandName(pid: number): string | undefined {
 
 function processTicks(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    return parseProcessTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
-    return undefined;
+    return undefined; // exited meanwhile
   }
+}
+
+/**
+ * A process's utime + stime from its /proc/<pid>/stat line: ticks it actually ran on a core, so time
+ * stolen by the hypervisor is never in it.
+ */
+export function parseProcessTicks(stat: string): number {
+  // Fields after the parenthesised command name (which may itself hold spaces and parentheses);
+  // utime and stime are the 12th and 13th of them.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /** The fastest `cpuSeconds` of work can run here: spread over every core, none ever idle. */
