@@ -275,6 +275,8 @@ describe('GET /api/v1/exports/{country}', () => {
       [changedId, 'upsert', 'Praxis geändert'],
       [added.placeId, 'upsert', 'Praxis neu'],
     ]);
+    // The feed after an export is an API 1.3 one: each entry says when its change was made.
+    for (const change of feed.changes) expect(change).toHaveProperty('changedAt', expect.any(String));
     // Each new state seen exactly once between the export and the feed.
     const seen = [
       ...during.records,

@@ -71,9 +71,12 @@ export function parseExportParams(
   return ok({ ...rest.value, country: country.value.country });
 }
 
-/** The changes-feed cursor that delivers everything after an export's snapshot. */
+/**
+ * The changes-feed cursor that delivers everything after an export's snapshot: a timed (API 1.3) feed,
+ * whose entries carry when each change was made.
+ */
 export function exportChangesCursor(horizon: SnapshotHorizon, country: CountryCode, secret: string): string {
-  return encodeChangesCursor(feedAfterSnapshot(horizon), country, secret);
+  return encodeChangesCursor(feedAfterSnapshot(horizon, { timed: true }), country, secret);
 }
 
 /** The token that resumes an export of this snapshot (`resume`): a snapshot cursor of the changes feed. */

@@ -41,7 +41,7 @@ const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, stream
 
 **Body** (\`application/x-ndjson\`): one record per line, exactly as search returns it, in \`id\` order; then ONE trailer line \`{"export":{"country":"de","records":<lines sent>,"complete":true,"changesCursor":"<cursor>"}}\`. A body without a trailer was cut off: resume it.
 
-**Following the feed**: the snapshot is the store's own, read in one transaction, so \`changesCursor\` (also sent before the body as the \`Changes-Cursor\` header) is exactly where \`GET /api/v1/changes\` (\`since\`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state.
+**Following the feed**: the snapshot is the store's own, read in one transaction, so \`changesCursor\` (also sent before the body as the \`Changes-Cursor\` header) is exactly where \`GET /api/v1/changes\` (\`since\`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state. The feed's entries from this cursor on carry \`changedAt\` (API 1.3).
 
 **Resume**: the \`Export-Resume\` header resumes the same snapshot. After a dropped connection send \`resume=<Export-Resume>&after=<id of the last record received>\`: the export continues after that id and ends with the same \`changesCursor\`. Records changed since the snapshot are left out of a resumed export (the feed from \`changesCursor\` has them).
 
