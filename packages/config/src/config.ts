@@ -303,6 +303,10 @@ const environmentSchema = z
     path: ['CONSOLE_SECRET'],
     message: 'must be set to a private value in production',
   })
+  .refine((env) => env.NODE_ENV !== 'production' || !env.WEBHOOK_ALLOW_LOOPBACK, {
+    path: ['WEBHOOK_ALLOW_LOOPBACK'],
+    message: 'must not be true in production: it lets webhooks reach this machine',
+  })
   .refine(
     (env) => env.NODE_ENV !== 'production' || env.WEBHOOK_SECRET_KEY !== DEVELOPMENT_WEBHOOK_SECRET_KEY,
     {

@@ -267,5 +267,14 @@ describe('webhook settings', () => {
     expect(set.WEBHOOK_ALLOW_LOOPBACK).toBe(true);
     expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS_MS: '10,soon' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
     expect(() => loadConfig({ WEBHOOK_SECRET_KEY: 'short' })).toThrow(/WEBHOOK_SECRET_KEY/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        CURSOR_SECRET: 'x'.repeat(40),
+        CONSOLE_SECRET: 'y'.repeat(40),
+        WEBHOOK_SECRET_KEY: 'z'.repeat(40),
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
+      }),
+    ).toThrow(/WEBHOOK_ALLOW_LOOPBACK/);
   });
 });

@@ -4,7 +4,13 @@ import type { Database } from '@directory/database';
 import { checkTarget, parseEndpointUrl } from './address-policy.js';
 import { postSigned, type AttemptResult } from './delivery.js';
 import type { WebhookOptions } from './endpoints.repository.js';
-import { attemptError, decideAfterAttempt, disabledReason, type AttemptDecision } from './outcome.js';
+import {
+  attemptError,
+  decideAfterAttempt,
+  disabledReason,
+  isSuccessStatus,
+  type AttemptDecision,
+} from './outcome.js';
 import {
   WEBHOOK_BACKOFF_TYPE,
   WEBHOOK_QUEUE_NAME,
@@ -71,25 +77,28 @@ export async function attemptDelivery(
 
   const result = await send(row, settings);
   const now = new Date();
-  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'delivered',
-        attempts: sql<number>`attempts + 1`,
-        last_status_code: result.statusCode,
-        last_error: null,
-        last_latency_ms: result.latencyMs,
-        delivered_at: now,
-      })
-      .where('id', '=', deliveryId)
-      .execute();
-    await db
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: null, updated_at: now })
-      .where('id', '=', row.endpoint_id)
-      .where('failing_since', 'is not', null)
-      .execute();
+  if (isSuccessStatus(result.statusCode)) {
+    // One transaction: the console never shows a delivered attempt beside a stale "failing since".
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'delivered',
+          attempts: sql<number>`attempts + 1`,
+          last_status_code: result.statusCode,
+          last_error: null,
+          last_latency_ms: result.latencyMs,
+          delivered_at: now,
+        })
+        .where('id', '=', deliveryId)
+        .execute();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: null, updated_at: now })
+        .where('id', '=', row.endpoint_id)
+        .where('failing_since', 'is not', null)
+        .execute();
+    });
     return 'delivered';
   }
 
@@ -151,7 +160,17 @@ async function send(
       latencyMs: 0,
     };
   }
-  const secret = openSecret(row.secret_ciphertext, settings.options.secretKey);
+  let secret: string;
+  try {
+    secret = openSecret(row.secret_ciphertext, settings.options.secretKey);
+  } catch {
+    // Sealed under another key: every attempt would fail the same way, so it is recorded like one.
+    return {
+      statusCode: null,
+      error: 'the signing secret cannot be read (was WEBHOOK_SECRET_KEY changed?)',
+      latencyMs: 0,
+    };
+  }
   return postSigned({
     target: parsed.value,
     address: address.value,

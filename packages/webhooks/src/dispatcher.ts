@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { COUNTRY_CODES, type CountryCode, type FeedRow } from '@directory/domain';
+import { COUNTRY_CODES, type CountryCode, type FeedPosition, type FeedRow } from '@directory/domain';
 import { readChanges } from '@directory/event-store';
 import { changeEventType, changePayload } from './payloads.js';
 import type { WebhookQueue } from './queue.js';
@@ -52,8 +52,15 @@ export async function dispatchOnce(
                         where enabled and position.country = any(countries))`.execute(db);
   let created = 0;
   const limit = options.batchSize ?? DISPATCH_BATCH;
+  const positions = await readPositions(db);
   for (const country of await followedCountries(db)) {
-    await ensureFeedPosition(db, country);
+    const position = positions.get(country);
+    if (position === undefined) {
+      await ensureFeedPosition(db, country);
+    } else if ((await readChanges(db, { country, after: position, limit: 1 })).length === 0) {
+      // Nothing new: no locking transaction (each would take a transaction id) while the feed is idle.
+      continue;
+    }
     // A backlog is read in several batches (each its own short transaction), a bounded number per pass.
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
       const { ids, changes } = await dispatchCountry(db, country, limit);
@@ -63,6 +70,13 @@ export async function dispatchOnce(
     }
   }
   return created;
+}
+
+/** Every country's position, read without locks (only to see whether anything is new). */
+async function readPositions(db: Database): Promise<Map<string, FeedPosition>> {
+  const result = await sql<{ country: string; xid: string; place_id: string }>`
+    select country, xid::text as xid, place_id from webhook_feed_positions`.execute(db);
+  return new Map(result.rows.map((row) => [row.country, { xid: row.xid, placeId: row.place_id }]));
 }
 
 async function dispatchCountry(

@@ -139,7 +139,7 @@ async function writePlaces(
 async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 5_000,
+  timeoutMs = 15_000,
 ): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !(await check());) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
