@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
 import { toSearchDocument, type CountryCode } from '@directory/domain';
@@ -18,7 +19,9 @@ import {
 import {
   createEndpoint,
   dispatchOnce,
+  requeueStalePending,
   sendTestEvent,
+  setEndpointEnabled,
   startWebhooks,
   type RunningWebhooks,
   type WebhookOptions,
@@ -390,6 +393,35 @@ describe('signed webhooks', () => {
     expect(row?.last_latency_ms).toBeLessThan(2_000);
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it('queues again a delivery whose job was lost, and abandons one to an endpoint switched off', async () => {
+    const receiver = await startReceiver();
+    const on = await register(receiver.url, LOOPBACK);
+    const off = await register(receiver.url, LOOPBACK);
+    await setEndpointEnabled(database.db, off.endpoint.accountId, off.endpoint.id, false);
+    // Deliveries committed a while ago whose jobs never reached Redis (a crash between the two).
+    for (const endpointId of [on.endpoint.id, off.endpoint.id]) {
+      await sql`
+        insert into webhook_deliveries (id, endpoint_id, event_type, payload, created_at)
+        values (${`msg_lost_${endpointId}`}, ${endpointId}::uuid, 'webhook.test', '{"type":"webhook.test"}',
+                now() - interval '2 minutes')`.execute(database.db);
+    }
+    startWorkerSide({}, LOOPBACK);
+    const queue = openWebhookQueue({ connection: redis.redis, prefix: redis.prefix }, [50]);
+    expect(await requeueStalePending({ db: database.db, queue })).toBe(2);
+    await until(
+      async () => (await deliveriesOf(off.endpoint.id))[0]?.status === 'abandoned',
+      "the switched-off endpoint's delivery to be abandoned",
+    );
+    await until(async () => (await deliveriesOf(on.endpoint.id))[0]?.status === 'delivered', 'the lost one');
+    expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual([
+      `msg_lost_${on.endpoint.id}`,
+    ]);
+    // Queued again (a second sweep): the finished deliveries are not sent twice.
+    expect(await requeueStalePending({ db: database.db, queue })).toBe(0);
+    await queue.close();
+    await receiver.close();
   });
 
   it('never creates a delivery twice with two dispatchers at work', async () => {
