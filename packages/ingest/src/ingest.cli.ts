@@ -6,18 +6,31 @@ import { QueueEvents } from 'bullmq';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
-import { createDatabase } from '@directory/database';
+import { createDatabase, type Database } from '@directory/database';
 import { escapeControlCharacters } from '@directory/domain';
 import { startTracing, stopTracing } from '@directory/observability';
-import { countStoredSince, lastPosition } from '@directory/event-store';
+import { countStoredSince, lastPosition, type StoredSince } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
 import { produceFromNdjson, type ProduceSummary } from './producer.js';
 import { BatchSpool } from './batch-spool.js';
+import { EventIdLog } from './event-id-log.js';
 import { createIngestQueue, INGEST_QUEUE_NAME } from './queue.js';
 import { describeRun, summarizeRun } from './run-summary.js';
 import { waitForJobs } from './wait-for-jobs.js';
 
 const MAX_REJECTIONS_SHOWN = 50;
+
+/** Where the store holds the logged event ids, looked up one file of distinct ids at a time. */
+async function countStoredOf(db: Database, eventIds: EventIdLog, position: number): Promise<StoredSince> {
+  const counts: StoredSince = { storedAfter: 0, storedBefore: 0, missing: 0 };
+  for await (const ids of eventIds.distinctByPartition()) {
+    const part = await countStoredSince(db, ids, position);
+    counts.storedAfter += part.storedAfter;
+    counts.storedBefore += part.storedBefore;
+    counts.missing += part.missing;
+  }
+  return counts;
+}
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -66,9 +79,14 @@ const db = options.wait
   : undefined;
 const startPosition = db ? await lastPosition(db) : 0;
 const spool = options.wait ? await BatchSpool.open() : undefined;
+// The input's event ids, on disk, to look up in the store at the end.
+const eventIds = options.wait ? await EventIdLog.open() : undefined;
 if (spool) {
   // The spool is a copy of the input: never leave it behind, however this process ends (an error, Ctrl-C).
-  process.once('exit', () => spool.discard());
+  process.once('exit', () => {
+    spool.discard();
+    eventIds?.discard();
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 }
 let redisTroubleReported = false;
@@ -96,6 +114,7 @@ const summary = await produceFromNdjson({
   sourceName: file === '-' ? 'stdin' : basename(file),
   batchSize: options.batchSize ?? config.INGEST_BATCH_SIZE,
   maxBatchBytes: config.INGEST_BATCH_MAX_BYTES,
+  eventIds,
   onRejection: ({ line, reason }) => {
     shownRejections += 1;
     // The reason may quote the producer's text (a key, a file name): shown with its controls escaped.
@@ -126,7 +145,7 @@ log(
 );
 
 let exitCode = 0;
-if (queueEvents && db) {
+if (queueEvents && db && eventIds) {
   const outcome = await waitForJobs(queue, queueEvents, summary.jobIds, {
     timeoutMs: options.timeout * 1000,
     batches: spool,
@@ -152,9 +171,9 @@ if (queueEvents && db) {
     exitCode = 1;
   }
   await search.close();
-  const run = summarizeRun(summary, await countStoredSince(db, summary.eventIds, startPosition));
+  const run = summarizeRun(summary, await countStoredOf(db, eventIds, startPosition));
   await db.destroy();
-  const refused = outcome.results.reduce((sum, result) => sum + result.projectionFailures, 0);
+  const refused = outcome.projectionFailures;
   const seconds = (Date.now() - started) / 1000;
   log(
     `done in ${seconds.toFixed(1)} s: ${describeRun(run)}; ${searchable}` +
@@ -179,6 +198,7 @@ if (queueEvents && db) {
   await queueEvents.close();
 }
 await spool?.close();
+await eventIds?.close();
 await queue.close();
 await queueConnection.close();
 await stopTracing();

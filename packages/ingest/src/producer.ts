@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Queue } from 'bullmq';
 import { DEFAULT_INGEST_BATCH_MAX_BYTES } from '@directory/config';
 import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
+import { EventIdLog } from './event-id-log.js';
 import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from './batching.js';
 import { traceEnqueue, traceIngestRun } from './job-trace.js';
 import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
@@ -17,10 +18,12 @@ export type ProduceSummary = {
   enqueued: number;
   /** Invalid lines: reported here and still enqueued, so the worker records them as dead letters. */
   rejected: number;
-  /** Event ids repeated within this input (the store also drops repeats of earlier inputs). */
+  /**
+   * Event ids repeated within this input (the store also drops repeats of earlier inputs). Counted once
+   * the whole input is read: 0 in `onProgress`.
+   */
   duplicatesInInput: number;
-  /** The distinct event ids of the valid lines: what `--wait` looks up in the store at the end. */
-  eventIds: Set<string>;
+  /** One id a job (a thousand events), for `--wait`: a list a thousand times shorter than the input. */
   jobIds: string[];
 };
 
@@ -37,6 +40,11 @@ export type ProduceOptions = {
   maxBatchBytes?: number;
   onRejection?: (rejection: Rejection) => void;
   onProgress?: (summary: ProduceSummary) => void;
+  /**
+   * Where the event ids of the valid lines go (`--wait` looks them up in the store at the end); the
+   * caller closes it. Without it, a log of the producer's own counts the repeats and is deleted.
+   */
+  eventIds?: EventIdLog;
   /** Called with every batch once Redis accepted it (`--wait` keeps them to re-enqueue lost ones). */
   onEnqueued?: (batches: ReadonlyArray<EnqueuedBatch>) => void | Promise<void>;
   /** Called when adding to Redis failed and is about to be tried again. */
@@ -54,23 +62,32 @@ export const BATCHES_PER_ADD = 2;
  * of job data, whichever comes first (an event too big for any batch is rejected, keeping the start of
  * its line, as an over-long line is). Every line is validated here so the data team sees
  * bad lines (number + reason) at once; bad lines travel on flagged, so they land in dead letters with
- * their raw text instead of being dropped. Memory stays flat: one group of batches at a time.
+ * their raw text instead of being dropped. Memory stays flat whatever the input's length: one group of
+ * batches at a time, counts rather than lists, the event ids (to count repeats) on disk; only one job id
+ * per batch is kept.
  */
 export function produceFromNdjson(options: ProduceOptions): Promise<ProduceSummary> {
-  return traceIngestRun(options.sourceName, () => produce(options));
+  return traceIngestRun(options.sourceName, async () => {
+    if (options.eventIds) return produce(options, options.eventIds);
+    const eventIds = await EventIdLog.open();
+    try {
+      return await produce(options, eventIds);
+    } finally {
+      await eventIds.close();
+    }
+  });
 }
 
-async function produce(options: ProduceOptions): Promise<ProduceSummary> {
+async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<ProduceSummary> {
   const summary: ProduceSummary = {
     lines: 0,
     blank: 0,
     enqueued: 0,
     rejected: 0,
     duplicatesInInput: 0,
-    eventIds: new Set(),
     jobIds: [],
   };
-  const seenEventIds = summary.eventIds;
+  let valid = 0;
   const bounds: BatchBounds = {
     maxItems: options.batchSize,
     maxBytes: options.maxBatchBytes ?? DEFAULT_INGEST_BATCH_MAX_BYTES,
@@ -108,9 +125,8 @@ async function produce(options: ProduceOptions): Promise<ProduceSummary> {
       summary.rejected += 1;
       options.onRejection?.({ line: summary.lines, reason: item.rejection });
     } else {
-      const eventId = (item.raw as { eventId: string }).eventId;
-      if (seenEventIds.has(eventId)) summary.duplicatesInInput += 1;
-      else seenEventIds.add(eventId);
+      valid += 1;
+      await eventIds.add((item.raw as { eventId: string }).eventId);
     }
     for (const batch of builder.add(item, size)) pending.push({ items: batch });
     if (pending.length >= BATCHES_PER_ADD) await flushPending();
@@ -118,6 +134,7 @@ async function produce(options: ProduceOptions): Promise<ProduceSummary> {
   const last = builder.finish();
   if (last !== null) pending.push({ items: last });
   await flushPending();
+  summary.duplicatesInInput = valid - (await eventIds.countDistinct());
   return summary;
 }
 

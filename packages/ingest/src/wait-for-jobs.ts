@@ -4,7 +4,10 @@ import { addBatches, BATCHES_PER_ADD, type EnqueuedBatch } from './producer.js';
 import type { IngestJobData, IngestJobResult } from './queue.js';
 
 export type WaitOutcome = {
-  results: IngestJobResult[];
+  /** Jobs completed. */
+  completed: number;
+  /** Place documents the index refused, over every completed job (counts, not a list: a backfill has many jobs). */
+  projectionFailures: number;
   failed: Array<{ jobId: string; reason: string }>;
   timedOut: boolean;
   pending: number;
@@ -53,7 +56,8 @@ export async function waitForJobs(
   options: WaitOptions,
 ): Promise<WaitOutcome> {
   const outcome: WaitOutcome = {
-    results: [],
+    completed: 0,
+    projectionFailures: 0,
     failed: [],
     timedOut: false,
     pending: jobIds.length,
@@ -111,8 +115,10 @@ function trackSettlements(
     if (!waiting.delete(jobId)) return;
     options.batches?.delete(jobId);
     outcome.pending -= 1;
-    if (settlement.ok) outcome.results.push(settlement.value);
-    else outcome.failed.push({ jobId, reason: settlement.error });
+    if (settlement.ok) {
+      outcome.completed += 1;
+      outcome.projectionFailures += settlement.value.projectionFailures;
+    } else outcome.failed.push({ jobId, reason: settlement.error });
     options.onProgress?.(jobIds.length - waiting.size, jobIds.length);
     if (waiting.size === 0) resolveAll();
   };
@@ -170,6 +176,8 @@ function createPoller(
   return { run, stop };
 }
 
+const LOOKUPS_AT_ONCE = 100;
+
 /** Settles every waited-for job that has finished; jobs Redis lost are enqueued again from their batches. */
 async function lookUpUnfinishedJobs(
   queue: Queue<IngestJobData, IngestJobResult>,
@@ -178,15 +186,20 @@ async function lookUpUnfinishedJobs(
   options: WaitOptions,
 ): Promise<void> {
   const lost: string[] = [];
-  await Promise.all(
-    [...jobs.waiting].map(async (jobId) => {
-      const lookup = await lookUpJob(queue, jobId);
-      if (lookup === 'unfinished') return;
-      if (lookup !== 'unknown') return jobs.settle(jobId, lookup);
-      if (options.batches?.has(jobId)) lost.push(jobId);
-      else jobs.settle(jobId, fail('job vanished from the queue (Redis lost it?)'));
-    }),
-  );
+  // A few at a time: a backfill waits for thousands of jobs, and a promise and a reply each at once
+  // would make the waiting producer's memory grow with the input.
+  const waiting = [...jobs.waiting];
+  for (let start = 0; start < waiting.length; start += LOOKUPS_AT_ONCE) {
+    await Promise.all(
+      waiting.slice(start, start + LOOKUPS_AT_ONCE).map(async (jobId) => {
+        const lookup = await lookUpJob(queue, jobId);
+        if (lookup === 'unfinished') return;
+        if (lookup !== 'unknown') return jobs.settle(jobId, lookup);
+        if (options.batches?.has(jobId)) lost.push(jobId);
+        else jobs.settle(jobId, fail('job vanished from the queue (Redis lost it?)'));
+      }),
+    );
+  }
   if (lost.length === 0 || options.batches === undefined) return;
   await enqueueLostJobsAgain(queue, lost, options.batches, outcome);
   options.onRequeue?.(lost);

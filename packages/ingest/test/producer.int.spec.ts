@@ -11,6 +11,7 @@ import {
   type TestDatabase,
 } from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
+import { EventIdLog } from '../src/event-id-log.js';
 import { produceFromNdjson, type Rejection } from '../src/producer.js';
 import { createIngestQueue } from '../src/queue.js';
 
@@ -48,6 +49,40 @@ describe('producer: bad lines travel on flagged, bounded', () => {
       source: 'runaway.ndjson:3',
       rejection: 'not valid JSON',
     });
+  });
+});
+
+describe('producer: repeats counted from the event ids it logs', () => {
+  const redis = createTestRedis('producer-repeats');
+  const queue = createIngestQueue({ connection: { url: redis.url }, prefix: redis.prefix });
+
+  afterAll(async () => {
+    await queue.close();
+    await redis.cleanup();
+  });
+
+  it('counts each repeat of a valid event id once, invalid lines never, and leaves the given log to its caller', async () => {
+    const [p1, p2, p3] = [1, 2, 3].map((n) => crawled(`P${n}`, n, '2026-01-01T10:00:00Z'));
+    const lines = [p1, p2, p1, p3, p2, p1].map((event) => JSON.stringify(event));
+    lines.push('not json', '');
+    const eventIds = await EventIdLog.open(4);
+    try {
+      const summary = await produceFromNdjson({
+        queue,
+        input: Readable.from(lines.map((line) => `${line}\n`)),
+        sourceName: 'repeats.ndjson',
+        batchSize: 2,
+        eventIds,
+      });
+      expect(summary).toMatchObject({ lines: 8, blank: 1, enqueued: 7, rejected: 1, duplicatesInInput: 3 });
+      expect(summary.jobIds).toHaveLength(4);
+      // The log is still open, with the distinct ids the store is asked about after a --wait.
+      const logged: string[] = [];
+      for await (const ids of eventIds.distinctByPartition()) logged.push(...ids);
+      expect(logged.sort()).toEqual([p1, p2, p3].map((event) => event?.eventId).sort());
+    } finally {
+      await eventIds.close();
+    }
   });
 });
 
