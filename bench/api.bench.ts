@@ -1,5 +1,5 @@
-// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf|relevance]`: search (mixed
-// filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
+// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf|relevance --rounds R]`:
+// search (mixed filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
 // Elasticsearch requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
 // About one search in six is a geo search (near a city, some with a radius), sorted by distance.
 // `--mix zipf` draws the same kinds of request from skewed popularity instead, as real directory
@@ -10,6 +10,9 @@
 // `--mix relevance` sends `sort=relevance` searches (names, types, cities, typos and half-typed words, a
 // page or two deep): the same scored requests go straight to Elasticsearch on the raw side.
 // The records and the requests are drawn in api-workload.ts.
+// It prints the machine and the engines' settings first; then ours and raw run in R rounds (default 3)
+// after a warm-up, their order alternating from round to round; each round is printed, then the median
+// and range of each figure over the rounds (bench/api-figures.ts), and for `--mix zipf` its goals.
 import { parseArgs } from 'node:util';
 import {
   buildSearchRequest,
@@ -42,12 +45,33 @@ import {
 } from './bench-environment.js';
 import { indexServedRecords, storeServedRecords } from './served-records.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
+import { describeMachine } from './machine.js';
+import {
+  alternateRounds,
+  figure,
+  formatFigure,
+  parseRounds,
+  resultsOf,
+  roundedRange,
+  ROUNDS_OPTION,
+} from './rounds.js';
+import {
+  apiRoundFigures,
+  formatApiFigures,
+  formatApiRound,
+  zipfGoals,
+  type ApiRound,
+  type ApiRoundFigures,
+  type PhaseSummary,
+} from './api-figures.js';
 
 type BenchOptions = {
   records: number;
   requestsPerPhase: number;
   concurrency: number;
   mix: Mix;
+  /** Measured rounds of each comparison, ours and raw alternating their order (default 3). */
+  rounds: number;
 };
 
 const MIXES = ['uniform', 'zipf', 'relevance'] as const;
@@ -60,6 +84,7 @@ function parseOptions(): BenchOptions {
       requests: { type: 'string', default: '4000' },
       concurrency: { type: 'string', default: '16' },
       mix: { type: 'string', default: 'uniform' },
+      rounds: ROUNDS_OPTION,
     },
   });
   const mix = MIXES.find((name) => name === values.mix);
@@ -69,6 +94,7 @@ function parseOptions(): BenchOptions {
     requestsPerPhase: Number(values.requests),
     concurrency: Number(values.concurrency),
     mix,
+    rounds: parseRounds(values.rounds),
   };
 }
 
@@ -173,9 +199,16 @@ function rawSearchClient(environment: BenchEnvironment): Client {
 
 /** One side's measured phases, added up: every latency, the wall seconds, and where the CPU went. */
 type SideFigures = { latencies: number[]; seconds: number; cpu: CpuUsage };
-type SearchComparison = { ours: SideFigures; raw: SideFigures };
+/** Each round's comparison, and both sides' phases added up over the rounds. */
+type SearchComparison = { rounds: ApiRound[]; ours: SideFigures; raw: SideFigures };
 
-/** Both sides send the same requests, round after round, after a warm-up of each. */
+/** One side's phase of one round: its requests' latencies and seconds, and where the CPU went meanwhile. */
+type MeasuredPhase = { run: PhaseRun; cpu: CpuUsage };
+
+/**
+ * Both sides send the same requests in each round, after a warm-up of each; the order of the sides
+ * alternates from round to round so drift in the machine's load affects both alike.
+ */
 async function measureSearchAndGet(
   options: BenchOptions,
   apiPid: number | undefined,
@@ -190,36 +223,56 @@ async function measureSearchAndGet(
         : workload(count, records);
   // Each round draws its own requests from the mix (both sides of a round send the same ones): a cache
   // may keep what is popular across rounds, as in production, but never a whole replayed sequence.
-  const rounds = [requestsFor(requestsPerPhase), requestsFor(requestsPerPhase)];
-  log(`warming up`);
-  await runPhase(sides.raw, requestsFor(500), concurrency);
-  await runPhase(sides.ours, requestsFor(500), concurrency);
-  const figures: SearchComparison = {
-    ours: { latencies: [], seconds: 0, cpu: NO_CPU },
-    raw: { latencies: [], seconds: 0, cpu: NO_CPU },
+  const roundTasks = Array.from({ length: options.rounds }, () => requestsFor(requestsPerPhase));
+  const side = (name: 'ours' | 'raw') => ({
+    name,
+    run: (round: number) =>
+      measurePhase(apiPid, () => runPhase(sides[name], roundTasks[round] ?? [], concurrency)),
+  });
+  const rounds = await alternateRounds<MeasuredPhase>({
+    rounds: options.rounds,
+    sides: [side('ours'), side('raw')],
+    warmup: async () => {
+      log('warming up');
+      await runPhase(sides.raw, requestsFor(500), concurrency);
+      await runPhase(sides.ours, requestsFor(500), concurrency);
+    },
+    afterRound: ({ round, order, results }) => {
+      const phase = (name: string) => summarizePhase(results.get(name) as MeasuredPhase);
+      log(formatApiRound(round, order, { ours: phase('ours'), raw: phase('raw') }));
+    },
+  });
+  const added = (name: 'ours' | 'raw'): SideFigures => {
+    const phases = resultsOf(rounds, name);
+    return {
+      latencies: phases.flatMap((phase) => phase.run.latencies),
+      seconds: phases.reduce((sum, phase) => sum + phase.run.seconds, 0),
+      cpu: phases.reduce((sum, phase) => addCpu(sum, phase.cpu), NO_CPU),
+    };
   };
-  // Alternate phases so drift in the machine's load affects both sides alike.
-  for (const tasks of rounds) {
-    await addMeasuredPhase(figures.raw, apiPid, () => runPhase(sides.raw, tasks, concurrency));
-    await addMeasuredPhase(figures.ours, apiPid, () => runPhase(sides.ours, tasks, concurrency));
-  }
-  return figures;
+  const ours = resultsOf(rounds, 'ours');
+  const raw = resultsOf(rounds, 'raw');
+  return {
+    rounds: ours.map((phase, index) => ({
+      ours: summarizePhase(phase),
+      raw: summarizePhase(raw[index] as MeasuredPhase),
+    })),
+    ours: added('ours'),
+    raw: added('raw'),
+  };
 }
 
-/** Runs a phase and adds its latencies, seconds and CPU (client, API, engines) to one side's figures. */
-async function addMeasuredPhase(
-  side: SideFigures,
+/** Runs a phase, and reads where the CPU went meanwhile (client, API, engines, steal). */
+async function measurePhase(
   apiPid: number | undefined,
   run: () => Promise<PhaseRun>,
-): Promise<void> {
+): Promise<MeasuredPhase> {
   // Where each side's CPU went: on two shared cores the ratio is a CPU budget.
   const cpuParts = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
   const before = cpuParts();
   const result = await run();
   const after = cpuParts();
-  if (before && after) side.cpu = addCpu(side.cpu, cpuBetween(before, after));
-  side.latencies.push(...result.latencies);
-  side.seconds += result.seconds;
+  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
 }
 
 type Summary = { rps: number; p50: number; p99: number; count: number };
@@ -234,16 +287,24 @@ function summarize({ latencies, seconds }: PhaseRun): Summary {
   };
 }
 
-function printSearchFigures(options: BenchOptions, figures: SearchComparison): void {
-  const o = summarize(figures.ours);
-  const r = summarize(figures.raw);
+function summarizePhase({ run, cpu }: MeasuredPhase): PhaseSummary {
+  return { ...summarize(run), stealSeconds: cpu.stealSeconds };
+}
+
+function printSearchFigures(options: BenchOptions, search: SearchComparison): ApiRoundFigures {
+  const figures = apiRoundFigures(search.rounds);
+  const o = summarize(search.ours);
+  const r = summarize(search.raw);
   log(
-    `${options.mix} mix: records ${options.records}, concurrency ${options.concurrency}, ${o.count} requests per side (search pages + gets)`,
+    `${options.mix} mix: records ${options.records}, concurrency ${options.concurrency}, ` +
+      `${search.rounds[0]?.ours.count ?? 0} requests per side and round (search pages + gets)`,
   );
-  log(`ours: ${o.rps.toFixed(0)} req/s, p50 ${o.p50.toFixed(2)} ms, p99 ${o.p99.toFixed(2)} ms`);
-  log(`raw:  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
-  log(`ours ${formatCpu(figures.ours.cpu, figures.ours.seconds)}`);
-  log(`raw  ${formatCpu(figures.raw.cpu, figures.raw.seconds)}`);
+  for (const line of formatApiFigures(figures)) log(line);
+  log(`all rounds pooled: ours p99 ${o.p99.toFixed(2)} ms, raw p99 ${r.p99.toFixed(2)} ms`);
+  log(`ours ${formatCpu(search.ours.cpu, search.ours.seconds)}`);
+  log(`raw  ${formatCpu(search.raw.cpu, search.raw.seconds)}`);
+  if (options.mix === 'zipf') for (const goal of zipfGoals(figures)) log(goal.line);
+  return figures;
 }
 
 type FeedClient = (country: Live, limit: number, since: string | undefined) => Promise<string>;
@@ -281,26 +342,34 @@ function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: number):
   });
 }
 
-type FeedComparison = { ours: PhaseRun; raw: PhaseRun };
+/** Both sides' feed reads added up over the rounds, and ours ÷ raw pages per second in each round. */
+type FeedComparison = { ours: PhaseRun; raw: PhaseRun; ratios: number[] };
 
 async function measureChangesFeed(
   options: BenchOptions,
   sides: { ours: FeedClient; raw: FeedClient },
 ): Promise<FeedComparison> {
   const tasks = feedWorkload(options.requestsPerPhase);
-  log('changes feed: warming up');
-  await runFeedPhase(sides.raw, tasks, options.concurrency);
-  await runFeedPhase(sides.ours, tasks, options.concurrency);
-  const figures: FeedComparison = { ours: { latencies: [], seconds: 0 }, raw: { latencies: [], seconds: 0 } };
-  for (let round = 0; round < 2; round += 1) {
-    const rawRun = await runFeedPhase(sides.raw, tasks, options.concurrency);
-    const oursRun = await runFeedPhase(sides.ours, tasks, options.concurrency);
-    figures.raw.latencies.push(...rawRun.latencies);
-    figures.ours.latencies.push(...oursRun.latencies);
-    figures.raw.seconds += rawRun.seconds;
-    figures.ours.seconds += oursRun.seconds;
-  }
-  return figures;
+  const rounds = await alternateRounds<PhaseRun>({
+    rounds: options.rounds,
+    sides: [
+      { name: 'ours', run: () => runFeedPhase(sides.ours, tasks, options.concurrency) },
+      { name: 'raw', run: () => runFeedPhase(sides.raw, tasks, options.concurrency) },
+    ],
+    warmup: async () => {
+      log('changes feed: warming up');
+      await runFeedPhase(sides.raw, tasks, options.concurrency);
+      await runFeedPhase(sides.ours, tasks, options.concurrency);
+    },
+  });
+  const added = (runs: PhaseRun[]): PhaseRun => ({
+    latencies: runs.flatMap((run) => run.latencies),
+    seconds: runs.reduce((sum, run) => sum + run.seconds, 0),
+  });
+  const ours = resultsOf(rounds, 'ours');
+  const raw = resultsOf(rounds, 'raw');
+  const ratios = ours.map((run, index) => summarize(run).rps / summarize(raw[index] as PhaseRun).rps);
+  return { ours: added(ours), raw: added(raw), ratios };
 }
 
 /** How the hot-query cache answered the API's requests to Elasticsearch over the whole run. */
@@ -313,10 +382,15 @@ async function readSearchCacheCounts(opsPort: number): Promise<string> {
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-/** The feed's figures, then one JSON line for each comparison; the last line stays the search and get one. */
+/**
+ * The feed's figures, then one JSON line for each comparison; the last line stays the search and get
+ * one. Its `ours`, `raw` and `ratio` are medians over the rounds; `p99_ours_ms` and `p99_raw_ms` are the
+ * p99 of every round's requests pooled, `p99_ms` and `raw_p99_ms` the medians of each round's p99.
+ */
 function printFeedAndFigureLines(
   mix: BenchOptions['mix'],
   search: SearchComparison,
+  figures: ApiRoundFigures,
   feed: FeedComparison,
 ): void {
   const o = summarize(search.ours);
@@ -326,6 +400,7 @@ function printFeedAndFigureLines(
   log(`changes feed: ${fo.count} pages of 100-1000 changes per side`);
   log(`ours: ${fo.rps.toFixed(0)} pages/s, p50 ${fo.p50.toFixed(2)} ms, p99 ${fo.p99.toFixed(2)} ms`);
   log(`raw:  ${fr.rps.toFixed(0)} pages/s, p50 ${fr.p50.toFixed(2)} ms, p99 ${fr.p99.toFixed(2)} ms`);
+  log(`changes feed ratio ours ÷ raw per round, median (min–max): ${formatFigure(figure(feed.ratios))}`);
   console.log(
     JSON.stringify({
       bench: 'api-changes',
@@ -341,12 +416,18 @@ function printFeedAndFigureLines(
     JSON.stringify({
       bench: 'api',
       mix,
-      ours: round2(o.rps),
-      raw: round2(r.rps),
+      ours: round2(figures.oursRps.median),
+      raw: round2(figures.rawRps.median),
       unit: 'req/s',
-      ratio: round2(o.rps / r.rps),
+      ratio: round2(figures.ratio.median),
       p99_ours_ms: round2(o.p99),
       p99_raw_ms: round2(r.p99),
+      ratio_range: roundedRange(figures.ratio),
+      rounds: figures.rounds,
+      p99_ms: round2(figures.oursP99.median),
+      raw_p99_ms: round2(figures.rawP99.median),
+      p99_le_raw_every_round: figures.p99LeRawEveryRound,
+      steal_s: round2(figures.stealSeconds),
     }),
   );
 }
@@ -355,6 +436,7 @@ const options = parseOptions();
 const environment = await createBenchEnvironment('api');
 let apiProcess: RunningProcess | undefined;
 try {
+  log((await describeMachine(environment)).block);
   await indexServedRecords(environment, options.records);
   const api = await startApi(environment);
   apiProcess = api.process;
@@ -364,7 +446,7 @@ try {
     raw: rawSearchClient(environment),
   });
   // Printed before the feed phases, so a feed failure cannot lose them.
-  printSearchFigures(options, search);
+  const figures = printSearchFigures(options, search);
   const feed = await measureChangesFeed(options, {
     ours: apiFeedClient(api),
     raw: storeFeedClient(environment),
@@ -372,7 +454,7 @@ try {
   const cacheCounts = await readSearchCacheCounts(api.opsPort);
   await api.process.stop('SIGTERM');
   log(`API's requests to Elasticsearch, whole run: ${cacheCounts || 'no search cache (SEARCH_CACHE=off)'}`);
-  printFeedAndFigureLines(options.mix, search, feed);
+  printFeedAndFigureLines(options.mix, search, figures, feed);
 } finally {
   // A failed run must not leave its API process behind (it is already stopped on success).
   await apiProcess?.stop('SIGKILL');

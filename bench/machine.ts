@@ -110,12 +110,14 @@ export function formatMachine(facts: MachineFacts): string {
   return [
     `machine: ${facts.cores} cores (${facts.cpu_model}), ${gib(facts.memory_bytes)} memory, ` +
       `${facts.kernel}, Node ${facts.node}`,
-    `elasticsearch ${es.version}: ${es.nodes} node${es.nodes === 1 ? '' : 's'}, heap ${mib(es.heap_max_bytes)}, over ${es.socket}`,
+    `elasticsearch ${es.version}: ${es.nodes} node${es.nodes === 1 ? '' : 's'}, ` +
+      `heap ${mib(es.heap_max_bytes)}, over ${es.socket}`,
     `postgresql ${pg.version}: shared_buffers ${pg.shared_buffers}, synchronous_commit ${pg.synchronous_commit}, ` +
       `wal_level ${pg.wal_level}, max_wal_size ${pg.max_wal_size}, checkpoint_timeout ${pg.checkpoint_timeout}, ` +
       `fsync ${pg.fsync}, over ${pg.socket}`,
     `redis ${redis.version}: maxmemory ${redis.maxmemory === 0 ? 'none' : mib(redis.maxmemory)}, ` +
-      `aof ${redis.aof_enabled ? 'on' : 'off'}, rdb save ${redis.save === '' ? 'off' : `"${redis.save}"`}, over ${redis.socket}`,
+      `aof ${redis.aof_enabled ? 'on' : 'off'}, rdb save ${redis.save === '' ? 'off' : `"${redis.save}"`}, ` +
+      `over ${redis.socket}`,
   ].join('\n');
 }
 
