@@ -1,15 +1,22 @@
-// `npm run bench:reindex [-- --places N] [--replay [--unchanged]]`: time to reindex N served places from
-// PostgreSQL (the real `npm run reindex` process, with its peak RSS; with --replay, `npm run reindex --
-// --replay`, which refolds every place from its event stream) against a raw bulk load of the same
-// pre-serialized documents into a fresh index with the same mapping, in the same run. A replay runs after
-// a change to the fold, so by default every stored document differs from its refold and every row is
-// rewritten; --unchanged keeps them as the refold makes them (a replay run again: no row is rewritten).
-// With --replay it also measures `floor`, the work any replay does besides the fold (read every event, write
-// every row, the raw bulk), and prints `ratio_floor` = ours / floor; then the fold alone, and the best case:
-// the floor's CPU plus the fold's on every core with none idle (`best_ratio` = that / raw).
+// `npm run bench:reindex [-- --places N] [--rounds 3] [--replay [--unchanged] [--with-live-ingest |
+// --skip-live-ingest] [--live-seconds S] [--live-rate R]]`: time to reindex N served places from PostgreSQL
+// (the real `npm run reindex` process, with its peak RSS; with --replay, `npm run reindex -- --replay`,
+// which refolds every place from its event stream) against a raw bulk load of the same pre-serialized
+// documents into a fresh index with the same mapping. After one warm-up run, the sides alternate over
+// `--rounds` rounds; each figure is the median over the rounds, with its range.
+//
+// A replay runs after a change to the fold, so by default every stored document differs from its refold
+// and every row is rewritten (the difference is stored again before each of ours' runs); --unchanged
+// keeps them as the refold makes them (a replay run again: no row is rewritten). With --replay, the
+// sides are ours, the floor (bench/replay-floor.cli.ts: every stream read by place in the replay's pages,
+// the same fold, the same bulk) and raw; `cpu_ratio` is ours' CPU over the floor's (every participant:
+// the process, PostgreSQL, Elasticsearch; process CPU, so steal is nobody's), `busy` ours' CPU over
+// cores × wall time. Then, in one more phase (alone with --with-live-ingest, left out with
+// --skip-live-ingest), a live ingest through the real worker and API (`--live-rate` events a second)
+// measures freshness while replays run back to back for at least `--live-seconds` (default: one replay).
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
@@ -21,30 +28,111 @@ import { appendEvents, savePlaceStates, streamProjections } from '@directory/eve
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
-import { createBenchEnvironment, log, runMeasuringScript } from './bench-environment.js';
-import { cpuBetween, describeCpu, formatCpu, snapshotCpu, wallSecondsOnAllCores } from './cpu-usage.js';
-import { REQUIRED_STEP_ROUNDS } from './required-steps.js';
+import { createBenchEnvironment, log } from './bench-environment.js';
+import { formatCpu, NO_CPU, type CpuUsage } from './cpu-usage.js';
+import {
+  freshnessPercentiles,
+  GIVE_UP_MS,
+  measureFreshness,
+  startLivePipeline,
+  type FreshnessRun,
+} from './live-freshness.js';
+import { describeMachine } from './machine.js';
+import {
+  participantSeconds,
+  participantsBetween,
+  POSTGRESQL_PART,
+  snapshotParticipants,
+  type ParticipantSnapshot,
+} from './participant-cpu.js';
+import {
+  formatGoal,
+  goalMet,
+  REPLAY_GOALS,
+  roundFigures,
+  type RoundFigures,
+  type SideRun,
+} from './replay-figures.js';
+import {
+  alternateRounds,
+  figure,
+  formatFigure,
+  parseRounds,
+  resultsOf,
+  roundedRange,
+  ROUNDS_OPTION,
+  type Figure,
+} from './rounds.js';
 
 const { values } = parseArgs({
   options: {
     places: { type: 'string', default: '1000000' },
+    rounds: ROUNDS_OPTION,
     replay: { type: 'boolean', default: false },
     unchanged: { type: 'boolean', default: false },
+    'with-live-ingest': { type: 'boolean', default: false },
+    'skip-live-ingest': { type: 'boolean', default: false },
+    'live-seconds': { type: 'string', default: '0' },
+    'live-rate': { type: 'string', default: '2' },
+    'live-places': { type: 'string', default: '500' },
   },
 });
 const replay = values.replay;
 if (values.unchanged && !replay) throw new Error('--unchanged only applies to --replay');
 const target = Number(values.places);
 if (!Number.isInteger(target) || target <= 0) throw new Error('--places must be a positive integer');
+const liveOnly = values['with-live-ingest'];
+if ((liveOnly || values['skip-live-ingest']) && !replay)
+  throw new Error('--with-live-ingest and --skip-live-ingest only apply to --replay');
+if (liveOnly && values['skip-live-ingest'])
+  throw new Error('--with-live-ingest and --skip-live-ingest exclude each other');
+const withLiveIngest = replay && !values['skip-live-ingest'];
+const live = {
+  seconds: Number(values['live-seconds']),
+  rate: Number(values['live-rate']),
+  places: Number(values['live-places']),
+};
+if (!(live.seconds >= 0) || !(live.rate > 0) || !Number.isInteger(live.places) || live.places <= 0)
+  throw new Error('--live-seconds must be ≥ 0, --live-rate positive, --live-places a positive integer');
+const rounds = liveOnly ? 0 : parseRounds(values.rounds);
+const cores = availableParallelism();
 
 /** The generated events the served places (and, for a replay, their streams) are seeded from. */
 const SEED_EVENTS = { count: 60_000, seed: 3 };
+/** The heap flags of the `npm run reindex` script (package.json), for ours' process. */
+const REINDEX_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=16';
+/**
+ * The bench shares the machine with whatever else runs: a slow connect of its processes is waited for,
+ * not a failure (the connect timeout bounds no measured work).
+ */
+const SLOW_CONNECT_MS = '30000';
+
+/** The participants besides a side's own process: this one (idle but for raw) and the engines. */
+const ENGINES = ['bench', POSTGRESQL_PART, 'elasticsearch'];
+
+/** One measured run of a side, with what the log and the JSON line need of it. */
+type Measured = SideRun & { cpu: CpuUsage; rssMb?: number; foldCpuSeconds?: number };
 
 const environment = await createBenchEnvironment('reindex');
 const { db, client, config } = environment;
 const workDir = await mkdtemp(join(tmpdir(), 'bench-reindex-'));
 try {
-  // ---- data: distinct realistic served places from the generator, cloned in SQL up to the target ----
+  log((await describeMachine(environment)).block);
+  const served = await seed();
+  await ensureDoctorsIndex(client, environment.alias);
+  const bulkFile = await writeBulkFile();
+
+  let summary: Record<string, unknown> = { bench: replay ? 'reindex --replay' : 'reindex' };
+  if (rounds > 0) summary = { ...summary, ...(await measureRounds(served, bulkFile)) };
+  if (withLiveIngest) summary = { ...summary, ...(await measureLiveIngest()) };
+  console.log(JSON.stringify(summary));
+} finally {
+  await rm(workDir, { recursive: true, force: true });
+  await environment.cleanup();
+}
+
+/** Distinct realistic served places from the generator, cloned in SQL up to the target. */
+async function seed(): Promise<number> {
   const expected = projectRawEvents(generateEvents(SEED_EVENTS), config.SITE_ORIGIN);
   const base: PlaceProjection[] = [...expected.rows.values()].filter((row) => row.document.served);
   if (replay) {
@@ -86,46 +174,30 @@ try {
   }
   // As in production, the rows were written long before the reindex (not inside its catch-up margin).
   await sql`update places set projected_version = 0, updated_at = now() - interval '1 hour'`.execute(db);
-  // Stored by an older fold: every document differs from what the replay will make of its stream.
-  if (replay && !values.unchanged)
-    await sql`update places set document = (document::jsonb || '{"foldedBy": "an older fold"}')::json`.execute(
-      db,
-    );
   // The replay reads the events table by place: fresh statistics, as a long-lived store would have.
   if (replay) await sql`vacuum analyze`.execute(db);
-  const served = Number(
+  const count = Number(
     (await sql<{ count: string }>`select count(*) as count from places where served`.execute(db)).rows[0]
       ?.count,
   );
-  log(`${served} served places in PostgreSQL`);
-  await ensureDoctorsIndex(client, environment.alias);
+  log(`${count} served places in PostgreSQL`);
+  return count;
+}
 
-  // ---- ours: the operator command, as a process of its own ----
-  await environment.settle();
-  const oursCpu = snapshotCpu([]);
-  const oursStarted = performance.now();
-  const reindex = startProcess('packages/operator/src/reindex.cli.ts', replay ? ['--replay'] : [], {
-    DATABASE_URL: environment.databaseUrl,
-    ELASTICSEARCH_INDEX: environment.alias,
-    // The heap flags of the `npm run reindex` script (package.json): the cap keeps the process' RSS flat,
-    // the 16 MB young generation cuts the replay's garbage collection (docs/benchmarks.md, What was tried).
-    NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16',
-  });
-  const exitCode = await reindex.exited;
-  const oursSeconds = (performance.now() - oursStarted) / 1000;
-  const oursCpuAfter = snapshotCpu([]);
-  if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
-  const peakRssMb = Number(/peak RSS (\d+) MB/.exec(reindex.output())?.[1]);
-  const ours = served / oursSeconds;
-  log(
-    `ours: ${served} docs in ${oursSeconds.toFixed(1)} s = ${ours.toFixed(0)} docs/s, peak RSS ${peakRssMb} MB`,
+/**
+ * Before each of ours' replays (untimed): every stored document as an older fold made it, so the replay
+ * rewrites every row, as after a change to the fold; vacuumed, so no phase pays for the dead rows.
+ */
+async function storeAsAnOlderFold(): Promise<void> {
+  if (!replay || values.unchanged) return;
+  await sql`update places set document = (document::jsonb || '{"foldedBy": "an older fold"}')::json`.execute(
+    db,
   );
-  log(`      ${/done in .*/.exec(reindex.output())?.[0] ?? ''}`);
-  // The reindex process has exited by now: its own CPU time is the one it printed.
-  const oursUsage = oursCpu && oursCpuAfter ? cpuBetween(oursCpu, oursCpuAfter) : undefined;
-  if (oursUsage) log(`      ${formatCpu(oursUsage, oursSeconds)}`);
+  await sql`vacuum analyze places`.execute(db);
+}
 
-  // ---- raw: the same documents, serialized beforehand (untimed), bulk-loaded into a fresh index ----
+/** The served documents, serialized beforehand (untimed), for raw's bulk loads. */
+async function writeBulkFile(): Promise<string> {
   const bulkFile = join(workDir, 'bulk.ndjson');
   const out = createWriteStream(bulkFile);
   for await (const page of streamProjections(db, { pageSize: 2_000 })) {
@@ -137,9 +209,111 @@ try {
   }
   out.end();
   await once(out, 'finish');
-  /** Bulk-loads the documents file into a fresh index: 2,000 documents (4,000 lines) a request, one at a time. */
-  const bulkLoad = async (index: string) => {
-    await createDoctorsIndex(client, index, { refresh_interval: '-1', number_of_replicas: 0 });
+  return bulkFile;
+}
+
+/** CPU of every participant of one phase; `child` names the phase's own child process. */
+async function measured<T>(
+  child: string,
+  run: () => Promise<T>,
+): Promise<{ value: T; seconds: number; cpu: CpuUsage }> {
+  const names = { self: 'bench', child };
+  const before: ParticipantSnapshot | undefined = snapshotParticipants([], names);
+  const started = performance.now();
+  const value = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const after = snapshotParticipants([], names);
+  const cpu = before && after ? participantsBetween(before, after, child) : NO_CPU;
+  return { value, seconds, cpu };
+}
+
+/** Ours: the operator command as a process of its own, with the script's heap flags. */
+function startReindex() {
+  return startProcess('packages/operator/src/reindex.cli.ts', replay ? ['--replay'] : [], {
+    DATABASE_URL: environment.databaseUrl,
+    DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
+    ELASTICSEARCH_INDEX: environment.alias,
+    // The cap keeps the process' RSS flat, the 16 MB young generation cuts the replay's garbage
+    // collection (docs/benchmarks.md, What was tried).
+    NODE_OPTIONS: REINDEX_NODE_OPTIONS,
+  });
+}
+
+async function runOurs(served: number): Promise<Measured> {
+  await storeAsAnOlderFold();
+  await environment.settle();
+  const {
+    value: output,
+    seconds,
+    cpu,
+  } = await measured('reindex', async () => {
+    const reindex = startReindex();
+    const exitCode = await reindex.exited;
+    if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
+    return reindex.output();
+  });
+  const rssMb = Number(/peak RSS (\d+) MB/.exec(output)?.[1]);
+  log(
+    `ours:  ${served} docs in ${seconds.toFixed(1)} s = ${(served / seconds).toFixed(0)} docs/s, peak RSS ${rssMb} MB`,
+  );
+  log(`       ${/done in .*/.exec(output)?.[0] ?? ''}`);
+  log(`       ${formatCpu(cpu, seconds, cores)}`);
+  return {
+    documents: served,
+    seconds,
+    cpuSeconds: participantSeconds(cpu, ['reindex', ...ENGINES]),
+    cpu,
+    rssMb,
+  };
+}
+
+async function runFloor(round: number | 'warm-up'): Promise<Measured> {
+  const index = `${environment.alias}__floor`;
+  await environment.settle();
+  const {
+    value: figures,
+    seconds,
+    cpu,
+  } = await measured('floor', async () => {
+    // The same heap flags as ours: the same memory cap, the same garbage collection.
+    const floor = startProcess('bench/replay-floor.cli.ts', ['--index', index], {
+      DATABASE_URL: environment.databaseUrl,
+      DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
+      NODE_OPTIONS: REINDEX_NODE_OPTIONS,
+    });
+    const exitCode = await floor.exited;
+    if (exitCode !== 0) throw new Error(`the floor failed:\n${floor.output()}`);
+    return JSON.parse(floor.output().trim().split('\n').at(-1) ?? '') as {
+      documents: number;
+      events: number;
+      seconds: number;
+      foldCpuSeconds: number;
+      peakRssMb: number;
+    };
+  });
+  await client.indices.delete({ index }, { ignore: [404] });
+  log(
+    `floor${round === 'warm-up' ? ' (warm-up)' : ''}: ${figures.documents} docs in ${seconds.toFixed(1)} s = ` +
+      `${(figures.documents / seconds).toFixed(0)} docs/s (${figures.events} events read by place, folded, ` +
+      `bulk-loaded in ${figures.seconds.toFixed(1)} s; the fold ${figures.foldCpuSeconds.toFixed(1)} CPU s; ` +
+      `peak RSS ${figures.peakRssMb} MB)`,
+  );
+  log(`       ${formatCpu(cpu, seconds, cores)}`);
+  return {
+    documents: figures.documents,
+    seconds,
+    cpuSeconds: participantSeconds(cpu, ['floor', ...ENGINES]),
+    cpu,
+    foldCpuSeconds: figures.foldCpuSeconds,
+  };
+}
+
+/** Raw: the documents file bulk-loaded into a fresh index, 2,000 documents a request, one at a time. */
+async function runRaw(bulkFile: string, served: number, round: number | 'warm-up'): Promise<Measured> {
+  const index = `${environment.alias}__raw`;
+  await createDoctorsIndex(client, index, { refresh_interval: '-1', number_of_replicas: 0 });
+  await environment.settle();
+  const { seconds, cpu } = await measured('raw', async () => {
     let lines: string[] = [];
     const send = async () => {
       const response = await client.transport.request<estypes.BulkResponse>({
@@ -156,133 +330,164 @@ try {
     }
     if (lines.length) await send();
     await client.indices.refresh({ index });
-  };
-  await environment.settle();
-  const rawCpu = snapshotCpu([]);
-  const rawStarted = performance.now();
-  await bulkLoad(`${environment.alias}__raw`);
-  const rawSeconds = (performance.now() - rawStarted) / 1000;
-  const rawCpuAfter = snapshotCpu([]);
-  const raw = served / rawSeconds;
-  log(`raw:  ${served} docs in ${rawSeconds.toFixed(1)} s = ${raw.toFixed(0)} docs/s`);
-  if (rawCpu && rawCpuAfter) log(`      ${describeCpu(rawCpu, rawCpuAfter, rawSeconds)}`);
+  });
+  await client.indices.delete({ index }, { ignore: [404] });
+  log(
+    `raw${round === 'warm-up' ? ' (warm-up)' : ''}:   ${served} docs in ${seconds.toFixed(1)} s = ${(served / seconds).toFixed(0)} docs/s`,
+  );
+  log(`       ${formatCpu(cpu, seconds, cores)}`);
+  // Raw asks nothing of PostgreSQL.
+  return { documents: served, seconds, cpuSeconds: participantSeconds(cpu, ['bench', 'elasticsearch']), cpu };
+}
 
-  // ---- floor (--replay): what any replay must do besides the fold, one step after the other: read every
-  // stored event once (in store order, the cheapest read there is), write every document once over the
-  // existing rows of a copy of `places` (same columns and indexes), then the raw bulk ----
-  const floor = replay ? await measureReplayFloor(bulkFile, bulkLoad) : undefined;
-  // The fastest any replay could go here: the floor's CPU plus the fold's, on every core with none idle.
-  let best: { foldSeconds: number; rate: number } | undefined;
-  if (floor?.busySeconds !== undefined) {
-    const foldSeconds = await measureReplayFoldApart(served);
-    const seconds = wallSecondsOnAllCores(floor.busySeconds + foldSeconds);
-    best = { foldSeconds, rate: served / seconds };
+async function measureRounds(served: number, bulkFile: string): Promise<Record<string, unknown>> {
+  const sides = [
+    { name: 'ours', run: () => runOurs(served) },
+    ...(replay ? [{ name: 'floor', run: (round: number) => runFloor(round) }] : []),
+    { name: 'raw', run: (round: number) => runRaw(bulkFile, served, round) },
+  ];
+  const done = await alternateRounds<Measured>({
+    rounds,
+    sides,
+    // The engines' caches and buffers filled with what every side reads before the first measured run.
+    warmup: async () => {
+      log('warm-up (not measured)');
+      if (replay) await runFloor('warm-up');
+      else await runRaw(bulkFile, served, 'warm-up');
+    },
+    afterRound: ({ round, order }) => log(`-- round ${round + 1} of ${rounds} done (${order.join(', ')})`),
+  });
+  const ours = resultsOf(done, 'ours');
+  const raw = resultsOf(done, 'raw');
+  const floor = replay ? resultsOf(done, 'floor') : undefined;
+  const perRound: RoundFigures[] = ours.map((run, index) =>
+    roundFigures({ ours: run, raw: raw[index] as Measured, floor: floor?.[index] }, cores),
+  );
+  const of = (pick: (figures: RoundFigures) => number | undefined): Figure | undefined => {
+    const picked = perRound.map(pick);
+    return picked.every((value): value is number => value !== undefined) ? figure(picked) : undefined;
+  };
+  const oursRate = of((r) => r.ours) as Figure;
+  const rawRate = of((r) => r.raw) as Figure;
+  const ratio = of((r) => r.ratio) as Figure;
+  const busy = of((r) => r.busy) as Figure;
+  const rss = figure(ours.map((run) => run.rssMb ?? Number.NaN));
+  const floorRate = of((r) => r.floor);
+  const ratioFloor = of((r) => r.ratioFloor);
+  const cpuRatio = of((r) => r.cpuRatio);
+  const bestRatio = of((r) => r.bestRatio);
+  const foldCpu = floor ? figure(floor.map((run) => run.foldCpuSeconds ?? Number.NaN)) : undefined;
+  const allRuns = [...ours, ...raw, ...(floor ?? [])];
+  const stealSeconds = allRuns.reduce((sum, run) => sum + run.cpu.stealSeconds, 0);
+
+  log(`\nover ${rounds} round${rounds === 1 ? '' : 's'} (median, range):`);
+  log(`ours    ${formatFigure(oursRate, 0, 'docs/s')}, peak RSS ${formatFigure(rss, 0, 'MB')}`);
+  if (floorRate) log(`floor   ${formatFigure(floorRate, 0, 'docs/s')}`);
+  log(`raw     ${formatFigure(rawRate, 0, 'docs/s')}`);
+  log(`ratio ${formatFigure(ratio, 2)} (ours ÷ raw, docs/s)`);
+  if (ratioFloor) log(`ratio_floor ${formatFigure(ratioFloor, 2)} (ours ÷ floor, docs/s)`);
+  if (foldCpu) log(`fold ${formatFigure(foldCpu, 1, 'CPU s')} (inside the floor)`);
+  if (bestRatio)
+    log(`best case ${formatFigure(bestRatio, 2)} of raw (the floor's CPU on every core, none idle)`);
+  log(`steal ${stealSeconds.toFixed(1)} s over every measured phase (counted as nobody's CPU)`);
+  if (cpuRatio) log(formatGoal('cpu_ratio', cpuRatio, REPLAY_GOALS.cpuRatio, 2));
+  if (replay) log(formatGoal('busy', busy, REPLAY_GOALS.busy, 2));
+  else log(`busy ${formatFigure(busy, 2)}`);
+  const rssLine = formatGoal('rss', rss, REPLAY_GOALS.rssMb, 0, 'MB');
+  log(target === 1_000_000 ? rssLine : `${rssLine} (the goal is for 1,000,000 places)`);
+
+  const round0 = (value: Figure) => Math.round(value.median);
+  const round3 = (value: Figure) => Number(value.median.toFixed(3));
+  return {
+    ours: round0(oursRate),
+    raw: round0(rawRate),
+    unit: 'docs/s',
+    ratio: round3(ratio),
+    ...(floorRate && ratioFloor ? { floor: round0(floorRate), ratio_floor: round3(ratioFloor) } : {}),
+    ...(foldCpu && bestRatio
+      ? { fold_cpu_s: Number(foldCpu.median.toFixed(1)), best_ratio: round3(bestRatio) }
+      : {}),
+    peak_rss_mb: round0(rss),
+    ...(cpuRatio ? { cpu_ratio: round3(cpuRatio), cpu_ratio_range: roundedRange(cpuRatio, 3) } : {}),
+    busy: round3(busy),
+    busy_range: roundedRange(busy, 3),
+    rss_mb: round0(rss),
+    rss_mb_range: roundedRange(rss, 0),
+    ours_range: roundedRange(oursRate, 0),
+    raw_range: roundedRange(rawRate, 0),
+    ...(floorRate ? { floor_range: roundedRange(floorRate, 0) } : {}),
+    rounds,
+    steal_s: Number(stealSeconds.toFixed(1)),
+  };
+}
+
+/**
+ * Freshness during a replay: the worker and the API run on the bench's store and alias, a live ingest
+ * renames one place at a time, and replays run back to back until `--live-seconds` have passed (at
+ * least one). The freshness of every rename sent while a replay ran.
+ */
+async function measureLiveIngest(): Promise<Record<string, unknown>> {
+  log(`\nlive ingest during a replay: ${live.rate} events/s`);
+  const pipeline = await startLivePipeline(environment, live.places);
+  try {
+    await storeAsAnOlderFold();
+    await environment.settle();
+    const names = { self: 'bench', child: 'worker' };
+    const workerPids = pipeline.workerPid === undefined ? [] : [pipeline.workerPid];
+    const before = snapshotParticipants(workerPids, names);
+    const started = performance.now();
+    const until = started + live.seconds * 1000;
+    let replaying = true;
+    const replays: Array<{ seconds: number; output: string }> = [];
+    const replaysDone = (async () => {
+      try {
+        do {
+          const began = performance.now();
+          const reindex = startReindex();
+          const exitCode = await reindex.exited;
+          if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
+          replays.push({ seconds: (performance.now() - began) / 1000, output: reindex.output() });
+        } while (performance.now() < until);
+      } finally {
+        replaying = false;
+      }
+    })();
+    const freshness = measureFreshness(pipeline, {
+      rate: live.rate,
+      keepSending: () => replaying,
+      backgroundReaders: 0,
+    });
+    const [replayOutcome, freshnessOutcome] = await Promise.allSettled([replaysDone, freshness]);
+    if (replayOutcome.status === 'rejected') throw replayOutcome.reason;
+    if (freshnessOutcome.status === 'rejected') throw freshnessOutcome.reason;
+    const run: FreshnessRun = freshnessOutcome.value;
+    const seconds = (performance.now() - started) / 1000;
+    const after = snapshotParticipants(workerPids, names);
+
+    for (const { seconds: replaySeconds, output } of replays)
+      log(`replay with live ingest: ${replaySeconds.toFixed(1)} s; ${/done in .*/.exec(output)?.[0] ?? ''}`);
+    if (before && after)
+      log(`       ${formatCpu(participantsBetween(before, after, 'reindex'), seconds, cores)}`);
+    const { p50, p99, max } = freshnessPercentiles(run);
     log(
-      `best case: the floor's ${floor.busySeconds.toFixed(1)} CPU s plus the fold's, on every core with none idle: ` +
-        `${seconds.toFixed(1)} s = ${best.rate.toFixed(0)} docs/s, ratio ${(best.rate / raw).toFixed(2)}` +
-        (oursUsage ? `; ours spent ${oursUsage.busySeconds.toFixed(1)} CPU s` : ''),
+      `freshness during the replay: ${run.latencies.length} of ${run.events} events searchable, p50 ${p50} ms, ` +
+        `p99 ${p99} ms, max ${max} ms; ${run.missed} not found within ${GIVE_UP_MS / 1000} s`,
     );
+    const p99Figure = figure([p99]);
+    log(formatGoal('freshness p99', p99Figure, REPLAY_GOALS.freshnessP99Ms, 0, 'ms'));
+    if (!goalMet(p99, REPLAY_GOALS.freshnessP99Ms))
+      log(
+        '       (freshness over its goal: the replay and the worker compete for PostgreSQL and Elasticsearch)',
+      );
+    return {
+      freshness_p50_ms: p50,
+      freshness_p99_ms: p99,
+      freshness_max_ms: max,
+      freshness_events: run.events,
+      freshness_missed: run.missed,
+      live_replays: replays.length,
+    };
+  } finally {
+    await pipeline.stop();
   }
-
-  console.log(
-    JSON.stringify({
-      bench: replay ? 'reindex --replay' : 'reindex',
-      ours: Math.round(ours),
-      raw: Math.round(raw),
-      unit: 'docs/s',
-      ratio: Number((ours / raw).toFixed(3)),
-      ...(floor === undefined
-        ? {}
-        : { floor: Math.round(floor.rate), ratio_floor: Number((ours / floor.rate).toFixed(3)) }),
-      ...(best === undefined
-        ? {}
-        : {
-            fold_cpu_s: Number(best.foldSeconds.toFixed(1)),
-            best_ratio: Number((best.rate / raw).toFixed(3)),
-          }),
-      peak_rss_mb: peakRssMb,
-    }),
-  );
-} finally {
-  await rm(workDir, { recursive: true, force: true });
-  await environment.cleanup();
-}
-
-/**
- * The replay's floor in docs/s (see above), and the machine's CPU seconds while it ran where /proc tells;
- * prints its phases and CPU line.
- */
-async function measureReplayFloor(
-  bulkFile: string,
-  bulkLoad: (index: string) => Promise<void>,
-): Promise<{ rate: number; busySeconds?: number }> {
-  await sql`create table places_floor (like places including all)`.execute(db);
-  await sql`insert into places_floor select * from places`.execute(db);
-  await sql`vacuum analyze places_floor`.execute(db);
-  await environment.settle();
-  const cpu = snapshotCpu([]);
-  const started = performance.now();
-  let events = 0;
-  for (let after = 0; ;) {
-    const page = await sql<{ position: number }>`
-      select position, event_id, place_id, type, occurred_at, schema_version, payload
-      from events where position > ${after} order by position limit 10000`.execute(db);
-    if (page.rows.length === 0) break;
-    events += page.rows.length;
-    after = page.rows[page.rows.length - 1]?.position ?? after;
-  }
-  const readSeconds = (performance.now() - started) / 1000;
-  let documents = 0;
-  let ids: string[] = [];
-  let texts: string[] = [];
-  const write = async () => {
-    await sql`
-      insert into places_floor (place_id, document)
-      select * from unnest(${ids}::text[], string_to_array(${texts.join('\n')}, E'\n')::json[])
-      on conflict (place_id) do update set document = excluded.document`.execute(db);
-    documents += ids.length;
-    ids = [];
-    texts = [];
-  };
-  let id = '';
-  for await (const line of createInterface({ input: createReadStream(bulkFile) })) {
-    if (id === '') {
-      id = (JSON.parse(line) as { index: { _id: string } }).index._id;
-      continue;
-    }
-    ids.push(id);
-    texts.push(line);
-    id = '';
-    if (ids.length === 1_000) await write();
-  }
-  if (ids.length) await write();
-  const writeSeconds = (performance.now() - started) / 1000 - readSeconds;
-  await bulkLoad(`${environment.alias}__floor`);
-  const seconds = (performance.now() - started) / 1000;
-  const cpuAfter = snapshotCpu([]);
-  const rate = documents / seconds;
-  log(
-    `floor: ${documents} docs in ${seconds.toFixed(1)} s = ${rate.toFixed(0)} docs/s (read ${events} events ` +
-      `${readSeconds.toFixed(1)} s, write the rows ${writeSeconds.toFixed(1)} s, then bulk ${(seconds - readSeconds - writeSeconds).toFixed(1)} s)`,
-  );
-  const usage = cpu && cpuAfter ? cpuBetween(cpu, cpuAfter) : undefined;
-  if (usage) log(`      ${formatCpu(usage, seconds)}`);
-  return { rate, busySeconds: usage?.busySeconds };
-}
-
-/**
- * The fold's CPU alone, refold and serialize: timed in a process of its own on the distinct places the
- * store was seeded from and scaled to `served` (the clones fold the same). Prints it.
- */
-async function measureReplayFoldApart(served: number): Promise<number> {
-  const measured = await runMeasuringScript<{ places: number; cpuSeconds: number }>(
-    'bench/replay-fold.cli.ts',
-    ['--count', String(SEED_EVENTS.count), '--seed', String(SEED_EVENTS.seed)],
-  );
-  const foldSeconds = (measured.cpuSeconds / measured.places) * served;
-  log(
-    `fold alone: ${foldSeconds.toFixed(1)} CPU s (refold and serialize: ${measured.cpuSeconds.toFixed(2)} s for ` +
-      `${measured.places} places, median of ${REQUIRED_STEP_ROUNDS} rounds, scaled to ${served})`,
-  );
-  return foldSeconds;
 }

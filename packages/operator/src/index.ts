@@ -1,4 +1,6 @@
 export { reindex } from './reindex.service.js';
+// The replay's page size, for the benchmark's floor to read under the same memory cap.
+export { REPLAY_PAGE } from './reindex-load.js';
 export {
   SANDBOX_DEFAULTS,
   SandboxHoldsAccountsError,

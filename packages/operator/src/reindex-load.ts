@@ -28,7 +28,7 @@ const BULK_PAGE = 2_000;
  * too, and at 2,000 the pages' statements spill to disk (temp files); the replay's PostgreSQL CPU and
  * peak RSS at each size are measured by `npm run bench:reindex` (docs/benchmarks.md).
  */
-const REPLAY_PAGE = 1_000;
+export const REPLAY_PAGE = 1_000;
 
 /**
  * Opens the catch-up window before the load (or the replay) reads anything: a worker write to a place

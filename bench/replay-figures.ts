@@ -1,0 +1,78 @@
+import { formatFigure, type Figure } from './rounds.js';
+
+// The figures `bench:reindex` derives from each round's measured sides, and its goals. Pure: the
+// benchmark measures, this computes and formats.
+
+/** One measured run of a side: documents written, wall seconds, every participant's CPU seconds. */
+export type SideRun = { documents: number; seconds: number; cpuSeconds: number };
+
+/**
+ * How much of the machine the participants kept busy: their process CPU over every core's wall time,
+ * 0–1. Below 1, cores were idle (or given to others) while the side ran: time a pipelined run could use.
+ */
+export function busyShare(cpuSeconds: number, cores: number, wallSeconds: number): number {
+  if (!(cores > 0) || !(wallSeconds > 0)) throw new Error('busy needs cores and a wall time');
+  return cpuSeconds / (cores * wallSeconds);
+}
+
+export type RoundFigures = {
+  /** docs/s of each side. */
+  ours: number;
+  raw: number;
+  floor?: number;
+  /** ours ÷ raw, ours ÷ floor (docs/s). */
+  ratio: number;
+  ratioFloor?: number;
+  /** ours' CPU ÷ the floor's, all participants on both sides. */
+  cpuRatio?: number;
+  /** ours' participants' CPU over cores × ours' wall time. */
+  busy: number;
+  /** The floor's CPU on every core with none idle, ÷ raw's docs/s. */
+  bestRatio?: number;
+};
+
+export function roundFigures(
+  sides: { ours: SideRun; raw: SideRun; floor?: SideRun },
+  cores: number,
+): RoundFigures {
+  const rate = (side: SideRun) => side.documents / side.seconds;
+  const ours = rate(sides.ours);
+  const raw = rate(sides.raw);
+  const figures: RoundFigures = {
+    ours,
+    raw,
+    ratio: ours / raw,
+    busy: busyShare(sides.ours.cpuSeconds, cores, sides.ours.seconds),
+  };
+  const { floor } = sides;
+  if (floor === undefined) return figures;
+  return {
+    ...figures,
+    floor: rate(floor),
+    ratioFloor: ours / rate(floor),
+    cpuRatio: sides.ours.cpuSeconds / floor.cpuSeconds,
+    bestRatio: floor.documents / (floor.cpuSeconds / cores) / raw,
+  };
+}
+
+export type Goal = { limit: number; direction: 'at most' | 'at least' };
+
+export function goalMet(value: number, goal: Goal): boolean {
+  return goal.direction === 'at most' ? value <= goal.limit : value >= goal.limit;
+}
+
+/** "name median (min–max) unit, goal ≤ limit ✔", judged on the median. */
+export function formatGoal(name: string, value: Figure, goal: Goal, digits: number, unit = ''): string {
+  const sign = goal.direction === 'at most' ? '≤' : '≥';
+  const limit = `${goal.limit.toFixed(digits)}${unit === '' ? '' : ` ${unit}`}`;
+  return `${name} ${formatFigure(value, digits, unit)}, goal ${sign} ${limit} ${goalMet(value.median, goal) ? '✔' : '✘'}`;
+}
+
+/** The replay's goals (docs/benchmarks.md). */
+export const REPLAY_GOALS = {
+  cpuRatio: { limit: 1.1, direction: 'at most' },
+  busy: { limit: 0.9, direction: 'at least' },
+  /** At 1,000,000 places. */
+  rssMb: { limit: 300, direction: 'at most' },
+  freshnessP99Ms: { limit: 2_000, direction: 'at most' },
+} as const satisfies Record<string, Goal>;

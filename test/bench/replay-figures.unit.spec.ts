@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import {
+  postmasterOf,
+  parseStatLine,
+  participantsBetween,
+  participantSeconds,
+} from '../../bench/participant-cpu.js';
+import { busyShare, formatGoal, goalMet, REPLAY_GOALS, roundFigures } from '../../bench/replay-figures.js';
+import { figure } from '../../bench/rounds.js';
+import type { CpuSnapshot } from '../../bench/cpu-usage.js';
+
+describe('replay figures', () => {
+  it('busy is every participant’s CPU over cores × wall time', () => {
+    expect(busyShare(18, 2, 10)).toBeCloseTo(0.9);
+    expect(() => busyShare(1, 2, 0)).toThrow();
+  });
+
+  it('a round’s figures: docs/s, ratios, cpu_ratio and the best case from the floor’s CPU', () => {
+    const figures = roundFigures(
+      {
+        ours: { documents: 1_000, seconds: 2, cpuSeconds: 3.3 },
+        floor: { documents: 1_000, seconds: 1, cpuSeconds: 3 },
+        raw: { documents: 1_000, seconds: 0.5, cpuSeconds: 1 },
+      },
+      2,
+    );
+    expect(figures.ours).toBe(500);
+    expect(figures.floor).toBe(1_000);
+    expect(figures.raw).toBe(2_000);
+    expect(figures.ratio).toBeCloseTo(0.25);
+    expect(figures.ratioFloor).toBeCloseTo(0.5);
+    expect(figures.cpuRatio).toBeCloseTo(1.1);
+    expect(figures.busy).toBeCloseTo(0.825);
+    // 3 CPU s on 2 cores: 1.5 s, 667 docs/s, a third of raw.
+    expect(figures.bestRatio).toBeCloseTo(1 / 3);
+  });
+
+  it('without a floor (a plain reindex) there is no floor figure', () => {
+    const figures = roundFigures(
+      {
+        ours: { documents: 10, seconds: 1, cpuSeconds: 1 },
+        raw: { documents: 10, seconds: 1, cpuSeconds: 1 },
+      },
+      2,
+    );
+    expect(figures.cpuRatio).toBeUndefined();
+    expect(figures.floor).toBeUndefined();
+  });
+
+  it('goals are judged on the median, in their direction', () => {
+    expect(goalMet(1.1, REPLAY_GOALS.cpuRatio)).toBe(true);
+    expect(goalMet(1.11, REPLAY_GOALS.cpuRatio)).toBe(false);
+    expect(goalMet(0.89, REPLAY_GOALS.busy)).toBe(false);
+    expect(formatGoal('busy', figure([0.95, 0.8, 0.92]), REPLAY_GOALS.busy, 2)).toBe(
+      'busy 0.92 (0.80–0.95), goal ≥ 0.90 ✔',
+    );
+    expect(formatGoal('rss', figure([310]), REPLAY_GOALS.rssMb, 0, 'MB')).toBe(
+      'rss 310 MB (310–310), goal ≤ 300 MB ✘',
+    );
+  });
+});
+
+describe('participant CPU', () => {
+  // A /proc/<pid>/stat line whose command name holds spaces and a parenthesis.
+  const stat = '2192 (postgres: a) b) S 1 2192 2192 0 -1 4194560 1 2 3 4 500 600 70 80 20 0 1 0 100';
+
+  it('reads the parent pid and the ticks of children waited for', () => {
+    expect(parseStatLine(stat)).toEqual({ ppid: 1, reapedChildrenTicks: 150 });
+  });
+
+  it('the postmaster is the PostgreSQL process whose parent is not one', () => {
+    const parents = new Map([
+      [10, 1],
+      [11, 10],
+      [12, 10],
+    ]);
+    expect(postmasterOf([11, 10, 12], (pid) => parents.get(pid))).toBe(10);
+    expect(postmasterOf([], (pid) => parents.get(pid))).toBeUndefined();
+  });
+
+  it('adds the CPU of exited children and exited backends to their parts', () => {
+    const snapshot = (seconds: number, reapedBySelf: number, reapedByPostmaster: number) => ({
+      cpu: {
+        busySeconds: 0,
+        stealSeconds: 0,
+        iowaitSeconds: 0,
+        processes: new Map([[42, { part: 'postgresql', seconds }]]),
+      } satisfies CpuSnapshot,
+      reapedBySelf,
+      reapedByPostmaster,
+    });
+    const usage = participantsBetween(snapshot(1, 5, 2), snapshot(1.5, 12, 4), 'reindex');
+    expect(usage.byPart.get('reindex')).toBeCloseTo(7);
+    expect(usage.byPart.get('postgresql')).toBeCloseTo(2.5);
+    expect(participantSeconds(usage, ['reindex', 'postgresql'])).toBeCloseTo(9.5);
+    expect(participantSeconds(usage, ['reindex', 'elasticsearch'])).toBeCloseTo(7);
+  });
+});
