@@ -121,7 +121,8 @@ export async function attemptDelivery(
     await trx
       .updateTable('webhook_deliveries')
       .set({
-        status: decision === 'failed' ? 'failed' : 'pending',
+        // Only a failure changes the status: another delivery's disabling may have abandoned this one.
+        ...(decision === 'failed' ? { status: 'failed' as const } : {}),
         attempts: sql<number>`attempts + 1`,
         last_status_code: result.statusCode,
         last_error: error,
