@@ -87,7 +87,9 @@ export function zipfGoals(figures: ApiRoundFigures): Array<{ met: boolean; line:
       met: figures.p99LeRawEveryRound,
       line:
         `${mark(figures.p99LeRawEveryRound)} goal: p99 ≤ raw in every round` +
-        (slower.length === 0 ? '' : ` (above raw in round ${slower.join(', ')})`),
+        (slower.length === 0
+          ? ''
+          : ` (above raw in round${slower.length === 1 ? '' : 's'} ${slower.join(', ')})`),
     },
   ];
 }

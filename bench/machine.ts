@@ -35,8 +35,11 @@ export type MachineFacts = {
 
 export type MachineDescription = { block: string; facts: MachineFacts };
 
+/** What describeMachine asks: the benchmark's own connections and configuration. */
+export type MachineEngines = Pick<BenchEnvironment, 'config' | 'db' | 'databaseUrl' | 'client'>;
+
 /** Reads the machine and asks each engine the benchmark uses; `block` is for the log, `facts` for JSON. */
-export async function describeMachine(environment: BenchEnvironment): Promise<MachineDescription> {
+export async function describeMachine(environment: MachineEngines): Promise<MachineDescription> {
   const [elasticsearch, postgresql, redis] = await Promise.all([
     describeElasticsearch(environment),
     describePostgresql(environment),
@@ -55,7 +58,7 @@ export async function describeMachine(environment: BenchEnvironment): Promise<Ma
   return { block: formatMachine(facts), facts };
 }
 
-async function describeElasticsearch(environment: BenchEnvironment): Promise<MachineFacts['elasticsearch']> {
+async function describeElasticsearch(environment: MachineEngines): Promise<MachineFacts['elasticsearch']> {
   const info = await environment.client.nodes.info({ metric: 'jvm' });
   const nodes = Object.values(info.nodes);
   return {
@@ -67,7 +70,7 @@ async function describeElasticsearch(environment: BenchEnvironment): Promise<Mac
   };
 }
 
-async function describePostgresql(environment: BenchEnvironment): Promise<MachineFacts['postgresql']> {
+async function describePostgresql(environment: MachineEngines): Promise<MachineFacts['postgresql']> {
   const show = async (name: PostgresqlSetting | 'server_version'): Promise<string> => {
     // `show` takes no parameters; the names are this module's own constants.
     const result = await sql<Record<string, string>>`show ${sql.raw(name)}`.execute(environment.db);
@@ -82,7 +85,7 @@ async function describePostgresql(environment: BenchEnvironment): Promise<Machin
   };
 }
 
-async function describeRedis(environment: BenchEnvironment): Promise<MachineFacts['redis']> {
+async function describeRedis(environment: MachineEngines): Promise<MachineFacts['redis']> {
   const redis = createRedisClient(environment.config, 'probe', { timeoutMs: 5_000 });
   try {
     const info = parseRedisInfo(await redis.info());

@@ -46,6 +46,15 @@ describe('apiRoundFigures', () => {
     ]);
   });
 
+  it('names every round where ours was slower', () => {
+    const figures = apiRoundFigures([
+      { ours: phase(300, 11), raw: phase(100, 10) },
+      { ours: phase(300, 5), raw: phase(100, 10) },
+      { ours: phase(300, 12), raw: phase(100, 10) },
+    ]);
+    expect(zipfGoals(figures)[1]?.line).toBe('✘ goal: p99 ≤ raw in every round (above raw in rounds 1, 3)');
+  });
+
   it('fails the ratio goal below 1.5', () => {
     const [ratio] = zipfGoals(apiRoundFigures([{ ours: phase(140, 5), raw: phase(100, 10) }]));
     expect(ratio).toEqual({ met: false, line: '✘ goal: median ratio ≥ 1.5 (1.40)' });
