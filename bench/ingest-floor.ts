@@ -70,6 +70,59 @@ export function cpuRatio(figures: { ours: number; floor: number; requiredSteps: 
   return figures.ours / (figures.floor + figures.requiredSteps);
 }
 
+/** One timed phase as the round's figures need it. */
+export type PhaseFigures = {
+  seconds: number;
+  /** Process CPU of every participant (steal is never in a process's CPU). */
+  cpuSeconds: number;
+  stealSeconds: number;
+};
+
+/** One round's figures; rates in events/s, CPU in CPU seconds per 1,000 events. */
+export type RoundFigures = {
+  ours: number;
+  floor: number;
+  raw: number;
+  ratio: number;
+  ratioFloor: number;
+  oursCpu: number;
+  floorCpu: number;
+  cpuRatio: number;
+  bestRatioFloor: number;
+  stealSeconds: number;
+};
+
+/**
+ * Ours and the floor take the same `events` (the input, invalid lines included); raw indexes
+ * `rawEvents`, one per valid event. The best case is the floor's CPU plus the required steps spread over
+ * every core with none idle: the fastest ours could go on this machine.
+ */
+export function roundFigures(
+  phases: { ours: PhaseFigures; floor: PhaseFigures; raw: PhaseFigures },
+  context: { events: number; rawEvents: number; requiredCpuSeconds: number; cores: number },
+): RoundFigures {
+  const { ours, floor, raw } = phases;
+  const oursRate = context.events / ours.seconds;
+  const floorRate = context.events / floor.seconds;
+  const rawRate = context.rawEvents / raw.seconds;
+  const oursCpu = perThousandEvents(ours.cpuSeconds, context.events);
+  const floorCpu = perThousandEvents(floor.cpuSeconds, context.events);
+  const requiredSteps = perThousandEvents(context.requiredCpuSeconds, context.events);
+  const bestSeconds = (floor.cpuSeconds + context.requiredCpuSeconds) / context.cores;
+  return {
+    ours: oursRate,
+    floor: floorRate,
+    raw: rawRate,
+    ratio: oursRate / rawRate,
+    ratioFloor: oursRate / floorRate,
+    oursCpu,
+    floorCpu,
+    cpuRatio: cpuRatio({ ours: oursCpu, floor: floorCpu, requiredSteps }),
+    bestRatioFloor: floor.seconds / bestSeconds,
+    stealSeconds: ours.stealSeconds + floor.stealSeconds + raw.stealSeconds,
+  };
+}
+
 export const CPU_RATIO_GOAL = 1.15;
 export const THROUGHPUT_GOAL_EVENTS_PER_SECOND = 3_000;
 

@@ -7,6 +7,7 @@
 // medians, with their ranges. `cpu_ratio` compares the process CPU of every participant (producer,
 // workers, PostgreSQL, Elasticsearch, Redis; steal excluded) per 1,000 events with the floor's plus the
 // pure steps the design requires.
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
@@ -24,15 +25,16 @@ import {
   runMeasuringScript,
   type BenchEnvironment,
 } from './bench-environment.js';
-import { cpuBetween, formatCpu, snapshotCpu, wallSecondsOnAllCores, type CpuUsage } from './cpu-usage.js';
+import { cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import {
-  cpuRatio,
   FLOOR_DEFINITION,
   floorBulkBody,
   ingestGoalLines,
   perThousandEvents,
   planFloorBatches,
+  roundFigures,
   type FloorBatch,
+  type RoundFigures,
 } from './ingest-floor.js';
 import { describeMachine, type MachineDescription } from './machine.js';
 import {
@@ -322,37 +324,37 @@ const requiredPerThousand = perThousandEvents(requiredSeconds, count);
 log(`  in all ${requiredSeconds.toFixed(2)} s = ${requiredPerThousand.toFixed(3)} CPU s per 1,000 events`);
 
 // ---- per round, then medians and ranges ----
-const perRound = measured.map((_, n) => {
-  const o = ours[n] as Phase;
-  const f = floor[n] as Phase;
-  const r = raw[n] as Phase;
-  const oursCpu = perThousandEvents(participantsCpu(o.usage), count);
-  const floorCpu = perThousandEvents(participantsCpu(f.usage), count);
-  const floorCpuSeconds = participantsCpu(f.usage);
-  // The fastest ours could go: the floor's CPU plus the required steps, on every core with none idle.
-  const bestSeconds = wallSecondsOnAllCores(floorCpuSeconds + requiredSeconds);
-  return {
-    ours: count / o.seconds,
-    floor: count / f.seconds,
-    raw: sideEvents.raw / r.seconds,
-    oursCpu,
-    floorCpu,
-    cpuRatio: cpuRatio({ ours: oursCpu, floor: floorCpu, requiredSteps: requiredPerThousand }),
-    bestRatioFloor: f.seconds / bestSeconds,
-    steal: o.usage.stealSeconds + f.usage.stealSeconds + r.usage.stealSeconds,
-  };
+const figuresOf = (phase: Phase) => ({
+  seconds: phase.seconds,
+  cpuSeconds: participantsCpu(phase.usage),
+  stealSeconds: phase.usage.stealSeconds,
 });
-const over = (pick: (round: (typeof perRound)[number]) => number): Figure => figure(perRound.map(pick));
+const perRound = measured.map((_, n) =>
+  roundFigures(
+    {
+      ours: figuresOf(ours[n] as Phase),
+      floor: figuresOf(floor[n] as Phase),
+      raw: figuresOf(raw[n] as Phase),
+    },
+    {
+      events: count,
+      rawEvents: sideEvents.raw,
+      requiredCpuSeconds: requiredSeconds,
+      cores: availableParallelism(),
+    },
+  ),
+);
+const over = (pick: (round: RoundFigures) => number): Figure => figure(perRound.map(pick));
 const oursRate = over((round) => round.ours);
 const floorRate = over((round) => round.floor);
 const rawRate = over((round) => round.raw);
-const ratio = over((round) => round.ours / round.raw);
-const ratioFloor = over((round) => round.ours / round.floor);
+const ratio = over((round) => round.ratio);
+const ratioFloor = over((round) => round.ratioFloor);
 const cpuRatioFigure = over((round) => round.cpuRatio);
 const oursCpu = over((round) => round.oursCpu);
 const floorCpu = over((round) => round.floorCpu);
 const bestRatioFloor = over((round) => round.bestRatioFloor);
-const steal = perRound.reduce((sum, round) => sum + round.steal, 0);
+const steal = perRound.reduce((sum, round) => sum + round.stealSeconds, 0);
 
 log(`medians over ${rounds} round${rounds === 1 ? '' : 's'} (range):`);
 log(`  ours        ${formatFigure(oursRate, 0, 'events/s')}`);

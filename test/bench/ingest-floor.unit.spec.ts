@@ -6,6 +6,8 @@ import {
   ingestGoalLines,
   perThousandEvents,
   planFloorBatches,
+  roundFigures,
+  type RoundFigures,
 } from '../../bench/ingest-floor.js';
 
 /** A valid event as an NDJSON line, its id `<placeId>-crawl-<n>`. */
@@ -83,5 +85,36 @@ describe('ingestGoalLines', () => {
     const missed = ingestGoalLines({ cpuRatio: 1.2, oursEventsPerSecond: 2_999, ratioFloor: 0.4 });
     expect(missed[0]).toMatch(/^✘ cpu_ratio/);
     expect(missed[1]).toMatch(/^✘ ours 2999/);
+  });
+});
+
+describe('roundFigures', () => {
+  it('turns one round of phases into rates, CPU per 1,000 events, the ratios and the best case', () => {
+    const figures = roundFigures(
+      {
+        ours: { seconds: 10, cpuSeconds: 12, stealSeconds: 0.5 },
+        floor: { seconds: 4, cpuSeconds: 3, stealSeconds: 0.25 },
+        raw: { seconds: 2, cpuSeconds: 2, stealSeconds: 0 },
+      },
+      { events: 10_000, rawEvents: 9_000, requiredCpuSeconds: 5, cores: 2 },
+    );
+    const expected: RoundFigures = {
+      ours: 1_000,
+      floor: 2_500,
+      raw: 4_500,
+      ratio: 1_000 / 4_500,
+      ratioFloor: 0.4,
+      oursCpu: 1.2,
+      floorCpu: 0.3,
+      // 1.2 / (0.3 + 0.5)
+      cpuRatio: 1.5,
+      // The floor's 3 s and the steps' 5 s on two cores: 4 s, as long as the floor took.
+      bestRatioFloor: 1,
+      stealSeconds: 0.75,
+    };
+    expect(Object.keys(figures).sort()).toEqual(Object.keys(expected).sort());
+    // To 10 digits: divisions of round numbers.
+    for (const [name, value] of Object.entries(expected))
+      expect(figures[name as keyof RoundFigures], name).toBeCloseTo(value, 10);
   });
 });
