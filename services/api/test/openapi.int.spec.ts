@@ -87,13 +87,14 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the eight operations, each secured by the API key header or Bearer', () => {
+  it('describes exactly the nine operations, each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/v1/changes',
       '/api/v1/cities',
       '/api/v1/doctors',
       '/api/v1/doctors/{doctorId}',
       '/api/v1/doctors:batchGet',
+      '/api/v1/exports/{country}',
       '/api/v1/key',
       '/api/v1/specialties',
       '/api/v1/suggest',
@@ -115,6 +116,7 @@ describe('OpenAPI document', () => {
       'key',
       'doctors',
       'changes',
+      'exports',
       'cities',
       'specialties',
       'suggest',
@@ -240,18 +242,22 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const operation = item.get;
       expect(operation, path).toBeDefined();
+      const responses = operation?.responses ?? {};
+      // A streamed (non-JSON) answer, an export's NDJSON, is never tagged: no If-None-Match, 304 or ETag.
+      const tagged = responses['200']?.content?.['application/json'] !== undefined;
       expect(
         operation?.parameters?.filter((parameter) => parameter.name === 'If-None-Match'),
         path,
-      ).toEqual([expect.objectContaining({ in: 'header', required: false })]);
-      const responses = operation?.responses ?? {};
+      ).toEqual(tagged ? [expect.objectContaining({ in: 'header', required: false })] : []);
+      if (!tagged) expect(responses['304'], path).toBeUndefined();
       expect(responses['304']?.content, path).toBeUndefined();
       for (const [status, response] of Object.entries(responses)) {
         if (status === '431') continue; // answered before the request is read: no hook's headers
         const headers = Object.keys(response.headers ?? {});
         expect(headers, `${path} ${status}`).toEqual(expect.arrayContaining(['Cache-Control', 'Vary']));
-        if (status === '200' || status === '304') expect(headers, `${path} ${status}`).toContain('ETag');
-        else expect(headers, `${path} ${status}`).not.toContain('ETag');
+        if (tagged && (status === '200' || status === '304')) {
+          expect(headers, `${path} ${status}`).toContain('ETag');
+        } else expect(headers, `${path} ${status}`).not.toContain('ETag');
         if (status === '304') expect(headers).toEqual(expect.arrayContaining(['RateLimit-Remaining']));
       }
     }
@@ -260,8 +266,10 @@ describe('OpenAPI document', () => {
   it('gives every operation exactly one success schema, a component, never a union (API 1.3)', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const content = item.get?.responses['200']?.content ?? {};
-      expect(Object.keys(content), path).toEqual(['application/json']);
-      const { schema } = content['application/json'] as { schema: Record<string, unknown> };
+      // An export streams NDJSON: its one schema is that of a line.
+      const type = path === '/api/v1/exports/{country}' ? 'application/x-ndjson' : 'application/json';
+      expect(Object.keys(content), path).toEqual([type]);
+      const { schema } = content[type] as { schema: Record<string, unknown> };
       expect(Object.keys(schema), path).toEqual(['$ref']);
     }
     const successOf = (path: string) =>

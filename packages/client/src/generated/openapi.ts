@@ -822,6 +822,8 @@ export type components = {
     } & {
       [key: string]: unknown;
     };
+    /** @description One NDJSON line: a Doctor record, or the ExportTrailer as the last line */
+    ExportLine: components['schemas']['Doctor'] | components['schemas']['ExportTrailer'];
     /** @description One city of a dataset */
     City: {
       /**
@@ -2579,10 +2581,7 @@ export interface operations {
         /** @description With `resume`: the `id` of the last record received; the export continues with the records after it. Without it a resumed export starts again from its first record. */
         after?: string;
       };
-      header?: {
-        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
-        'If-None-Match'?: string;
-      };
+      header?: never;
       path: {
         /** @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. The export lists every record served in this dataset. */
         country: string;
@@ -2606,8 +2605,6 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
           RateLimit?: string;
-          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
-          ETag?: string;
           /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
           'Cache-Control'?: string;
           /** @description The request headers that carry the API key: the answer depends on the key */
@@ -2663,33 +2660,8 @@ export interface operations {
            *       "profileUrl": "https://www.doctor-directory.example/en/doctors/de/berlin/praxis-dr-mueller"
            *     }
            */
-          'application/x-ndjson': components['schemas']['Doctor'] | components['schemas']['ExportTrailer'];
+          'application/x-ndjson': components['schemas']['ExportLine'];
         };
-      };
-      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
-      304: {
-        headers: {
-          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
-          'X-Request-Id'?: string;
-          /** @description Requests allowed per window for this key */
-          'RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'RateLimit-Remaining'?: number;
-          /** @description Seconds until the current window resets */
-          'RateLimit-Reset'?: number;
-          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
-          'RateLimit-Policy'?: string;
-          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
-          RateLimit?: string;
-          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
-          ETag?: string;
-          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
-          'Cache-Control'?: string;
-          /** @description The request headers that carry the API key: the answer depends on the key */
-          Vary?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
       };
       /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
       400: {

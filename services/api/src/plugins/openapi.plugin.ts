@@ -105,10 +105,15 @@ function finishDocument(document: JsonObject): JsonObject {
     for (const [method, operation] of Object.entries(item)) {
       if (!isObject(operation) || !isObject(operation.responses)) continue;
       const responses = operation.responses;
+      // The caching hook tags JSON answers only: a streamed body (an export's NDJSON) has no ETag or 304.
+      const tagged = isJsonAnswer(responses['200']);
       if (method === 'get') {
-        responses['304'] = { description: RESPONSE_DESCRIPTIONS[304] };
+        if (tagged) responses['304'] = { description: RESPONSE_DESCRIPTIONS[304] };
         const parameters: unknown[] = Array.isArray(operation.parameters) ? operation.parameters : [];
-        operation.parameters = [...parameters.map(describeParameter), { ...IF_NONE_MATCH }];
+        operation.parameters = [
+          ...parameters.map(describeParameter),
+          ...(tagged ? [{ ...IF_NONE_MATCH }] : []),
+        ];
       }
       // Statuses any request can meet that no route schema names (the one error handler writes them).
       for (const status of ['431', '500', 'default']) {
@@ -121,7 +126,7 @@ function finishDocument(document: JsonObject): JsonObject {
         response.description = RESPONSE_DESCRIPTIONS[status] ?? response.description;
         // Headers a route declares itself (an export's cursors) are kept beside the common ones.
         response.headers = {
-          ...responseHeaders(status),
+          ...responseHeaders(status, tagged),
           ...(isObject(response.headers) ? response.headers : {}),
         };
         const code = Number(status);
@@ -221,15 +226,21 @@ function describeCountry(parameter: JsonObject, schema: JsonObject): JsonObject 
  * The headers of a response, by status. A 431 is answered before the request is read (the socket's
  * own answer): none of the headers the request's hooks add. A 401 spends no quota: no RateLimit-*.
  */
-function responseHeaders(status: string): JsonObject {
+function responseHeaders(status: string, tagged = true): JsonObject {
   if (status === '431') return {};
   const code = Number(status);
   const headers: JsonObject = { ...REQUEST_ID };
   if (code !== 401 && status !== 'default') Object.assign(headers, RATE_LIMIT_HEADERS);
   if (code === 429) Object.assign(headers, RETRY_AFTER);
-  if (code === 200 || code === 304) Object.assign(headers, ETAG);
+  if (tagged && (code === 200 || code === 304)) Object.assign(headers, ETAG);
   Object.assign(headers, CACHING_HEADERS);
   return headers;
+}
+
+/** Whether a 200 is JSON (what the caching hook tags); true when the operation documents none. */
+function isJsonAnswer(response: unknown): boolean {
+  if (!isObject(response) || !isObject(response.content)) return true;
+  return response.content['application/json'] !== undefined;
 }
 
 // zod's `.meta({ id })` is what registers a component, and the transform leaves it in the schema as

@@ -37,7 +37,11 @@ export const exportTrailerSchema = z
 /** One line of the body: a record (as search returns it), or the trailer that ends the export. */
 export const exportLineSchema = z
   .union([doctorComponent, exportTrailerSchema])
-  .meta({ description: 'One NDJSON line: a Doctor record, or the ExportTrailer as the last line' });
+  // A component: an operation's success schema is always one `$ref` (the union lives in components).
+  .meta({
+    id: 'ExportLine',
+    description: 'One NDJSON line: a Doctor record, or the ExportTrailer as the last line',
+  });
 
 /**
  * The documented response headers of a 200, as JSON Schemas with a description (@fastify/swagger makes
