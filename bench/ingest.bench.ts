@@ -201,7 +201,7 @@ function floorInsert(environment: BenchEnvironment, events: ReadonlyArray<PlaceE
  * The floor: per batch of the producer's, a plain multi-row INSERT … ON CONFLICT (event_id) DO NOTHING
  * into `events_floor` (made LIKE events INCLUDING ALL: same columns and indexes; one transaction each),
  * then a bulk of one plain index action per place the batch changed, WORKER_CONCURRENCY batches at a time,
- * over the same connection (and socket) as the worker's, and one refresh at the end as ours. Every
+ * over the same DATABASE_URL (so the same socket) as the worker's, and one refresh at the end as ours. Every
  * statement and bulk body is prepared before the timer: parsing and serializing are the required steps',
  * not the floor's.
  */
