@@ -82,11 +82,12 @@ describe('Postman collection', () => {
       Object.values(item).map((operation) => operation.summary),
     );
     expect(requests.map((request) => request.name).sort()).toEqual(summaries.sort());
-    expect(requests).toHaveLength(8);
+    expect(requests).toHaveLength(9);
     expect(collection.item.map((folder) => folder.name)).toEqual([
       'key',
       'doctors',
       'changes',
+      'exports',
       'cities',
       'specialties',
       'suggest',
