@@ -212,6 +212,23 @@ describe('GET /api/v1/exports/{country}', () => {
     expect((await get(limitedBase, '/api/v1/exports/de', { 'x-api-key': key.secret })).status).toBe(429);
   });
 
+  it('answers HEAD with the headers alone, reading (and charging) no record', async () => {
+    const key = await harness.createKey('head@example.com', 'head');
+    const head = await app.inject({
+      method: 'HEAD',
+      url: '/api/v1/exports/de',
+      headers: { 'x-api-key': key.secret },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['changes-cursor']).toBe(full.trailer.changesCursor);
+    expect(head.headers['export-resume']).toEqual(expect.any(String));
+    expect(head.body).toBe('');
+    // The request's own unit only, a while later: the records were never read, so none was charged.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(Number(await harness.redis.redis.get(rateLimitRedisKey(harness.redis.prefix, key.id)))).toBe(1);
+    await expect.poll(openTransactions, { timeout: 5_000 }).toBe(0);
+  });
+
   it('rejects bad parameters naming them, and requests without a key', async () => {
     const problem = async (path: string) => {
       const answer = await get(base, path, keyed());

@@ -87,6 +87,16 @@ export function exportRoutes(
         ...(resumed === undefined ? {} : { resumed: resumed.horizon }),
       });
       const changesCursor = exportChangesCursor(opened.horizon, country, cursorSecret);
+      reply
+        .header('changes-cursor', changesCursor)
+        .header('export-resume', exportResumeToken(opened.horizon, country, cursorSecret))
+        .header('vary', 'Accept-Encoding')
+        .type(NDJSON);
+      // HEAD: the headers only. Fastify would otherwise read (and charge) the whole export to drop it.
+      if (request.method === 'HEAD') {
+        await opened.release();
+        return reply.send();
+      }
       const body = exportBody({
         country,
         changesCursor,
@@ -101,11 +111,6 @@ export function exportRoutes(
         opened.release().catch((error: unknown) => request.log.warn({ err: error }, 'export release failed'));
       });
       lines.on('error', (error) => request.log.warn({ err: error }, 'export stream failed'));
-      reply
-        .header('changes-cursor', changesCursor)
-        .header('export-resume', exportResumeToken(opened.horizon, country, cursorSecret))
-        .header('vary', 'Accept-Encoding')
-        .type(NDJSON);
       if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
       // No compression plugin is registered: the export compresses its own stream. pipeline destroys
       // the source too when the client goes (fastify destroys what it sends), ending the transaction.
