@@ -5,6 +5,7 @@ import {
   participantsBetween,
   participantSeconds,
 } from '../../bench/participant-cpu.js';
+import { freshnessPercentiles, GIVE_UP_MS, pollDelayMs } from '../../bench/live-freshness.js';
 import { busyShare, formatGoal, goalMet, REPLAY_GOALS, roundFigures } from '../../bench/replay-figures.js';
 import { figure } from '../../bench/rounds.js';
 import type { CpuSnapshot } from '../../bench/cpu-usage.js';
@@ -94,5 +95,23 @@ describe('participant CPU', () => {
     expect(usage.byPart.get('postgresql')).toBeCloseTo(2.5);
     expect(participantSeconds(usage, ['reindex', 'postgresql'])).toBeCloseTo(9.5);
     expect(participantSeconds(usage, ['reindex', 'elasticsearch'])).toBeCloseTo(7);
+  });
+});
+
+describe('freshness figures', () => {
+  it('polls finely within the goal’s range and coarsely after it', () => {
+    expect(pollDelayMs(0)).toBe(25);
+    expect(pollDelayMs(1_999)).toBe(25);
+    expect(pollDelayMs(2_000)).toBe(250);
+  });
+
+  it('counts a rename never found as found at the give-up time when asked', () => {
+    const run = { latencies: [100, 200, 300], missed: 1, events: 4, backgroundSearches: 0 };
+    expect(freshnessPercentiles(run)).toEqual({ p50: 200, p99: 300, max: 300 });
+    expect(freshnessPercentiles(run, { countMissed: true })).toEqual({
+      p50: 200,
+      p99: GIVE_UP_MS,
+      max: GIVE_UP_MS,
+    });
   });
 });

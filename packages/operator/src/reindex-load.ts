@@ -150,6 +150,7 @@ async function replayInto(
       writeSerializedProjections(options.client, index, documents),
     ]);
     await onPage(states.length, documents.length);
+    if (options.replayPauseMs) await new Promise((resolve) => setTimeout(resolve, options.replayPauseMs));
   }
 }
 

@@ -12,6 +12,11 @@ export type ReindexOptions = {
    * the places table and the new index in the same pass, instead of loading the table.
    */
   replay?: boolean;
+  /**
+   * A replay waits this long after writing each page (default 0): room for live traffic in PostgreSQL
+   * and Elasticsearch, measured by `npm run bench:reindex -- --replay --replay-pause-ms N`.
+   */
+  replayPauseMs?: number;
   keepOld?: boolean;
   dryRun?: boolean;
   /** Rows written this long before a phase began are caught up again (clock skew, in-flight workers). */

@@ -220,6 +220,31 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     expect(indexed._source).toEqual(refolded);
   });
 
+  it('a replay told to pause waits after each page before going on, and still writes every place once', async () => {
+    await ageEveryRow();
+    const pauseMs = 2_000;
+    let lastPageAt = 0;
+    let nextStepAt = 0;
+    const summary = await reindex({
+      db: database.db,
+      client: search.client,
+      alias,
+      siteOrigin: SITE,
+      replay: true,
+      replayPauseMs: pauseMs,
+      onProgress: (event) => {
+        if (event.phase === 'replay') lastPageAt = performance.now();
+        else if (lastPageAt > 0 && nextStepAt === 0) nextStepAt = performance.now();
+      },
+    });
+    // The test's places fit one page: the pause lies between that page and the next step.
+    expect(lastPageAt).toBeGreaterThan(0);
+    expect(nextStepAt - lastPageAt).toBeGreaterThanOrEqual(pauseMs - 5);
+    const places = await database.db.selectFrom('places').select('place_id').execute();
+    expect(summary.replayed).toBe(places.length);
+    expect(await indexingTotals(summary.newIndex)).toEqual({ written: places.length, refused: 0 });
+  });
+
   it('catches up a worker write to a place the replay had already written, into the new index', async () => {
     await ageEveryRow();
     const renamed = crawled('R00003', 2, '2026-07-01T08:00:00Z', { name: 'Praxis Umbenannt' });
