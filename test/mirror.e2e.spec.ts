@@ -221,7 +221,7 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
 
     // Mirror 2: the signed webhooks, each verified and kept only when newer than what the mirror holds.
     await vi.waitFor(
-      async () => {
+      () => {
         for (const delivery of deliveries.splice(0)) {
           expect(verifies(signingSecret, delivery), delivery.body).toBe(true);
           expect(verifies(`whsec_${Buffer.from('another secret').toString('base64')}`, delivery)).toBe(false);

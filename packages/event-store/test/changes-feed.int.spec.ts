@@ -703,7 +703,7 @@ describe('changes feed (places table, migration 0005)', () => {
           return writer;
         };
         let mirrors = new Map<CountryCode, Map<string, string>>();
-        let readPage = async (_country: CountryCode): Promise<number> => 0;
+        let readPage = (_country: CountryCode): Promise<number> => Promise.resolve(0);
         const olderWriters = [];
         for (const { writes, commits } of older)
           olderWriters.push({ writer: await startWriter(writes), commits });

@@ -194,8 +194,8 @@ describe('GET /api/v1/changes (changes feed)', () => {
       placeState({ id: 'when-old', name: 'Praxis old', country: 'es', suppressed: true, version: 2 }),
     ]);
     const next = await readAll('es', fromInstant.cursor);
-    expect(next.changes).toEqual([
-      { id: 'when-old', change: 'delete', doctor: null, changedAt: expect.any(String) },
+    expect(next.changes.map(({ changedAt, ...entry }) => [entry, typeof changedAt])).toEqual([
+      [{ id: 'when-old', change: 'delete', doctor: null }, 'string'],
     ]);
 
     // Any UTC offset names the same instant; one before every clock fact starts at the feed's beginning.

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { DOCTOR_KEYS } from '@directory/domain';
+import { DOCTOR_KEYS, toSearchDocument } from '@directory/domain';
 import { SITE_ORIGIN, placeState } from '@directory/testing';
 import { createApiHarness, createCaller, type ApiHarness } from './support/api-harness.js';
 import { openApiValidatorFor } from './support/openapi-validator.js';
@@ -25,6 +25,7 @@ type Document = {
       }
     >
   >;
+  webhooks: Record<string, Record<string, { tags?: string[] }>>;
   components: {
     schemas: Record<
       string,
@@ -109,7 +110,8 @@ describe('OpenAPI document', () => {
   });
 
   it('declares each tag its operations use, with a description', () => {
-    const used = Object.values(document.paths).flatMap((item) =>
+    // Operations the API answers, and the deliveries it sends (`webhooks`, OpenAPI 3.1).
+    const used = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item) =>
       Object.values(item).flatMap((operation) => operation.tags ?? []),
     );
     expect(document.tags.map((tag) => tag.name)).toEqual([
@@ -120,9 +122,53 @@ describe('OpenAPI document', () => {
       'cities',
       'specialties',
       'suggest',
+      'webhooks',
     ]);
     expect(new Set(used)).toEqual(new Set(document.tags.map((tag) => tag.name)));
     for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
+  });
+
+  it('describes the three signed deliveries the API sends, with their headers and bodies (API 1.3)', () => {
+    const validator = openApiValidatorFor(document as Parameters<typeof openApiValidatorFor>[0]);
+    type Delivery = { post: { parameters: Array<{ name: string; in: string; required: boolean }> } };
+    const webhooks = document.webhooks as unknown as Record<string, Delivery>;
+    expect(Object.keys(webhooks).sort()).toEqual(['doctor.deleted', 'doctor.upserted', 'webhook.test']);
+    for (const [name, delivery] of Object.entries(webhooks)) {
+      expect(
+        delivery.post.parameters.map((header) => [header.name, header.in, header.required]),
+        name,
+      ).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+    }
+    const built = toSearchDocument(placeState({ id: 'hook', name: 'Praxis Hook' }), {
+      siteOrigin: SITE_ORIGIN,
+    });
+    if (!built.served) throw new Error('the fixture is served');
+    const { doctor } = built;
+    const changedAt = '2026-11-27T10:15:03.120Z';
+    const data = { id: 'hook', country: 'de', version: 3, changedAt };
+    validator.checkWebhook('doctor.upserted', {
+      type: 'doctor.upserted',
+      timestamp: changedAt,
+      data: { ...data, doctor },
+    });
+    validator.checkWebhook('doctor.deleted', {
+      type: 'doctor.deleted',
+      timestamp: changedAt,
+      data: { ...data, doctor: null },
+    });
+    validator.checkWebhook('webhook.test', {
+      type: 'webhook.test',
+      timestamp: changedAt,
+      data: { endpointId: '5f0c6a43-3f55-4a8e-9c55-2a1d3c6b9e10' },
+    });
+    // A body that is not one of them is refused: the schemas are not open to anything.
+    expect(() =>
+      validator.checkWebhook('doctor.upserted', { type: 'doctor.upserted', timestamp: changedAt, data }),
+    ).toThrow(/doctor/);
   });
 
   it('describes the changes feed with open objects around the Doctor', () => {

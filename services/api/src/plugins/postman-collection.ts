@@ -37,7 +37,7 @@ export type PostmanCollection = { json: string };
 
 export async function toPostmanCollection(document: JsonObject): Promise<PostmanCollection> {
   const converted = await new Promise<JsonObject>((resolve, reject) => {
-    convertV2({ type: 'json', data: document }, OPTIONS, (error, result) => {
+    convertV2({ type: 'json', data: callableOnly(document) }, OPTIONS, (error, result) => {
       const data = result?.output?.[0]?.data as JsonObject | undefined;
       if (error || !result?.result || data === undefined) {
         const reason = error?.message ?? result?.reason ?? 'no output';
@@ -82,6 +82,20 @@ export async function toPostmanCollection(document: JsonObject): Promise<Postman
  * `country` is sent by every request that takes it: search needs it (the document calls it optional only
  * for the deprecated `ids` form), and with the document's example (`de`) each request answers as it is.
  */
+/**
+ * The document without what the API sends (`webhooks`, and the tags only they use): a collection holds
+ * the requests a user makes, and a delivery is not one (it would be an empty folder).
+ */
+function callableOnly(document: JsonObject): JsonObject {
+  const { webhooks: _sent, ...callable } = document;
+  const paths = (callable.paths ?? {}) as Record<string, Record<string, { tags?: string[] }>>;
+  const used = new Set(
+    Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])),
+  );
+  const tags = Array.isArray(callable.tags) ? (callable.tags as Array<{ name?: string }>) : [];
+  return { ...callable, tags: tags.filter((tag) => tag.name !== undefined && used.has(tag.name)) };
+}
+
 function enableCountry(items: unknown): void {
   if (!Array.isArray(items)) return;
   for (const item of items as JsonObject[]) {
