@@ -202,6 +202,9 @@ const environmentSchema = z
     // authentication wait for a connection.
     DATABASE_POOL_MAX: positiveInt.max(1_000).default(10),
     DATABASE_KEY_POOL_MAX: positiveInt.max(100).default(2),
+    // Exports running at once per api process: each holds one connection of the main pool (and its
+    // snapshot) for as long as its client reads, so they must never take the whole pool.
+    EXPORTS_MAX_CONCURRENT: positiveInt.max(100).default(2),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     // How long a server (api, mcp, console) keeps answering after SIGTERM while its /readyz already
     // fails, so a load balancer takes it out of rotation before it stops accepting; 0: no drain

@@ -29,6 +29,8 @@ export type AppDependencies = SearchServiceDependencies & {
   cursorSecret: string;
   /** The public website's origin (config SITE_ORIGIN), named in the OpenAPI document as its contact. */
   siteOrigin?: string;
+  /** Exports streaming at once in this process (config EXPORTS_MAX_CONCURRENT; 2 when not given). */
+  exportsMaxConcurrent?: number;
 };
 
 export type AppOptions = LogOptions;
@@ -69,7 +71,11 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       const { datasets } = deps;
       await v1.register(doctorRoutes, { datasets });
       await v1.register(changeRoutes, { datasets, cursorSecret: deps.cursorSecret });
-      await v1.register(exportRoutes, { datasets, cursorSecret: deps.cursorSecret });
+      await v1.register(exportRoutes, {
+        datasets,
+        cursorSecret: deps.cursorSecret,
+        maxConcurrent: deps.exportsMaxConcurrent ?? 2,
+      });
       await v1.register(cityRoutes, { datasets });
       await v1.register(specialtyRoutes, { datasets });
       await v1.register(suggestRoutes, { datasets });

@@ -8,6 +8,14 @@ const app = await runSearchService(
   config,
   { service: 'api', port: config.API_PORT, opsPort: config.API_OPS_PORT },
   (deps, logOptions) =>
-    buildApp({ ...deps, cursorSecret: config.CURSOR_SECRET, siteOrigin: config.SITE_ORIGIN }, logOptions),
+    buildApp(
+      {
+        ...deps,
+        cursorSecret: config.CURSOR_SECRET,
+        siteOrigin: config.SITE_ORIGIN,
+        exportsMaxConcurrent: config.EXPORTS_MAX_CONCURRENT,
+      },
+      logOptions,
+    ),
 );
 app.log.info(`API docs at http://${config.HOST}:${config.API_PORT}/docs`);

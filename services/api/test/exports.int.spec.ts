@@ -191,6 +191,34 @@ describe('GET /api/v1/exports/{country}', () => {
     await expect.poll(openTransactions, { timeout: 5_000 }).toBe(0);
   });
 
+  it('streams at most EXPORTS_MAX_CONCURRENT exports at once: one more waits with 503 and Retry-After', async () => {
+    const single = await harness.newApp({ exportsMaxConcurrent: 1 });
+    const singleBase = await single.listen({ host: '127.0.0.1', port: 0 });
+    // The first export holds its slot while its client has read only a little and reads no more.
+    const held = await new Promise<{ drop: () => void }>((resolve, reject) => {
+      const req = httpRequest(`${singleBase}/api/v1/exports/de`, { headers: keyed() }, (res) => {
+        res.once('data', () => {
+          res.pause();
+          resolve({ drop: () => req.destroy() });
+        });
+        res.on('error', () => undefined);
+      });
+      req.on('error', () => undefined);
+      req.once('close', () => reject(new Error('the held export ended')));
+      req.end();
+    });
+    const refused = await get(singleBase, '/api/v1/exports/de', keyed());
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('30');
+    expect(String(refused.headers['content-type'])).toContain('application/problem+json');
+    // A dropped client frees its slot: the next export runs whole.
+    held.drop();
+    await expect
+      .poll(async () => (await get(singleBase, '/api/v1/exports/de', keyed())).status, { timeout: 5_000 })
+      .toBe(200);
+    await expect.poll(openTransactions, { timeout: 5_000 }).toBe(0);
+  });
+
   it('charges one unit per started thousand records, and stops cleanly when the quota runs out', async () => {
     const limited = await harness.newApp({ rateLimit: { max: 2, windowSeconds: 600 } });
     const limitedBase = await limited.listen({ host: '127.0.0.1', port: 0 });

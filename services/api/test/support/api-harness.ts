@@ -59,7 +59,12 @@ export type HarnessAppOptions = AppOptions &
   Partial<
     Pick<
       AppDependencies,
-      'accountMax' | 'failedAuth' | 'unknownKeyCacheSeconds' | 'trustedProxies' | 'usageFlushIntervalMs'
+      | 'accountMax'
+      | 'failedAuth'
+      | 'unknownKeyCacheSeconds'
+      | 'trustedProxies'
+      | 'usageFlushIntervalMs'
+      | 'exportsMaxConcurrent'
     >
   > & {
     rateLimit?: { max: number; windowSeconds: number };
@@ -126,6 +131,9 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           ...(options.usageFlushIntervalMs === undefined
             ? {}
             : { usageFlushIntervalMs: options.usageFlushIntervalMs }),
+          ...(options.exportsMaxConcurrent === undefined
+            ? {}
+            : { exportsMaxConcurrent: options.exportsMaxConcurrent }),
         },
         {
           logLevel: options.logLevel ?? false,

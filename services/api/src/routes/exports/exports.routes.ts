@@ -35,7 +35,15 @@ export type ExportsRouteOptions = {
   datasets: Datasets;
   /** Signs the resume token and the changes cursor (config CURSOR_SECRET, as the changes feed's). */
   cursorSecret: string;
+  /**
+   * Exports streaming at once (config EXPORTS_MAX_CONCURRENT): each holds a connection of the pool for as
+   * long as its client reads; one more is refused with 503 and Retry-After instead of starving the pool.
+   */
+  maxConcurrent: number;
 };
+
+/** What a refused export is told to wait: an export of a large dataset takes tens of seconds. */
+const EXPORT_BUSY_RETRY_AFTER_S = 30;
 
 const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
 
@@ -56,7 +64,8 @@ export function exportRoutes(
   options: ExportsRouteOptions,
   done: (error?: Error) => void,
 ): void {
-  const { datasets, cursorSecret } = options;
+  const { datasets, cursorSecret, maxConcurrent } = options;
+  let streaming = 0;
   // Written as search writes a record: the allowlist closed, whatever the stored document holds.
   const writeRecord = writerFor(doctorComponent);
 
@@ -82,10 +91,29 @@ export function exportRoutes(
       const { country } = params;
       const resumed = resumedExport(params, cursorSecret);
       const { db } = datasetOf(datasets, request);
-      const opened = await openExport(db, {
-        country,
-        ...(resumed === undefined ? {} : { resumed: resumed.horizon }),
-      });
+      if (streaming >= maxConcurrent) {
+        reply.header('retry-after', EXPORT_BUSY_RETRY_AFTER_S);
+        throw new ProblemError(
+          'unavailable',
+          `Every export slot of this server is in use (${maxConcurrent}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
+        );
+      }
+      streaming += 1;
+      let slotTaken = true;
+      const freeSlot = () => {
+        if (slotTaken) streaming -= 1;
+        slotTaken = false;
+      };
+      let opened: Awaited<ReturnType<typeof openExport>>;
+      try {
+        opened = await openExport(db, {
+          country,
+          ...(resumed === undefined ? {} : { resumed: resumed.horizon }),
+        });
+      } catch (error) {
+        freeSlot();
+        throw error;
+      }
       const changesCursor = exportChangesCursor(opened.horizon, country, cursorSecret);
       reply
         .header('changes-cursor', changesCursor)
@@ -94,7 +122,7 @@ export function exportRoutes(
         .type(NDJSON);
       // HEAD: the headers only. Fastify would otherwise read (and charge) the whole export to drop it.
       if (request.method === 'HEAD') {
-        await opened.release();
+        await opened.release().finally(freeSlot);
         return reply.send();
       }
       const body = exportBody({
@@ -108,6 +136,7 @@ export function exportRoutes(
       const lines = Readable.from(body, { objectMode: true, highWaterMark: 1 });
       // A body that never starts still ends the transaction (the generator's finally only runs once begun).
       lines.once('close', () => {
+        freeSlot();
         opened.release().catch((error: unknown) => request.log.warn({ err: error }, 'export release failed'));
       });
       lines.on('error', (error) => request.log.warn({ err: error }, 'export stream failed'));
