@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import type { CountryCode, ListedPlace, SnapshotHorizon } from '@directory/domain';
 import { readListedPlaces, readSnapshotHorizon } from './changes.repository.js';
@@ -22,6 +23,9 @@ export type StoreExport = {
   release: () => Promise<void>;
 };
 
+/** How long an export's transaction may wait for its client between two pages. */
+export const EXPORT_IDLE_LIMIT_S = 120;
+
 /**
  * Opens an export's transaction and fixes its horizon: the dataset's own (a new export), or `resumed`
  * (the horizon of the export a client continues: the places changed since are left to the feed).
@@ -45,6 +49,12 @@ export async function openExport(
   };
   let horizon: SnapshotHorizon;
   try {
+    // Between pages the transaction waits for the client to take the last one: a slow but steady
+    // reader (a megabyte per page) must not hit the database's short idle limit, which is meant for
+    // forgotten transactions. A client that stops reading altogether is still cut, and resumes.
+    await sql`set local idle_in_transaction_session_timeout = ${sql.lit(`${EXPORT_IDLE_LIMIT_S}s`)}`.execute(
+      trx,
+    );
     horizon = resumed ?? (await readSnapshotHorizon(trx, country));
   } catch (error) {
     await release();
