@@ -232,10 +232,12 @@ async function measureSearchAndGet(
   const rounds = await alternateRounds<MeasuredPhase>({
     rounds: options.rounds,
     sides: [side('ours'), side('raw')],
+    // One untimed round's worth a side: the engines' caches and JIT, and ours' hot-query cache, reach
+    // the steady state the rounds measure (500 requests left the zipf mix's first round cold).
     warmup: async () => {
-      log('warming up');
-      await runPhase(sides.raw, requestsFor(500), concurrency);
-      await runPhase(sides.ours, requestsFor(500), concurrency);
+      log(`warming up (${requestsPerPhase} requests a side)`);
+      await runPhase(sides.raw, requestsFor(requestsPerPhase), concurrency);
+      await runPhase(sides.ours, requestsFor(requestsPerPhase), concurrency);
     },
     afterRound: ({ round, order, results }) => {
       const phase = (name: string) => summarizePhase(results.get(name) as MeasuredPhase);
