@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import {
   processEnvironment,
 } from '@directory/testing';
 import { fetchedResponse, openApiValidatorFor } from '../services/api/test/support/openapi-validator.js';
+import { ingestFiles } from './ingest-files.fixture.js';
 
 // The feed end to end: events through `npm run ingest --wait`, the worker folding them into the store,
 // and `npm run api` serving the feed from the store, checked against its own /openapi.json.
@@ -29,6 +30,7 @@ describe('changes feed: ingest → worker → store → GET /api/v1/changes', ()
   const alias = `${search.prefix}_doctors`;
   const processes: RunningProcess[] = [];
   let env: Record<string, string>;
+  let ingest: ReturnType<typeof ingestFiles>;
   let workDir: string;
   let base: string;
   let secret: string;
@@ -42,6 +44,7 @@ describe('changes feed: ingest → worker → store → GET /api/v1/changes', ()
       { databaseUrl: database.url, redisPrefix: redis.prefix, alias },
       { HOST: '127.0.0.1' },
     );
+    ingest = ingestFiles(workDir, env);
     const port = await freePort();
     const worker = startProcess('services/worker/src/main.ts', [], env);
     const api = startProcess('services/api/src/server.ts', [], { ...env, API_PORT: String(port) });
@@ -63,15 +66,6 @@ describe('changes feed: ingest → worker → store → GET /api/v1/changes', ()
     await database.drop();
     await rm(workDir, { recursive: true, force: true });
   });
-
-  let fileCount = 0;
-  async function ingest(events: object[]): Promise<void> {
-    fileCount += 1;
-    const file = join(workDir, `events-${fileCount}.ndjson`);
-    await writeFile(file, events.map((event) => JSON.stringify(event)).join('\n') + '\n');
-    const run = startProcess('packages/ingest/src/ingest.cli.ts', [file, '--wait'], env);
-    expect(await run.exited, run.output()).toBe(0);
-  }
 
   async function feedPage(query: string): Promise<ChangesPage> {
     const response = await fetchedResponse(

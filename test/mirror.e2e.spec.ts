@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import {
 } from '@directory/testing';
 import { createEndpoint } from '@directory/webhooks';
 import { fetchedResponse, openApiValidatorFor } from '../services/api/test/support/openapi-validator.js';
+import { ingestFiles } from './ingest-files.fixture.js';
 
 // Keeping a mirror, end to end (docs/api.md, "Keeping a mirror"): events through `ingest --wait`, the
 // worker folding them and sending webhooks, the API serving the export and the changes feed. Three
@@ -60,6 +61,7 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
   let receiver: Server;
   let workDir: string;
   let env: Record<string, string>;
+  let ingest: ReturnType<typeof ingestFiles>;
   let base: string;
   let secret: string;
   let signingSecret: string;
@@ -93,6 +95,7 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
         WEBHOOK_POLL_MS: '100',
       },
     );
+    ingest = ingestFiles(workDir, env);
     const port = await freePort();
     const worker = startProcess('services/worker/src/main.ts', [], env);
     const api = startProcess('services/api/src/server.ts', [], { ...env, API_PORT: String(port) });
@@ -123,15 +126,6 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
     await database.drop();
     await rm(workDir, { recursive: true, force: true });
   });
-
-  let fileCount = 0;
-  async function ingest(events: object[]): Promise<void> {
-    fileCount += 1;
-    const file = join(workDir, `events-${fileCount}.ndjson`);
-    await writeFile(file, events.map((event) => JSON.stringify(event)).join('\n') + '\n');
-    const run = startProcess('packages/ingest/src/ingest.cli.ts', [file, '--wait'], env);
-    expect(await run.exited, run.output()).toBe(0);
-  }
 
   const get = async (path: string) => {
     const response = await fetchedResponse(

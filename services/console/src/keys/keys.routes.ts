@@ -31,7 +31,7 @@ import {
 } from './keys.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { ConsoleSession } from '../sessions/session.repository.js';
-import { formFields, pageContext, sendPage } from '../pages/render.js';
+import { formFields, pageContext, sendNotAccepted, sendPage } from '../pages/render.js';
 
 export type KeysRoutesOptions = {
   db: Database;
@@ -109,15 +109,6 @@ function sendKeyNotFound(csrf: CsrfControl, request: FastifyRequest, reply: Fast
     context: pageContext(request, reply, csrf),
   });
   return sendPage(reply, page, 404);
-}
-
-function sendNotAccepted(csrf: CsrfControl, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const page = errorPage({
-    title: 'Request not accepted',
-    message: 'The form held a value this page does not offer. Go back, reload the page and try again.',
-    context: pageContext(request, reply, csrf),
-  });
-  return sendPage(reply, page, 400);
 }
 
 async function createKey(

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SafeHtml } from './html.js';
-import type { PageContext } from './layout.js';
+import { errorPage, type PageContext } from './layout.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 
 export function sendPage(reply: FastifyReply, page: SafeHtml, status = 200): FastifyReply {
@@ -14,6 +14,20 @@ export function pageContext(
   extra: Pick<PageContext, 'replaceUrl'> = {},
 ): PageContext {
   return { csrfToken: csrf.tokenFor(request, reply), signedInAs: request.session?.email ?? null, ...extra };
+}
+
+/** The error page of a state-changing form that held a value its page does not offer (400). */
+export function sendNotAccepted(
+  csrf: CsrfControl,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const page = errorPage({
+    title: 'Request not accepted',
+    message: 'The form held a value this page does not offer. Go back, reload the page and try again.',
+    context: pageContext(request, reply, csrf),
+  });
+  return sendPage(reply, page, 400);
 }
 
 /** Form fields as strings (absent or repeated fields become ''), whatever the client sent. */

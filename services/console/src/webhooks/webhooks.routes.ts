@@ -4,7 +4,7 @@ import type { WebhookDeps } from '@directory/webhooks';
 import { errorPage } from '../pages/layout.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { ConsoleSession } from '../sessions/session.repository.js';
-import { formFields, pageContext, sendPage } from '../pages/render.js';
+import { formFields, pageContext, sendNotAccepted, sendPage } from '../pages/render.js';
 import { endpointFormOf, formValues, type EndpointForm } from './webhooks.form.js';
 import { deleteConfirmPage, endpointPage, webhooksPage, type Notice } from './webhooks.pages.js';
 import {
@@ -133,15 +133,6 @@ function sendEndpointNotFound(csrf: CsrfControl, request: FastifyRequest, reply:
     context: pageContext(request, reply, csrf),
   });
   return sendPage(reply, page, 404);
-}
-
-function sendNotAccepted(csrf: CsrfControl, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const page = errorPage({
-    title: 'Request not accepted',
-    message: 'The form held a value this page does not offer. Go back, reload the page and try again.',
-    context: pageContext(request, reply, csrf),
-  });
-  return sendPage(reply, page, 400);
 }
 
 async function createEndpoint(
