@@ -55,6 +55,16 @@ async function drain(db: Database, country: CountryCode, from: FeedPosition = FE
 const summary = (rows: FeedRow[]) =>
   rows.map((row) => `${row.position.placeId} ${row.served ? (row.doctor?.name ?? '?') : 'delete'}`);
 
+/** What the properties' writers do: one to three of six places each, served in de or es, or removed. */
+const SHAPE = fc.oneof(
+  fc.constant<Shape>('tombstone'),
+  fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
+);
+const TRANSACTION = fc.uniqueArray(
+  fc.record({ place: fc.constantFrom<string>('p0', 'p1', 'p2', 'p3', 'p4', 'p5'), shape: SHAPE }),
+  { minLength: 1, maxLength: 3, selector: (write) => write.place },
+);
+
 const CURSOR_SECRET = 'event-store-feed-cursor-secret-0123456789';
 type Entry = ChangesPage['changes'][number];
 const entrySummary = (entries: Entry[]) =>
@@ -325,21 +335,11 @@ describe('changes feed (places table, migration 0005)', () => {
   });
 
   it('brings a consumer that starts while writers commit out of order to exactly what is served', async () => {
-    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
     const countries: CountryCode[] = ['de', 'es'];
-    const shape = fc.oneof(
-      fc.constant<Shape>('tombstone'),
-      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
-    );
-    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
-      minLength: 1,
-      maxLength: 3,
-      selector: (write) => write.place,
-    });
     const scenario = fc
       .record({
-        before: fc.array(transaction, { minLength: 1, maxLength: 6 }),
-        during: fc.array(transaction, { minLength: 1, maxLength: 5 }),
+        before: fc.array(TRANSACTION, { minLength: 1, maxLength: 6 }),
+        during: fc.array(TRANSACTION, { minLength: 1, maxLength: 5 }),
         // How many of the writers running at the start take their id before the last earlier commit.
         olderThanStart: fc.nat({ max: 5 }),
         pageSize: fc.integer({ min: 1, max: 3 }),
@@ -469,17 +469,7 @@ describe('changes feed (places table, migration 0005)', () => {
   });
 
   it('delivers every change exactly once to a reader polling while writers commit out of order', async () => {
-    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
-    const shape = fc.oneof(
-      fc.constant<Shape>('tombstone'),
-      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
-    );
-    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
-      minLength: 1,
-      maxLength: 3,
-      selector: (write) => write.place,
-    });
-    const scenario = fc.array(transaction, { minLength: 2, maxLength: 8 }).chain((transactions) =>
+    const scenario = fc.array(TRANSACTION, { minLength: 2, maxLength: 8 }).chain((transactions) =>
       fc.record({
         transactions: fc.constant(transactions),
         commitOrder: fc.shuffledSubarray(
@@ -638,26 +628,16 @@ describe('changes feed (places table, migration 0005)', () => {
   });
 
   it('starts a feed at an instant with every change committed after it, whatever order writers commit in', async () => {
-    const places = ['p0', 'p1', 'p2', 'p3', 'p4', 'p5'];
     const countries: CountryCode[] = ['de', 'es'];
-    const shape = fc.oneof(
-      fc.constant<Shape>('tombstone'),
-      fc.constantFrom<CountryCode>('de', 'es').map((country): Shape => ({ country })),
-    );
-    const transaction = fc.uniqueArray(fc.record({ place: fc.constantFrom(...places), shape }), {
-      minLength: 1,
-      maxLength: 3,
-      selector: (write) => write.place,
-    });
     // Writers take their ids before the instant (`older`) or after it; of the older ones, some commit
     // before the clock fact, some between it and the instant, the rest after the instant.
     const scenario = fc
       .record({
-        before: fc.array(transaction, { maxLength: 4 }),
-        older: fc.array(fc.record({ writes: transaction, commits: fc.constantFrom(0, 1, 2) }), {
+        before: fc.array(TRANSACTION, { maxLength: 4 }),
+        older: fc.array(fc.record({ writes: TRANSACTION, commits: fc.constantFrom(0, 1, 2) }), {
           maxLength: 4,
         }),
-        newer: fc.array(transaction, { maxLength: 3 }),
+        newer: fc.array(TRANSACTION, { maxLength: 3 }),
         pageSize: fc.integer({ min: 1, max: 3 }),
         seed: fc.nat(),
       })
