@@ -30,7 +30,7 @@ import {
   type Notice,
 } from './keys.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
-import type { ConsoleSession } from '../sessions/session.repository.js';
+import { redirectSignedOutToSignIn, sessionOf } from '../sessions/signed-in.js';
 import { formFields, pageContext, sendNotAccepted, sendPage } from '../pages/render.js';
 
 export type KeysRoutesOptions = {
@@ -65,19 +65,6 @@ export function keysRoutes(app: FastifyInstance, options: KeysRoutesOptions, don
   app.get<KeyParams>('/keys/:keyId/revoke', async (request, reply) => confirmRevoke(options, request, reply));
   app.post<KeyParams>('/keys/:keyId/revoke', async (request, reply) => revokeKey(options, request, reply));
   done();
-}
-
-async function redirectSignedOutToSignIn(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  if (request.session === null) return reply.redirect('/sign-in', 303);
-  return undefined;
-}
-
-function sessionOf(request: FastifyRequest): ConsoleSession {
-  if (request.session === null) throw new Error('keys routes run behind the session check');
-  return request.session;
 }
 
 /** The keys page: the account's keys with their usage, and what `extras` adds. */

@@ -3,7 +3,7 @@ import { assertNever } from '@directory/domain';
 import type { WebhookDeps } from '@directory/webhooks';
 import { errorPage } from '../pages/layout.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
-import type { ConsoleSession } from '../sessions/session.repository.js';
+import { redirectSignedOutToSignIn, sessionOf } from '../sessions/signed-in.js';
 import { formFields, pageContext, sendNotAccepted, sendPage } from '../pages/render.js';
 import { endpointFormOf, formValues, type EndpointForm } from './webhooks.form.js';
 import { deleteConfirmPage, endpointPage, webhooksPage, type Notice } from './webhooks.pages.js';
@@ -60,19 +60,6 @@ export function webhooksRoutes(app: FastifyInstance, options: WebhooksRoutesOpti
     deleteEndpoint(options, request, reply),
   );
   done();
-}
-
-async function redirectSignedOutToSignIn(
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  if (request.session === null) return reply.redirect('/sign-in', 303);
-  return undefined;
-}
-
-function sessionOf(request: FastifyRequest): ConsoleSession {
-  if (request.session === null) throw new Error('webhook routes run behind the session check');
-  return request.session;
 }
 
 /** The list page: the account's endpoints and the create form, with what `extras` adds. */
