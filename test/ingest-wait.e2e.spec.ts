@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  batchItems,
   createIngestQueue,
   describeRun,
   ingestBatch,
@@ -64,7 +65,7 @@ describe('ingest --wait: searchable when it returns, and a summary that adds up'
     await eventually(
       async () => {
         const jobs = await queue.getJobs(['waiting']);
-        firstJob = jobs.find((job) => job.data.items[0]?.source.endsWith(':1'));
+        firstJob = jobs.find((job) => batchItems(job.data)[0]?.source.endsWith(':1'));
         return jobs.length === Math.ceil(lines.length / 500) && firstJob !== undefined;
       },
       30_000,
@@ -78,7 +79,7 @@ describe('ingest --wait: searchable when it returns, and a summary that adds up'
         search: { client: pipeline.search.client, alias: pipeline.alias },
         siteOrigin: SITE_ORIGIN,
       },
-      firstJob?.data.items ?? [],
+      firstJob === undefined ? [] : batchItems(firstJob.data),
     );
     await pipeline.startWorker();
     expect(await ingest.exited, ingest.output()).toBe(0);

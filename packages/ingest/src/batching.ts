@@ -8,38 +8,66 @@ import type { IngestItem, IngestJobData } from './queue.js';
  */
 export type BatchBounds = { maxItems: number; maxBytes: number };
 
-// A job's data is `{"items":[…]}`, its items separated by commas, with room for the producer's trace
-// context (a W3C traceparent, always 55 characters) whether tracing is on or not.
-const JOB_ENVELOPE_BYTES = Buffer.byteLength(
-  JSON.stringify({ items: [], traceparent: '0'.repeat(55) } satisfies IngestJobData),
-);
+/**
+ * A job's data is `{"itemsJson":"[…]","itemCount":N}` (queue.ts), its items' JSON texts separated by
+ * commas inside one JSON string, with room for the producer's trace context (a W3C traceparent, always
+ * 55 characters) whether tracing is on or not, and for a count as long as the largest batch's.
+ */
+function envelopeBytes(bounds: BatchBounds): number {
+  const envelope: IngestJobData = {
+    itemsJson: '[]',
+    itemCount: bounds.maxItems,
+    traceparent: '0'.repeat(55),
+  };
+  return Buffer.byteLength(JSON.stringify(envelope));
+}
+
+/** An item as its job carries it: its JSON text, serialized once, and the bytes it adds to the job. */
+export type SerializedItem = { json: string; bytes: number };
+
+export function serializeItem(item: IngestItem): SerializedItem {
+  const json = JSON.stringify(item);
+  // Inside the job's JSON the text is a string literal (its quotes and backslashes escaped); less the
+  // literal's own two quotes.
+  return { json, bytes: Buffer.byteLength(JSON.stringify(json)) - 2 };
+}
 
 /** The bytes an item adds to its job's JSON (besides the comma before it). */
 export function itemBytes(item: IngestItem): number {
-  return Buffer.byteLength(JSON.stringify(item));
+  return serializeItem(item).bytes;
 }
 
 /** The largest item a job can hold, alone. */
 export function maxItemBytes(bounds: BatchBounds): number {
-  return bounds.maxBytes - JOB_ENVELOPE_BYTES;
+  return bounds.maxBytes - envelopeBytes(bounds);
+}
+
+/** A closed batch: the job data of its items' texts. */
+export function batchOf(items: ReadonlyArray<SerializedItem>): IngestJobData {
+  return { itemsJson: `[${items.map((item) => item.json).join(',')}]`, itemCount: items.length };
 }
 
 /**
- * Collects items in input order into batches within both bounds. `add` takes an item with its size
- * (`itemBytes`, at most `maxItemBytes`) and returns the batches it closed (none, one, or with one item
- * per batch, two); `finish` returns the last, partial one.
+ * Collects items in input order into batches within both bounds. `add` takes a serialized item (its
+ * `bytes` at most `maxItemBytes`) and returns the batches it closed (none, one, or with one item per
+ * batch, two); `finish` returns the last, partial one.
  */
 export class BatchBuilder {
-  private items: IngestItem[] = [];
-  private bytes = JOB_ENVELOPE_BYTES;
+  private items: SerializedItem[] = [];
+  private readonly envelope: number;
+  private bytes: number;
 
-  constructor(private readonly bounds: BatchBounds) {}
+  constructor(private readonly bounds: BatchBounds) {
+    this.envelope = envelopeBytes(bounds);
+    this.bytes = this.envelope;
+  }
 
-  add(item: IngestItem, size: number): IngestItem[][] {
+  add(item: SerializedItem): SerializedItem[][] {
+    const size = item.bytes;
     if (size > maxItemBytes(this.bounds)) {
       throw new Error(`an item of ${size} bytes cannot fit a job of at most ${this.bounds.maxBytes} bytes`);
     }
-    const closed: IngestItem[][] = [];
+    const closed: SerializedItem[][] = [];
     // After the first item, each adds a comma too.
     if (this.items.length > 0 && this.bytes + 1 + size > this.bounds.maxBytes) closed.push(this.take());
     this.bytes += this.items.length === 0 ? size : 1 + size;
@@ -48,14 +76,14 @@ export class BatchBuilder {
     return closed;
   }
 
-  finish(): IngestItem[] | null {
+  finish(): SerializedItem[] | null {
     return this.items.length === 0 ? null : this.take();
   }
 
-  private take(): IngestItem[] {
+  private take(): SerializedItem[] {
     const batch = this.items;
     this.items = [];
-    this.bytes = JOB_ENVELOPE_BYTES;
+    this.bytes = this.envelope;
     return batch;
   }
 }

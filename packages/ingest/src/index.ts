@@ -1,6 +1,8 @@
 export {
   INGEST_QUEUE_NAME,
   INGEST_BACKOFF_TYPE,
+  batchItemCount,
+  batchItems,
   cappedBackoffDelay,
   createIngestQueue,
   type IngestItem,

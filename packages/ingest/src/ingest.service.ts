@@ -45,6 +45,7 @@ export async function ingestBatch(
     among: onlyDuplicates,
   });
   const projection = await refoldAndProject(deps, [...changed, ...unfinished], appended.completeStreams);
+  const sampled = appended.stored.at(-1)?.placeId;
   return {
     received: items.length,
     stored: appended.stored.length,
@@ -52,5 +53,6 @@ export async function ingestBatch(
     deadLettered: rejected.length,
     projected: projection.projected,
     projectionFailures: projection.refused.length,
+    ...(sampled === undefined ? {} : { samplePlaceId: sampled }),
   };
 }

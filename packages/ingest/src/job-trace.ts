@@ -9,7 +9,7 @@ import {
   type Span,
 } from '@opentelemetry/api';
 import { tracingIsOn } from '@directory/observability';
-import { INGEST_QUEUE_NAME, type IngestJobData } from './queue.js';
+import { INGEST_QUEUE_NAME, batchItemCount, type IngestJobData } from './queue.js';
 
 /**
  * An ingest as one trace (docs/operations.md, "Traces"): the producer's run span, a PRODUCER span per
@@ -93,7 +93,7 @@ export function traceJob<T>(
         ...(job.id === undefined ? {} : { 'messaging.message.id': job.id }),
         // BullMQ counts attempts made before this one.
         'directory.ingest.attempt': job.attemptsMade + 1,
-        'directory.ingest.events': job.data.items.length,
+        'directory.ingest.events': batchItemCount(job.data),
       },
     },
     parent,

@@ -5,9 +5,16 @@ import type { Queue } from 'bullmq';
 import { DEFAULT_INGEST_BATCH_MAX_BYTES } from '@directory/config';
 import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
 import { EventIdLog } from './event-id-log.js';
-import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from './batching.js';
+import {
+  BatchBuilder,
+  batchOf,
+  maxItemBytes,
+  oversizedItem,
+  serializeItem,
+  type BatchBounds,
+} from './batching.js';
 import { traceEnqueue, traceIngestRun } from './job-trace.js';
-import type { IngestItem, IngestJobData, IngestJobResult } from './queue.js';
+import { batchItemCount, type IngestItem, type IngestJobData, type IngestJobResult } from './queue.js';
 
 export type Rejection = { line: number; reason: string };
 
@@ -100,7 +107,7 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     const batches = pending.map((data) => ({ jobId: randomUUID(), data }));
     await addBatches(options, batches);
     for (const { jobId } of batches) summary.jobIds.push(jobId);
-    summary.enqueued += pending.reduce((sum, data) => sum + data.items.length, 0);
+    summary.enqueued += pending.reduce((sum, data) => sum + batchItemCount(data), 0);
     pending = [];
     await options.onEnqueued?.(batches);
     options.onProgress?.(summary);
@@ -115,11 +122,12 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     }
     const source = `${options.sourceName}:${summary.lines}`;
     let item = toItem(text, source);
-    let size = itemBytes(item);
+    // Serialized once: the text sizes the batch and travels in the job as it is.
+    let serialized = serializeItem(item);
     // Too big for any job: a rejection keeping the start of the line, so the worker dead-letters it.
-    if (size > maxItemBytes(bounds)) {
-      item = oversizedItem(item, text, size, bounds);
-      size = itemBytes(item);
+    if (serialized.bytes > maxItemBytes(bounds)) {
+      item = oversizedItem(item, text, serialized.bytes, bounds);
+      serialized = serializeItem(item);
     }
     if (item.rejection !== undefined) {
       summary.rejected += 1;
@@ -128,11 +136,11 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
       valid += 1;
       await eventIds.add((item.raw as { eventId: string }).eventId);
     }
-    for (const batch of builder.add(item, size)) pending.push({ items: batch });
+    for (const batch of builder.add(serialized)) pending.push(batchOf(batch));
     if (pending.length >= BATCHES_PER_ADD) await flushPending();
   }
   const last = builder.finish();
-  if (last !== null) pending.push({ items: last });
+  if (last !== null) pending.push(batchOf(last));
   await flushPending();
   summary.duplicatesInInput = valid - (await eventIds.countDistinct());
   return summary;

@@ -4,14 +4,37 @@ export const INGEST_QUEUE_NAME = 'ingest';
 
 /** One raw event as the producer read it; `rejection` is set when the producer already found it invalid. */
 export type IngestItem = { raw: unknown; source: string; rejection?: string };
-export type IngestJobData = {
-  items: IngestItem[];
+
+/**
+ * A batch as a job carries it: its items as one JSON array text, serialized once by the producer (the
+ * same text sizes the batch and goes to the spool) and parsed once by the worker, instead of BullMQ
+ * serializing the items again into its job JSON (`npm run bench:ingest`, docs/benchmarks.md). A job
+ * enqueued by an earlier version carries `items` as objects; both are read (`batchItems`).
+ */
+export type IngestJobData = (
+  | {
+      itemsJson: string;
+      /** How many items the text holds: counted without parsing it. */
+      itemCount: number;
+    }
+  | { items: IngestItem[] }
+) & {
   /**
    * The producer's W3C trace context while tracing is on (docs/operations.md, "Traces"): the worker's span
    * continues its trace. Optional: jobs without it are processed the same.
    */
   traceparent?: string;
 };
+/** The items of a job's batch, whichever form it was enqueued in. */
+export function batchItems(data: IngestJobData): IngestItem[] {
+  return 'items' in data ? data.items : (JSON.parse(data.itemsJson) as IngestItem[]);
+}
+
+/** How many items a job's batch holds, without reading them. */
+export function batchItemCount(data: IngestJobData): number {
+  return 'items' in data ? data.items.length : data.itemCount;
+}
+
 export type IngestJobResult = {
   received: number;
   stored: number;
@@ -20,6 +43,8 @@ export type IngestJobResult = {
   projected: number;
   /** Places whose index document was refused for its content (see `npm run dead-letters -- projections`). */
   projectionFailures: number;
+  /** A place the batch stored an event of (the worker samples its freshness); absent if none. */
+  samplePlaceId?: string;
 };
 
 export type QueueConnection = { connection: ConnectionOptions; prefix: string };

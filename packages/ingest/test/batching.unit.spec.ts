@@ -1,17 +1,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BatchBuilder, itemBytes, maxItemBytes, oversizedItem, type BatchBounds } from '../src/batching.js';
-import type { IngestItem } from '../src/queue.js';
+import {
+  BatchBuilder,
+  batchOf,
+  itemBytes,
+  maxItemBytes,
+  oversizedItem,
+  serializeItem,
+  type BatchBounds,
+} from '../src/batching.js';
+import { batchItemCount, batchItems, type IngestItem } from '../src/queue.js';
 
-// A job's JSON as the worker may receive it: with the producer's trace context (a 55-character traceparent).
-const jobBytes = (items: IngestItem[]) =>
-  Buffer.byteLength(JSON.stringify({ items, traceparent: `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01` }));
+// A job's JSON as the worker may receive it: with the producer's trace context (a 55-character
+// traceparent), and a count as long as the bound's (the builder keeps room for the longest).
+const jobBytes = (items: IngestItem[], bounds: BatchBounds) =>
+  Buffer.byteLength(
+    JSON.stringify({
+      ...batchOf(items.map(serializeItem)),
+      itemCount: bounds.maxItems,
+      traceparent: `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01`,
+    }),
+  );
 
 function batchAll(items: IngestItem[], bounds: BatchBounds): IngestItem[][] {
   const builder = new BatchBuilder(bounds);
-  const batches = items.flatMap((item) => builder.add(item, itemBytes(item)));
+  const batches = items.flatMap((item) => builder.add(serializeItem(item)));
   const last = builder.finish();
-  return last === null ? batches : [...batches, last];
+  // What the worker reads back from each batch's job data.
+  return (last === null ? batches : [...batches, last]).map((batch) => batchItems(batchOf(batch)));
 }
 
 // Items of very different sizes, some multi-byte, some with characters JSON escapes.
@@ -35,11 +51,11 @@ describe('batches bounded by count and by bytes', () => {
         batches.forEach((batch, index) => {
           expect(batch.length).toBeGreaterThan(0);
           expect(batch.length).toBeLessThanOrEqual(limits.maxItems);
-          expect(jobBytes(batch)).toBeLessThanOrEqual(limits.maxBytes);
+          expect(jobBytes(batch, limits)).toBeLessThanOrEqual(limits.maxBytes);
           const next = batches[index + 1]?.[0];
           // A batch closed early only because the next item would not have fitted.
           if (next !== undefined && batch.length < limits.maxItems) {
-            expect(jobBytes([...batch, next])).toBeGreaterThan(limits.maxBytes);
+            expect(jobBytes([...batch, next], limits)).toBeGreaterThan(limits.maxBytes);
           }
         });
       }),
@@ -49,7 +65,7 @@ describe('batches bounded by count and by bytes', () => {
 
   it('counts the job exactly: a batch can fill its byte bound to the last byte', () => {
     const items = [0, 1, 2].map((n): IngestItem => ({ raw: { n }, source: 's' }));
-    const exact = jobBytes(items);
+    const exact = jobBytes(items, { maxItems: 10, maxBytes: 0 });
     expect(batchAll(items, { maxItems: 10, maxBytes: exact })).toEqual([items]);
     expect(batchAll(items, { maxItems: 10, maxBytes: exact - 1 })).toEqual([
       items.slice(0, 2),
@@ -59,7 +75,22 @@ describe('batches bounded by count and by bytes', () => {
 
   it('refuses an item no job can hold (the producer makes it a rejection first)', () => {
     const builder = new BatchBuilder({ maxItems: 10, maxBytes: 100 });
-    expect(() => builder.add({ raw: 'x'.repeat(200), source: 's' }, 210)).toThrow(/cannot fit a job/);
+    expect(() => builder.add(serializeItem({ raw: 'x'.repeat(200), source: 's' }))).toThrow(
+      /cannot fit a job/,
+    );
+  });
+
+  it('carries the items as one text the worker reads back whole, and counts them without reading it', () => {
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 30 }), (items) => {
+        const data = batchOf(items.map(serializeItem));
+        expect(batchItems(data)).toEqual(items);
+        expect(batchItemCount(data)).toBe(items.length);
+        // A job enqueued by an earlier version carries the items as objects: read the same way.
+        expect(batchItems({ items })).toEqual(items);
+        expect(batchItemCount({ items })).toBe(items.length);
+      }),
+    );
   });
 });
 

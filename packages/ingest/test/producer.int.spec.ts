@@ -13,7 +13,7 @@ import {
 import { ingestBatch } from '../src/ingest.service.js';
 import { EventIdLog } from '../src/event-id-log.js';
 import { produceFromNdjson, type Rejection } from '../src/producer.js';
-import { createIngestQueue } from '../src/queue.js';
+import { batchItems, createIngestQueue } from '../src/queue.js';
 
 describe('producer: bad lines travel on flagged, bounded', () => {
   const redis = createTestRedis('producer');
@@ -42,7 +42,7 @@ describe('producer: bad lines travel on flagged, bounded', () => {
     );
 
     const [job] = await queue.getJobs(['waiting']);
-    const items = job?.data.items ?? [];
+    const items = job === undefined ? [] : batchItems(job.data);
     expect(items[1]?.raw).toBe(runaway.slice(0, MAX_EVENT_LINE_CHARACTERS));
     expect(items[2]).toEqual({
       raw: 'not json \u0000',
@@ -145,7 +145,7 @@ describe('producer: batches bounded by bytes as well as by count', () => {
       search: { client: search.client, alias },
       siteOrigin: 'https://www.doctor-directory.example',
     };
-    for (const job of jobs) await ingestBatch(deps, job.data.items);
+    for (const job of jobs) await ingestBatch(deps, batchItems(job.data));
     const stored = await database.db.selectFrom('events').select('event_id').orderBy('event_id').execute();
     expect(stored.map((row) => row.event_id)).toEqual([...large, small].map((event) => event.eventId).sort());
     const [letter] = await listDeadLetters(database.db);

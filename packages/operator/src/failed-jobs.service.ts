@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { IngestJobData, IngestJobResult } from '@directory/ingest';
+import { batchItemCount, type IngestJobData, type IngestJobResult } from '@directory/ingest';
 
 /** A batch BullMQ gave up on: the worker died on it too often, or it was enqueued under an older policy. */
 export type FailedJob = {
@@ -21,7 +21,7 @@ export async function listFailedJobs(queue: IngestQueue, options: { limit: numbe
     id: job.id ?? '?',
     failedAt: job.finishedOn ? new Date(job.finishedOn) : null,
     attemptsMade: job.attemptsMade,
-    events: job.data.items.length,
+    events: batchItemCount(job.data),
     reason: job.failedReason,
   }));
 }

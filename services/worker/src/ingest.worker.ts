@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   INGEST_BACKOFF_TYPE,
   INGEST_QUEUE_NAME,
+  batchItems,
   cappedBackoffDelay,
   ingestBatch,
   sweepLaggingPlaces,
@@ -82,7 +83,7 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
         await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
         throw new DelayedError();
       }
-      const result = await traceJob(job, () => ingestBatch(deps, job.data.items));
+      const result = await traceJob(job, () => ingestBatch(deps, batchItems(job.data)));
       logger.debug({ jobId: job.id, ...result }, 'batch ingested');
       if (result.projectionFailures > 0)
         logger.warn(

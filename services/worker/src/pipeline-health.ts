@@ -2,7 +2,6 @@ import type { Queue, Worker } from 'bullmq';
 import type { RedisClient } from '@directory/config';
 import type { Logger } from 'pino';
 import type { Database } from '@directory/database';
-import { parsePlaceEvent } from '@directory/domain';
 import { readProjectionLag, streamPositionOf } from '@directory/event-store';
 import {
   QUEUE_STATES,
@@ -60,8 +59,8 @@ export function watchPipelineHealth(
     if (result.projected > 0) progress().catch(() => undefined);
     // One sample at a time keeps the cost to one small search per poll, whatever the throughput.
     if (result.stored > 0 && freshnessInFlight === null) {
-      const placeId = lastPlaceId(job.data.items);
-      if (placeId !== null) {
+      const placeId = result.samplePlaceId;
+      if (placeId !== undefined) {
         freshnessInFlight = measureFreshness(deps, placeId)
           .catch((error: unknown) => logger.debug({ err: String(error) }, 'freshness sample failed'))
           .finally(() => (freshnessInFlight = null));
@@ -130,14 +129,4 @@ async function measureFreshness(deps: PipelineHealthDependencies, placeId: strin
     }
     await new Promise((resolve) => setTimeout(resolve, FRESHNESS_POLL_MS));
   }
-}
-
-function lastPlaceId(items: IngestJobData['items']): string | null {
-  for (let index = items.length - 1; index >= 0; index -= 1) {
-    const item = items[index];
-    if (item === undefined || item.rejection !== undefined) continue;
-    const parsed = parsePlaceEvent(item.raw);
-    if (parsed.ok) return parsed.value.placeId;
-  }
-  return null;
 }
