@@ -67,6 +67,8 @@ describe('ingest pipeline on the real store and index', () => {
       deadLettered: 2,
       projected: 3,
       projectionFailures: 0,
+      // The last event stored: the place whose freshness the worker samples.
+      samplePlaceId: 'C1',
     });
 
     const a1 = await indexed('A1');
