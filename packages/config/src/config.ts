@@ -148,6 +148,9 @@ const environmentSchema = z
       .min(65_536)
       .max(64 * 1024 * 1024)
       .default(DEFAULT_INGEST_BATCH_MAX_BYTES),
+    // The producer waits while the queue holds this many batches not yet taken by a worker, so a backfill
+    // far bigger than the workers' pace is held in Redis a few batches deep, not whole.
+    INGEST_MAX_QUEUED_BATCHES: positiveInt.default(100),
     WORKER_CONCURRENCY: positiveInt.max(64).default(4),
     // How long a job stays locked to a worker that stopped answering (crashed) before another takes it.
     WORKER_LOCK_DURATION_MS: positiveInt.min(1_000).default(30_000),

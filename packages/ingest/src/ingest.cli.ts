@@ -121,6 +121,13 @@ const summary = await produceFromNdjson({
   sourceName: file === '-' ? 'stdin' : basename(file),
   batchSize: options.batchSize ?? config.INGEST_BATCH_SIZE,
   maxBatchBytes: config.INGEST_BATCH_MAX_BYTES,
+  maxQueuedBatches: config.INGEST_MAX_QUEUED_BATCHES,
+  onQueueFull: (queued) => {
+    if (!bar && Date.now() - lastLine > 2_000) {
+      lastLine = Date.now();
+      log(`the queue holds ${queued} batches (INGEST_MAX_QUEUED_BATCHES): waiting for the workers`);
+    }
+  },
   eventIds,
   onRejection: ({ line, reason }) => {
     shownRejections += 1;

@@ -54,6 +54,13 @@ export type ProduceOptions = {
   eventIds?: EventIdLog;
   /** Called with every batch once Redis accepted it (`--wait` keeps them to re-enqueue lost ones). */
   onEnqueued?: (batches: ReadonlyArray<EnqueuedBatch>) => void | Promise<void>;
+  /**
+   * While the queue holds this many batches not yet taken by a worker (waiting, delayed or prioritized),
+   * no more are added: Redis holds a backfill a few batches deep instead of whole. Unbounded if unset.
+   */
+  maxQueuedBatches?: number;
+  /** Called when the producer starts waiting for the queue to fall below `maxQueuedBatches`. */
+  onQueueFull?: (queued: number) => void;
   /** Called when adding to Redis failed and is about to be tried again. */
   onEnqueueRetry?: (error: Error) => void;
   /** How long adding one group of batches keeps being retried before the run gives up. */
@@ -104,6 +111,8 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
 
   const flushPending = async () => {
     if (pending.length === 0) return;
+    if (options.maxQueuedBatches !== undefined)
+      await waitForQueueRoom(options.queue, options.maxQueuedBatches, options.onQueueFull);
     const batches = pending.map((data) => ({ jobId: randomUUID(), data }));
     await addBatches(options, batches);
     for (const { jobId } of batches) summary.jobIds.push(jobId);
@@ -144,6 +153,25 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
   await flushPending();
   summary.duplicatesInInput = valid - (await eventIds.countDistinct());
   return summary;
+}
+
+// How often a producer held back by a full queue looks again: a batch takes a worker tens of milliseconds.
+const QUEUE_ROOM_POLL_MS = 100;
+
+/** Waits until the queue holds fewer than `limit` batches not yet taken by a worker. */
+async function waitForQueueRoom(
+  queue: ProduceOptions['queue'],
+  limit: number,
+  onQueueFull: ProduceOptions['onQueueFull'],
+): Promise<void> {
+  // count(): waiting, delayed and prioritized jobs; the ones being processed are in the workers' hands.
+  let queued = await queue.count();
+  if (queued < limit) return;
+  onQueueFull?.(queued);
+  while (queued >= limit) {
+    await new Promise((resolve) => setTimeout(resolve, QUEUE_ROOM_POLL_MS));
+    queued = await queue.count();
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 } from '@directory/testing';
 import { ingestBatch } from '../src/ingest.service.js';
 import { EventIdLog } from '../src/event-id-log.js';
-import { produceFromNdjson, type Rejection } from '../src/producer.js';
+import { BATCHES_PER_ADD, produceFromNdjson, type Rejection } from '../src/producer.js';
 import { batchItems, createIngestQueue } from '../src/queue.js';
 
 describe('producer: bad lines travel on flagged, bounded', () => {
@@ -151,5 +151,56 @@ describe('producer: batches bounded by bytes as well as by count', () => {
     const [letter] = await listDeadLetters(database.db);
     expect(letter?.source).toBe('large.ndjson:5');
     expect(lines[4]?.startsWith(letter?.raw as string)).toBe(true);
+  });
+});
+
+describe('producer: held back while the queue is full', () => {
+  const redis = createTestRedis('producer-brake');
+  const queue = createIngestQueue({ connection: { url: redis.url }, prefix: redis.prefix });
+
+  afterAll(async () => {
+    await queue.close();
+    await redis.cleanup();
+  });
+
+  it('adds no batch while the queue holds the limit, and goes on as the queue drains', async () => {
+    const limit = 3;
+    const lines = Array.from({ length: 40 }, (_, index) =>
+      JSON.stringify(crawled(`Q${index}`, 1, '2026-01-01T10:00:00Z')),
+    );
+    const fullAt: number[] = [];
+    let finished = false;
+    const producing = produceFromNdjson({
+      queue,
+      input: Readable.from(lines.map((line) => `${line}\n`)),
+      sourceName: 'backfill.ndjson',
+      batchSize: 2,
+      maxQueuedBatches: limit,
+      onQueueFull: (queued) => fullAt.push(queued),
+    }).finally(() => (finished = true));
+    // No worker: the queue fills to the limit (and the group added with the last look) and stays there.
+    let highest = 0;
+    for (let look = 0; look < 10; look += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      highest = Math.max(highest, await queue.count());
+    }
+    expect(finished).toBe(false);
+    expect(highest).toBeGreaterThanOrEqual(limit);
+    expect(highest).toBeLessThanOrEqual(limit - 1 + BATCHES_PER_ADD);
+    expect(fullAt.length).toBeGreaterThan(0);
+    // A worker's part, taken by hand: the waiting batches leave the queue, and the producer goes on.
+    let taken = 0;
+    while (!finished) {
+      const waiting = await queue.getJobs(['waiting']);
+      for (const job of waiting) await job.remove();
+      taken += waiting.length;
+      highest = Math.max(highest, await queue.count());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const summary = await producing;
+    taken += (await queue.getJobs(['waiting'])).length;
+    expect(summary.enqueued).toBe(lines.length);
+    expect(taken).toBe(lines.length / 2);
+    expect(highest).toBeLessThanOrEqual(limit - 1 + BATCHES_PER_ADD);
   });
 });
