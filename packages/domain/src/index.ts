@@ -5,6 +5,8 @@ export { escapeControlCharacters, escapeJsonControlCharacters, singleLineText } 
 export { assertNever } from './assert-never.js';
 export {
   parsePlaceEvent,
+  parsePlaceEventWithZod,
+  compilePlaceEventFastPath,
   COUNTRY_CODES,
   LIVE_COUNTRY_CODES,
   SLUG_PATTERN,
