@@ -16,6 +16,7 @@ export {
   countServedPlaces,
   countProjections,
   streamProjections,
+  flushReplacedStates,
   replacePlaceStates,
   databaseNow,
   countPlacesUpdatedSince,

@@ -30,12 +30,30 @@ export async function savePlaceStates(
  * to a newer version. `updated_at` keeps its value: it marks the writes a running reindex must catch up,
  * and the replay sends the same document to the new index in the same pass, so its own writes are not
  * changes to catch up (a worker's are).
+ *
+ * These rows are derived from the event store and rewritten by any rerun, so each call commits without
+ * waiting for its WAL to reach the disk (`synchronous_commit = off` for its transaction only): a crash of
+ * PostgreSQL can lose the last moments of rewritten rows, never an event, and the replay then fails
+ * before its swap. `flushReplacedStates` makes them as durable as any write before the swap.
  */
 export async function replacePlaceStates(
   db: Database,
   rows: ReadonlyArray<SerializedPlaceState>,
 ): Promise<void> {
-  await upsertStates(db, rows, 'same-or-newer');
+  await db.transaction().execute(async (transaction) => {
+    await sql`set local synchronous_commit = off`.execute(transaction);
+    await upsertStates(transaction, rows, 'same-or-newer');
+  });
+}
+
+/**
+ * One commit that waits for its WAL flush (a transaction with an id, at the session's own setting)
+ * flushes every earlier commit's too: after it, every row `replacePlaceStates` wrote is durable.
+ */
+export async function flushReplacedStates(db: Database): Promise<void> {
+  await db.transaction().execute(async (transaction) => {
+    await sql`select pg_current_xact_id()`.execute(transaction);
+  });
 }
 
 async function upsertStates(

@@ -3,6 +3,7 @@ import {
   allPlaceIds,
   countProjections,
   databaseNow,
+  flushReplacedStates,
   readStreams,
   replacePlaceStates,
   setAsideVersions,
@@ -133,7 +134,11 @@ async function replayInto(
   let next = pages.next();
   for (;;) {
     const page = await next;
-    if (page.done) return;
+    if (page.done) {
+      // The pages committed without waiting for their flush (see replacePlaceStates).
+      await flushReplacedStates(options.db);
+      return;
+    }
     next = pages.next();
     // If this page fails, the read already under way must not become an unhandled rejection.
     next.catch(() => undefined);
