@@ -41,7 +41,7 @@ export function measureRequiredSteps(
       const parsed = parsePlaceEvent(raw);
       return parsed.ok ? [parsed.value] : [];
     }));
-  measure('producer: validation (zod)', validate);
+  measure('producer: validation', validate);
   const jobs: Array<{ items: Array<{ raw: PlaceEvent; source: string }> }> = [];
   for (let start = 0; start < valid.length; start += options.batchSize)
     jobs.push({
@@ -63,7 +63,7 @@ export function measureRequiredSteps(
         return job.items.map((item) => item.raw);
       })),
   );
-  measure('worker: validation (zod)', validate);
+  measure('worker: validation', validate);
   measure('worker: payloads to JSON for the append', () =>
     valid.forEach((event) => JSON.stringify(event.payload)),
   );
