@@ -166,25 +166,18 @@ async function seed(): Promise<number> {
   for (let copy = 1; copy <= copies; copy++) {
     // A clone gets a new id and profile slug in its stored document.
     const suffix = `-c${copy}`;
-    // With the digests the upsert would have stored for that text (migration 0013), so a replay compares
-    // clones as it compares the rows it wrote itself.
     await sql`
-      insert into places (place_id, document, document_digest, doctor_digest, stream_version, state_version, served)
-      select place_id, document, sha256(convert_to(document::text, 'UTF8')),
-             sha256(convert_to((document -> 'doctor')::text, 'UTF8')), stream_version, state_version, served
-      from (
-        select place_id || ${suffix} as place_id,
-               jsonb_set(jsonb_set(jsonb_set(jsonb_set(document::jsonb,
-                 '{placeId}', to_jsonb(place_id || ${suffix})),
-                 '{doctor,id}', to_jsonb(place_id || ${suffix})),
-                 '{profileSlug}', to_jsonb((document::jsonb #>> '{profileSlug}') || ${suffix})),
-                 '{doctor,profileUrl}', to_jsonb((document::jsonb #>> '{doctor,profileUrl}') || ${suffix}))::json
-                 as document,
-               stream_version, state_version, served
-        from places where place_id not like '%-c%'
-        order by place_id
-        limit ${Math.min(base.length, target - copy * base.length)}) as clones
-      order by place_id`.execute(db);
+      insert into places (place_id, document, stream_version, state_version, served)
+      select place_id || ${suffix},
+             jsonb_set(jsonb_set(jsonb_set(jsonb_set(document::jsonb,
+               '{placeId}', to_jsonb(place_id || ${suffix})),
+               '{doctor,id}', to_jsonb(place_id || ${suffix})),
+               '{profileSlug}', to_jsonb((document::jsonb #>> '{profileSlug}') || ${suffix})),
+               '{doctor,profileUrl}', to_jsonb((document::jsonb #>> '{doctor,profileUrl}') || ${suffix}))::json,
+             stream_version, state_version, served
+      from places where place_id not like '%-c%'
+      order by place_id
+      limit ${Math.min(base.length, target - copy * base.length)}`.execute(db);
     if (replay)
       await sql`
         insert into events (event_id, place_id, type, occurred_at, schema_version, payload)
@@ -214,14 +207,9 @@ async function seed(): Promise<number> {
  */
 async function storeAsAnOlderFold(): Promise<void> {
   if (!replay || values.unchanged) return;
-  // With the digests that fold's write would have stored (migration 0013).
-  await sql`
-    update places set document = older.document,
-      document_digest = sha256(convert_to(older.document::text, 'UTF8')),
-      doctor_digest = sha256(convert_to((older.document -> 'doctor')::text, 'UTF8'))
-    from (select place_id, (document::jsonb || '{"foldedBy": "an older fold"}')::json as document from places)
-      as older
-    where places.place_id = older.place_id`.execute(db);
+  await sql`update places set document = (document::jsonb || '{"foldedBy": "an older fold"}')::json`.execute(
+    db,
+  );
   await sql`vacuum analyze places`.execute(db);
 }
 

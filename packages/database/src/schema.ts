@@ -31,13 +31,6 @@ export type PlacesTable = {
   changed_at: ColumnType<Date | null, never, never>;
   /** Until when a worker's sweeper has claimed the place to refold it (a lease; null: not claimed). */
   sweep_claimed_until: ColumnType<Date | null, never, Date | null>;
-  /**
-   * SHA-256 of `document`'s text and of its doctor's (migration 0013): whatever writes `document` writes
-   * both, or sets `document_digest` to null (then the documents are compared as text).
-   */
-  document_digest: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
-  /** Null beside a `document_digest`: a document without a doctor (a tombstone). */
-  doctor_digest: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

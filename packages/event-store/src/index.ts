@@ -16,7 +16,6 @@ export {
   countServedPlaces,
   countProjections,
   streamProjections,
-  flushReplacedStates,
   replacePlaceStates,
   databaseNow,
   countPlacesUpdatedSince,

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceProjection } from '@directory/domain';
-import { placeDigests } from './place-digests.js';
 import { columnOf, jsonColumnOf } from './row-binding.js';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
@@ -30,30 +29,12 @@ export async function savePlaceStates(
  * to a newer version. `updated_at` keeps its value: it marks the writes a running reindex must catch up,
  * and the replay sends the same document to the new index in the same pass, so its own writes are not
  * changes to catch up (a worker's are).
- *
- * These rows are derived from the event store and rewritten by any rerun, so each call commits without
- * waiting for its WAL to reach the disk (`synchronous_commit = off` for its transaction only): a crash of
- * PostgreSQL can lose the last moments of rewritten rows, never an event, and the replay then fails
- * before its swap. `flushReplacedStates` makes them as durable as any write before the swap.
  */
 export async function replacePlaceStates(
   db: Database,
   rows: ReadonlyArray<SerializedPlaceState>,
 ): Promise<void> {
-  await db.transaction().execute(async (transaction) => {
-    await sql`set local synchronous_commit = off`.execute(transaction);
-    await upsertStates(transaction, rows, 'same-or-newer');
-  });
-}
-
-/**
- * One commit that waits for its WAL flush (a transaction with an id, at the session's own setting)
- * flushes every earlier commit's too: after it, every row `replacePlaceStates` wrote is durable.
- */
-export async function flushReplacedStates(db: Database): Promise<void> {
-  await db.transaction().execute(async (transaction) => {
-    await sql`select pg_current_xact_id()`.execute(transaction);
-  });
+  await upsertStates(db, rows, 'same-or-newer');
 }
 
 async function upsertStates(
@@ -63,60 +44,45 @@ async function upsertStates(
 ): Promise<void> {
   if (rows.length === 0) return;
   const sorted = byPlaceId(rows);
-  // A serialized document is sent as it is, so a replay's text is not serialized again; the digests are
-  // of the very text stored.
-  const serialized = sorted.map((row) => {
-    const json = 'documentJson' in row ? row.documentJson : JSON.stringify(row.document);
-    return { json, digests: placeDigests(row.document, json) };
-  });
-  // The documents are compared by their digests (migration 0013), computed here from the very texts
-  // stored: PostgreSQL would otherwise detoast both documents and, for the doctor, parse them. A row
-  // written before the digests has none (`document_digest` null) and is compared by text as before: both
-  // sides are JSON.stringify output, so equal texts are equal documents.
-  const documentChanged = sql`case when places.document_digest is null
-         then places.document::text is distinct from excluded.document::text
-         else places.document_digest is distinct from excluded.document_digest end`;
-  const doctorChanged = sql`case when places.document_digest is null
-         then (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
-         else places.doctor_digest is distinct from excluded.doctor_digest end`;
   // A replay rewrites a row at the same version only if the refold changed it: an unchanged row is
   // not written again (no new row version, WAL or index entries for what a replay with an unchanged fold
-  // would only copy).
+  // would only copy). The documents are compared as stored text: both are JSON.stringify output.
   const condition =
     when === 'newer'
       ? sql`places.state_version < excluded.state_version`
       : sql`(places.state_version < excluded.state_version
-             or (places.state_version = excluded.state_version and ${documentChanged}))`;
+             or (places.state_version = excluded.state_version
+                 and places.document::text is distinct from excluded.document::text))`;
   const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
+  // A serialized document is sent as it is, so a replay's text is not serialized again.
+  const documents = sorted.map((row) =>
+    'documentJson' in row ? row.documentJson : JSON.stringify(row.document),
+  );
   // The changes feed (migrations 0005, 0011): `changed_xid` and `changed_at` move to this transaction
   // only when what a consumer sees changes (served or not, the public doctor, the dataset), so a re-crawl
-  // with identical data or a replay with an unchanged fold adds nothing to the feed. A spurious doctor
-  // difference (two texts of one doctor) would only repeat an entry.
+  // with identical data or a replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
+  // are JSON.stringify output of the same allowlist, and a spurious difference only repeats an entry.
   // A tombstone keeps the dataset it was last served in, so that dataset's consumers see the removal.
   await sql`
-    insert into places (place_id, document, document_digest, doctor_digest, state_version, stream_version,
-                        served, updated_at, changed_xid, changed_at, feed_country)
-    select place_id, document, document_digest, doctor_digest, state_version, state_version,
-           served, now(),
+    insert into places (place_id, document, state_version, stream_version, served, updated_at,
+                        changed_xid, changed_at, feed_country)
+    select place_id, document, state_version, state_version, served, now(),
            case when served then pg_current_xact_id() end, case when served then now() end,
            case when served then country end
-    from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(serialized.map((row) => row.json))},
-                ${columnOf(serialized, (row) => row.digests.document)}::bytea[],
-                ${columnOf(serialized, (row) => row.digests.doctor)}::bytea[],
+    from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
                 ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
                 ${columnOf(sorted, (row) => row.document.served)}::boolean[],
                 ${columnOf(sorted, (row) => (row.document.served ? row.document.country : null))}::text[])
-      as v(place_id, document, document_digest, doctor_digest, state_version, served, country)
+      as v(place_id, document, state_version, served, country)
     order by place_id
     on conflict (place_id) do update set
-      document = excluded.document, document_digest = excluded.document_digest,
-      doctor_digest = excluded.doctor_digest, state_version = excluded.state_version,
+      document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = ${updatedAt},
       (changed_xid, changed_at) = (
         select case when seen then pg_current_xact_id() else places.changed_xid end,
                case when seen then now() else places.changed_at end
         from (select places.served is distinct from excluded.served
-                or ${doctorChanged}
+                or (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
                 or places.feed_country is distinct from coalesce(excluded.feed_country, places.feed_country)
               as seen) as consumer_sees_change),
       feed_country = coalesce(excluded.feed_country, places.feed_country)

@@ -3,7 +3,6 @@ import {
   allPlaceIds,
   countProjections,
   databaseNow,
-  flushReplacedStates,
   readStreams,
   replacePlaceStates,
   setAsideVersions,
@@ -134,11 +133,7 @@ async function replayInto(
   let next = pages.next();
   for (;;) {
     const page = await next;
-    if (page.done) {
-      // The pages committed without waiting for their flush (see replacePlaceStates).
-      await flushReplacedStates(options.db);
-      return;
-    }
+    if (page.done) return;
     next = pages.next();
     // If this page fails, the read already under way must not become an unhandled rejection.
     next.catch(() => undefined);

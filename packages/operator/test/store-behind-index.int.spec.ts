@@ -71,8 +71,7 @@ describe('a store that went back in time behind the index', () => {
       database.db,
     );
     await sql`
-      update places p set document = s.document, document_digest = s.document_digest,
-        doctor_digest = s.doctor_digest, stream_version = s.stream_version,
+      update places p set document = s.document, stream_version = s.stream_version,
         state_version = s.state_version, projected_version = s.projected_version, served = s.served
       from places_on_standby s where s.place_id = p.place_id`.execute(database.db);
     await search.client.indices.refresh({ index: alias });
