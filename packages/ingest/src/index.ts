@@ -1,6 +1,7 @@
 export {
   INGEST_QUEUE_NAME,
   INGEST_BACKOFF_TYPE,
+  SPENT_BATCH,
   batchItemCount,
   batchItems,
   cappedBackoffDelay,

@@ -25,6 +25,12 @@ export type IngestJobData = (
    */
   traceparent?: string;
 };
+/**
+ * What a completed job keeps as its data: none of its batch. Completed jobs stay an hour (their results
+ * are what `ingest --wait` reads), and with their batches a backfill's would hold gigabytes of Redis.
+ */
+export const SPENT_BATCH: IngestJobData = { itemsJson: '[]', itemCount: 0 };
+
 /** The items of a job's batch, whichever form it was enqueued in. */
 export function batchItems(data: IngestJobData): IngestItem[] {
   return 'items' in data ? data.items : (JSON.parse(data.itemsJson) as IngestItem[]);
@@ -59,6 +65,7 @@ export const INGEST_BACKOFF_TYPE = 'capped-exponential';
  * batch stores nothing twice. Failed jobs (a worker died on one too often) are kept until an operator
  * retries them (`npm run jobs`).
  */
+// Completed jobs are kept (without their batches: SPENT_BATCH) for `ingest --wait` to read their results.
 export const INGEST_JOB_OPTIONS: DefaultJobOptions = {
   attempts: Number.MAX_SAFE_INTEGER,
   backoff: { type: INGEST_BACKOFF_TYPE },

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   INGEST_BACKOFF_TYPE,
   INGEST_QUEUE_NAME,
+  SPENT_BATCH,
   batchItems,
   cappedBackoffDelay,
   ingestBatch,
@@ -107,6 +108,11 @@ export function startIngestWorker(deps: ProjectorDependencies, options: IngestWo
       },
     },
   );
+  // The batch is stored; the job keeps its result for the hour it stays, not the batch (a failed job keeps
+  // it, for an operator's retry). Best effort: a job already removed has nothing to empty.
+  worker.on('completed', (job) => {
+    job.updateData(SPENT_BATCH).catch(() => undefined);
+  });
   worker.on('failed', (job, error) => {
     const attempts = job?.opts.attempts ?? 1;
     // A job over the stall limit is failed for good with an UnrecoverableError, whatever its attempts.

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createIngestQueue, type ProjectorDependencies } from '@directory/ingest';
+import { batchItemCount, createIngestQueue, type ProjectorDependencies } from '@directory/ingest';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import {
   createTestDatabase,
@@ -101,6 +101,19 @@ describe('ingest worker: an infrastructure outage of any length loses nothing', 
       const document = await search.client.get({ index: alias, id: 'W1' });
       expect(document._source).toEqual({ served: false, placeId: 'W1' });
       expect(await queue.getFailedCount()).toBe(0);
+      // The completed job keeps its result, not its batch.
+      await eventually(
+        async () => batchItemCount((await queue.getJob(jobId))?.data ?? { items: [] }) === 0,
+        10_000,
+        "the completed job's batch to be dropped",
+      );
+      // The completing attempt found the event stored by an earlier one.
+      expect((await queue.getJob(jobId))?.returnvalue).toMatchObject({
+        received: 2,
+        stored: 0,
+        duplicates: 1,
+        deadLettered: 1,
+      });
     } finally {
       await running.close();
       await down.close();
