@@ -10,11 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
+import { parseRedisInfo } from './machine.js';
 
 const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
 const SAMPLE_INTERVAL_MS = 1_000;
@@ -42,10 +44,20 @@ async function readRss(pid: number): Promise<{ rss: number; hwm: number } | unde
   }
 }
 
-type Sample = { seconds: number; stored: number; producer?: number; worker?: number };
+type Sample = { seconds: number; stored: number; producer?: number; worker?: number; redis?: number };
+
+/** Redis's memory in use (`used_memory`), in MB: the run's jobs, beside whatever else the server holds. */
+async function readRedisMemory(redis: ReturnType<typeof createRedisClient>): Promise<number | undefined> {
+  const used = Number(parseRedisInfo(await redis.info('memory')).get('used_memory'));
+  return Number.isFinite(used) ? used / 1024 / 1024 : undefined;
+}
 
 /** The highest RSS of each tenth of the progress (events stored out of all stored at the end). */
-function rssByDecile(samples: ReadonlyArray<Sample>, finalStored: number, key: 'producer' | 'worker') {
+function rssByDecile(
+  samples: ReadonlyArray<Sample>,
+  finalStored: number,
+  key: 'producer' | 'worker' | 'redis',
+) {
   const deciles: Array<number | undefined> = Array.from({ length: 10 }, () => undefined);
   for (const sample of samples) {
     const value = sample[key];
@@ -61,6 +73,7 @@ const mb = (value: number | undefined) => (value === undefined ? '   -' : value.
 const directory = await mkdtemp(join(tmpdir(), 'ingest-soak-'));
 const environment = await createBenchEnvironment('soak');
 const { db, client } = environment;
+const redis = createRedisClient(environment.config, 'probe', { timeoutMs: 5_000 });
 try {
   // Streamed to disk as generated, with back-pressure: this process stays flat too.
   const file = join(directory, 'events.ndjson');
@@ -98,30 +111,36 @@ try {
   if (producerPid === undefined || workerPid === undefined) throw new Error('a process did not start');
 
   const samples: Sample[] = [];
-  const peaks = { producer: 0, worker: 0 };
+  // Redis before the run: the run's own share is what it holds above this.
+  const redisBefore = (await readRedisMemory(redis)) ?? 0;
+  const peaks = { producer: 0, worker: 0, redis: 0 };
   let producerDone = false;
   void producer.exited.then(() => (producerDone = true));
   let nextReport = 0.1;
   while (!producerDone) {
-    const [producerRss, workerRss, stored] = await Promise.all([
+    const [producerRss, workerRss, redisUsed, stored] = await Promise.all([
       readRss(producerPid),
       readRss(workerPid),
+      readRedisMemory(redis),
       // The store's position counts events stored (an index lookup: cheap at any size).
       sql<{ position: string | null }>`select max(position) as position from events`.execute(db),
     ]);
     if (producerRss) peaks.producer = Math.max(peaks.producer, producerRss.hwm);
     if (workerRss) peaks.worker = Math.max(peaks.worker, workerRss.hwm);
+    const redisRun = redisUsed === undefined ? undefined : Math.max(0, redisUsed - redisBefore);
+    if (redisRun !== undefined) peaks.redis = Math.max(peaks.redis, redisRun);
     const sample: Sample = {
       seconds: (performance.now() - started) / 1000,
       stored: Number(stored.rows[0]?.position ?? 0),
       producer: producerRss?.rss,
       worker: workerRss?.rss,
+      redis: redisRun,
     };
     samples.push(sample);
     if (sample.stored / events >= nextReport) {
       log(
         `${sample.seconds.toFixed(0).padStart(5)} s  stored ${sample.stored}  producer ${mb(sample.producer)} MB  ` +
-          `worker ${mb(sample.worker)} MB`,
+          `worker ${mb(sample.worker)} MB  redis ${mb(sample.redis)} MB`,
       );
       nextReport = Math.floor((sample.stored / events) * 10 + 1) / 10;
     }
@@ -142,15 +161,20 @@ try {
   );
   const producerCurve = rssByDecile(samples, finalStored, 'producer');
   const workerCurve = rssByDecile(samples, finalStored, 'worker');
+  const redisCurve = rssByDecile(samples, finalStored, 'redis');
   log('RSS (MB, highest sample in each tenth of the events stored):');
   log(`  progress  ${producerCurve.map((_, index) => `${(index + 1) * 10}%`.padStart(5)).join('')}`);
   log(`  producer  ${producerCurve.map((value) => ` ${mb(value)}`).join('')}`);
   log(`  worker    ${workerCurve.map((value) => ` ${mb(value)}`).join('')}`);
+  log(
+    `  redis     ${redisCurve.map((value) => ` ${mb(value)}`).join('')} (the run's jobs: used_memory above the start)`,
+  );
   const growth = (curve: Array<number | undefined>) => (curve[9] ?? 0) - (curve[1] ?? 0);
   const eventsPerSecond = events / seconds;
   log(
     `${events} events in ${seconds.toFixed(1)} s = ${eventsPerSecond.toFixed(0)} events/s; ` +
-      `peak RSS (VmHWM) producer ${peaks.producer.toFixed(0)} MB, worker ${peaks.worker.toFixed(0)} MB`,
+      `peak RSS (VmHWM) producer ${peaks.producer.toFixed(0)} MB, worker ${peaks.worker.toFixed(0)} MB; ` +
+      `Redis held at most ${peaks.redis.toFixed(0)} MB for the run`,
   );
   console.log(
     JSON.stringify({
@@ -161,6 +185,7 @@ try {
       worker_rss_mb: Math.round(peaks.worker),
       producer_rss_growth_mb: Math.round(growth(producerCurve)),
       worker_rss_growth_mb: Math.round(growth(workerCurve)),
+      redis_mb: Math.round(peaks.redis),
     }),
   );
 } finally {
@@ -171,6 +196,7 @@ try {
   });
   await queue.obliterate({ force: true });
   await queue.close();
+  redis.disconnect();
   await environment.cleanup();
   await rm(directory, { recursive: true, force: true });
 }
