@@ -15,6 +15,7 @@ import {
   parsePlaceEvent,
   parsePlaceEventWithZod,
 } from '../src/events.js';
+import { observed as observedFields } from './fixtures.js';
 
 // Mostly plain text, now and then a character that matters: astral (two UTF-16 units), NUL, a lone
 // surrogate, a separator the patterns care about.
@@ -269,22 +270,7 @@ const brokenEvent = fc
 
 // Every field of `observed` set, so the sweeps reach each one.
 const EVERY_OBSERVED_FIELD = {
-  name: 'Praxis',
-  legalName: 'Praxis GmbH',
-  address: { street: 'Hauptstraße 1', city: 'Berlin', state: 'Berlin', postalCode: '10115', country: 'DE' },
-  location: { latitude: 52.5, longitude: 13.4 },
-  phone: '030 1',
-  phoneType: 'landline',
-  additionalPhones: [{ number: '030 2', type: 'mobile' }],
-  email: 'a@b.de',
-  website: 'https://a.example',
-  googleMapsUrl: 'https://maps.example',
-  primaryType: 'Hausarzt',
-  specialties: ['Innere Medizin'],
-  rating: 4.5,
-  reviewCount: 3,
-  whatsappEligible: false,
-  workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
+  ...observedFields(),
   languages: ['de'],
   acceptingNewPatients: true,
   wheelchairAccessible: null,
