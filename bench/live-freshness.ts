@@ -4,6 +4,7 @@ import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } 
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { crawled, freePort, published, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
 import { log, percentile, type BenchEnvironment } from './bench-environment.js';
+import type { FoundEvent } from './replay-figures.js';
 
 // Freshness through the real pipeline: events go in through `ingest` (the queue), the worker process
 // stores and indexes them, and the API process answers the searches that find them. Used by
@@ -109,6 +110,8 @@ export async function startLivePipeline(
 export type FreshnessRun = {
   /** Milliseconds from `ingest` accepting each event to a search returning it, ascending. */
   latencies: number[];
+  /** Each event found, in sending order. */
+  found: FoundEvent[];
   /** Events no search returned within `GIVE_UP_MS`. */
   missed: number;
   events: number;
@@ -133,6 +136,7 @@ export async function measureFreshness(
   });
 
   const latencies: number[] = [];
+  const found: FreshnessRun['found'] = [];
   let missed = 0;
   const started = performance.now();
   const measurements: Promise<void>[] = [];
@@ -151,6 +155,7 @@ export async function measureFreshness(
         while (performance.now() - accepted < GIVE_UP_MS) {
           if ((await pipeline.searchIds(`&q=${word}`)).includes(placeId)) {
             latencies.push(performance.now() - accepted);
+            found.push({ acceptedAt: accepted, latencyMs: performance.now() - accepted });
             return;
           }
           await new Promise((resolve) => setTimeout(resolve, pollDelayMs(performance.now() - accepted)));
@@ -164,6 +169,7 @@ export async function measureFreshness(
   await Promise.all(readers);
   return {
     latencies: latencies.sort((a, b) => a - b),
+    found: found.sort((a, b) => a.acceptedAt - b.acceptedAt),
     missed,
     events: measurements.length,
     backgroundSearches,

@@ -49,10 +49,12 @@ import {
   type ParticipantSnapshot,
 } from './participant-cpu.js';
 import {
+  describeAgainstReplays,
   formatGoal,
   goalMet,
   REPLAY_GOALS,
   roundFigures,
+  slowestFound,
   type RoundFigures,
   type SideRun,
 } from './replay-figures.js';
@@ -469,11 +471,19 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
     const until = started + live.seconds * 1000;
     let replaying = true;
     const replays: Array<{ seconds: number; output: string }> = [];
+    // When each replay began and swapped its alias, to place the slowest events against them.
+    const replayMoments: Array<{ began: number; swapped?: number }> = [];
     const replaysDone = (async () => {
       try {
         do {
           const began = performance.now();
           const reindex = startReindex();
+          const moment: { began: number; swapped?: number } = { began };
+          replayMoments.push(moment);
+          reindex
+            .waitForOutput(/^swap: /m, 30 * 60_000)
+            .then(() => (moment.swapped = performance.now()))
+            .catch(() => undefined);
           const exitCode = await reindex.exited;
           if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
           replays.push({ seconds: (performance.now() - began) / 1000, output: reindex.output() });
@@ -496,6 +506,8 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
 
     for (const { seconds: replaySeconds, output } of replays)
       log(`replay with live ingest: ${replaySeconds.toFixed(1)} s; ${/done in .*/.exec(output)?.[0] ?? ''}`);
+    log(`slowest events, against the replay's start and its alias swap (the swap line seen in its output):`);
+    for (const event of slowestFound(run.found, 5)) log(`  ${describeAgainstReplays(event, replayMoments)}`);
     if (before && after)
       log(`       ${formatCpu(participantsBetween(before, after, 'reindex'), seconds, cores)}`);
     // An event never found counts as found at the give-up time: misses must not flatter the p99.

@@ -76,3 +76,26 @@ export const REPLAY_GOALS = {
   rssMb: { limit: 300, direction: 'at most' },
   freshnessP99Ms: { limit: 2_000, direction: 'at most' },
 } as const satisfies Record<string, Goal>;
+
+/** A live event found by search: when `ingest` accepted it (`performance.now()`) and its latency. */
+export type FoundEvent = { acceptedAt: number; latencyMs: number };
+
+export function slowestFound(found: ReadonlyArray<FoundEvent>, count: number): FoundEvent[] {
+  return [...found].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, count);
+}
+
+/** "2383 ms, sent 31.2 s into replay 1, 0.4 s before its swap" (or after the last replay). */
+export function describeAgainstReplays(
+  event: FoundEvent,
+  replays: ReadonlyArray<{ began: number; swapped?: number }>,
+): string {
+  const seconds = (ms: number) => `${(Math.abs(ms) / 1000).toFixed(1)} s`;
+  const index = replays.findLastIndex((replay) => replay.began <= event.acceptedAt);
+  const replay = replays[index];
+  if (replay === undefined) return `${event.latencyMs.toFixed(0)} ms, sent before any replay`;
+  const swap =
+    replay.swapped === undefined
+      ? 'its swap not seen'
+      : `${seconds(replay.swapped - event.acceptedAt)} ${replay.swapped >= event.acceptedAt ? 'before' : 'after'} its swap`;
+  return `${event.latencyMs.toFixed(0)} ms, sent ${seconds(event.acceptedAt - replay.began)} into replay ${index + 1}, ${swap}`;
+}

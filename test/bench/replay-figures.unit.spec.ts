@@ -6,7 +6,15 @@ import {
   participantSeconds,
 } from '../../bench/participant-cpu.js';
 import { freshnessPercentiles, GIVE_UP_MS, pollDelayMs } from '../../bench/live-freshness.js';
-import { busyShare, formatGoal, goalMet, REPLAY_GOALS, roundFigures } from '../../bench/replay-figures.js';
+import {
+  busyShare,
+  describeAgainstReplays,
+  formatGoal,
+  goalMet,
+  REPLAY_GOALS,
+  roundFigures,
+  slowestFound,
+} from '../../bench/replay-figures.js';
 import { figure } from '../../bench/rounds.js';
 import type { CpuSnapshot } from '../../bench/cpu-usage.js';
 
@@ -106,12 +114,41 @@ describe('freshness figures', () => {
   });
 
   it('counts a rename never found as found at the give-up time when asked', () => {
-    const run = { latencies: [100, 200, 300], missed: 1, events: 4, backgroundSearches: 0 };
+    const run = { latencies: [100, 200, 300], found: [], missed: 1, events: 4, backgroundSearches: 0 };
     expect(freshnessPercentiles(run)).toEqual({ p50: 200, p99: 300, max: 300 });
     expect(freshnessPercentiles(run, { countMissed: true })).toEqual({
       p50: 200,
       p99: GIVE_UP_MS,
       max: GIVE_UP_MS,
     });
+  });
+});
+
+describe('the slowest live events against the replays', () => {
+  const found = [
+    { acceptedAt: 1_000, latencyMs: 900 },
+    { acceptedAt: 12_000, latencyMs: 2_400 },
+    { acceptedAt: 25_000, latencyMs: 1_100 },
+    { acceptedAt: 31_000, latencyMs: 3_100 },
+  ];
+
+  it('takes the slowest first', () => {
+    expect(slowestFound(found, 2).map((event) => event.latencyMs)).toEqual([3_100, 2_400]);
+  });
+
+  it('places each against the replay it was sent in and the swap of that replay', () => {
+    const replays = [{ began: 5_000, swapped: 12_500 }, { began: 20_000 }];
+    expect(describeAgainstReplays({ acceptedAt: 1_000, latencyMs: 900 }, replays)).toBe(
+      '900 ms, sent before any replay',
+    );
+    expect(describeAgainstReplays({ acceptedAt: 12_000, latencyMs: 2_400 }, replays)).toBe(
+      '2400 ms, sent 7.0 s into replay 1, 0.5 s before its swap',
+    );
+    expect(describeAgainstReplays({ acceptedAt: 13_000, latencyMs: 1_000 }, replays)).toBe(
+      '1000 ms, sent 8.0 s into replay 1, 0.5 s after its swap',
+    );
+    expect(describeAgainstReplays({ acceptedAt: 31_000, latencyMs: 3_100 }, replays)).toBe(
+      '3100 ms, sent 11.0 s into replay 2, its swap not seen',
+    );
   });
 });
