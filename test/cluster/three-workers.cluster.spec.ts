@@ -33,6 +33,8 @@ describe('three workers on overlapping places, one SIGKILLed mid-ingest', () => 
       DATABASE_POOL_MAX: String(CONCURRENCY + 2),
       // A sweep claims a page for this long: well above what a page takes on a busy machine.
       WORKER_LOCK_DURATION_MS: '5000',
+      // Every batch is queued before any worker starts: the producer must not wait for room.
+      INGEST_MAX_QUEUED_BATCHES: String(EVENTS / BATCH),
     });
     queue = createIngestQueue({
       connection: { url: pipeline.env.REDIS_URL ?? '' },
