@@ -64,7 +64,7 @@ export class BatchBuilder {
 
   add(item: SerializedItem): SerializedItem[][] {
     const size = item.bytes;
-    if (size > maxItemBytes(this.bounds)) {
+    if (size > this.bounds.maxBytes - this.envelope) {
       throw new Error(`an item of ${size} bytes cannot fit a job of at most ${this.bounds.maxBytes} bytes`);
     }
     const closed: SerializedItem[][] = [];

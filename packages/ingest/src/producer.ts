@@ -107,6 +107,7 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     maxBytes: options.maxBatchBytes ?? DEFAULT_INGEST_BATCH_MAX_BYTES,
   };
   const builder = new BatchBuilder(bounds);
+  const itemLimit = maxItemBytes(bounds);
   let pending: IngestJobData[] = [];
 
   const flushPending = async () => {
@@ -134,7 +135,7 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     // Serialized once: the text sizes the batch and travels in the job as it is.
     let serialized = serializeItem(item);
     // Too big for any job: a rejection keeping the start of the line, so the worker dead-letters it.
-    if (serialized.bytes > maxItemBytes(bounds)) {
+    if (serialized.bytes > itemLimit) {
       item = oversizedItem(item, text, serialized.bytes, bounds);
       serialized = serializeItem(item);
     }
