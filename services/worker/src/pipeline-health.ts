@@ -54,7 +54,7 @@ export function watchPipelineHealth(
 
   const progress = () => recordProjectorProgress(deps.redis, deps.redisPrefix, new Date());
 
-  worker.on('completed', (job, result) => {
+  worker.on('completed', (_job, result) => {
     completedSinceSample = true;
     if (result.projected > 0) progress().catch(() => undefined);
     // One sample at a time keeps the cost to one small search per poll, whatever the throughput.
