@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { QueueEvents } from 'bullmq';
+import { standaloneTarget } from '@directory/config';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { crawled, freePort, published, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
@@ -48,7 +49,7 @@ export async function startLivePipeline(
   places: number,
 ): Promise<LivePipeline> {
   const { config } = environment;
-  const connection = { url: config.REDIS_URL };
+  const connection = { url: standaloneTarget(config.REDIS_URL) };
   const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
   const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
   await queueEvents.waitUntilReady();

@@ -29,6 +29,12 @@ const urlWithProtocols = (protocols: string[]) =>
     message: `must use ${protocols.join(' or ')}`,
   });
 
+/** `unix:///path/file.sock`: no host, and a path to a file (not the root). */
+function isSocketUrl(value: string): boolean {
+  const url = new URL(value);
+  return url.host === '' && url.pathname.length > 1 && !url.pathname.endsWith('/');
+}
+
 /** A comma-separated list (blank items ignored), every item checked; the default is the empty list. */
 const commaSeparated = (isValid: (item: string) => boolean, message: string) =>
   z
@@ -68,7 +74,13 @@ const environmentSchema = z
     DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).default(
       'postgres://postgres@127.0.0.1:5432/doctor_directory',
     ),
-    REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+    // redis:// or rediss:// (TLS), or unix:///path/to/redis.sock for a Redis on the same machine (no
+    // loopback TCP; the socket file's permissions are its access control).
+    REDIS_URL: urlWithProtocols(['redis:', 'rediss:', 'unix:'])
+      .refine((value) => !value.startsWith('unix:') || isSocketUrl(value), {
+        message: 'a unix: URL names the socket file and no host, such as unix:///run/redis/redis.sock',
+      })
+      .default('redis://127.0.0.1:6379'),
     REDIS_PREFIX: lowercaseName.default('directory'),
     // Redis topology (docs/operations.md "Running at scale"): REDIS_URL (one server, the default), or a
     // Redis Cluster (REDIS_CLUSTER_NODES: some of its nodes), or a primary watched by Sentinel

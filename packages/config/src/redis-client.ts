@@ -148,7 +148,17 @@ export function createRedisClient(
       ...passwordOf(topology),
     });
   }
-  return new Redis(topology.url, clientOptions);
+  return new Redis(standaloneTarget(topology.url), clientOptions);
+}
+
+/**
+ * What ioredis is given for one server: the URL as it is, or for `unix:///run/redis/redis.sock` the
+ * socket's path (ioredis takes a path, not a unix: URL), a `?db=N` kept.
+ */
+export function standaloneTarget(url: string): string {
+  if (!url.startsWith('unix:')) return url;
+  const parsed = new URL(url);
+  return decodeURIComponent(parsed.pathname) + parsed.search;
 }
 
 /**

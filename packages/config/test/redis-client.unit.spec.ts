@@ -7,6 +7,7 @@ import {
   redisClientOptions,
   redisSettingName,
   redisTopology,
+  standaloneTarget,
 } from '../src/redis-client.js';
 
 function problemsOf(environment: Record<string, string>): Array<{ variable: string; reason: string }> {
@@ -55,6 +56,28 @@ describe('Redis topology settings', () => {
       master: 'directory-main',
     });
     expect(queuePrefix(config)).toBe('directory');
+  });
+
+  it('reaches a local server over its unix socket: ioredis is given the path', () => {
+    const config = loadConfig({ REDIS_URL: 'unix:///run/redis/redis.sock' });
+    expect(redisTopology(config)).toEqual({ kind: 'standalone', url: 'unix:///run/redis/redis.sock' });
+    expect(standaloneTarget('unix:///run/redis/redis.sock')).toBe('/run/redis/redis.sock');
+    expect(standaloneTarget('unix:///var/run/my%20redis/redis.sock?db=2')).toBe(
+      '/var/run/my redis/redis.sock?db=2',
+    );
+    expect(standaloneTarget('redis://10.0.0.5:6379/1')).toBe('redis://10.0.0.5:6379/1');
+    expect(standaloneTarget('rediss://cache.internal:6380')).toBe('rediss://cache.internal:6380');
+  });
+
+  it('refuses a unix: URL that names a host or no socket file', () => {
+    for (const url of ['unix://redis-host/run/redis.sock', 'unix://', 'unix:///', 'unix:///run/redis/'])
+      expect(
+        problemsOf({ REDIS_URL: url }).map((problem) => problem.variable),
+        url,
+      ).toEqual(['REDIS_URL']);
+    expect(problemsOf({ REDIS_URL: 'http://127.0.0.1:6379' })[0]?.reason).toMatch(
+      /redis: or rediss: or unix:/,
+    );
   });
 
   it('refuses two topologies at once, naming the variables', () => {

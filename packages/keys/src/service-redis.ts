@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { redisClientOptions } from '@directory/config';
+import { redisClientOptions, standaloneTarget } from '@directory/config';
 
 export { REDIS_COMMAND_TIMEOUT_MS, isRedisUnavailableError } from '@directory/config';
 
@@ -8,5 +8,5 @@ export { REDIS_COMMAND_TIMEOUT_MS, isRedisUnavailableError } from '@directory/co
  * that point at a Redis of their own. Processes use createRedisClient, which follows REDIS_*.
  */
 export function createServiceRedis(url: string, options: { autoPipelining: boolean }): Redis {
-  return new Redis(url, redisClientOptions('service', options));
+  return new Redis(standaloneTarget(url), redisClientOptions('service', options));
 }

@@ -16,6 +16,8 @@ import { spawnServer, waitUntil, type ServerProcess } from './server-process.js'
 export type PrivateRedis = {
   port: number;
   url: string;
+  /** The same server over its unix socket (`unix:///…/redis.sock`, in its own folder). */
+  socketUrl: string;
   /** Starts the server again (same port, same folder) after `kill` and waits until it answers PING. */
   start: () => Promise<void>;
   /** SIGKILL: connections drop, and every write since the last SAVE (all, without one) is lost. */
@@ -33,11 +35,15 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
   const dir = await mkdtemp(join(tmpdir(), 'private-redis-'));
+  const socket = join(dir, 'redis.sock');
   let server: ServerProcess | undefined;
 
   const start = async () => {
     // Only a test's SAVE writes a snapshot, loaded from `dir` at the next start.
-    const started = spawnServer('redis-server', privateRedisArgs(port, dir));
+    const started = spawnServer('redis-server', [
+      ...privateRedisArgs(port, dir),
+      ...['--unixsocket', socket, '--unixsocketperm', '700'],
+    ]);
     server = started;
     await waitUntil(
       async () => {
@@ -71,6 +77,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   return {
     port,
     url,
+    socketUrl: `unix://${socket}`,
     start,
     kill,
     restart: async () => {
