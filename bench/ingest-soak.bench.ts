@@ -2,7 +2,9 @@
 // N events (5,000,000 unless given) are written to an NDJSON file as they are generated, then the real
 // `ingest FILE --wait` producer and one real worker process run against a throw-away environment while
 // this process samples both processes' RSS every second from /proc. Memory bounded by the batch shows as
-// a flat curve: the growth (last decile of progress minus the second) near zero, whatever N.
+// a flat curve: the growth (last decile of progress minus the second) near zero, whatever N. The two
+// processes run as production runs them, from the compiled build (the npm script builds first and sets
+// DIRECTORY_PROCESSES=compiled): run from source, each also holds tsx's compiler and source maps.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,15 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { createRedisClient } from '@directory/config';
+import { createRedisClient, standaloneTarget } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { startProcess } from '@directory/testing';
+import { processModeOf, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { parseRedisInfo } from './machine.js';
 
-const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
 const SAMPLE_INTERVAL_MS = 1_000;
 
 const { values } = parseArgs({
@@ -77,7 +78,9 @@ const redis = createRedisClient(environment.config, 'probe', { timeoutMs: 5_000 
 try {
   // Streamed to disk as generated, with back-pressure: this process stays flat too.
   const file = join(directory, 'events.ndjson');
-  log(`writing ${events} events (seed ${seed}) to ${file}`);
+  log(
+    `writing ${events} events (seed ${seed}) to ${file}; processes ${processModeOf() === 'compiled' ? 'from the build (dist/)' : 'from source (tsx)'}`,
+  );
   const out = createWriteStream(file);
   for (const event of generateEvents({ count: events, seed })) {
     if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
@@ -92,11 +95,7 @@ try {
     ELASTICSEARCH_INDEX: environment.alias,
     LOG_LEVEL: 'info',
   };
-  // The young-generation size `npm run worker` runs with (see package.json).
-  const worker = startProcess('services/worker/src/main.ts', [], {
-    ...env,
-    NODE_OPTIONS: WORKER_NODE_OPTIONS,
-  });
+  const worker = startProcess('services/worker/src/main.ts', [], env);
   await worker.waitForOutput(/worker started/);
   await environment.settle();
 
@@ -191,7 +190,7 @@ try {
 } finally {
   // The run's jobs (completed ones are kept a while, each a batch of events) leave Redis with it.
   const queue = createIngestQueue({
-    connection: { url: environment.config.REDIS_URL },
+    connection: { url: standaloneTarget(environment.config.REDIS_URL) },
     prefix: environment.redisPrefix,
   });
   await queue.obliterate({ force: true });

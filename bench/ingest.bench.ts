@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { QueueEvents } from 'bullmq';
 import { sql, type CompiledQuery } from 'kysely';
-import { loadConfig } from '@directory/config';
+import { loadConfig, standaloneTarget } from '@directory/config';
 import type { PlaceEvent } from '@directory/domain';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
@@ -49,7 +49,6 @@ import {
 } from './rounds.js';
 import { REQUIRED_STEP_ROUNDS, type RequiredStep } from './required-steps.js';
 
-const WORKER_NODE_OPTIONS = '--max-semi-space-size=32';
 /** The untimed first run of each side: enough batches to warm the engines and the JIT. */
 const WARMUP_EVENTS = 5_000;
 
@@ -138,7 +137,7 @@ async function timed(
 /** Ours: NDJSON → producer (this process) → BullMQ → worker processes (store, fold, project). */
 async function runOurs(part: Workload): Promise<Phase> {
   const environment = await createBenchEnvironment('ingest');
-  const connection = { url: config.REDIS_URL };
+  const connection = { url: standaloneTarget(config.REDIS_URL) };
   const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
   const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
   const workers: RunningProcess[] = [];
@@ -153,8 +152,6 @@ async function runOurs(part: Workload): Promise<Phase> {
           REDIS_PREFIX: environment.redisPrefix,
           ELASTICSEARCH_INDEX: environment.alias,
           LOG_LEVEL: 'info',
-          // The young-generation size `npm run worker` runs with (see package.json).
-          NODE_OPTIONS: WORKER_NODE_OPTIONS,
         }),
       );
     await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));
