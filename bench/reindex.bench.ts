@@ -50,6 +50,8 @@ import {
 } from './participant-cpu.js';
 import {
   describeAgainstReplays,
+  REPLAY_PHASES,
+  type ReplayMoments,
   formatGoal,
   goalMet,
   REPLAY_GOALS,
@@ -471,19 +473,20 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
     const until = started + live.seconds * 1000;
     let replaying = true;
     const replays: Array<{ seconds: number; output: string }> = [];
-    // When each replay began and swapped its alias, to place the slowest events against them.
-    const replayMoments: Array<{ began: number; swapped?: number }> = [];
+    // When each replay began, ended its load and swapped its alias, to place the slowest events.
+    const replayMoments: ReplayMoments[] = [];
     const replaysDone = (async () => {
       try {
         do {
           const began = performance.now();
           const reindex = startReindex();
-          const moment: { began: number; swapped?: number } = { began };
+          const moment: ReplayMoments = { began, phases: {} };
           replayMoments.push(moment);
-          reindex
-            .waitForOutput(/^swap: /m, 30 * 60_000)
-            .then(() => (moment.swapped = performance.now()))
-            .catch(() => undefined);
+          for (const phase of REPLAY_PHASES)
+            reindex
+              .waitForOutput(new RegExp(`^${phase}: `, 'm'), 30 * 60_000)
+              .then(() => (moment.phases[phase] = performance.now()))
+              .catch(() => undefined);
           const exitCode = await reindex.exited;
           if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
           replays.push({ seconds: (performance.now() - began) / 1000, output: reindex.output() });
@@ -506,7 +509,7 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
 
     for (const { seconds: replaySeconds, output } of replays)
       log(`replay with live ingest: ${replaySeconds.toFixed(1)} s; ${/done in .*/.exec(output)?.[0] ?? ''}`);
-    log(`slowest events, against the replay's start and its alias swap (the swap line seen in its output):`);
+    log(`slowest events, against the replay's start and its phases (each phase's line seen in its output):`);
     for (const event of slowestFound(run.found, 5)) log(`  ${describeAgainstReplays(event, replayMoments)}`);
     if (before && after)
       log(`       ${formatCpu(participantsBetween(before, after, 'reindex'), seconds, cores)}`);

@@ -84,18 +84,30 @@ export function slowestFound(found: ReadonlyArray<FoundEvent>, count: number): F
   return [...found].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, count);
 }
 
-/** "2383 ms, sent 31.2 s into replay 1, 0.4 s before its swap" (or after the last replay). */
-export function describeAgainstReplays(
-  event: FoundEvent,
-  replays: ReadonlyArray<{ began: number; swapped?: number }>,
-): string {
+/**
+ * The phases of a replay the benchmark places live events against, in their order: the line the
+ * reindex prints as each begins (the load ends where `health:` begins).
+ */
+export const REPLAY_PHASES = ['health', 'verify', 'swap'] as const;
+export type ReplayPhase = (typeof REPLAY_PHASES)[number];
+
+/** When a replay began, and when each of its phases was seen to begin (`performance.now()`). */
+export type ReplayMoments = { began: number; phases: Partial<Record<ReplayPhase, number>> };
+
+/**
+ * "2383 ms, sent 31.2 s into replay 1: 0.4 s before health, 1.1 s before verify, 3.0 s before swap"
+ * (a phase not seen is left out).
+ */
+export function describeAgainstReplays(event: FoundEvent, replays: ReadonlyArray<ReplayMoments>): string {
   const seconds = (ms: number) => `${(Math.abs(ms) / 1000).toFixed(1)} s`;
   const index = replays.findLastIndex((replay) => replay.began <= event.acceptedAt);
   const replay = replays[index];
   if (replay === undefined) return `${event.latencyMs.toFixed(0)} ms, sent before any replay`;
-  const swap =
-    replay.swapped === undefined
-      ? 'its swap not seen'
-      : `${seconds(replay.swapped - event.acceptedAt)} ${replay.swapped >= event.acceptedAt ? 'before' : 'after'} its swap`;
-  return `${event.latencyMs.toFixed(0)} ms, sent ${seconds(event.acceptedAt - replay.began)} into replay ${index + 1}, ${swap}`;
+  const phases = REPLAY_PHASES.flatMap((phase) => {
+    const at = replay.phases[phase];
+    if (at === undefined) return [];
+    return [`${seconds(at - event.acceptedAt)} ${at >= event.acceptedAt ? 'before' : 'after'} ${phase}`];
+  });
+  const against = phases.length === 0 ? 'no phase seen' : phases.join(', ');
+  return `${event.latencyMs.toFixed(0)} ms, sent ${seconds(event.acceptedAt - replay.began)} into replay ${index + 1}: ${against}`;
 }

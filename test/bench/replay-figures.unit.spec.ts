@@ -136,19 +136,22 @@ describe('the slowest live events against the replays', () => {
     expect(slowestFound(found, 2).map((event) => event.latencyMs)).toEqual([3_100, 2_400]);
   });
 
-  it('places each against the replay it was sent in and the swap of that replay', () => {
-    const replays = [{ began: 5_000, swapped: 12_500 }, { began: 20_000 }];
+  it('places each against the replay it was sent in and the phases of that replay', () => {
+    const replays = [
+      { began: 5_000, phases: { health: 11_000, verify: 11_800, swap: 12_500 } },
+      { began: 20_000, phases: {} },
+    ];
     expect(describeAgainstReplays({ acceptedAt: 1_000, latencyMs: 900 }, replays)).toBe(
       '900 ms, sent before any replay',
     );
     expect(describeAgainstReplays({ acceptedAt: 12_000, latencyMs: 2_400 }, replays)).toBe(
-      '2400 ms, sent 7.0 s into replay 1, 0.5 s before its swap',
+      '2400 ms, sent 7.0 s into replay 1: 1.0 s after health, 0.2 s after verify, 0.5 s before swap',
     );
     expect(describeAgainstReplays({ acceptedAt: 13_000, latencyMs: 1_000 }, replays)).toBe(
-      '1000 ms, sent 8.0 s into replay 1, 0.5 s after its swap',
+      '1000 ms, sent 8.0 s into replay 1: 2.0 s after health, 1.2 s after verify, 0.5 s after swap',
     );
     expect(describeAgainstReplays({ acceptedAt: 31_000, latencyMs: 3_100 }, replays)).toBe(
-      '3100 ms, sent 11.0 s into replay 2, its swap not seen',
+      '3100 ms, sent 11.0 s into replay 2: no phase seen',
     );
   });
 });
