@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { freshnessPercentiles, GIVE_UP_MS, measureFreshness, startLivePipeline } from './live-freshness.js';
+import { summarizeStages } from './replay-figures.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +50,7 @@ try {
   log(
     `ours: ${run.latencies.length} events searchable, p50 ${p50} ms, p99 ${p99} ms, max ${max} ms; ${run.missed} not found within ${GIVE_UP_MS / 1000} s; ${run.backgroundSearches} background searches`,
   );
+  log(`  where it went: ${summarizeStages(run.found)}`);
   log(`raw:  index refresh interval ${refreshMs} ms`);
   console.log(
     JSON.stringify({

@@ -5,7 +5,7 @@ import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } 
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { crawled, freePort, published, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
 import { log, percentile, type BenchEnvironment } from './bench-environment.js';
-import type { FoundEvent } from './replay-figures.js';
+import { stagesOf, type FoundEvent, type JobTimes } from './replay-figures.js';
 
 // Freshness through the real pipeline: events go in through `ingest` (the queue), the worker process
 // stores and indexes them, and the API process answers the searches that find them. Used by
@@ -33,8 +33,10 @@ export function uniqueWord(n: number): string {
 export type LivePipeline = {
   /** Ids of the places a search of Berlin's doctors returns (`query` is appended to it). */
   searchIds: (query: string) => Promise<string[]>;
-  /** Sends events through `ingest`, as a producer does; resolves once the queue accepted them. */
-  ingest: (events: ReadonlyArray<unknown>) => Promise<void>;
+  /** Sends events through `ingest`, as a producer does; resolves with their jobs once queued. */
+  ingest: (events: ReadonlyArray<unknown>) => Promise<string[]>;
+  /** When a job was queued, taken by the worker and finished (epoch ms), while the queue keeps it. */
+  jobTimes: (jobId: string) => Promise<JobTimes | undefined>;
   placeIds: ReadonlyArray<string>;
   /** The worker's and the API's pids, for CPU lines. */
   pids: number[];
@@ -93,8 +95,11 @@ export async function startLivePipeline(
       const body = (await response.json()) as { doctors: Array<{ id: string }> };
       return body.doctors.map((doctor) => doctor.id);
     },
-    ingest: async (events) => {
-      await produce(events);
+    ingest: async (events) => (await produce(events)).jobIds,
+    jobTimes: async (jobId) => {
+      const job = await queue.getJob(jobId);
+      if (job?.processedOn === undefined || job.finishedOn === undefined) return undefined;
+      return { queuedAt: job.timestamp, startedAt: job.processedOn, finishedAt: job.finishedOn };
     },
     placeIds,
     pids: [worker.child.pid, api.child.pid].filter((pid): pid is number => pid !== undefined),
@@ -138,6 +143,8 @@ export async function measureFreshness(
 
   const latencies: number[] = [];
   const found: FreshnessRun['found'] = [];
+  // Each found event's job and the time it was found, to split its latency once the run is over.
+  const foundJobs = new Map<FoundEvent, { jobId: string; foundAt: number }>();
   let missed = 0;
   const started = performance.now();
   const measurements: Promise<void>[] = [];
@@ -149,14 +156,18 @@ export async function measureFreshness(
     const placeId = pipeline.placeIds[n % pipeline.placeIds.length] ?? '';
     const word = uniqueWord(n);
     // Version 1 is the seeding crawl: each rename is a later crawl of the place.
-    await pipeline.ingest([crawled(placeId, n + 2, new Date().toISOString(), { name: `Praxis ${word}` })]);
+    const [jobId] = await pipeline.ingest([
+      crawled(placeId, n + 2, new Date().toISOString(), { name: `Praxis ${word}` }),
+    ]);
     const accepted = performance.now();
     measurements.push(
       (async () => {
         while (performance.now() - accepted < GIVE_UP_MS) {
           if ((await pipeline.searchIds(`&q=${word}`)).includes(placeId)) {
-            latencies.push(performance.now() - accepted);
-            found.push({ acceptedAt: accepted, latencyMs: performance.now() - accepted });
+            const event = { acceptedAt: accepted, latencyMs: performance.now() - accepted };
+            latencies.push(event.latencyMs);
+            found.push(event);
+            if (jobId !== undefined) foundJobs.set(event, { jobId, foundAt: Date.now() });
             return;
           }
           await new Promise((resolve) => setTimeout(resolve, pollDelayMs(performance.now() - accepted)));
@@ -168,6 +179,10 @@ export async function measureFreshness(
   await Promise.all(measurements);
   measuring = false;
   await Promise.all(readers);
+  for (const [event, { jobId, foundAt }] of foundJobs) {
+    const times = await pipeline.jobTimes(jobId);
+    if (times) event.stages = stagesOf(times, foundAt);
+  }
   return {
     latencies: latencies.sort((a, b) => a - b),
     found: found.sort((a, b) => a.acceptedAt - b.acceptedAt),

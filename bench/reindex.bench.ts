@@ -57,6 +57,7 @@ import {
   REPLAY_GOALS,
   roundFigures,
   slowestFound,
+  summarizeStages,
   type RoundFigures,
   type SideRun,
 } from './replay-figures.js';
@@ -465,6 +466,7 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
       `freshness with no replay (${live.baselineSeconds} s): ${baselineRun.events} events, p50 ${baseline.p50} ms, ` +
         `p99 ${baseline.p99} ms, max ${baseline.max} ms; ${baselineRun.missed} not found within ${GIVE_UP_MS / 1000} s`,
     );
+    log(`  where it went: ${summarizeStages(baselineRun.found)}`);
     await environment.settle();
     const names = { self: 'bench', child: 'worker and api' };
     const pipelinePids = pipeline.pids;
@@ -520,6 +522,7 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
         `p99 ${p99} ms, max ${max} ms; ${run.missed} not found within ${GIVE_UP_MS / 1000} s (counted as ` +
         `${GIVE_UP_MS / 1000} s)`,
     );
+    log(`  where it went: ${summarizeStages(run.found)}`);
     const p99Figure = figure([p99]);
     log(formatGoal('freshness p99', p99Figure, REPLAY_GOALS.freshnessP99Ms, 0, 'ms'));
     if (!goalMet(p99, REPLAY_GOALS.freshnessP99Ms))

@@ -1,4 +1,4 @@
-import { formatFigure, type Figure } from './rounds.js';
+import { formatFigure, median, range, type Figure } from './rounds.js';
 
 // The figures `bench:reindex` derives from each round's measured sides, and its goals. Pure: the
 // benchmark measures, this computes and formats.
@@ -77,8 +77,52 @@ export const REPLAY_GOALS = {
   freshnessP99Ms: { limit: 2_000, direction: 'at most' },
 } as const satisfies Record<string, Goal>;
 
+/**
+ * Where a live event's latency went: waiting in the queue, in the worker (store, fold, index write),
+ * and from the worker's write to a search returning it (the index's refresh, and the poll's step).
+ */
+export type FreshnessStages = { queuedMs: number; workerMs: number; visibleMs: number };
+
+/** A live event's job as BullMQ records it (epoch ms). */
+export type JobTimes = { queuedAt: number; startedAt: number; finishedAt: number };
+
 /** A live event found by search: when `ingest` accepted it (`performance.now()`) and its latency. */
-export type FoundEvent = { acceptedAt: number; latencyMs: number };
+export type FoundEvent = { acceptedAt: number; latencyMs: number; stages?: FreshnessStages };
+
+export function stagesOf(job: JobTimes, foundAt: number): FreshnessStages {
+  return {
+    queuedMs: job.startedAt - job.queuedAt,
+    workerMs: job.finishedAt - job.startedAt,
+    visibleMs: foundAt - job.finishedAt,
+  };
+}
+
+/** "queue 3 ms, worker 48 ms, to searchable 1210 ms" */
+export function formatStages(stages: FreshnessStages): string {
+  return `queue ${stages.queuedMs} ms, worker ${stages.workerMs} ms, to searchable ${stages.visibleMs} ms`;
+}
+
+/** The median and the largest of each stage, over the events whose job times were read. */
+export function summarizeStages(found: ReadonlyArray<FoundEvent>): string {
+  const all = found.flatMap((event) => (event.stages ? [event.stages] : []));
+  if (all.length === 0) return 'no job times';
+  const describe = (name: string, values: number[]) =>
+    `${name} median ${Math.round(median(values))} ms, max ${range(values).max} ms`;
+  return [
+    describe(
+      'queue',
+      all.map((stages) => stages.queuedMs),
+    ),
+    describe(
+      'worker',
+      all.map((stages) => stages.workerMs),
+    ),
+    describe(
+      'to searchable',
+      all.map((stages) => stages.visibleMs),
+    ),
+  ].join('; ');
+}
 
 export function slowestFound(found: ReadonlyArray<FoundEvent>, count: number): FoundEvent[] {
   return [...found].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, count);
@@ -109,5 +153,6 @@ export function describeAgainstReplays(event: FoundEvent, replays: ReadonlyArray
     return [`${seconds(at - event.acceptedAt)} ${at >= event.acceptedAt ? 'before' : 'after'} ${phase}`];
   });
   const against = phases.length === 0 ? 'no phase seen' : phases.join(', ');
-  return `${event.latencyMs.toFixed(0)} ms, sent ${seconds(event.acceptedAt - replay.began)} into replay ${index + 1}: ${against}`;
+  const stages = event.stages ? ` (${formatStages(event.stages)})` : '';
+  return `${event.latencyMs.toFixed(0)} ms${stages}, sent ${seconds(event.acceptedAt - replay.began)} into replay ${index + 1}: ${against}`;
 }

@@ -14,6 +14,8 @@ import {
   REPLAY_GOALS,
   roundFigures,
   slowestFound,
+  stagesOf,
+  summarizeStages,
 } from '../../bench/replay-figures.js';
 import { figure } from '../../bench/rounds.js';
 import type { CpuSnapshot } from '../../bench/cpu-usage.js';
@@ -153,5 +155,28 @@ describe('the slowest live events against the replays', () => {
     expect(describeAgainstReplays({ acceptedAt: 31_000, latencyMs: 3_100 }, replays)).toBe(
       '3100 ms, sent 11.0 s into replay 2: no phase seen',
     );
+  });
+
+  it('splits a latency into the queue, the worker and the wait until a search returns it', () => {
+    const stages = stagesOf({ queuedAt: 10_000, startedAt: 10_004, finishedAt: 10_090 }, 11_300);
+    expect(stages).toEqual({ queuedMs: 4, workerMs: 86, visibleMs: 1_210 });
+    expect(
+      describeAgainstReplays({ acceptedAt: 12_000, latencyMs: 1_300, stages }, [
+        { began: 5_000, phases: {} },
+      ]),
+    ).toBe(
+      '1300 ms (queue 4 ms, worker 86 ms, to searchable 1210 ms), sent 7.0 s into replay 1: no phase seen',
+    );
+    expect(
+      summarizeStages([
+        { acceptedAt: 1, latencyMs: 1_000, stages: { queuedMs: 2, workerMs: 80, visibleMs: 900 } },
+        { acceptedAt: 2, latencyMs: 2_400 },
+        { acceptedAt: 3, latencyMs: 1_500, stages: { queuedMs: 6, workerMs: 300, visibleMs: 1_100 } },
+        { acceptedAt: 4, latencyMs: 1_200, stages: { queuedMs: 4, workerMs: 100, visibleMs: 1_000 } },
+      ]),
+    ).toBe(
+      'queue median 4 ms, max 6 ms; worker median 100 ms, max 300 ms; to searchable median 1000 ms, max 1100 ms',
+    );
+    expect(summarizeStages([{ acceptedAt: 1, latencyMs: 1_000 }])).toBe('no job times');
   });
 });
