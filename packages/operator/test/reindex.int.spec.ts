@@ -212,6 +212,10 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     expect(summary.indexedCount).toBe(summary.servedCount);
     // Every place went to the new index exactly once: nothing re-copied, not even as refused 409s.
     expect(await indexingTotals(summary.newIndex)).toEqual({ written: places.length, refused: 0 });
+    // The load was committed as segments before the index's refresh was switched back on, so the
+    // first refresh (on the threads the served index refreshes on) has no load to write out.
+    const flushes = await search.client.indices.stats({ index: summary.newIndex, metric: 'flush' });
+    expect(flushes.indices?.[summary.newIndex]?.primaries?.flush?.total).toBeGreaterThanOrEqual(1);
 
     const streams = await readStreams(database.db, ['R00002']);
     const refolded = toSearchDocument(foldPlace('R00002', streams.get('R00002') ?? []), { siteOrigin: SITE });
