@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { loadConfig } from '@directory/config';
+import { loadConfig, standaloneTarget } from '@directory/config';
 import { uniqueName } from './names.js';
 
 export type TestRedis = { prefix: string; redis: Redis; url: string; cleanup: () => Promise<void> };
@@ -7,7 +7,7 @@ export type TestRedis = { prefix: string; redis: Redis; url: string; cleanup: ()
 /** A Redis connection plus a key prefix of the spec's own; cleanup deletes every key under the prefix. */
 export function createTestRedis(label: string): TestRedis {
   const url = loadConfig().REDIS_URL;
-  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  const redis = new Redis(standaloneTarget(url), { maxRetriesPerRequest: null });
   const prefix = uniqueName(label);
   return {
     prefix,
