@@ -17,9 +17,9 @@ const HEALTH_TIMEOUT_MS = 600_000;
 const CATCH_UP_ATTEMPTS = 3;
 
 /**
- * Restores refresh and replicas, then waits for the required health. Swapping to an index whose
- * replicas are not yet assigned would leave the alias one node loss away from a red index; the old
- * index is still complete and served while we wait.
+ * Flushes the load, restores refresh and replicas, then waits for the required health. Swapping to an
+ * index whose replicas are not yet assigned would leave the alias one node loss away from a red index;
+ * the old index is still complete and served while we wait.
  */
 export async function waitForRequiredHealth(
   options: ReindexOptions,
