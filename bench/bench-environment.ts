@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { loadConfig, type Config } from '@directory/config';
+import { loadConfig, standaloneTarget, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
+import type { QueueConnection } from '@directory/ingest';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
 import { eventually, startProcess, withAdmin, withDatabase } from '@directory/testing';
 
@@ -16,6 +17,8 @@ export type BenchEnvironment = {
   client: SearchClient;
   alias: string;
   redisPrefix: string;
+  /** BullMQ's options for this run's queues: REDIS_URL's server, under the run's prefix. */
+  queue: QueueConnection;
   /** Lets the engines finish the work of what ran before; call it before each timed phase. */
   settle: () => Promise<void>;
   cleanup: () => Promise<void>;
@@ -37,13 +40,15 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   await migrateToLatest(db);
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
   const alias = `bench_${name}_${suffix}`;
+  const redisPrefix = `bench-${name}-${suffix}`;
   return {
     config,
     db,
     databaseUrl,
     client,
     alias,
-    redisPrefix: `bench-${name}-${suffix}`,
+    redisPrefix,
+    queue: { connection: { url: standaloneTarget(config.REDIS_URL) }, prefix: redisPrefix },
     settle: () => settleEngines(db, client, alias),
     cleanup: async () => {
       await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { createRedisClient, standaloneTarget } from '@directory/config';
+import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -78,9 +78,8 @@ const redis = createRedisClient(environment.config, 'probe', { timeoutMs: 5_000 
 try {
   // Streamed to disk as generated, with back-pressure: this process stays flat too.
   const file = join(directory, 'events.ndjson');
-  log(
-    `writing ${events} events (seed ${seed}) to ${file}; processes ${processModeOf() === 'compiled' ? 'from the build (dist/)' : 'from source (tsx)'}`,
-  );
+  const processes = processModeOf() === 'compiled' ? 'the build' : 'source';
+  log(`writing ${events} events (seed ${seed}) to ${file}; processes from ${processes}`);
   const out = createWriteStream(file);
   for (const event of generateEvents({ count: events, seed })) {
     if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
@@ -189,10 +188,7 @@ try {
   );
 } finally {
   // The run's jobs (completed ones are kept a while, each a batch of events) leave Redis with it.
-  const queue = createIngestQueue({
-    connection: { url: standaloneTarget(environment.config.REDIS_URL) },
-    prefix: environment.redisPrefix,
-  });
+  const queue = createIngestQueue(environment.queue);
   await queue.obliterate({ force: true });
   await queue.close();
   redis.disconnect();

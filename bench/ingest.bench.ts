@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { QueueEvents } from 'bullmq';
 import { sql, type CompiledQuery } from 'kysely';
-import { loadConfig, standaloneTarget } from '@directory/config';
+import { loadConfig } from '@directory/config';
 import type { PlaceEvent } from '@directory/domain';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
@@ -137,9 +137,8 @@ async function timed(
 /** Ours: NDJSON → producer (this process) → BullMQ → worker processes (store, fold, project). */
 async function runOurs(part: Workload): Promise<Phase> {
   const environment = await createBenchEnvironment('ingest');
-  const connection = { url: standaloneTarget(config.REDIS_URL) };
-  const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
-  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
+  const queue = createIngestQueue(environment.queue);
+  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, environment.queue);
   const workers: RunningProcess[] = [];
   try {
     await ensureDoctorsIndex(environment.client, environment.alias);

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { QueueEvents } from 'bullmq';
-import { standaloneTarget } from '@directory/config';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { crawled, freePort, published, startProcess, UNLIMITED_QUOTAS } from '@directory/testing';
@@ -51,9 +50,8 @@ export async function startLivePipeline(
   places: number,
 ): Promise<LivePipeline> {
   const { config } = environment;
-  const connection = { url: standaloneTarget(config.REDIS_URL) };
-  const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
-  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
+  const queue = createIngestQueue(environment.queue);
+  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, environment.queue);
   await queueEvents.waitUntilReady();
   const produce = (events: ReadonlyArray<unknown>) =>
     produceFromNdjson({
@@ -179,10 +177,12 @@ export async function measureFreshness(
   await Promise.all(measurements);
   measuring = false;
   await Promise.all(readers);
-  for (const [event, { jobId, foundAt }] of foundJobs) {
-    const times = await pipeline.jobTimes(jobId);
-    if (times) event.stages = stagesOf(times, foundAt);
-  }
+  await Promise.all(
+    [...foundJobs].map(async ([event, { jobId, foundAt }]) => {
+      const times = await pipeline.jobTimes(jobId);
+      if (times) event.stages = stagesOf(times, foundAt);
+    }),
+  );
   return {
     latencies: latencies.sort((a, b) => a - b),
     found: found.sort((a, b) => a.acceptedAt - b.acceptedAt),

@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
-import { standaloneTarget } from '@directory/config';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
@@ -40,9 +39,8 @@ const environment = await createBenchEnvironment('webhooks');
 const { config, client } = environment;
 try {
   await ensureDoctorsIndex(client, environment.alias);
-  const connection = { url: standaloneTarget(config.REDIS_URL) };
-  const queue = createIngestQueue({ connection, prefix: environment.redisPrefix });
-  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, { connection, prefix: environment.redisPrefix });
+  const queue = createIngestQueue(environment.queue);
+  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, environment.queue);
   await queueEvents.waitUntilReady();
   const ingest = (events: ReadonlyArray<unknown>) =>
     produceFromNdjson({

@@ -53,18 +53,21 @@ export function batchOf(items: ReadonlyArray<SerializedItem>): IngestJobData {
  * batch, two); `finish` returns the last, partial one.
  */
 export class BatchBuilder {
+  /** The largest item a job can hold, computed once. */
+  readonly maxItemBytes: number;
   private items: SerializedItem[] = [];
   private readonly envelope: number;
   private bytes: number;
 
   constructor(private readonly bounds: BatchBounds) {
     this.envelope = envelopeBytes(bounds);
+    this.maxItemBytes = maxItemBytes(bounds);
     this.bytes = this.envelope;
   }
 
   add(item: SerializedItem): SerializedItem[][] {
     const size = item.bytes;
-    if (size > this.bounds.maxBytes - this.envelope) {
+    if (size > this.maxItemBytes) {
       throw new Error(`an item of ${size} bytes cannot fit a job of at most ${this.bounds.maxBytes} bytes`);
     }
     const closed: SerializedItem[][] = [];

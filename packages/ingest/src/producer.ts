@@ -5,14 +5,7 @@ import type { Queue } from 'bullmq';
 import { DEFAULT_INGEST_BATCH_MAX_BYTES } from '@directory/config';
 import { MAX_EVENT_LINE_CHARACTERS, parsePlaceEvent } from '@directory/domain';
 import { EventIdLog } from './event-id-log.js';
-import {
-  BatchBuilder,
-  batchOf,
-  maxItemBytes,
-  oversizedItem,
-  serializeItem,
-  type BatchBounds,
-} from './batching.js';
+import { BatchBuilder, batchOf, oversizedItem, serializeItem, type BatchBounds } from './batching.js';
 import { traceEnqueue, traceIngestRun } from './job-trace.js';
 import { batchItemCount, type IngestItem, type IngestJobData, type IngestJobResult } from './queue.js';
 
@@ -107,7 +100,6 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     maxBytes: options.maxBatchBytes ?? DEFAULT_INGEST_BATCH_MAX_BYTES,
   };
   const builder = new BatchBuilder(bounds);
-  const itemLimit = maxItemBytes(bounds);
   let pending: IngestJobData[] = [];
 
   const flushPending = async () => {
@@ -135,7 +127,7 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
     // Serialized once: the text sizes the batch and travels in the job as it is.
     let serialized = serializeItem(item);
     // Too big for any job: a rejection keeping the start of the line, so the worker dead-letters it.
-    if (serialized.bytes > itemLimit) {
+    if (serialized.bytes > builder.maxItemBytes) {
       item = oversizedItem(item, text, serialized.bytes, bounds);
       serialized = serializeItem(item);
     }
