@@ -52,6 +52,7 @@ export {
   type DoctorBatch,
 } from './search/doctor-batch.js';
 export { doctorSchema, DOCTOR_KEYS, toDoctor, type Doctor } from './doctor.js';
+export { writerFor, writerSchema } from './allowlist-writer.js';
 export { doctorExtrasSchema, DOCTOR_EXTRA_KEYS, type DoctorExtras } from './doctor-extras.js';
 export { openingHoursSchema, type OpeningHours } from './opening-hours/opening-hours-schema.js';
 export {
@@ -176,6 +177,8 @@ export { feedAfterSnapshot } from './changes/changes-cursor.js';
 export {
   EXPORT_PAGE_SIZE,
   EXPORT_RECORDS_PER_UNIT,
+  EXPORT_RESUME_OTHER_MODE,
+  decodeExportResumeToken,
   exportChangesCursor,
   exportPathSchema,
   exportQuerySchema,

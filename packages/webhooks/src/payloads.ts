@@ -1,4 +1,5 @@
-import type { CountryCode, Doctor } from '@directory/domain';
+import { z } from 'zod';
+import { COUNTRY_CODES, doctorSchema, writerFor, type CountryCode, type Doctor } from '@directory/domain';
 
 export type WebhookEventType = 'doctor.upserted' | 'doctor.deleted' | 'webhook.test';
 
@@ -13,13 +14,37 @@ export type ChangeEvent = {
   doctor: Doctor | null;
 };
 
+/** The body of a change's delivery (docs/api.md, "What is sent"): the Doctor inside is the allowlist. */
+const changePayloadSchema = z.strictObject({
+  type: z.enum(['doctor.upserted', 'doctor.deleted']),
+  timestamp: z.string(),
+  data: z.strictObject({
+    id: z.string(),
+    country: z.enum(COUNTRY_CODES),
+    version: z.number().int(),
+    changedAt: z.string(),
+    doctor: doctorSchema.nullable(),
+  }),
+});
+
+const testPayloadSchema = z.strictObject({
+  type: z.literal('webhook.test'),
+  timestamp: z.string(),
+  data: z.strictObject({ endpointId: z.string() }),
+});
+
+// Compiled once, at module load. The doctor comes from a stored document: whatever that holds, only the
+// allowlisted fields are written (the API's writer), so nothing else can leave through a webhook.
+const writeChangePayload = writerFor(changePayloadSchema);
+const writeTestPayload = writerFor(testPayloadSchema);
+
 export function changeEventType(change: ChangeEvent): WebhookEventType {
   return change.doctor === null ? 'doctor.deleted' : 'doctor.upserted';
 }
 
 /** The body of a change's delivery, built once and stored: every attempt sends these exact bytes. */
 export function changePayload(change: ChangeEvent): string {
-  return JSON.stringify({
+  return writeChangePayload({
     type: changeEventType(change),
     timestamp: change.changedAt,
     data: {
@@ -33,5 +58,5 @@ export function changePayload(change: ChangeEvent): string {
 }
 
 export function testPayload(endpointId: string, now: Date): string {
-  return JSON.stringify({ type: 'webhook.test', timestamp: now.toISOString(), data: { endpointId } });
+  return writeTestPayload({ type: 'webhook.test', timestamp: now.toISOString(), data: { endpointId } });
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { DOCTOR_KEYS, type Doctor } from '@directory/domain';
+import { changePayload, testPayload, type ChangeEvent } from '../src/payloads.js';
+
+const doctor: Doctor = {
+  id: 'ChIJ-payload',
+  name: 'Praxis Dr. Müller "Zahn"',
+  legalName: null,
+  address: { street: 'Hauptstraße 1', city: 'Berlin', state: null, postalCode: '10115', country: 'DE' },
+  location: { latitude: 52.52, longitude: 13.405 },
+  phone: '+493012345678',
+  phoneType: 'landline',
+  additionalPhones: [{ number: '+4915112345678', type: 'mobile' }],
+  email: 'praxis@example.com',
+  website: 'https://praxis.example/',
+  googleMapsUrl: null,
+  primaryType: 'Dentist',
+  specialties: ['Kieferorthopädie'],
+  rating: 4.5,
+  reviewCount: 12,
+  whatsappEligible: false,
+  verified: true,
+  workingHours: { Montag: [{ open: '08:00', close: '12:00' }] },
+  profileUrl: 'https://site.example/en/doctors/de/berlin/praxis-mueller',
+};
+
+function change(doctorOfChange: Doctor | null): ChangeEvent {
+  return {
+    placeId: 'ChIJ-payload',
+    country: 'de',
+    version: 7,
+    changedAt: '2026-11-27T10:15:03.120Z',
+    doctor: doctorOfChange,
+  };
+}
+
+/** The body as it was built before the allowlist writer: the documented shape, key for key. */
+function documentedBody(event: ChangeEvent): string {
+  return JSON.stringify({
+    type: event.doctor === null ? 'doctor.deleted' : 'doctor.upserted',
+    timestamp: event.changedAt,
+    data: {
+      id: event.placeId,
+      country: event.country,
+      version: event.version,
+      changedAt: event.changedAt,
+      doctor: event.doctor,
+    },
+  });
+}
+
+describe('webhook payloads', () => {
+  it('keep the documented bytes for an allowlisted doctor and for a removal', () => {
+    expect(changePayload(change(doctor))).toBe(documentedBody(change(doctor)));
+    expect(changePayload(change(null))).toBe(documentedBody(change(null)));
+  });
+
+  it('never carry a field that is not on the allowlist, at any depth', () => {
+    // A stored document holding more than the allowlist (crawl metadata, a field a crawler added).
+    const tainted = {
+      ...doctor,
+      crawlSourceUrl: 'https://internal.example/crawl/42',
+      address: { ...doctor.address, geocoderToken: 'secret-token' },
+      additionalPhones: [{ number: '+4915112345678', type: 'mobile', rawText: 'internal' }],
+    } as unknown as Doctor;
+    const body = changePayload(change(tainted));
+
+    expect(body).not.toContain('crawlSourceUrl');
+    expect(body).not.toContain('internal.example');
+    expect(body).not.toContain('geocoderToken');
+    expect(body).not.toContain('rawText');
+    const parsed = JSON.parse(body) as { data: { doctor: Record<string, unknown> } };
+    expect(Object.keys(parsed.data.doctor)).toEqual(DOCTOR_KEYS);
+    expect(body).toBe(documentedBody(change(doctor)));
+  });
+
+  it('refuse a doctor that lacks a required field rather than send a partial record', () => {
+    const { profileUrl: _dropped, ...partial } = doctor;
+    expect(() => changePayload(change(partial as Doctor))).toThrow(/profileUrl/);
+  });
+
+  it('write the test event as documented', () => {
+    expect(testPayload('e1', new Date('2026-01-02T03:04:05.000Z'))).toBe(
+      '{"type":"webhook.test","timestamp":"2026-01-02T03:04:05.000Z","data":{"endpointId":"e1"}}',
+    );
+  });
+});
