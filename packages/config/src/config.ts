@@ -357,11 +357,34 @@ export function sandboxStoreNames(config: {
   };
 }
 
-/** One server's one database, whatever else the URLs say (user, options, `localhost` spelled alike). */
+/**
+ * One server's one database, whatever else the URLs say (user, options, the host's case, the default
+ * port written out or not, loopback spelled `localhost`, `127.0.0.1` or `[::1]`). The sandbox loader has
+ * its own guard (a marker row); this catches the mistake at start-up.
+ */
 function sameDatabase(a: string, b: string): boolean {
   if (!URL.canParse(a) || !URL.canParse(b)) return false;
-  const [left, right] = [new URL(a), new URL(b)];
-  return left.host === right.host && left.pathname === right.pathname;
+  const [left, right] = [databaseIdentity(new URL(a)), databaseIdentity(new URL(b))];
+  return left.host === right.host && left.port === right.port && left.database === right.database;
+}
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function databaseIdentity(url: URL): { host: string; port: string; database: string } {
+  const host = url.hostname.toLowerCase();
+  return {
+    host: LOOPBACK_HOSTS.has(host) ? 'loopback' : host,
+    port: url.port === '' ? '5432' : url.port,
+    database: decodedOrAsIs(url.pathname.slice(1)),
+  };
+}
+
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a stray `%`: compared as written
+  }
 }
 
 export class ConfigError extends Error {

@@ -99,6 +99,30 @@ describe('loadConfig', () => {
         SANDBOX_DATABASE_URL: 'postgres://other@127.0.0.1:5432/doctor_directory?sslmode=disable',
       }),
     ).toThrow(/SANDBOX_DATABASE_URL: must name another database/);
+    // The default port written out or left out, the host's case, loopback's spellings: the same database.
+    for (const [live, sandbox] of [
+      ['postgres://app@db/directory', 'postgres://app@db:5432/directory'],
+      ['postgres://app@DB.internal:5432/directory', 'postgresql://app@db.internal/directory'],
+      ['postgres://app@localhost/directory', 'postgres://app@127.0.0.1:5432/directory'],
+      ['postgres://app@[::1]:5432/directory', 'postgres://app@localhost/direct%6Fry'],
+    ]) {
+      expect(() => loadConfig({ DATABASE_URL: live, SANDBOX_DATABASE_URL: sandbox })).toThrow(
+        /SANDBOX_DATABASE_URL: must name another database/,
+      );
+    }
+    // Another port or another database is another database.
+    expect(() =>
+      loadConfig({
+        DATABASE_URL: 'postgres://app@db/directory',
+        SANDBOX_DATABASE_URL: 'postgres://app@db:5433/directory',
+      }),
+    ).not.toThrow();
+    expect(() =>
+      loadConfig({
+        DATABASE_URL: 'postgres://app@db/directory',
+        SANDBOX_DATABASE_URL: 'postgres://app@db/sandbox',
+      }),
+    ).not.toThrow();
     expect(() => loadConfig({ ELASTICSEARCH_INDEX: 'docs', SANDBOX_ELASTICSEARCH_INDEX: 'docs' })).toThrow(
       /SANDBOX_ELASTICSEARCH_INDEX: must differ/,
     );

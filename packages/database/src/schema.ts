@@ -163,6 +163,15 @@ export type WebhookFeedPositionsTable = {
   place_id: string;
 };
 
+/** The one row `directory sandbox load` writes into the database it prepares as the sandbox (migration 0015). */
+export type SandboxMarkerTable = {
+  only_row: ColumnType<boolean, true | undefined, never>;
+  /** The sample data the loader last loaded: every event of the database must belong to it. */
+  sample_seed: number;
+  sample_events: number;
+  marked_at: ColumnType<Date, Date | string | undefined, Date | string>;
+};
+
 export type DatabaseSchema = {
   events: EventsTable;
   places: PlacesTable;
@@ -178,4 +187,5 @@ export type DatabaseSchema = {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_feed_positions: WebhookFeedPositionsTable;
+  sandbox_marker: SandboxMarkerTable;
 };

@@ -5,7 +5,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit, sandboxStoreNames } from '@directory/config';
 import { createDatabase, prepareDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
-import { SANDBOX_DEFAULTS, SandboxHoldsAccountsError, loadSandbox } from './sandbox.service.js';
+import { SandboxRefusedError } from './sandbox-guard.js';
+import { SANDBOX_DEFAULTS, loadSandbox } from './sandbox.service.js';
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -80,8 +81,9 @@ program
       );
     } catch (error) {
       bar?.stop();
-      if (!(error instanceof SandboxHoldsAccountsError)) throw error;
-      log(error.message);
+      // SANDBOX_DATABASE_URL names a database that is not the sandbox: a configuration error (exit 2).
+      if (!(error instanceof SandboxRefusedError)) throw error;
+      log(`refused: ${error.message}`);
       process.exitCode = 2;
     } finally {
       await db.destroy();
