@@ -155,6 +155,16 @@ export type WebhookDeliveriesTable = {
   delivered_at: ColumnType<Date | null, never, Date | string | null>;
 };
 
+/** Periodic work one worker at a time runs (migration 0014): a lease per task, in the database's clock. */
+export type MaintenanceClaimsTable = {
+  task: string;
+  /** Which process holds or last held the claim (host, pid and a random part: no secret). */
+  holder: string;
+  claimed_until: Date;
+  /** When the holder last finished the task (null: never). */
+  last_finished_at: Date | null;
+};
+
 /** Where the webhook dispatcher is in each country's changes feed. */
 export type WebhookFeedPositionsTable = {
   country: string;
@@ -187,5 +197,6 @@ export type DatabaseSchema = {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_feed_positions: WebhookFeedPositionsTable;
+  maintenance_claims: MaintenanceClaimsTable;
   sandbox_marker: SandboxMarkerTable;
 };

@@ -26,3 +26,12 @@ export { signature, signedHeaders } from './signing.js';
 export { dispatchOnce, requeueStalePending, startDispatcher, type Dispatcher } from './dispatcher.js';
 export { attemptDelivery, startDeliveryWorker, type AttemptOutcome } from './delivery.worker.js';
 export { startWebhooks, type RunningWebhooks, type WebhooksLogger } from './webhooks.service.js';
+export {
+  PRUNE_BATCH_SIZE,
+  PRUNE_TASK,
+  pruneCutoff,
+  pruneDeliveries,
+  type PruneOptions,
+  type PruneRun,
+} from './retention.js';
+export { lastFinishedAt, readDeliveriesTableSize, type DeliveriesTableSize } from './retention.repository.js';
