@@ -159,6 +159,7 @@ export {
 export {
   encodeChangesCursor,
   decodeChangesCursor,
+  CHANGES_CURSOR_REASONS,
   FEED_START,
   feedFromFence,
   snapshotHorizon,

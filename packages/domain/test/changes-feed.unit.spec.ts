@@ -22,6 +22,7 @@ import {
   type ListedPlace,
 } from '../src/changes/changes-page.js';
 import { parseChangesParams } from '../src/changes/changes-params.js';
+import { exportChangesCursor } from '../src/changes/export-params.js';
 import type { Doctor } from '../src/doctor.js';
 import { encodeCursor } from '../src/search/cursor.js';
 import { CURSOR_MAX_LENGTH } from '../src/search/page-bounds.js';
@@ -87,6 +88,62 @@ describe('changes cursor', () => {
     );
   });
 
+  it("binds a cursor to the key's mode: a test key's cursor is refused with a live key, and the reverse", () => {
+    fc.assert(
+      fc.property(horizon, fc.oneof(placeId, fc.constant('')), xid, fc.boolean(), (shown, id, x, timed) => {
+        for (const cursor of [
+          { kind: 'snapshot', horizon: shown, after: id },
+          { kind: 'feed', position: { xid: x, placeId: id }, shown, timed },
+          feedAt(x, id, timed),
+        ] satisfies FeedCursor[]) {
+          const test = encodeChangesCursor(cursor, 'de', SECRET, 'test');
+          const live = encodeChangesCursor(cursor, 'de', SECRET, 'live');
+          expect(decodeChangesCursor(test, 'de', SECRET, 'test')).toEqual({ ok: true, value: cursor });
+          expect(decodeChangesCursor(live, 'de', SECRET, 'live')).toEqual({ ok: true, value: cursor });
+          expect(decodeChangesCursor(test, 'de', SECRET, 'live')).toEqual({
+            ok: false,
+            error: CHANGES_CURSOR_REASONS.otherMode.test,
+          });
+          expect(decodeChangesCursor(live, 'de', SECRET, 'test')).toEqual({
+            ok: false,
+            error: CHANGES_CURSOR_REASONS.otherMode.live,
+          });
+          // A live cursor is the form every cursor had before modes: no mode field at all.
+          expect(live).toBe(encodeChangesCursor(cursor, 'de', SECRET));
+        }
+      }),
+    );
+  });
+
+  it("binds the feed cursor that ends an export to the exporting key's mode", () => {
+    const shown = { upTo: '900', running: ['700'] };
+    const sandbox = exportChangesCursor(shown, 'de', SECRET, 'test');
+    expect(decodeChangesCursor(sandbox, 'de', SECRET, 'test').ok).toBe(true);
+    expect(decodeChangesCursor(sandbox, 'de', SECRET, 'live')).toEqual({
+      ok: false,
+      error: CHANGES_CURSOR_REASONS.otherMode.test,
+    });
+    expect(decodeChangesCursor(exportChangesCursor(shown, 'de', SECRET), 'de', SECRET, 'live').ok).toBe(true);
+  });
+
+  it("reads a cursor without a mode as a live key's, and any other mode as no cursor it issued", () => {
+    const old = signToken({ v: 1, x: '42', p: 'abc', c: 'de' }, 'changes-cursor.', SECRET);
+    expect(decodeChangesCursor(old, 'de', SECRET, 'live')).toEqual({ ok: true, value: feedAt('42', 'abc') });
+    expect(decodeChangesCursor(old, 'de', SECRET, 'test')).toEqual({
+      ok: false,
+      error: CHANGES_CURSOR_REASONS.otherMode.live,
+    });
+    for (const m of ['live', 'TEST', 1, null, true]) {
+      const body = { v: 1, x: '42', p: 'abc', c: 'de', m };
+      for (const mode of ['live', 'test'] as const) {
+        expect(decodeChangesCursor(signToken(body, 'changes-cursor.', SECRET), 'de', SECRET, mode)).toEqual({
+          ok: false,
+          error: CHANGES_CURSOR_REASONS.malformed,
+        });
+      }
+    }
+  });
+
   it('round-trips snapshot cursors and feed cursors under a snapshot horizon, each as its own kind', () => {
     fc.assert(
       fc.property(horizon, fc.oneof(placeId, fc.constant('')), xid, (shown, id, x) => {
@@ -115,7 +172,7 @@ describe('changes cursor', () => {
       { kind: 'snapshot', horizon: widest, after: id },
       { kind: 'feed', position: { xid: top, placeId: id }, shown: widest, timed: true },
     ] satisfies FeedCursor[]) {
-      expect(encodeChangesCursor(cursor, 'de', SECRET).length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
+      expect(encodeChangesCursor(cursor, 'de', SECRET, 'test').length).toBeLessThanOrEqual(CURSOR_MAX_LENGTH);
     }
   });
 

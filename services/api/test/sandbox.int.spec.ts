@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_LANGUAGES, type ApiKeyMode, type ChangesPage, type PlaceState } from '@directory/domain';
+import {
+  CHANGES_CURSOR_REASONS,
+  PAGE_LANGUAGES,
+  type ApiKeyMode,
+  type ChangesPage,
+  type PlaceState,
+} from '@directory/domain';
 import { SITE_ORIGIN, placeState, storeServedPlaces } from '@directory/testing';
 import { createApiHarness, createCaller, type ApiHarness, type Caller } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
@@ -169,6 +175,22 @@ describe('sandbox keys and live keys read their own datasets, never the other', 
       const since = encodeURIComponent(followed.page.nextCursor);
       const next = await ok<ChangesPage>(mode, `/api/v1/changes?country=${own.feedCountry}&since=${since}`);
       expect(next.changes.map((change) => change.id)).toEqual([`${own.feedCountry}-${own.mode}-added`]);
+
+      // Its cursors are bound to its mode: the other mode's key gets the 400 of an unusable cursor, for a
+      // feed cursor and a snapshot cursor alike (a live one is the form every cursor had before modes).
+      const snapshotPage = await ok<ChangesPage>(mode, '/api/v1/changes?country=de&limit=1');
+      expect(snapshotPage.page.hasMore).toBe(true);
+      for (const [country, cursor] of [
+        [own.feedCountry, next.page.nextCursor],
+        ['de', snapshotPage.page.nextCursor],
+      ] as const) {
+        const url = `/api/v1/changes?country=${country}&since=${encodeURIComponent(cursor)}`;
+        const refused = expectProblem(await get(other.mode, url), 400);
+        expect(refused.errors).toEqual([
+          { parameter: 'since', reason: CHANGES_CURSOR_REASONS.otherMode[own.mode] },
+        ]);
+        expect((await get(mode, url)).statusCode).toBe(200);
+      }
     });
   });
 

@@ -1,3 +1,4 @@
+import type { ApiKeyMode } from '../api-key.js';
 import type { CountryCode } from '../events.js';
 import { PLACE_ID_PATTERN } from '../events.js';
 import { fail, ok, type Result } from '../result.js';
@@ -50,6 +51,10 @@ export const HORIZON_RUNNING_MAX = 40;
  * - snapshot: `{v, s: {u, r}, p: last place id listed, c}`, told apart from a feed cursor by having no `x`.
  * - The MAC context differs from the search cursor's, so neither kind of cursor is accepted as the other.
  * - `c` binds the cursor to its dataset: positions of one country's feed mean nothing in another's.
+ * - `m: "test"` binds a cursor issued to a sandbox (dk_test_) key to that mode: the sandbox is another
+ *   database, whose positions mean nothing in the live one (and the reverse). A cursor without `m` is a
+ *   live key's, so every cursor issued before the mode was added keeps working with live keys, and a
+ *   live cursor is still byte for byte what it always was.
  * - The MAC covers the exact text of the first part, compared as text: any altered character is refused.
  */
 export const CHANGES_CURSOR_VERSION = 1;
@@ -59,6 +64,10 @@ export const CHANGES_CURSOR_REASONS = {
   badSignature: 'cursor signature is invalid: it was altered or issued by another deployment',
   unsupportedVersion: 'cursor version is not supported; start again without since',
   otherCountry: 'cursor was issued for another country; send it with the country it came from',
+  otherMode: {
+    live: 'cursor was issued to a live key (dk_live_); send it with a live key, or start again without since',
+    test: 'cursor was issued to a test key (dk_test_); send it with a test key, or start again without since',
+  },
 } as const;
 
 const MAC_CONTEXT = 'changes-cursor.';
@@ -66,9 +75,25 @@ const MAC_CONTEXT = 'changes-cursor.';
 const XID_PATTERN = /^(?:0|[1-9]\d{0,19})$/;
 const XID_MAX = 2n ** 64n - 1n;
 
-export function encodeChangesCursor(cursor: FeedCursor, country: CountryCode, secret: string): string {
+/** The mode field of a cursor's payload: none for a live key's (the form every cursor had before). */
+function modeBody(mode: ApiKeyMode): { m?: 'test' } {
+  return mode === 'live' ? {} : { m: mode };
+}
+
+export function encodeChangesCursor(
+  cursor: FeedCursor,
+  country: CountryCode,
+  secret: string,
+  mode: ApiKeyMode = 'live',
+): string {
   if (cursor.kind === 'snapshot') {
-    const body = { v: CHANGES_CURSOR_VERSION, s: horizonBody(cursor.horizon), p: cursor.after, c: country };
+    const body = {
+      v: CHANGES_CURSOR_VERSION,
+      s: horizonBody(cursor.horizon),
+      p: cursor.after,
+      c: country,
+      ...modeBody(mode),
+    };
     return signToken(body, MAC_CONTEXT, secret);
   }
   const { position, shown, timed } = cursor;
@@ -79,26 +104,35 @@ export function encodeChangesCursor(cursor: FeedCursor, country: CountryCode, se
     c: country,
     ...(shown === null ? {} : { s: horizonBody(shown) }),
     ...(timed ? { t: 1 } : {}),
+    ...modeBody(mode),
   };
   return signToken(body, MAC_CONTEXT, secret);
 }
 
-/** Returns the cursor the token holds, or why it cannot be used for this country. */
-export function decodeChangesCursor(token: string, country: CountryCode, secret: string): Result<FeedCursor> {
+/** Returns the cursor the token holds, or why it cannot be used for this country and key mode. */
+export function decodeChangesCursor(
+  token: string,
+  country: CountryCode,
+  secret: string,
+  mode: ApiKeyMode = 'live',
+): Result<FeedCursor> {
   const opened = openToken(token, MAC_CONTEXT, secret);
   if (!opened.ok) return fail(CHANGES_CURSOR_REASONS[opened.error]);
   const payload = opened.value;
   if (typeof payload.v !== 'number') return fail(CHANGES_CURSOR_REASONS.malformed);
   if (payload.v !== CHANGES_CURSOR_VERSION) return fail(CHANGES_CURSOR_REASONS.unsupportedVersion);
-  const { x: xid, p: placeId, c: issuedFor, s, t: timed } = payload;
+  const { x: xid, p: placeId, c: issuedFor, s, t: timed, m: issuedTo } = payload;
   const horizon = s === undefined ? null : horizonFrom(s);
   const wellFormed =
     isPlaceIdOrStart(placeId) &&
     typeof issuedFor === 'string' &&
     (s === undefined || horizon !== null) &&
     (xid === undefined ? horizon !== null && timed === undefined : isXid(xid)) &&
-    (timed === undefined || timed === 1);
+    (timed === undefined || timed === 1) &&
+    (issuedTo === undefined || issuedTo === 'test');
   if (!wellFormed) return fail(CHANGES_CURSOR_REASONS.malformed);
+  const issuedMode: ApiKeyMode = issuedTo === 'test' ? 'test' : 'live';
+  if (issuedMode !== mode) return fail(CHANGES_CURSOR_REASONS.otherMode[issuedMode]);
   if (issuedFor !== country) return fail(CHANGES_CURSOR_REASONS.otherCountry);
   if (xid === undefined && horizon !== null) return ok({ kind: 'snapshot', horizon, after: placeId });
   return ok({ kind: 'feed', position: { xid: xid as string, placeId }, shown: horizon, timed: timed === 1 });

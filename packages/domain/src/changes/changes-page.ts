@@ -1,6 +1,7 @@
 import { encodeChangesCursor, feedAfterSnapshot, feedCursorAt, type FeedCursor } from './changes-cursor.js';
 import type { FeedPosition } from './changes-cursor.js';
 import type { Doctor } from '../doctor.js';
+import type { ApiKeyMode } from '../api-key.js';
 import type { CountryCode } from '../events.js';
 import { requirePageSize } from '../query-parameters.js';
 
@@ -70,6 +71,8 @@ export function toChangesPage(
   country: CountryCode,
   from: FeedCursor,
   secret: string,
+  /** The mode of the key the page is for: its cursors are bound to it (see `encodeChangesCursor`). */
+  mode: ApiKeyMode = 'live',
 ): ChangesPage {
   requirePageSize(limit);
   const listed = read.listed.slice(0, limit).map(toUpsert);
@@ -78,7 +81,11 @@ export function toChangesPage(
     const next: FeedCursor = { kind: 'snapshot', horizon: from.horizon, after: last.placeId };
     return {
       changes: listed,
-      page: { count: listed.length, hasMore: true, nextCursor: encodeChangesCursor(next, country, secret) },
+      page: {
+        count: listed.length,
+        hasMore: true,
+        nextCursor: encodeChangesCursor(next, country, secret, mode),
+      },
     };
   }
   const feed = feedPartOf(from);
@@ -92,7 +99,7 @@ export function toChangesPage(
     page: {
       count: entries.length,
       hasMore: read.changes.length > room,
-      nextCursor: encodeChangesCursor(next, country, secret),
+      nextCursor: encodeChangesCursor(next, country, secret, mode),
     },
   };
 }

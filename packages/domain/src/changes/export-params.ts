@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApiKeyMode } from '../api-key.js';
 import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
 import { PLACE_ID_PATTERN, type CountryCode } from '../events.js';
 import { countryFromQuery, parseParameters, type ParameterError } from '../query-parameters.js';
@@ -73,10 +74,16 @@ export function parseExportParams(
 
 /**
  * The changes-feed cursor that delivers everything after an export's snapshot: a timed (API 1.3) feed,
- * whose entries carry when each change was made.
+ * whose entries carry when each change was made. Bound to the mode of the key that exported, as every
+ * changes cursor is (a sandbox export's cursor must be followed with a test key).
  */
-export function exportChangesCursor(horizon: SnapshotHorizon, country: CountryCode, secret: string): string {
-  return encodeChangesCursor(feedAfterSnapshot(horizon, { timed: true }), country, secret);
+export function exportChangesCursor(
+  horizon: SnapshotHorizon,
+  country: CountryCode,
+  secret: string,
+  mode: ApiKeyMode = 'live',
+): string {
+  return encodeChangesCursor(feedAfterSnapshot(horizon, { timed: true }), country, secret, mode);
 }
 
 /** The token that resumes an export of this snapshot (`resume`): a snapshot cursor of the changes feed. */

@@ -5,12 +5,14 @@ import {
   parseChangesParams,
   snapshotStart,
   toChangesPage,
+  type ApiKeyMode,
   type ChangesStart,
   type CountryCode,
   type FeedCursor,
 } from '@directory/domain';
 import { feedFenceAt, readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
+import { requireApiKey } from '@directory/keyed-access';
 import { datasetOf, type Dataset, type Datasets } from '@directory/search';
 import { documentOnly, parsedQuery } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
@@ -35,7 +37,7 @@ const CHANGES_DESCRIPTION = `API 1.2. Every record that became served, changed o
 
 **Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as \`delete\` with \`doctor: null\`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A \`delete\` for an \`id\` you do not hold (a record served and removed while you were starting) is to be ignored.
 
-Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (\`errors[].parameter\` = \`since\`). Unknown or repeated parameters are rejected with 400.`;
+Cursors are opaque, signed and bound to the country and to the key's mode (API 1.3: a cursor a test key received is refused with a live key, and the reverse); a tampered, malformed or foreign cursor, or one sent with another country or a key of the other mode, is rejected with 400 (\`errors[].parameter\` = \`since\`). Unknown or repeated parameters are rejected with 400.`;
 
 export function changeRoutes(
   app: FastifyInstance,
@@ -60,10 +62,11 @@ export function changeRoutes(
     },
     async (request) => {
       const { country, start, limit } = parsedQuery(request, parseChangesParams);
+      const { mode } = requireApiKey(request);
       const { db } = datasetOf(datasets, request);
-      const from = await feedCursorOf(db, country, start, cursorSecret);
+      const from = await feedCursorOf(db, { country, mode }, start, cursorSecret);
       const read = await readFeedPage(db, { country, from, limit });
-      return toChangesPage(read, limit, country, from, cursorSecret);
+      return toChangesPage(read, limit, country, from, cursorSecret, mode);
     },
   );
   done();
@@ -71,7 +74,7 @@ export function changeRoutes(
 
 async function feedCursorOf(
   db: Dataset['db'],
-  country: CountryCode,
+  { country, mode }: { country: CountryCode; mode: ApiKeyMode },
   start: ChangesStart,
   cursorSecret: string,
 ): Promise<FeedCursor> {
@@ -83,7 +86,8 @@ async function feedCursorOf(
     case 'instant':
       return feedFromFence(await feedFenceAt(db, start.at));
     case 'cursor': {
-      const decoded = decodeChangesCursor(start.token, country, cursorSecret);
+      // Bound to the key's mode too: a sandbox cursor's positions mean nothing in the live feed.
+      const decoded = decodeChangesCursor(start.token, country, cursorSecret, mode);
       if (!decoded.ok) {
         throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
           { parameter: 'since', reason: decoded.error },
