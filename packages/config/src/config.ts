@@ -286,6 +286,10 @@ const environmentSchema = z
     WEBHOOK_DISABLE_AFTER_MS: positiveInt.default(86_400_000),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     WEBHOOK_POLL_MS: positiveInt.max(60_000).default(250),
+    // Retention (packages/webhooks, retention.ts): final deliveries (delivered, failed, abandoned) older
+    // than this many days are deleted, in small batches, by one worker at a time every prune interval.
+    WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt.max(3_650).default(14),
+    WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS: positiveInt.min(1_000).default(600_000),
   })
   // (A malformed DATABASE_URL is reported by its own rule; zod runs these refinements even then.)
   .refine(

@@ -44,6 +44,8 @@ export type PruneOptions = {
   batchSize?: number;
   /** Called after each batch with the rows it deleted (the worker's counter). */
   onBatch?: (deletedRows: number) => void;
+  /** Aborted (the worker stopping): the run ends after the statement in flight. */
+  signal?: AbortSignal;
 };
 
 /** A run that claimed the task: what it deleted; `null` when another worker holds the claim. */
@@ -66,6 +68,7 @@ export async function pruneDeliveries(db: Database, options: PruneOptions): Prom
     batches += 1;
     options.onBatch?.(lastBatchRows);
   } while (
+    options.signal?.aborted !== true &&
     continuePruning({
       lastBatchRows,
       batchSize,

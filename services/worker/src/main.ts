@@ -11,6 +11,7 @@ import { createSweepCounter } from './ingest-metrics.js';
 import { startIngestWorker } from './ingest.worker.js';
 import { watchStorePosition } from './store-position.js';
 import { createJobAdmission } from './readiness-gate.js';
+import { startWebhookRetention } from './webhook-retention.js';
 import { startWorkerOperations, type WorkerOperations } from './worker-operations.js';
 
 const HEAP_GROWING_PERCENT = 50;
@@ -84,6 +85,8 @@ const operations = await startWorkerOperations(config, running.worker, {
   storePosition,
 });
 refusals.count = operations.countRefused;
+// Final webhook deliveries past their retention are pruned (one worker at a time), the table's size sampled.
+const retention = startWebhookRetention(config, { db, registry: operations.registry, logger });
 logger.info({ concurrency: config.WORKER_CONCURRENCY }, 'worker started');
 
 /** Resolves with false when `promise` has not settled within `ms` (it is left running). */
@@ -116,7 +119,10 @@ async function shutdown(signal: string): Promise<boolean> {
   }, budgetMs).unref();
   // The operator side first (probes, samplers, dashboard): it holds no work.
   await settledWithin(operations.close(), budgetMs * 0.1);
-  let clean = await settledWithin(Promise.all([running.close(), webhooks.close()]), budgetMs * 0.5);
+  let clean = await settledWithin(
+    Promise.all([running.close(), webhooks.close(), retention.close()]),
+    budgetMs * 0.5,
+  );
   if (!clean) {
     logger.warn('in-flight batches did not finish in time; leaving them to be retried');
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);

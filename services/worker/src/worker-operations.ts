@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { createQueueConnection, createRedisClient, type Config } from '@directory/config';
 import type { Database } from '@directory/database';
 import { createIngestQueue, type IngestJobData, type IngestJobResult } from '@directory/ingest';
@@ -23,6 +24,8 @@ import { gateOnReadiness, type JobAdmission } from './readiness-gate.js';
 export type WorkerOperations = {
   /** Counts documents the index refused (the projector's `onRefused`). */
   countRefused: (refused: ReadonlyArray<RefusedProjection>) => void;
+  /** The listener's metrics registry, for series started after it (webhook delivery retention). */
+  registry: Registry;
   close: () => Promise<void>;
 };
 
@@ -102,6 +105,7 @@ export async function startWorkerOperations(
 
   return {
     countRefused: (refused) => countRefusedDocuments(metrics, refused),
+    registry: operations.registry,
     close: async () => {
       await gate.close();
       await health.close();
