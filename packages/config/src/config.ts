@@ -64,6 +64,16 @@ function isHostPort(item: string): boolean {
   const match = /^([a-z0-9.-]+):(\d{1,5})$/i.exec(item);
   return match !== null && Number(match[2]) >= 1 && Number(match[2]) <= 65_535;
 }
+/** A name server as c-ares takes it: an address, `IPv4:port` or `[IPv6]:port`. */
+function isDnsServer(item: string): boolean {
+  if (isIP(item) !== 0) return true;
+  const match = /^(?:\[([0-9a-f:.]+)\]|(\d{1,3}(?:\.\d{1,3}){3})):(\d{1,5})$/i.exec(item);
+  if (match === null) return false;
+  const [, v6 = '', v4 = '', port] = match;
+  const addressOk = v6 !== '' ? isIP(v6) === 6 : isIP(v4) === 4;
+  return addressOk && Number(port) >= 1 && Number(port) <= 65_535;
+}
+
 const HOST_PORT_LIST_MESSAGE =
   'must be a comma-separated list of host:port such as 10.0.0.5:6379,10.0.0.6:6379';
 
@@ -217,9 +227,13 @@ const environmentSchema = z
     // authentication wait for a connection.
     DATABASE_POOL_MAX: positiveInt.max(1_000).default(10),
     DATABASE_KEY_POOL_MAX: positiveInt.max(100).default(2),
-    // Exports running at once per api process: each holds one connection of the main pool (and its
-    // snapshot) for as long as its client reads, so they must never take the whole pool.
-    EXPORTS_MAX_CONCURRENT: positiveInt.max(100).default(2),
+    // Exports (docs/api.md "Exports"): streaming at once per api process, live and sandbox (dk_test_)
+    // keys apart so sandbox exports never take a live slot; at once per account and mode across every
+    // process (leases in Redis); and the longest one response streams before it ends, resumable.
+    EXPORTS_MAX_CONCURRENT: positiveInt.max(100).default(4),
+    EXPORTS_MAX_CONCURRENT_TEST: positiveInt.max(100).default(2),
+    EXPORTS_MAX_PER_ACCOUNT: positiveInt.max(100).default(1),
+    EXPORTS_MAX_DURATION_MS: positiveInt.min(1_000).max(86_400_000).default(600_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     // How long a server (api, mcp, console) keeps answering after SIGTERM while its /readyz already
     // fails, so a load balancer takes it out of rotation before it stops accepting; 0: no drain
@@ -286,10 +300,38 @@ const environmentSchema = z
     WEBHOOK_DISABLE_AFTER_MS: positiveInt.default(86_400_000),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     WEBHOOK_POLL_MS: positiveInt.max(60_000).default(250),
+    // Webhook addresses (packages/webhooks, address-policy.ts): the ports an endpoint URL may name;
+    // the name servers endpoint hosts are resolved with (empty: the system's), how long each try waits
+    // and how many tries a query gets (the total also counts against WEBHOOK_TIMEOUT_MS).
+    WEBHOOK_ALLOWED_PORTS: commaSeparated(
+      (item) => /^\d{1,5}$/.test(item) && Number(item) >= 1 && Number(item) <= 65_535,
+      'must be a comma-separated list of ports such as 443,8443',
+    )
+      .refine((items) => items.length > 0, { message: 'must list at least one port' })
+      .transform((items): readonly number[] => Object.freeze(items.map(Number)))
+      .default([443]),
+    WEBHOOK_DNS_SERVERS: commaSeparated(
+      isDnsServer,
+      'must be a comma-separated list of name server addresses, each optionally with :port ([v6]:port)',
+    ),
+    WEBHOOK_DNS_TIMEOUT_MS: positiveInt.max(30_000).default(2_000),
+    WEBHOOK_DNS_TRIES: positiveInt.max(5).default(2),
     // Retention (packages/webhooks, retention.ts): final deliveries (delivered, failed, abandoned) older
     // than this many days are deleted, in small batches, by one worker at a time every prune interval.
     WEBHOOK_DELIVERY_RETENTION_DAYS: positiveInt.max(3_650).default(14),
     WEBHOOK_DELIVERY_PRUNE_INTERVAL_MS: positiveInt.min(1_000).default(600_000),
+    // Fair delivery (packages/webhooks, schedule.ts): attempts in flight per worker process, per
+    // endpoint and per account (the last two across every worker); the pending deliveries one endpoint
+    // may have before it is disabled (its receiver resyncs from the changes feed), and all endpoints
+    // together before the dispatcher waits; what an account may do in the console per window.
+    WEBHOOK_CONCURRENCY: positiveInt.max(256).default(8),
+    WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt.max(16).default(2),
+    WEBHOOK_ACCOUNT_CONCURRENCY: positiveInt.max(64).default(4),
+    WEBHOOK_MAX_PENDING_PER_ENDPOINT: positiveInt.default(10_000),
+    WEBHOOK_MAX_PENDING: positiveInt.default(100_000),
+    WEBHOOK_TEST_EVENTS_MAX: positiveInt.default(20),
+    WEBHOOK_ENDPOINT_CHANGES_MAX: positiveInt.default(30),
+    WEBHOOK_CONSOLE_WINDOW_S: positiveInt.default(3_600),
   })
   // (A malformed DATABASE_URL is reported by its own rule; zod runs these refinements even then.)
   .refine(

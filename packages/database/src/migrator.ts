@@ -17,6 +17,7 @@ import * as feedSnapshot from './migrations/0009-feed-snapshot.js';
 import * as sweepClaims from './migrations/0010-sweep-claims.js';
 import * as changeTimes from './migrations/0011-change-times.js';
 import * as webhooks from './migrations/0012-webhooks.js';
+import * as webhookSchedule from './migrations/0013-webhook-schedule.js';
 import * as webhookRetention from './migrations/0014-webhook-retention.js';
 import * as sandboxMarker from './migrations/0015-sandbox-marker.js';
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0010-sweep-claims': sweepClaims,
   '0011-change-times': changeTimes,
   '0012-webhooks': webhooks,
+  '0013-webhook-schedule': webhookSchedule,
   '0014-webhook-retention': webhookRetention,
   '0015-sandbox-marker': sandboxMarker,
 };

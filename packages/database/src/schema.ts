@@ -129,6 +129,8 @@ export type WebhookEndpointsTable = {
   failing_since: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** When the scheduler last started an attempt to it: the least recently served endpoint goes first. */
+  last_served_at: ColumnType<Date | null, never, Date | string | null>;
 };
 
 export type WebhookDeliveriesTable = {
@@ -151,8 +153,19 @@ export type WebhookDeliveriesTable = {
   last_latency_ms: number | null;
   created_at: ColumnType<Date, never, never>;
   /** When the change was made (null for a test event). */
-  changed_at: ColumnType<Date | null, Date | string | null | undefined, never>;
+  changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   delivered_at: ColumnType<Date | null, never, Date | string | null>;
+  /** When the next attempt may start (now for a new delivery; later after a failed attempt). */
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Set while an attempt runs; an attempt whose worker died is taken again once it has passed. */
+  leased_until: ColumnType<Date | null, never, Date | string | null>;
+};
+
+/** Accounts whose webhooks an operator stopped (`directory webhooks block`). */
+export type WebhookAccountBlocksTable = {
+  account_id: string;
+  reason: string;
+  blocked_at: ColumnType<Date, never, never>;
 };
 
 /** Periodic work one worker at a time runs (migration 0014): a lease per task, in the database's clock. */
@@ -198,5 +211,6 @@ export type DatabaseSchema = {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_feed_positions: WebhookFeedPositionsTable;
   maintenance_claims: MaintenanceClaimsTable;
+  webhook_account_blocks: WebhookAccountBlocksTable;
   sandbox_marker: SandboxMarkerTable;
 };

@@ -1,4 +1,4 @@
-export { createAttemptLimiter } from './attempt-limiter.js';
+export { createAttemptLimiter, type AttemptDecision } from './attempt-limiter.js';
 export {
   API_KEY_HEADERS,
   registerKeyedAccess,

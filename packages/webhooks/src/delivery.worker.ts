@@ -1,8 +1,7 @@
-import { Worker, type Job } from 'bullmq';
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { checkTarget, parseEndpointUrl } from './address-policy.js';
-import { postSigned, type AttemptResult } from './delivery.js';
+import { fail, ok } from '@directory/domain';
+import { attemptSigned, type AttemptResult } from './delivery.js';
 import type { WebhookOptions } from './endpoints.repository.js';
 import {
   attemptError,
@@ -11,13 +10,8 @@ import {
   isSuccessStatus,
   type AttemptDecision,
 } from './outcome.js';
-import {
-  WEBHOOK_BACKOFF_TYPE,
-  WEBHOOK_QUEUE_NAME,
-  retryDelay,
-  type WebhookJobData,
-  type WebhookQueueConnection,
-} from './queue.js';
+import { attemptsAllowed, retryDelay } from './retry-schedule.js';
+import { SPENT_PAYLOAD, abandonPending, claimDelivery, type ScheduleLimits } from './schedule.js';
 import { openSecret } from './secret-box.js';
 import { signedHeaders } from './signing.js';
 
@@ -25,29 +19,23 @@ export type DeliverySettings = {
   options: WebhookOptions;
   timeoutMs: number;
   disableAfterMs: number;
+  /** Delays before each retry; after the last, a failing delivery is `failed`. */
+  retryDelaysMs: ReadonlyArray<number>;
 };
-
-/** Thrown to have BullMQ retry the job on the schedule; the delivery row already has the details. */
-export class DeliveryRetry extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DeliveryRetry';
-  }
-}
 
 /** What one attempt came to (for logs and tests). */
 export type AttemptOutcome = AttemptDecision | 'abandoned' | 'gone';
 
 /**
- * One attempt of a delivery: loads it with its endpoint, refuses a target the address policy refuses
- * now (no connection is made), otherwise POSTs the stored payload with fresh signature headers, and
- * records the outcome. `retry` is for the caller to turn into a BullMQ retry.
+ * One attempt of a delivery the caller holds the lease of: loads it with its endpoint, refuses a target
+ * the address policy refuses now (no connection is made), otherwise POSTs the stored payload with fresh
+ * signature headers, and records the outcome: delivered, failed (the schedule's last attempt), the next
+ * attempt's time, or the endpoint disabled.
  */
 export async function attemptDelivery(
   db: Database,
   deliveryId: string,
   settings: DeliverySettings,
-  lastAttempt: boolean,
 ): Promise<AttemptOutcome> {
   const row = await db
     .selectFrom('webhook_deliveries')
@@ -57,18 +45,19 @@ export async function attemptDelivery(
       'webhook_deliveries.endpoint_id',
       'webhook_deliveries.payload',
       'webhook_deliveries.status',
+      'webhook_deliveries.attempts',
       'webhook_endpoints.url',
       'webhook_endpoints.enabled',
       'webhook_endpoints.secret_ciphertext',
     ])
     .where('webhook_deliveries.id', '=', deliveryId)
     .executeTakeFirst();
-  // Deleted with its endpoint, or finished by an earlier run of this job.
+  // Deleted with its endpoint, or finished by an attempt whose lease had run out.
   if (row === undefined || row.status !== 'pending') return 'gone';
   if (!row.enabled) {
     await db
       .updateTable('webhook_deliveries')
-      .set({ status: 'abandoned' })
+      .set({ status: 'abandoned', payload: SPENT_PAYLOAD, leased_until: null })
       .where('id', '=', deliveryId)
       .where('status', '=', 'pending')
       .execute();
@@ -84,11 +73,13 @@ export async function attemptDelivery(
         .updateTable('webhook_deliveries')
         .set({
           status: 'delivered',
+          payload: SPENT_PAYLOAD,
           attempts: sql<number>`attempts + 1`,
           last_status_code: result.statusCode,
           last_error: null,
           last_latency_ms: result.latencyMs,
           delivered_at: now,
+          leased_until: null,
         })
         .where('id', '=', deliveryId)
         .execute();
@@ -103,6 +94,7 @@ export async function attemptDelivery(
   }
 
   const error = attemptError(result.statusCode, result.error);
+  const attemptsMade = row.attempts + 1;
   return db.transaction().execute(async (trx) => {
     const endpoint = await trx
       .updateTable('webhook_endpoints')
@@ -116,17 +108,19 @@ export async function attemptDelivery(
       failingSince,
       now,
       disableAfterMs: settings.disableAfterMs,
-      lastAttempt,
+      lastAttempt: attemptsMade >= attemptsAllowed(settings.retryDelaysMs),
     });
     await trx
       .updateTable('webhook_deliveries')
       .set({
         // Only a failure changes the status: another delivery's disabling may have abandoned this one.
-        ...(decision === 'failed' ? { status: 'failed' as const } : {}),
+        ...(decision === 'failed' ? { status: 'failed' as const, payload: SPENT_PAYLOAD } : {}),
         attempts: sql<number>`attempts + 1`,
         last_status_code: result.statusCode,
         last_error: error,
         last_latency_ms: result.latencyMs,
+        next_attempt_at: new Date(now.getTime() + retryDelay(attemptsMade, settings.retryDelaysMs)),
+        leased_until: null,
       })
       .where('id', '=', deliveryId)
       .execute();
@@ -136,12 +130,7 @@ export async function attemptDelivery(
         .set({ enabled: false, disabled_reason: disabledReason(failingSince, error), updated_at: now })
         .where('id', '=', row.endpoint_id)
         .execute();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'abandoned' })
-        .where('endpoint_id', '=', row.endpoint_id)
-        .where('status', '=', 'pending')
-        .execute();
+      await abandonPending(trx, row.endpoint_id);
     }
     return decision;
   });
@@ -151,61 +140,103 @@ async function send(
   row: { id: string; url: string; payload: string; secret_ciphertext: Buffer },
   settings: DeliverySettings,
 ): Promise<AttemptResult> {
-  // Checked again at every attempt: what the name resolves to now is what matters.
-  const parsed = parseEndpointUrl(row.url, settings.options.allowLoopback);
-  const address = parsed.ok ? await checkTarget(parsed.value, settings.options) : parsed;
-  if (!parsed.ok || !address.ok) {
-    return {
-      statusCode: null,
-      error: `refused: ${address.ok ? 'invalid URL' : address.error}`,
-      latencyMs: 0,
-    };
-  }
-  let secret: string;
-  try {
-    secret = openSecret(row.secret_ciphertext, settings.options.secretKey);
-  } catch {
-    // Sealed under another key: every attempt would fail the same way, so it is recorded like one.
-    return {
-      statusCode: null,
-      error: 'the signing secret cannot be read (was WEBHOOK_SECRET_KEY changed?)',
-      latencyMs: 0,
-    };
-  }
-  return postSigned({
-    target: parsed.value,
-    address: address.value,
-    headers: { ...signedHeaders(secret, row.id, row.payload, new Date()) },
-    body: row.payload,
+  return attemptSigned({
+    url: row.url,
+    policy: settings.options,
     timeoutMs: settings.timeoutMs,
+    body: row.payload,
+    signatureHeaders: () => {
+      try {
+        const secret = openSecret(row.secret_ciphertext, settings.options.secretKey);
+        return ok(signedHeaders(secret, row.id, row.payload, new Date()));
+      } catch {
+        // Sealed under another key: every attempt would fail the same way, so it is recorded like one.
+        return fail('the signing secret cannot be read (was WEBHOOK_SECRET_KEY changed?)');
+      }
+    },
   });
 }
 
-export type DeliveryWorkerOptions = DeliverySettings & {
-  queue: WebhookQueueConnection;
-  retryDelaysMs: ReadonlyArray<number>;
-  concurrency: number;
-  onOutcome?: (deliveryId: string, outcome: AttemptOutcome) => void;
+export type DeliveryWorkerOptions = DeliverySettings &
+  ScheduleLimits & {
+    /** Attempts this process runs at once. */
+    concurrency: number;
+    /** How often an idle worker looks for due deliveries (another process may have made some). */
+    pollMs: number;
+    onOutcome?: (deliveryId: string, outcome: AttemptOutcome) => void;
+    onError?: (error: unknown) => void;
+  };
+
+export type DeliveryWorker = {
+  /** Looks for due deliveries now (the dispatcher made some) instead of at the next poll. */
+  wake: () => void;
+  /** Stops claiming and waits for the attempts in flight. */
+  close: () => Promise<void>;
 };
 
-/** The BullMQ worker of the webhooks queue: one attempt per job run, retried on the configured schedule. */
-export function startDeliveryWorker(db: Database, options: DeliveryWorkerOptions): Worker<WebhookJobData> {
-  return new Worker<WebhookJobData>(
-    WEBHOOK_QUEUE_NAME,
-    async (job: Job<WebhookJobData>) => {
-      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const outcome = await attemptDelivery(db, job.data.deliveryId, options, lastAttempt);
-      options.onOutcome?.(job.data.deliveryId, outcome);
-      if (outcome === 'retry') throw new DeliveryRetry(`delivery ${job.data.deliveryId} failed; retrying`);
+/**
+ * The delivery worker: keeps up to `concurrency` attempts running, each claimed from PostgreSQL by the
+ * fair schedule (schedule.ts), and looks for more as soon as one ends, when woken, or every `pollMs`.
+ * A failure to claim (the database unavailable) is reported and retried at the next poll; an attempt
+ * that fails to record its outcome keeps its lease, and its delivery is attempted again after it.
+ */
+export function startDeliveryWorker(db: Database, options: DeliveryWorkerOptions): DeliveryWorker {
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+  let wakeSleeper: (() => void) | undefined;
+  let wokenEarly = false;
+
+  const wake = () => {
+    wokenEarly = true;
+    wakeSleeper?.();
+  };
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      if (wokenEarly || stopped) return resolve();
+      const timer = setTimeout(done, options.pollMs);
+      function done() {
+        clearTimeout(timer);
+        wakeSleeper = undefined;
+        resolve();
+      }
+      wakeSleeper = done;
+    });
+
+  const run = (deliveryId: string) => {
+    const attempt = attemptDelivery(db, deliveryId, options)
+      .then((outcome) => options.onOutcome?.(deliveryId, outcome))
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        inFlight.delete(attempt);
+        wake();
+      });
+    inFlight.add(attempt);
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      wokenEarly = false;
+      try {
+        while (!stopped && inFlight.size < options.concurrency) {
+          const deliveryId = await claimDelivery(db, options);
+          if (deliveryId === null) break;
+          run(deliveryId);
+        }
+      } catch (error) {
+        options.onError?.(error);
+      }
+      await sleep();
+    }
+  };
+  const looping = loop();
+
+  return {
+    wake,
+    close: async () => {
+      stopped = true;
+      wakeSleeper?.();
+      await looping;
+      await Promise.all(inFlight);
     },
-    {
-      connection: options.queue.connection,
-      prefix: options.queue.prefix,
-      concurrency: options.concurrency,
-      settings: {
-        backoffStrategy: (attemptsMade: number, type?: string) =>
-          type === WEBHOOK_BACKOFF_TYPE ? retryDelay(attemptsMade, options.retryDelaysMs) : 0,
-      },
-    },
-  );
+  };
 }

@@ -1,11 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Config } from '@directory/config';
 import type { Database } from '@directory/database';
 import { COUNTRY_CODES, fail, ok, type CountryCode, type Result } from '@directory/domain';
-import { checkEndpointUrl } from './address-policy.js';
-import { ensureFeedPosition } from './dispatcher.js';
+import { checkTarget, parseEndpointUrl, type AddressPolicy } from './address-policy.js';
+import { RECEIVING_ENDPOINT, ensureFeedPosition, holdsActiveLiveKey } from './dispatcher.js';
 import { testPayload } from './payloads.js';
-import type { WebhookQueue } from './queue.js';
+import { abandonPending } from './schedule.js';
 import { sealSecret } from './secret-box.js';
 import { generateMessageId, generateSecret } from './signing.js';
 
@@ -42,19 +42,25 @@ export type WebhookDelivery = {
 
 export const WEBHOOK_ENDPOINTS_PER_ACCOUNT = 5;
 
-export type WebhookOptions = {
+/** The address policy (WEBHOOK_ALLOW_LOOPBACK, WEBHOOK_ALLOWED_PORTS, WEBHOOK_DNS_*) and the secrets' key. */
+export type WebhookOptions = AddressPolicy & {
   /** WEBHOOK_SECRET_KEY: the key signing secrets are encrypted with in the database. */
   secretKey: string;
-  /** WEBHOOK_ALLOW_LOOPBACK (tests only). */
-  allowLoopback: boolean;
-  /** A host's addresses; the system resolver unless given. */
-  resolve?: (host: string) => Promise<string[]>;
 };
 
-export type WebhookDeps = { db: Database; queue: WebhookQueue; options: WebhookOptions };
+export type WebhookDeps = { db: Database; options: WebhookOptions };
 
 export function webhookOptionsOf(config: Config): WebhookOptions {
-  return { secretKey: config.WEBHOOK_SECRET_KEY, allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK };
+  return {
+    secretKey: config.WEBHOOK_SECRET_KEY,
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK,
+    allowedPorts: config.WEBHOOK_ALLOWED_PORTS,
+    dns: {
+      servers: config.WEBHOOK_DNS_SERVERS,
+      timeoutMs: config.WEBHOOK_DNS_TIMEOUT_MS,
+      tries: config.WEBHOOK_DNS_TRIES,
+    },
+  };
 }
 
 type EndpointRow = Pick<
@@ -140,10 +146,25 @@ function followedCountries(countries: ReadonlyArray<string>): Result<CountryCode
   return ok(COUNTRY_CODES.filter((country) => countries.includes(country)));
 }
 
+const LIMIT_REACHED = `an account can have at most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT} webhook endpoints`;
+
+/** How many endpoints the account has, or null when there is no such account. */
+async function endpointCount(db: Database, accountId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .leftJoin('webhook_endpoints', 'webhook_endpoints.account_id', 'accounts.id')
+    .select((eb) => eb.fn.count<number>('webhook_endpoints.id').as('count'))
+    .where('accounts.id', '=', accountId)
+    .groupBy('accounts.id')
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.count);
+}
+
 /**
- * Registers an endpoint: validates the URL (https, no credentials, public host by DNS: see
- * address-policy.ts), stores it with its secret encrypted, and returns the secret, the only time it is
- * ever shown.
+ * Registers an endpoint: validates the URL (https, no credentials, an allowed port, public host by DNS:
+ * see address-policy.ts), stores it with its secret encrypted, and returns the secret, the only time it
+ * is ever shown. The account's limit is checked before any DNS query (an account at its limit costs no
+ * lookup), and again under the account's lock.
  */
 export async function createEndpoint(
   db: Database,
@@ -153,8 +174,13 @@ export async function createEndpoint(
   const countries = followedCountries(input.countries);
   if (!countries.ok) return countries;
   const url = input.url.trim();
-  const checked = await checkEndpointUrl(url, options);
-  if (!checked.ok) return checked;
+  const parsed = parseEndpointUrl(url, options);
+  if (!parsed.ok) return parsed;
+  const count = await endpointCount(db, input.accountId);
+  if (count === null) return fail('unknown account');
+  if (count >= WEBHOOK_ENDPOINTS_PER_ACCOUNT) return fail(LIMIT_REACHED);
+  const address = await checkTarget(parsed.value, options);
+  if (!address.ok) return address;
   const secret = generateSecret();
   return db.transaction().execute(async (trx) => {
     // The account's row serialises concurrent registrations, so the limit holds under a race.
@@ -170,9 +196,7 @@ export async function createEndpoint(
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('account_id', '=', input.accountId)
       .executeTakeFirstOrThrow();
-    if (Number(count) >= WEBHOOK_ENDPOINTS_PER_ACCOUNT) {
-      return fail(`an account can have at most ${WEBHOOK_ENDPOINTS_PER_ACCOUNT} webhook endpoints`);
-    }
+    if (Number(count) >= WEBHOOK_ENDPOINTS_PER_ACCOUNT) return fail(LIMIT_REACHED);
     const row = await trx
       .insertInto('webhook_endpoints')
       .values({
@@ -226,10 +250,11 @@ export async function setEndpointEnabled(
   if (!UUID.test(endpointId)) return null;
   return db.transaction().execute(async (trx) => {
     const row = await switchEndpoint(trx, accountId, endpointId, enabled);
+    if (row === null) return null;
     // Switched on: it gets what changes from now on, not what changed while it was off.
-    if (row !== null && enabled) {
-      for (const country of row.countries) await ensureFeedPosition(trx, country);
-    }
+    if (enabled) for (const country of row.countries) await ensureFeedPosition(trx, country);
+    // Switched off: what was waiting for it is not sent.
+    else await abandonPending(trx, row.id);
     return row;
   });
 }
@@ -286,30 +311,48 @@ export async function listDeliveries(
   return rows.map(toDelivery);
 }
 
-/** Queues a `webhook.test` delivery to an enabled endpoint now; null when there is none such. */
+/**
+ * Makes a `webhook.test` delivery to an endpoint that receives deliveries (enabled, its account holding
+ * an active live key and not blocked); the delivery worker sends it. Null when there is none such.
+ */
 export async function sendTestEvent(
   deps: WebhookDeps,
   accountId: string,
   endpointId: string,
 ): Promise<WebhookDelivery | null> {
-  const endpoint = await findEndpoint(deps.db, accountId, endpointId);
-  if (endpoint === null || !endpoint.enabled) return null;
+  if (!UUID.test(endpointId)) return null;
   const id = generateMessageId();
   const row = await deps.db
     .insertInto('webhook_deliveries')
-    .values({
-      id,
-      endpoint_id: endpoint.id,
-      event_type: 'webhook.test',
-      place_id: null,
-      place_version: null,
-      payload: testPayload(endpoint.id, new Date()),
-      last_status_code: null,
-      last_error: null,
-      last_latency_ms: null,
-    })
+    .columns(['id', 'endpoint_id', 'event_type', 'payload'])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhook_endpoints as e')
+        .select([
+          eb.val(id).as('id'),
+          'e.id as endpoint_id',
+          eb.val('webhook.test').as('event_type'),
+          eb.val(testPayload(endpointId, new Date())).as('payload'),
+        ])
+        .where('e.id', '=', endpointId)
+        .where('e.account_id', '=', accountId)
+        .where(RECEIVING_ENDPOINT),
+    )
     .returning(DELIVERY_COLUMNS)
-    .executeTakeFirstOrThrow();
-  await deps.queue.enqueue([id]);
-  return toDelivery(row);
+    .executeTakeFirst();
+  return row === undefined ? null : toDelivery(row);
+}
+
+/**
+ * Whether the account's endpoints may receive deliveries, and if not, why (for the console): an
+ * operator's block, or no active live key.
+ */
+export async function receivingRefusal(db: Database, accountId: string): Promise<string | null> {
+  const result = await sql<{ reason: string | null; live: boolean }>`
+    select (select reason from webhook_account_blocks where account_id = ${accountId}) as reason,
+           ${holdsActiveLiveKey(sql.val(accountId))} as live`.execute(db);
+  const row = result.rows[0];
+  if (row?.reason != null) return `webhooks are stopped for this account by an operator: ${row.reason}`;
+  if (row?.live !== true) return 'webhooks need an active live API key: create one on the keys page';
+  return null;
 }

@@ -5,6 +5,7 @@ export {
   findEndpoint,
   listDeliveries,
   listEndpoints,
+  receivingRefusal,
   sendTestEvent,
   setEndpointEnabled,
   webhookOptionsOf,
@@ -14,17 +15,16 @@ export {
   type WebhookEndpoint,
   type WebhookOptions,
 } from './endpoints.repository.js';
-export {
-  WEBHOOK_QUEUE_NAME,
-  createWebhookQueue,
-  openWebhookQueue,
-  type WebhookQueue,
-  type WebhookQueueConnection,
-} from './queue.js';
 export { checkEndpointUrl, isPublicAddress, parseEndpointUrl } from './address-policy.js';
 export { signature, signedHeaders } from './signing.js';
-export { dispatchOnce, requeueStalePending, startDispatcher, type Dispatcher } from './dispatcher.js';
-export { attemptDelivery, startDeliveryWorker, type AttemptOutcome } from './delivery.worker.js';
+export { dispatchOnce, startDispatcher, type Dispatcher, type DispatchLimits } from './dispatcher.js';
+export { claimDelivery, type ScheduleLimits } from './schedule.js';
+export {
+  attemptDelivery,
+  startDeliveryWorker,
+  type AttemptOutcome,
+  type DeliveryWorker,
+} from './delivery.worker.js';
 export { startWebhooks, type RunningWebhooks, type WebhooksLogger } from './webhooks.service.js';
 export {
   PRUNE_BATCH_SIZE,

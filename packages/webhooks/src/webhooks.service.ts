@@ -3,7 +3,6 @@ import type { Database } from '@directory/database';
 import { startDeliveryWorker, type AttemptOutcome } from './delivery.worker.js';
 import { startDispatcher } from './dispatcher.js';
 import { webhookOptionsOf, type WebhookOptions } from './endpoints.repository.js';
-import { openWebhookQueue, type WebhookQueueConnection } from './queue.js';
 
 export type WebhooksLogger = {
   warn: (fields: Record<string, unknown>, message: string) => void;
@@ -11,50 +10,68 @@ export type WebhooksLogger = {
 
 export type RunningWebhooks = { close: () => Promise<void> };
 
+/** How long a claimed attempt stays its worker's beyond the attempt's own limit. */
+const LEASE_MARGIN_MS = 30_000;
+
 /**
- * The worker's webhook side: the dispatcher (changes feed → deliveries) and the delivery worker, on the
- * worker's queue connection. `close` stops the dispatcher, then lets in-flight attempts finish.
+ * The worker's webhook side: the dispatcher (changes feed → deliveries in PostgreSQL) and the delivery
+ * worker (deliveries → attempts, scheduled fairly across endpoints and accounts). `close` stops the
+ * dispatcher, then lets in-flight attempts finish.
  */
 export function startWebhooks(
   config: Config,
   deps: {
     db: Database;
-    queue: WebhookQueueConnection;
     logger: WebhooksLogger;
-    /** Tests: a resolver of their own, tiny delays. */
+    /** Tests: a resolver of their own. */
     options?: WebhookOptions;
-    concurrency?: number;
     onOutcome?: (deliveryId: string, outcome: AttemptOutcome) => void;
   },
 ): RunningWebhooks {
-  const options = deps.options ?? webhookOptionsOf(config);
-  const queue = openWebhookQueue(deps.queue, config.WEBHOOK_RETRY_DELAYS_MS);
-  const dispatcher = startDispatcher(
-    { db: deps.db, queue },
-    {
-      pollMs: config.WEBHOOK_POLL_MS,
-      onError: (error) =>
-        deps.logger.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'webhook dispatch failed',
-        ),
-    },
-  );
+  const options: WebhookOptions = {
+    // Why an address was refused goes to this log only; the delivery log says that it was.
+    onRefused: (refusal) => deps.logger.warn(refusal, 'webhook address refused'),
+    ...(deps.options ?? webhookOptionsOf(config)),
+  };
+  const reportError = (message: string) => (error: unknown) =>
+    deps.logger.warn({ err: error instanceof Error ? error.message : String(error) }, message);
+  let waitingReported = false;
   const worker = startDeliveryWorker(deps.db, {
-    queue: deps.queue,
     options,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     disableAfterMs: config.WEBHOOK_DISABLE_AFTER_MS,
     retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
-    concurrency: deps.concurrency ?? 8,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    accountConcurrency: config.WEBHOOK_ACCOUNT_CONCURRENCY,
+    leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+    onError: reportError('webhook attempt failed to run'),
     ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
   });
-  worker.on('error', (error) => deps.logger.warn({ err: error.message }, 'webhook worker error'));
+  const dispatcher = startDispatcher(deps.db, {
+    pollMs: config.WEBHOOK_POLL_MS,
+    maxPendingPerEndpoint: config.WEBHOOK_MAX_PENDING_PER_ENDPOINT,
+    maxPending: config.WEBHOOK_MAX_PENDING,
+    onDeliveries: () => {
+      waitingReported = false;
+      worker.wake();
+    },
+    onWaiting: () => {
+      // Once per wait, not once per pass.
+      if (waitingReported) return;
+      waitingReported = true;
+      deps.logger.warn(
+        { maxPending: config.WEBHOOK_MAX_PENDING },
+        'webhook dispatch waits: the pending deliveries reached WEBHOOK_MAX_PENDING',
+      );
+    },
+    onError: reportError('webhook dispatch failed'),
+  });
   return {
     close: async () => {
       await dispatcher.close();
       await worker.close();
-      await queue.close();
     },
   };
 }

@@ -11,7 +11,6 @@ import {
   sendTestEvent,
   setEndpointEnabled,
   type WebhookOptions,
-  type WebhookQueue,
 } from '../src/index.js';
 import { openSecret } from '../src/secret-box.js';
 
@@ -36,14 +35,14 @@ async function newAccount(): Promise<string> {
   return id;
 }
 
-/** A queue that records what was enqueued (the delivery itself is the worker's, see webhooks.int.spec). */
-function recordingQueue(): WebhookQueue & { queued: string[] } {
-  const queued: string[] = [];
-  return {
-    queued,
-    enqueue: (ids) => Promise.resolve(void queued.push(...ids)),
-    close: () => Promise.resolve(),
-  };
+/** Gives the account a live key (only such accounts' endpoints receive anything); returns the key's id. */
+async function addLiveKey(accountId: string): Promise<string> {
+  const id = randomUUID();
+  await database.db
+    .insertInto('api_keys')
+    .values({ id, account_id: accountId, name: 'live', prefix: 'dk_live_spec', secret_hash: id })
+    .execute();
+  return id;
 }
 
 beforeAll(async () => {
@@ -125,7 +124,7 @@ describe('webhook endpoints', () => {
     expect(await listEndpoints(database.db, accountId)).toHaveLength(WEBHOOK_ENDPOINTS_PER_ACCOUNT);
   });
 
-  it('disables, re-enables (clearing why), queues test events only when enabled, and deletes', async () => {
+  it('disables, re-enables (clearing why), makes test events only when enabled and the account holds a live key, and deletes', async () => {
     const accountId = await newAccount();
     const created = await createEndpoint(
       database.db,
@@ -134,8 +133,32 @@ describe('webhook endpoints', () => {
     );
     if (!created.ok) throw new Error(created.error);
     const { id } = created.value.endpoint;
-    const queue = recordingQueue();
-    const deps = { db: database.db, queue, options: OPTIONS };
+    const deps = { db: database.db, options: OPTIONS };
+    const testEvents = () =>
+      database.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id).execute();
+
+    // Without an active live key (none; then only a sandbox key; then a revoked live key) nothing is made.
+    expect(await sendTestEvent(deps, accountId, id)).toBeNull();
+    await database.db
+      .insertInto('api_keys')
+      .values({
+        id: randomUUID(),
+        account_id: accountId,
+        name: 'sandbox',
+        prefix: 'dk_test_spec',
+        secret_hash: '!',
+      })
+      .execute();
+    expect(await sendTestEvent(deps, accountId, id)).toBeNull();
+    const revoked = await addLiveKey(accountId);
+    await database.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', revoked)
+      .execute();
+    expect(await sendTestEvent(deps, accountId, id)).toBeNull();
+    expect(await testEvents()).toEqual([]);
+    await addLiveKey(accountId);
 
     const delivery = await sendTestEvent(deps, accountId, id);
     expect(delivery).toMatchObject({
@@ -145,7 +168,7 @@ describe('webhook endpoints', () => {
       attempts: 0,
     });
     expect(delivery?.id).toMatch(/^msg_/);
-    expect(queue.queued).toEqual([delivery?.id]);
+    expect(await testEvents()).toEqual([{ id: delivery?.id }]);
     expect(await listDeliveries(database.db, accountId, id, 10)).toEqual([delivery]);
     expect(await listDeliveries(database.db, await newAccount(), id, 10)).toEqual([]);
 
@@ -155,7 +178,7 @@ describe('webhook endpoints', () => {
       .where('id', '=', id)
       .execute();
     expect(await sendTestEvent(deps, accountId, id)).toBeNull();
-    expect(queue.queued).toHaveLength(1);
+    expect(await testEvents()).toHaveLength(1);
     const enabled = await setEndpointEnabled(database.db, accountId, id, true);
     expect(enabled).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
     expect((await setEndpointEnabled(database.db, accountId, id, false))?.enabled).toBe(false);

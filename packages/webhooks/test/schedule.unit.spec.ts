@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
 import { attemptError, decideAfterAttempt, disabledReason } from '../src/outcome.js';
-import { WEBHOOK_BACKOFF_TYPE, retryDelay, webhookJobOptions } from '../src/queue.js';
+import { attemptsAllowed, retryDelay } from '../src/retry-schedule.js';
 
 describe('retry schedule', () => {
   const delays = loadConfig({}).WEBHOOK_RETRY_DELAYS_MS;
@@ -13,14 +13,14 @@ describe('retry schedule', () => {
     const total = delays.reduce((sum, delay) => sum + delay, 0);
     expect(total).toBeGreaterThan(23 * 3_600_000);
     expect(total).toBeLessThan(25 * 3_600_000);
-    expect(webhookJobOptions(delays)).toMatchObject({ attempts: 8, backoff: { type: WEBHOOK_BACKOFF_TYPE } });
+    expect(attemptsAllowed(delays)).toBe(8);
   });
 
   it('keeps the last delay past the list, and none without a list', () => {
     expect(retryDelay(9, [10, 20])).toBe(20);
     expect(retryDelay(0, [10, 20])).toBe(10);
     expect(retryDelay(1, [])).toBe(0);
-    expect(webhookJobOptions([]).attempts).toBe(1);
+    expect(attemptsAllowed([])).toBe(1);
   });
 });
 

@@ -13,7 +13,7 @@ import {
 import { isRedisUnavailableError } from '@directory/keyed-access';
 import { createKeyVouches } from '@directory/keys';
 import { installHttpMetrics } from '@directory/observability';
-import type { WebhookOptions, WebhookQueue } from '@directory/webhooks';
+import type { WebhookOptions } from '@directory/webhooks';
 import {
   createLoginThrottle,
   createSignUpThrottle,
@@ -28,6 +28,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.plugin.js';
 import { registerSessions } from './plugins/session.plugin.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
+import { createWebhookBudgets, type WebhookBudgetLimits } from './webhooks/webhook-budgets.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { pageContext, sendPage } from './pages/render.js';
 
@@ -51,10 +52,10 @@ export type ConsoleDependencies = {
   /** The per-key quota the API applies (config RATE_LIMIT_MAX / RATE_LIMIT_WINDOW_S), shown beside each key. */
   keyPolicy: { max: number; windowSeconds: number };
   /**
-   * The webhook delivery queue (test events) and URL rules; the caller closes the queue. server.ts always
-   * gives them; without them (specs of the other pages) the webhook pages are not served.
+   * The URL rules and the per-account budgets of the webhook pages. server.ts always gives them; without
+   * them (specs of the other pages) the webhook pages are not served.
    */
-  webhooks?: { queue: WebhookQueue; options: WebhookOptions };
+  webhooks?: { options: WebhookOptions; limits: WebhookBudgetLimits };
 };
 
 export type ConsoleOptions = LogOptions;
@@ -88,7 +89,22 @@ export async function buildConsoleApp(
     keyPolicy: deps.keyPolicy,
   });
   if (deps.webhooks)
-    await app.register(webhooksRoutes, { webhooks: { db: deps.db, ...deps.webhooks }, csrf });
+    await app.register(webhooksRoutes, {
+      webhooks: {
+        db: deps.db,
+        options: {
+          ...deps.webhooks.options,
+          // Why an address was refused goes to the log only; the account reads that it was.
+          onRefused: (refusal) => app.log.info(refusal, 'webhook address refused'),
+        },
+      },
+      budgets: createWebhookBudgets({
+        redis: deps.redis,
+        prefix: deps.redisPrefix,
+        limits: deps.webhooks.limits,
+      }),
+      csrf,
+    });
 
   await app.ready();
   return app;

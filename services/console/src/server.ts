@@ -3,14 +3,12 @@ import { loadConfigOrExit } from '@directory/config';
 import { serveUntilSignal } from '@directory/http-server';
 import { openStores } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations, startTracing } from '@directory/observability';
-import { createWebhookQueue, webhookOptionsOf } from '@directory/webhooks';
+import { webhookOptionsOf } from '@directory/webhooks';
 import { buildConsoleApp } from './app.js';
 
 const config = loadConfigOrExit();
 await startTracing('console'); // before the stores are opened: their queries are traced from the start
 const { db, redis, close } = openStores(config, { autoPipelining: false });
-// Test events are queued for the worker, which delivers them (the console never calls an endpoint).
-const webhookQueue = createWebhookQueue(config);
 const operations = await startProcessOperations({
   service: 'console',
   host: config.OPS_HOST,
@@ -36,7 +34,14 @@ const app = await buildConsoleApp(
     trustedProxies: config.TRUSTED_PROXIES,
     clientIpv6PrefixBits: config.CLIENT_IPV6_PREFIX_BITS,
     keyPolicy: { max: config.RATE_LIMIT_MAX, windowSeconds: config.RATE_LIMIT_WINDOW_S },
-    webhooks: { queue: webhookQueue, options: webhookOptionsOf(config) },
+    webhooks: {
+      options: webhookOptionsOf(config),
+      limits: {
+        testEventsMax: config.WEBHOOK_TEST_EVENTS_MAX,
+        endpointChangesMax: config.WEBHOOK_ENDPOINT_CHANGES_MAX,
+        windowSeconds: config.WEBHOOK_CONSOLE_WINDOW_S,
+      },
+    },
   },
   { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },
 );
@@ -46,7 +51,6 @@ await serveUntilSignal(app, {
   port: config.CONSOLE_PORT,
   onClose: async () => {
     await operations.close();
-    await webhookQueue.close();
     await close();
   },
   drainMs: config.SHUTDOWN_DRAIN_MS,

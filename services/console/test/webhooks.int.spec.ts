@@ -1,8 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_COUNTRY_CODES } from '@directory/domain';
-import { openWebhookQueue, type WebhookQueue } from '@directory/webhooks';
-import { createTestRedis, type TestRedis } from '@directory/testing';
 import {
   TestBrowser,
   csrfTokenIn,
@@ -10,6 +8,9 @@ import {
   startConsole,
   type ConsoleHarness,
 } from './support/console-harness.js';
+
+/** Test events an account may send per window in this spec. */
+const TEST_EVENTS_MAX = 3;
 
 const NEW_SECRET = /data-testid="new-secret"[^>]*>([^<]+)</;
 
@@ -50,8 +51,6 @@ function endpointIdsIn(html: string): string[] {
 
 describe('console: webhook endpoints', () => {
   let harness: ConsoleHarness;
-  let queueRedis: TestRedis;
-  let queue: WebhookQueue;
   let holder: TestBrowser;
   let other: TestBrowser;
   let endpointId: string;
@@ -61,11 +60,9 @@ describe('console: webhook endpoints', () => {
     harness.database.db.selectFrom('webhook_endpoints').select(['id', 'account_id', 'enabled']).execute();
 
   beforeAll(async () => {
-    queueRedis = createTestRedis('console-webhooks-queue');
-    queue = openWebhookQueue({ connection: queueRedis.redis, prefix: queueRedis.prefix }, [1_000]);
     harness = await startConsole('console-webhooks', {
       webhooks: {
-        queue,
+        limits: { testEventsMax: TEST_EVENTS_MAX, endpointChangesMax: 100, windowSeconds: 3_600 },
         options: {
           secretKey: 'console-webhooks-spec-secret-key-0123456789',
           allowLoopback: false,
@@ -80,8 +77,6 @@ describe('console: webhook endpoints', () => {
   });
   afterAll(async () => {
     await harness.close();
-    await queue.close();
-    await queueRedis.cleanup();
   });
 
   it('sends a signed-out visitor to the sign-in page, and links the pages from the navigation', async () => {
@@ -147,7 +142,7 @@ describe('console: webhook endpoints', () => {
       { fields: { url: 'http://example.com/hook', countries: 'de' }, reason: 'the URL must use https' },
       {
         fields: { url: 'https://internal.example.com/hook', countries: 'es' },
-        reason: 'the host internal.example.com resolves to a private or reserved address',
+        reason: 'the host of the URL is not a public address we can deliver to',
       },
       { fields: { url: 'https://other.example.com/hook' }, reason: 'choose at least one country' },
     ];
@@ -205,28 +200,55 @@ describe('console: webhook endpoints', () => {
     expect(await endpointRows()).toEqual([expect.objectContaining({ id: endpointId, enabled: true })]);
   });
 
-  it('sends a test event: a delivery queued for the worker and listed in the log', async () => {
-    const sent = await holder.post(
-      `/webhooks/${endpointId}/test`,
-      {},
-      { tokenFrom: `/webhooks/${endpointId}` },
-    );
-    expect(sent.statusCode).toBe(200);
-    expect(sent.body).toContain('Test event queued.');
-    const delivery = await harness.database.db
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'event_type', 'status'])
-      .where('endpoint_id', '=', endpointId)
+  it('sends a test event only for an account with a live key, lists it in the log, and refuses past the budget (429)', async () => {
+    const send = () =>
+      holder.post(`/webhooks/${endpointId}/test`, {}, { tokenFrom: `/webhooks/${endpointId}` });
+    const testEvents = () =>
+      harness.database.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'event_type', 'status'])
+        .where('endpoint_id', '=', endpointId)
+        .execute();
+    const noKey = await send();
+    expect(noKey.statusCode).toBe(409);
+    expect(noKey.body).toContain('webhooks need an active live API key');
+    expect(await testEvents()).toEqual([]);
+
+    const { account_id: accountId } = await harness.database.db
+      .selectFrom('webhook_endpoints')
+      .select('account_id')
+      .where('id', '=', endpointId)
       .executeTakeFirstOrThrow();
+    await harness.database.db
+      .insertInto('api_keys')
+      .values({
+        id: 'spec-live-key',
+        account_id: accountId,
+        name: 'live',
+        prefix: 'dk_live_spec',
+        secret_hash: '!',
+      })
+      .execute();
+    const sent = await send();
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toContain('Test event made.');
+    const [delivery, ...others] = await testEvents();
+    expect(others).toEqual([]);
     expect(delivery).toMatchObject({ event_type: 'webhook.test', status: 'pending' });
-    // The job is in the queue the worker reads (BullMQ: one hash per job, its id the delivery id).
-    expect(await queueRedis.redis.exists(`${queueRedis.prefix}:webhooks:${delivery.id}`)).toBe(1);
 
     const log = (await holder.get(`/webhooks/${endpointId}`)).body;
-    const row = new RegExp(`<tr data-delivery-id="${delivery.id}">([\\s\\S]*?)</tr>`).exec(log)?.[1] ?? '';
+    const row = new RegExp(`<tr data-delivery-id="${delivery?.id}">([\\s\\S]*?)</tr>`).exec(log)?.[1] ?? '';
     expect(row).toContain('<code>webhook.test</code>');
     expect(row).toContain('data-status="pending"');
     expect(row).toMatch(/<td>0<\/td>/); // no attempt yet
+
+    // The budget counts every request, the refused one without a key too: one more is allowed, then 429.
+    expect((await send()).statusCode).toBe(200);
+    const refused = await send();
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toContain('Your account has used its test events for now');
+    expect(await testEvents()).toHaveLength(TEST_EVENTS_MAX - 1);
   });
 
   it('disables and enables an endpoint; a disabled one gets no test event', async () => {

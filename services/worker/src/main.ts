@@ -75,7 +75,7 @@ const running = startIngestWorker(
   },
 );
 // Signed webhooks: the dispatcher turns the changes feed into deliveries, the delivery worker sends them.
-const webhooks = startWebhooks(config, { db, queue: queueConnection.queue, logger });
+const webhooks = startWebhooks(config, { db, logger });
 const operations = await startWorkerOperations(config, running.worker, {
   db,
   search: client,

@@ -5,6 +5,7 @@ import { errorPage } from '../pages/layout.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import { redirectSignedOutToSignIn, sessionOf } from '../sessions/signed-in.js';
 import { formFields, pageContext, sendNotAccepted, sendPage } from '../pages/render.js';
+import type { WebhookBudgets } from './webhook-budgets.js';
 import { endpointFormOf, formValues, type EndpointForm } from './webhooks.form.js';
 import { deleteConfirmPage, endpointPage, webhooksPage, type Notice } from './webhooks.pages.js';
 import {
@@ -20,8 +21,10 @@ import {
 } from './webhooks.service.js';
 
 export type WebhooksRoutesOptions = {
-  /** The database, the delivery queue and the URL rules: what the webhooks package works with. */
+  /** The database and the URL rules: what the webhooks package works with. */
   webhooks: WebhookDeps;
+  /** What the account may do per window: test events, endpoint changes. */
+  budgets: WebhookBudgets;
   csrf: CsrfControl;
 };
 
@@ -129,7 +132,17 @@ async function createEndpoint(
 ): Promise<FastifyReply> {
   const form = endpointFormOf(formFields(request.body, ['url']).url, formValues(request.body, 'countries'));
   if (form === null) return sendNotAccepted(options.csrf, request, reply);
-  const result = await createEndpointForAccount(options.webhooks, sessionOf(request).accountId, form);
+  const accountId = sessionOf(request).accountId;
+  const budget = await options.budgets.endpointChange(accountId);
+  if (!budget.allowed) {
+    reply.header('retry-after', String(budget.retryAfterSeconds));
+    return sendWebhooksPage(options, request, reply, {
+      status: 429,
+      form,
+      notice: { tone: 'error', message: overBudget('endpoint changes', budget.retryAfterSeconds) },
+    });
+  }
+  const result = await createEndpointForAccount(options.webhooks, accountId, form);
   switch (result.kind) {
     case 'created':
       // Never the secret: it goes into this response only, and is not stored in clear, flashed or logged.
@@ -155,9 +168,13 @@ async function setEnabled(
   reply: FastifyReply,
   enabled: boolean,
 ): Promise<FastifyReply> {
+  const accountId = sessionOf(request).accountId;
+  const budget = await options.budgets.endpointChange(accountId);
+  if (!budget.allowed)
+    return sendOverBudget(options, request, reply, 'endpoint changes', budget.retryAfterSeconds);
   const endpoint = await setEndpointEnabledOfAccount(
     options.webhooks.db,
-    sessionOf(request).accountId,
+    accountId,
     request.params.endpointId,
     enabled,
   );
@@ -178,16 +195,17 @@ async function sendTestEvent(
     options.webhooks,
     sessionOf(request).accountId,
     request.params.endpointId,
+    options.budgets.testEvent,
   );
   switch (result.kind) {
     case 'queued':
       request.log.info(
         { endpointId: result.delivery.endpointId, deliveryId: result.delivery.id },
-        'webhook test event queued',
+        'webhook test event made',
       );
       return sendEndpointPage(options, request, reply, {
         tone: 'success',
-        message: 'Test event queued. Its delivery is in the log below; reload the page to follow it.',
+        message: 'Test event made. Its delivery is in the log below; reload the page to follow it.',
       });
     case 'disabled':
       return sendEndpointPage(
@@ -197,11 +215,38 @@ async function sendTestEvent(
         { tone: 'error', message: 'This endpoint is disabled: enable it to send a test event.' },
         409,
       );
+    case 'overBudget':
+      return sendOverBudget(options, request, reply, 'test events', result.retryAfterSeconds);
+    case 'notReceiving':
+      return sendEndpointPage(options, request, reply, { tone: 'error', message: `${result.reason}.` }, 409);
     case 'notFound':
       return sendEndpointNotFound(options.csrf, request, reply);
     default:
       return assertNever(result);
   }
+}
+
+function overBudget(what: string, retryAfterSeconds: number): string {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return `Your account has used its ${what} for now: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/** The endpoint's page with a 429 and Retry-After: the account spent its budget for `what`. */
+function sendOverBudget(
+  options: WebhooksRoutesOptions,
+  request: EndpointRequest,
+  reply: FastifyReply,
+  what: string,
+  retryAfterSeconds: number,
+): Promise<FastifyReply> {
+  reply.header('retry-after', String(retryAfterSeconds));
+  return sendEndpointPage(
+    options,
+    request,
+    reply,
+    { tone: 'error', message: overBudget(what, retryAfterSeconds) },
+    429,
+  );
 }
 
 async function confirmDelete(
@@ -224,6 +269,9 @@ async function deleteEndpoint(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const accountId = sessionOf(request).accountId;
+  const budget = await options.budgets.endpointChange(accountId);
+  if (!budget.allowed)
+    return sendOverBudget(options, request, reply, 'endpoint changes', budget.retryAfterSeconds);
   const endpoint = await findEndpointOfAccount(options.webhooks.db, accountId, request.params.endpointId);
   if (endpoint === null || !(await deleteEndpointOfAccount(options.webhooks.db, accountId, endpoint.id)))
     return sendEndpointNotFound(options.csrf, request, reply);

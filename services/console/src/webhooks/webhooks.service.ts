@@ -1,4 +1,5 @@
 import type { Database } from '@directory/database';
+import type { AttemptDecision } from '@directory/keyed-access';
 import {
   WEBHOOK_ENDPOINTS_PER_ACCOUNT,
   createEndpoint,
@@ -6,6 +7,7 @@ import {
   findEndpoint,
   listDeliveries,
   listEndpoints,
+  receivingRefusal,
   sendTestEvent,
   setEndpointEnabled,
   type WebhookDelivery,
@@ -80,17 +82,32 @@ export function listDeliveriesOfEndpoint(
 }
 
 export type TestEventResult =
-  { kind: 'queued'; delivery: WebhookDelivery } | { kind: 'disabled' } | { kind: 'notFound' };
+  | { kind: 'queued'; delivery: WebhookDelivery }
+  | { kind: 'disabled' }
+  /** The account's test-event budget is spent for now. */
+  | { kind: 'overBudget'; retryAfterSeconds: number }
+  /** The account's endpoints receive nothing now (no live key, or an operator's block): why. */
+  | { kind: 'notReceiving'; reason: string }
+  | { kind: 'notFound' };
 
-/** Queues a test event to the account's endpoint; a disabled endpoint gets none (it receives nothing). */
+/**
+ * Makes a test event for the account's endpoint; a disabled endpoint gets none (it receives nothing).
+ * The budget is spent once the endpoint is known to be the account's and enabled, before anything is
+ * made.
+ */
 export async function sendTestEventToEndpoint(
   deps: WebhookDeps,
   accountId: string,
   endpointId: string,
+  spendBudget: (accountId: string) => Promise<AttemptDecision>,
 ): Promise<TestEventResult> {
   const endpoint = await findEndpoint(deps.db, accountId, endpointId);
   if (endpoint === null) return { kind: 'notFound' };
   if (!endpoint.enabled) return { kind: 'disabled' };
+  const budget = await spendBudget(accountId);
+  if (!budget.allowed) return { kind: 'overBudget', retryAfterSeconds: budget.retryAfterSeconds };
+  const refusal = await receivingRefusal(deps.db, accountId);
+  if (refusal !== null) return { kind: 'notReceiving', reason: refusal };
   const delivery = await sendTestEvent(deps, accountId, endpointId);
   // Null now: the endpoint was disabled (or deleted) in between; a reload shows which.
   return delivery === null ? { kind: 'disabled' } : { kind: 'queued', delivery };
