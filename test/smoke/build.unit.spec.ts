@@ -103,6 +103,22 @@ describe('npm run build', () => {
     );
     expect(stdout.trim()).toBe(manifest.version);
   }, 40_000);
+
+  it('runs as production when NODE_ENV is not set: the development secrets are refused', async () => {
+    // Runs after the copy above. `status` reads its configuration first and exits 2 naming each problem.
+    const run = await promisify(execFile)(process.execPath, [join(folder, 'bin', 'directory.js'), 'status'], {
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '' },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(run.code).toBe(2);
+    for (const secret of ['CURSOR_SECRET', 'CONSOLE_SECRET', 'WEBHOOK_SECRET_KEY']) {
+      expect(run.stderr).toContain(`${secret}: must be set to a private value in production`);
+    }
+  }, 40_000);
 });
 
 describe("the e2e specs' compiled processes", () => {

@@ -4,7 +4,12 @@ import { Command } from 'commander';
 import { escapeControlCharacters } from '@directory/domain';
 import rootPackage from '../../../package.json' with { type: 'json' };
 import { DIRECTORY_COMMANDS, type DirectoryCommand } from './commands.js';
+import { defaultNodeEnv } from './default-node-env.js';
 import { EXIT_CODES, exitCodeForError, exitCodeForOutcome } from './exit-codes.js';
+
+// Before any command reads its configuration (commands are imported when they run): an unset NODE_ENV
+// is production when compiled. The config's own default (development) serves the sources and tests.
+if (!process.env.NODE_ENV) process.env.NODE_ENV = defaultNodeEnv(import.meta.url);
 
 let running: DirectoryCommand | undefined;
 

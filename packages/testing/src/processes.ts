@@ -106,13 +106,20 @@ const NO_OPERATOR_LISTENERS = {
 const NO_DRAIN = { SHUTDOWN_DRAIN_MS: '0' };
 
 /**
+ * The compiled command runs as production unless told otherwise (packages/cli, default-node-env.ts):
+ * processes started here use the development secrets, so they are told (vitest has set `test` already;
+ * a benchmark run from tsx has set nothing).
+ */
+const NOT_PRODUCTION = { NODE_ENV: process.env.NODE_ENV || 'development' };
+
+/**
  * Starts one of the project's entry points the way a user would (`tsx <file>`, or the compiled
  * `directory <command>`: `ProcessMode`), capturing its output.
  */
 export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, nodeArguments(entry, args), {
     cwd: REPOSITORY_ROOT,
-    env: { ...process.env, ...NO_OPERATOR_LISTENERS, ...NO_DRAIN, ...env },
+    env: { ...process.env, ...NOT_PRODUCTION, ...NO_OPERATOR_LISTENERS, ...NO_DRAIN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
