@@ -53,3 +53,4 @@ export {
 } from './private-servers/partitioned-standby.js';
 export { storeServedPlaces, waitForFeedFence, type ServingStores } from './served-places.js';
 export { createTestSandbox, testDatasets, type TestSandbox } from './test-datasets.js';
+export { startDroppingDnsServer, type DroppingDnsServer } from './dropping-dns-server.js';

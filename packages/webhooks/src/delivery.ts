@@ -1,10 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { CheckedAddress, EndpointTarget } from './address-policy.js';
-
-/** What the receiver answered (at most this much of its body is read: we only need its status). */
-export const RESPONSE_BYTES_READ = 4_096;
+import { fail, ok, type Result } from '@directory/domain';
+import {
+  checkTarget,
+  parseEndpointUrl,
+  resolutionBudgetMs,
+  type AddressPolicy,
+  type CheckedAddress,
+  type EndpointTarget,
+} from './address-policy.js';
+import { connectionError, timeoutError } from './attempt-errors.js';
 
 export type AttemptResult = {
   /** Null: no HTTP answer (refused before connecting, connection error, timeout). */
@@ -12,6 +18,47 @@ export type AttemptResult = {
   error: string | null;
   latencyMs: number;
 };
+
+/**
+ * One attempt's clock: WEBHOOK_TIMEOUT_MS covers everything the attempt does, resolving the name
+ * included, so a slow name server cannot stretch an attempt past it.
+ */
+export type AttemptClock = { startedAt: number; timeoutMs: number };
+
+function startAttempt(timeoutMs: number): AttemptClock {
+  return { startedAt: performance.now(), timeoutMs };
+}
+
+function elapsedMs(clock: AttemptClock): number {
+  return performance.now() - clock.startedAt;
+}
+
+function remainingMs(clock: AttemptClock): number {
+  return Math.max(0, clock.timeoutMs - elapsedMs(clock));
+}
+
+/** No connection was made: the URL or its address is refused now (`latencyMs` 0: nothing was sent). */
+function refused(reason: string): AttemptResult {
+  return { statusCode: null, error: `refused: ${reason}`, latencyMs: 0 };
+}
+
+/**
+ * The check an attempt makes before connecting: the URL's form and port, then its addresses, DNS
+ * getting at most what is left of the attempt. Checked again at every attempt: what the name resolves
+ * to now is what matters.
+ */
+async function checkDeliveryTarget(
+  url: string,
+  policy: AddressPolicy,
+  clock: AttemptClock,
+): Promise<Result<{ target: EndpointTarget; address: CheckedAddress }, AttemptResult>> {
+  const parsed = parseEndpointUrl(url, policy);
+  if (!parsed.ok) return fail(refused(parsed.error));
+  const budgetMs = Math.min(resolutionBudgetMs(policy), remainingMs(clock));
+  const address = await checkTarget(parsed.value, policy, budgetMs);
+  if (!address.ok) return fail(refused(address.error));
+  return ok({ target: parsed.value, address: address.value });
+}
 
 /**
  * A lookup that answers with the address the policy checked, whatever the name: the connection goes
@@ -27,18 +74,18 @@ export function pinnedLookup(address: CheckedAddress): LookupFunction {
 
 /**
  * POSTs `body` to the endpoint at the checked address: no redirect followed (a 3xx is a failure), no
- * connection pooling, a whole-attempt limit of `timeoutMs`.
+ * connection pooling, within what is left of the attempt's time. The attempt ends on the status line:
+ * the receiver's status is all we need, so its body is never read and a body that never ends cannot
+ * turn a 2xx into a timeout.
  */
-export function postSigned(input: {
+function postSigned(input: {
   target: EndpointTarget;
   address: CheckedAddress;
   headers: Record<string, string>;
   body: string;
-  timeoutMs: number;
+  clock: AttemptClock;
 }): Promise<AttemptResult> {
-  const { target, address, body, timeoutMs } = input;
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const { target, address, body, clock } = input;
   const transport = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
@@ -46,7 +93,7 @@ export function postSigned(input: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ statusCode, error, latencyMs: elapsed() });
+      resolve({ statusCode, error, latencyMs: Math.round(elapsedMs(clock)) });
     };
     const request = transport.request(
       {
@@ -64,24 +111,37 @@ export function postSigned(input: {
         agent: false,
       },
       (response) => {
-        const statusCode = response.statusCode ?? null;
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          if (read >= RESPONSE_BYTES_READ) {
-            finish(statusCode, null);
-            response.destroy();
-          }
-        });
-        response.on('end', () => finish(statusCode, null));
-        response.on('error', () => finish(statusCode, null));
+        finish(response.statusCode ?? null, null);
+        // Errors of the connection we are closing are no longer the attempt's.
+        response.on('error', () => {});
+        request.destroy();
       },
     );
     const timer = setTimeout(() => {
-      finish(null, `timed out after ${timeoutMs} ms`);
+      finish(null, timeoutError(clock.timeoutMs));
       request.destroy();
-    }, timeoutMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish(null, error.code ?? error.message));
+    }, remainingMs(clock));
+    request.on('error', (error) => finish(null, connectionError(error)));
     request.end(body);
   });
+}
+
+/**
+ * One attempt of a delivery, all of it within `timeoutMs` (WEBHOOK_TIMEOUT_MS): the target checked as
+ * it resolves now, then the signed POST to the checked address. `signatureHeaders` runs once the target
+ * passed (a refused address is recorded as refused); its error is recorded as the attempt's.
+ */
+export async function attemptSigned(input: {
+  url: string;
+  policy: AddressPolicy;
+  timeoutMs: number;
+  body: string;
+  signatureHeaders: () => Result<Record<string, string>>;
+}): Promise<AttemptResult> {
+  const clock = startAttempt(input.timeoutMs);
+  const checked = await checkDeliveryTarget(input.url, input.policy, clock);
+  if (!checked.ok) return checked.error;
+  const headers = input.signatureHeaders();
+  if (!headers.ok) return { statusCode: null, error: headers.error, latencyMs: 0 };
+  return postSigned({ ...checked.value, headers: headers.value, body: input.body, clock });
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkEndpointUrl, isPublicAddress, parseEndpointUrl } from '../src/address-policy.js';
+import {
+  ADDRESS_REFUSED,
+  checkEndpointUrl,
+  isPublicAddress,
+  parseEndpointUrl,
+} from '../src/address-policy.js';
 
 // What names resolve to in this spec: no DNS server is asked.
 const ZONE: Record<string, string[]> = {
@@ -17,12 +22,13 @@ const ZONE: Record<string, string[]> = {
 const resolve = (host: string): Promise<string[]> =>
   host === 'broken.example.com' ? Promise.reject(new Error('SERVFAIL')) : Promise.resolve(ZONE[host] ?? []);
 
-const check = (url: string, allowLoopback: boolean) => checkEndpointUrl(url, { allowLoopback, resolve });
+const check = (url: string, allowLoopback: boolean, allowedPorts = [443]) =>
+  checkEndpointUrl(url, { allowLoopback, allowedPorts, resolve });
 
 describe('endpoint URLs (loopback not allowed: production)', () => {
   const accepted = [
     'https://hooks.example.com/directory',
-    'https://hooks.example.com:8443/directory?source=directory',
+    'https://hooks.example.com:443/directory?source=directory',
     'https://@hooks.example.com/', // empty userinfo: no credentials, the same host
     'https://8.8.8.8/hook',
     'https://[2606:4700:4700::1111]/hook',
@@ -85,6 +91,8 @@ describe('endpoint URLs (loopback not allowed: production)', () => {
     ['name resolving to nothing', 'https://nowhere.example.com/'],
     ['resolver failure', 'https://broken.example.com/'],
     ['overlong', `https://hooks.example.com/${'a'.repeat(2_100)}`],
+    ['a port other than 443', 'https://hooks.example.com:8443/'],
+    ['ssh port of a public address', 'https://8.8.8.8:22/'],
   ];
 
   it.each(accepted)('accepts %s', async (url) => {
@@ -104,24 +112,28 @@ describe('endpoint URLs (loopback not allowed: production)', () => {
   it('connects to the first checked address of a name, to the literal of an address', async () => {
     const named = await check('https://hooks.example.com/', false);
     expect(named.ok && named.value.address).toEqual({ address: '93.184.216.34', family: 4 });
-    const literal = await check('https://[2606:4700:4700::1111]:8443/', false);
+    const literal = await check('https://[2606:4700:4700::1111]:8443/', false, [443, 8443]);
     expect(literal.ok && literal.value.address).toEqual({ address: '2606:4700:4700::1111', family: 6 });
     expect(literal.ok && literal.value.target.port).toBe(8443);
   });
 
-  it('tells why: https, credentials, private addresses', () => {
-    expect(parseEndpointUrl('http://hooks.example.com/', false)).toEqual({
+  it('tells why for the form (https, credentials, port), one message for every refused address', () => {
+    const production = { allowLoopback: false };
+    expect(parseEndpointUrl('http://hooks.example.com/', production)).toEqual({
       ok: false,
       error: 'the URL must use https',
     });
-    expect(parseEndpointUrl('https://a:b@hooks.example.com/', false)).toEqual({
+    expect(parseEndpointUrl('https://a:b@hooks.example.com/', production)).toEqual({
       ok: false,
       error: 'the URL must not contain a user name or password',
     });
-    expect(parseEndpointUrl('https://10.1.2.3/', false)).toEqual({
+    expect(parseEndpointUrl('https://hooks.example.com:8443/', production)).toEqual({
       ok: false,
-      error: 'the URL must not point to a private or reserved address',
+      error: 'the port of the URL must be 443',
     });
+    for (const url of ['https://10.1.2.3/', 'https://127.0.0.1/', 'https://localhost/', 'https://[::1]/']) {
+      expect(parseEndpointUrl(url, production)).toEqual({ ok: false, error: ADDRESS_REFUSED });
+    }
   });
 });
 
