@@ -22,6 +22,16 @@ export type StatusSnapshot = {
    * commits), naming the repair; null when it does not; absent when unknown.
    */
   storeBehindIndex?: string | null;
+  /**
+   * The webhook deliveries table: the planner's row estimate (null before its first analyze), bytes on
+   * disk, and seconds since a prune last finished (null: never). Null when PostgreSQL did not answer;
+   * absent when not read.
+   */
+  webhookDeliveries?: {
+    estimatedRows: number | null;
+    bytes: number;
+    lastPrunedAgeSeconds: number | null;
+  } | null;
 };
 
 export type AttentionThresholds = {
@@ -112,6 +122,7 @@ export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<
     `dead letters pending  ${snapshot.deadLettersPending ?? unknown}`,
     `served places         ${snapshot.served ? `PostgreSQL ${snapshot.served.postgresql}  index ${snapshot.served.index}` : unknown}`,
     `newest event          ${newestEvent(snapshot.newestEvent)}`,
+    `webhook deliveries    ${webhookDeliveries(snapshot.webhookDeliveries)}`,
     '',
   );
   if (attention.length === 0) lines.push('OK: nothing needs attention');
@@ -122,6 +133,20 @@ export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<
 function newestEvent(value: StatusSnapshot['newestEvent']): string {
   if (value === null) return 'unknown';
   return value.ageSeconds === null ? 'none stored' : `${seconds(value.ageSeconds)} ago`;
+}
+
+function webhookDeliveries(value: StatusSnapshot['webhookDeliveries']): string {
+  if (value === undefined || value === null) return 'unknown';
+  const rows = value.estimatedRows === null ? 'rows not estimated yet' : `about ${value.estimatedRows} rows`;
+  const pruned =
+    value.lastPrunedAgeSeconds === null
+      ? 'never pruned'
+      : `last pruned ${seconds(value.lastPrunedAgeSeconds)} ago`;
+  return `${rows}  ${megabytes(value.bytes)} on disk  ${pruned}`;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_048_576).toFixed(1)} MB`;
 }
 
 function seconds(value: number): string {
@@ -163,5 +188,12 @@ export function statusDocument(snapshot: StatusSnapshot, attention: ReadonlyArra
     served: served && { postgresql: served.postgresql, index: served.index },
     newestEvent: newest && { ageSeconds: newest.ageSeconds },
     storeBehindIndex: snapshot.storeBehindIndex ?? null,
+    webhookDeliveries: snapshot.webhookDeliveries
+      ? {
+          estimatedRows: snapshot.webhookDeliveries.estimatedRows,
+          bytes: snapshot.webhookDeliveries.bytes,
+          lastPrunedAgeSeconds: snapshot.webhookDeliveries.lastPrunedAgeSeconds,
+        }
+      : null,
   };
 }

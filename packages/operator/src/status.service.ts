@@ -13,6 +13,7 @@ import {
   stalenessSeconds,
 } from '@directory/ingest';
 import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
+import { readRetentionStatus } from '@directory/webhooks/retention';
 import type { StatusSnapshot } from './attention.js';
 
 export type StatusDependencies = {
@@ -47,19 +48,21 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
   const bounded = <T>(work: () => Promise<T>): Promise<T | null> =>
     withTimeout(work(), deps.timeoutMs * 3).catch(() => null);
 
-  const [queue, lag, deadLettersPending, newestAt, served, progress, storeBehind] = await Promise.all([
-    redis ? bounded(() => readQueueCounts(deps.queue)) : null,
-    postgres ? bounded(() => readProjectionLag(deps.db)) : null,
-    postgres ? bounded(() => countPendingDeadLetters(deps.db)) : null,
-    postgres ? bounded(async () => ({ at: await newestEventRecordedAt(deps.db) })) : null,
-    postgres && elasticsearch
-      ? bounded(() => readServedCounts(deps.db, deps.search.client, deps.search.alias))
-      : null,
-    redis ? bounded(async () => ({ at: await readProjectorProgress(deps.redis, deps.redisPrefix) })) : null,
-    postgres && elasticsearch
-      ? bounded(async () => ({ reason: await readStoreBehindIndex(deps.db, deps.search) }))
-      : null,
-  ]);
+  const [queue, lag, deadLettersPending, newestAt, served, progress, storeBehind, deliveries] =
+    await Promise.all([
+      redis ? bounded(() => readQueueCounts(deps.queue)) : null,
+      postgres ? bounded(() => readProjectionLag(deps.db)) : null,
+      postgres ? bounded(() => countPendingDeadLetters(deps.db)) : null,
+      postgres ? bounded(async () => ({ at: await newestEventRecordedAt(deps.db) })) : null,
+      postgres && elasticsearch
+        ? bounded(() => readServedCounts(deps.db, deps.search.client, deps.search.alias))
+        : null,
+      redis ? bounded(async () => ({ at: await readProjectorProgress(deps.redis, deps.redisPrefix) })) : null,
+      postgres && elasticsearch
+        ? bounded(async () => ({ reason: await readStoreBehindIndex(deps.db, deps.search) }))
+        : null,
+      postgres ? bounded(() => readRetentionStatus(deps.db)) : null,
+    ]);
   const now = deps.now();
   return {
     dependencies,
@@ -81,6 +84,12 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
     newestEvent: newestAt ? { ageSeconds: newestAt.at === null ? null : ageSeconds(newestAt.at, now) } : null,
     served,
     ...(storeBehind ? { storeBehindIndex: storeBehind.reason } : {}),
+    webhookDeliveries: deliveries && {
+      estimatedRows: deliveries.estimatedRows,
+      bytes: deliveries.bytes,
+      lastPrunedAgeSeconds:
+        deliveries.lastPrunedAt === null ? null : ageSeconds(deliveries.lastPrunedAt, now),
+    },
   };
 }
 

@@ -1,5 +1,12 @@
 import type { Database } from '@directory/database';
-import { claimTask, deleteFinalDeliveries, finishTask } from './retention.repository.js';
+import {
+  claimTask,
+  deleteFinalDeliveries,
+  finishTask,
+  lastFinishedAt,
+  readDeliveriesTableSize,
+  type DeliveriesTableSize,
+} from './retention.repository.js';
 
 /**
  * Retention of webhook deliveries: a final delivery (delivered, failed or abandoned) older than the
@@ -78,4 +85,16 @@ export async function pruneDeliveries(db: Database, options: PruneOptions): Prom
   );
   await finishTask(db, { task: PRUNE_TASK, holder: options.holder });
   return { deletedRows, batches };
+}
+
+/** What `npm run status` shows of the deliveries table: its size, and when a prune last finished. */
+export type RetentionStatus = DeliveriesTableSize & { lastPrunedAt: Date | null };
+
+/** Reads the catalog and the prune's claim only: cheap whatever the table holds. */
+export async function readRetentionStatus(db: Database): Promise<RetentionStatus> {
+  const [size, lastPrunedAt] = await Promise.all([
+    readDeliveriesTableSize(db),
+    lastFinishedAt(db, PRUNE_TASK),
+  ]);
+  return { ...size, lastPrunedAt };
 }
