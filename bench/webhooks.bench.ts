@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { QueueEvents } from 'bullmq';
 import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
-import { ensureAccount } from '@directory/keys';
+import { createApiKey, ensureAccount } from '@directory/keys';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { crawled, published, startProcess } from '@directory/testing';
 import { createEndpoint, webhookOptionsOf } from '@directory/webhooks';
@@ -95,6 +95,8 @@ try {
 
   // Registered after the seeding: the endpoint gets the changes from now on.
   const account = await ensureAccount(environment.db, 'bench@example.com');
+  // Webhooks go only to accounts holding an active live key.
+  await createApiKey(environment.db, { accountId: account.id, name: 'bench-webhooks' });
   const endpoint = await createEndpoint(
     environment.db,
     { accountId: account.id, url: `http://127.0.0.1:${receiverPort}/hook`, countries: ['de'] },

@@ -18,6 +18,7 @@ import {
 } from '@directory/testing';
 import {
   createEndpoint,
+  claimDelivery,
   dispatchOnce,
   sendTestEvent,
   setEndpointEnabled,
@@ -470,5 +471,157 @@ describe('signed webhooks', () => {
       .flat()
       .sort();
     expect(keys).toEqual(expected);
+  });
+});
+
+describe('webhook limits', () => {
+  /** Deliveries of a place, as the dispatcher left them. */
+  const deliveriesOfPlace = (endpointId: string, placeId: string) =>
+    database.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'place_version', 'attempts', 'payload'])
+      .where('endpoint_id', '=', endpointId)
+      .where('place_id', '=', placeId)
+      .execute();
+  const PUBLIC: WebhookOptions = {
+    secretKey: SECRET_KEY,
+    allowLoopback: false,
+    resolve: () => Promise.resolve(['93.184.216.34']),
+  };
+
+  it('folds newer versions of a waiting place into one delivery; sends nothing to accounts without a live key or blocked', async () => {
+    const receiving = await register('https://hooks.example.test/fold', PUBLIC);
+    const keyless = await register('https://hooks.example.test/keyless', PUBLIC);
+    await database.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('account_id', '=', keyless.endpoint.accountId)
+      .execute();
+    const blocked = await register('https://hooks.example.test/blocked', PUBLIC);
+    await database.db
+      .insertInto('webhook_account_blocks')
+      .values({ account_id: blocked.endpoint.accountId, reason: 'abuse' })
+      .execute();
+
+    for (const version of [1, 2, 3]) {
+      await writePlaces([{ id: 'wh-fold', version }]);
+      expect(await dispatchOnce(database.db, DISPATCH_LIMITS)).toBe(1);
+    }
+    const [folded, ...more] = await deliveriesOfPlace(receiving.endpoint.id, 'wh-fold');
+    expect(more).toEqual([]);
+    expect(folded).toMatchObject({ status: 'pending', place_version: 3, attempts: 0 });
+    expect(JSON.parse(folded?.payload ?? '')).toMatchObject({ data: { id: 'wh-fold', version: 3 } });
+    expect(await deliveriesOf(keyless.endpoint.id)).toEqual([]);
+    expect(await deliveriesOf(blocked.endpoint.id)).toEqual([]);
+
+    // An attempted delivery is never rewritten: a newer version after it is a delivery of its own.
+    await database.db
+      .updateTable('webhook_deliveries')
+      .set({ attempts: 1 })
+      .where('endpoint_id', '=', receiving.endpoint.id)
+      .execute();
+    await writePlaces([{ id: 'wh-fold', version: 4 }]);
+    await dispatchOnce(database.db, DISPATCH_LIMITS);
+    expect(
+      (await deliveriesOfPlace(receiving.endpoint.id, 'wh-fold')).map((row) => row.place_version).sort(),
+    ).toEqual([3, 4]);
+  });
+
+  it('disables an endpoint that falls behind by more than its cap, and waits (moving no position) at the global cap', async () => {
+    const behind = await register('https://hooks.example.test/behind', PUBLIC);
+    const limits = { maxPendingPerEndpoint: 3, maxPending: 100 };
+    await writePlaces([
+      { id: 'wh-cap-1', version: 1 },
+      { id: 'wh-cap-2', version: 1 },
+    ]);
+    expect(await dispatchOnce(database.db, limits)).toBe(2);
+    await writePlaces([
+      { id: 'wh-cap-3', version: 1 },
+      { id: 'wh-cap-4', version: 1 },
+    ]);
+    expect(await dispatchOnce(database.db, limits)).toBe(0);
+    const endpoint = await database.db
+      .selectFrom('webhook_endpoints')
+      .select(['enabled', 'disabled_reason'])
+      .where('id', '=', behind.endpoint.id)
+      .executeTakeFirstOrThrow();
+    expect(endpoint).toEqual({
+      enabled: false,
+      disabled_reason:
+        'more than 3 deliveries were waiting: catch up from the changes feed, then enable the endpoint again',
+    });
+    expect((await deliveriesOf(behind.endpoint.id)).map((row) => [row.status, row.payload])).toEqual([
+      ['abandoned', ''],
+      ['abandoned', ''],
+    ]);
+
+    await setEndpointEnabled(database.db, behind.endpoint.accountId, behind.endpoint.id, true);
+    // (Registering starts every position after what was written so far.)
+    const other = await register('https://hooks.example.test/other', PUBLIC, ['it']);
+    await writePlaces([
+      { id: 'wh-cap-5', version: 1 },
+      { id: 'wh-cap-6', version: 1 },
+    ]);
+    // Two pending deliveries of another endpoint reach a global cap of two: nothing is made, nothing skipped.
+    const position = () =>
+      database.db.selectFrom('webhook_feed_positions').selectAll().orderBy('country').execute();
+    const before = await position();
+    for (const n of [1, 2]) {
+      await sql`insert into webhook_deliveries (id, endpoint_id, event_type, payload)
+                values (${`msg_cap_${n}`}, ${other.endpoint.id}::uuid, 'webhook.test', '{}')`.execute(
+        database.db,
+      );
+    }
+    expect(await dispatchOnce(database.db, { maxPendingPerEndpoint: 10, maxPending: 2 })).toBeNull();
+    expect(await position()).toEqual(before);
+    expect(await dispatchOnce(database.db, { maxPendingPerEndpoint: 10, maxPending: 3 })).toBe(2);
+  });
+
+  it('claims fairly: the least recently served endpoint first, within the per-endpoint and per-account limits', async () => {
+    const limits = { endpointConcurrency: 1, accountConcurrency: 2, leaseMs: 60_000 };
+    const busy = await register('https://hooks.example.test/busy-1', PUBLIC);
+    const endpointIds = [busy.endpoint.id];
+    for (const path of ['busy-2', 'busy-3']) {
+      const created = await createEndpoint(
+        database.db,
+        { accountId: busy.endpoint.accountId, url: `https://hooks.example.test/${path}`, countries: ['de'] },
+        PUBLIC,
+      );
+      if (!created.ok) throw new Error(created.error);
+      endpointIds.push(created.value.endpoint.id);
+    }
+    const quiet = await register('https://hooks.example.test/quiet', PUBLIC);
+    const owner = new Map<string, string>();
+    for (const [index, endpointId] of [...endpointIds, quiet.endpoint.id].entries()) {
+      for (const n of [1, 2, 3]) {
+        const id = `msg_fair_${index}_${n}`;
+        owner.set(id, index < 3 ? `busy-${index + 1}` : 'quiet');
+        await sql`insert into webhook_deliveries (id, endpoint_id, event_type, payload, created_at)
+                  values (${id}, ${endpointId}::uuid, 'webhook.test', '{}', now() - make_interval(secs => ${10 - n}))`.execute(
+          database.db,
+        );
+      }
+    }
+    const claimed: string[] = [];
+    for (;;) {
+      const id = await claimDelivery(database.db, limits);
+      if (id === null) break;
+      claimed.push(owner.get(id) ?? id);
+    }
+    // The busy account gets two attempts in flight (two of its endpoints, one each), the quiet one its own.
+    const busyClaimed = claimed.filter((name) => name.startsWith('busy-'));
+    expect(claimed.filter((name) => name === 'quiet')).toEqual(['quiet']);
+    expect(new Set(busyClaimed).size).toBe(2);
+    // An attempt ending frees its slot; the endpoint never served yet goes before the two served.
+    const [firstBusy] = busyClaimed;
+    const firstId = [...owner].find(([id, name]) => name === firstBusy && id.endsWith('_1'))?.[0] ?? '';
+    await database.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivered', leased_until: null })
+      .where('id', '=', firstId)
+      .execute();
+    const unserved = ['busy-1', 'busy-2', 'busy-3'].find((name) => !busyClaimed.includes(name));
+    expect(owner.get((await claimDelivery(database.db, limits)) ?? '')).toBe(unserved);
+    expect(await claimDelivery(database.db, limits)).toBeNull();
   });
 });
