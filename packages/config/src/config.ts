@@ -230,9 +230,9 @@ const environmentSchema = z
     // Exports (docs/api.md "Exports"): streaming at once per api process, live and sandbox (dk_test_)
     // keys apart so sandbox exports never take a live slot; at once per account and mode across every
     // process (leases in Redis); and the longest one response streams before it ends, resumable.
-    EXPORTS_MAX_CONCURRENT: positiveInt.max(100).default(4),
-    EXPORTS_MAX_CONCURRENT_TEST: positiveInt.max(100).default(2),
-    EXPORTS_MAX_PER_ACCOUNT: positiveInt.max(100).default(1),
+    EXPORTS_MAX_CONCURRENT: positiveInt.max(100).default(8),
+    EXPORTS_MAX_CONCURRENT_TEST: positiveInt.max(100).default(4),
+    EXPORTS_MAX_PER_ACCOUNT: positiveInt.max(100).default(2),
     EXPORTS_MAX_DURATION_MS: positiveInt.min(1_000).max(86_400_000).default(600_000),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(8_000),
     // How long a server (api, mcp, console) keeps answering after SIGTERM while its /readyz already

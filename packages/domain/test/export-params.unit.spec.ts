@@ -5,6 +5,8 @@ import {
   type SnapshotHorizon,
 } from '../src/changes/changes-cursor.js';
 import {
+  EXPORT_RESUME_OTHER_MODE,
+  decodeExportResumeToken,
   exportChangesCursor,
   exportResumeToken,
   exportTrailerLine,
@@ -56,9 +58,41 @@ describe('export cursors', () => {
   it('the trailer cursor is the feed after the snapshot, the resume token the snapshot itself', () => {
     const changes = decodeChangesCursor(exportChangesCursor(HORIZON, 'de', SECRET), 'de', SECRET);
     expect(changes).toEqual({ ok: true, value: feedAfterSnapshot(HORIZON, { timed: true }) });
-    const resume = decodeChangesCursor(exportResumeToken(HORIZON, 'de', SECRET), 'de', SECRET);
+    // A live token keeps the form live tokens always had: a snapshot cursor of the feed.
+    const resume = decodeChangesCursor(exportResumeToken(HORIZON, 'de', 'live', SECRET), 'de', SECRET);
     expect(resume).toEqual({ ok: true, value: { kind: 'snapshot', horizon: HORIZON, after: '' } });
-    expect(decodeChangesCursor(exportResumeToken(HORIZON, 'de', SECRET), 'fr', SECRET).ok).toBe(false);
+    expect(decodeChangesCursor(exportResumeToken(HORIZON, 'de', 'live', SECRET), 'fr', SECRET).ok).toBe(
+      false,
+    );
+  });
+
+  it('a resume token is bound to its key mode: each mode refuses the other, saying which it came from', () => {
+    for (const mode of ['live', 'test'] as const) {
+      const other = mode === 'live' ? 'test' : 'live';
+      const token = exportResumeToken(HORIZON, 'de', mode, SECRET);
+      expect(decodeExportResumeToken(token, 'de', mode, SECRET)).toEqual({
+        ok: true,
+        value: { horizon: HORIZON, after: '' },
+      });
+      expect(decodeExportResumeToken(token, 'de', other, SECRET)).toEqual({
+        ok: false,
+        error: EXPORT_RESUME_OTHER_MODE[mode],
+      });
+      // Another country's check fails as before, whichever mode tries it.
+      expect(decodeExportResumeToken(token, 'fr', mode, SECRET).ok).toBe(false);
+      expect(decodeExportResumeToken(token, 'fr', other, SECRET).ok).toBe(false);
+    }
+    // A sandbox token is a test key's changes cursor, as the feed's own are.
+    expect(
+      decodeChangesCursor(exportResumeToken(HORIZON, 'de', 'test', SECRET), 'de', SECRET, 'test').ok,
+    ).toBe(true);
+    // The feed cursor is not a resume token in either mode; an altered token names no mode.
+    const feed = exportChangesCursor(HORIZON, 'de', SECRET);
+    expect(decodeExportResumeToken(feed, 'de', 'live', SECRET)).toMatchObject({ ok: false });
+    const altered = `${exportResumeToken(HORIZON, 'de', 'test', SECRET).slice(0, -2)}AA`;
+    const refused = decodeExportResumeToken(altered, 'de', 'live', SECRET);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? '' : refused.error).not.toMatch(/test key/);
   });
 });
 

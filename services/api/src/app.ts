@@ -15,6 +15,7 @@ import { doctorRoutes } from './routes/doctors/doctors.routes.js';
 import { keyRoutes } from './routes/key/key.routes.js';
 import { changeRoutes } from './routes/changes/changes.routes.js';
 import { exportRoutes } from './routes/exports/exports.routes.js';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './routes/exports/export-limits.js';
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
@@ -29,8 +30,8 @@ export type AppDependencies = SearchServiceDependencies & {
   cursorSecret: string;
   /** The public website's origin (config SITE_ORIGIN), named in the OpenAPI document as its contact. */
   siteOrigin?: string;
-  /** Exports streaming at once in this process (config EXPORTS_MAX_CONCURRENT; 2 when not given). */
-  exportsMaxConcurrent?: number;
+  /** The limits of exports (config EXPORTS_*); the defaults of DEFAULT_EXPORT_LIMITS where not given. */
+  exportLimits?: Partial<ExportLimits>;
 };
 
 export type AppOptions = LogOptions;
@@ -74,7 +75,9 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       await v1.register(exportRoutes, {
         datasets,
         cursorSecret: deps.cursorSecret,
-        maxConcurrent: deps.exportsMaxConcurrent ?? 2,
+        redis: deps.redis,
+        redisPrefix: deps.redisPrefix,
+        limits: { ...DEFAULT_EXPORT_LIMITS, ...deps.exportLimits },
       });
       await v1.register(cityRoutes, { datasets });
       await v1.register(specialtyRoutes, { datasets });

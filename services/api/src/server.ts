@@ -13,7 +13,11 @@ const app = await runSearchService(
         ...deps,
         cursorSecret: config.CURSOR_SECRET,
         siteOrigin: config.SITE_ORIGIN,
-        exportsMaxConcurrent: config.EXPORTS_MAX_CONCURRENT,
+        exportLimits: {
+          maxConcurrent: { live: config.EXPORTS_MAX_CONCURRENT, test: config.EXPORTS_MAX_CONCURRENT_TEST },
+          maxPerAccount: config.EXPORTS_MAX_PER_ACCOUNT,
+          maxDurationMs: config.EXPORTS_MAX_DURATION_MS,
+        },
       },
       logOptions,
     ),

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Doctor, ListedPlace } from '@directory/domain';
 import { acceptsGzip } from '../src/routes/exports/accept-encoding.js';
 import { exportBody, type UnitCharge } from '../src/routes/exports/export-body.js';
+import {
+  createProcessSlots,
+  exportEndReason,
+  exportStalled,
+  retryAfterSeconds,
+} from '../src/routes/exports/export-limits.js';
 
 describe('Accept-Encoding', () => {
   it.each([
@@ -52,8 +58,9 @@ function pagesOf(pageSizes: number[]) {
   return { pages: pages(), state };
 }
 
-async function bodyOf(pageSizes: number[], charges: UnitCharge[]) {
+async function bodyOf(pageSizes: number[], charges: UnitCharge[], endAfterPage?: number) {
   const { pages, state } = pagesOf(pageSizes);
+  let pagesTaken = 0;
   let asked = 0;
   const chunks: string[] = [];
   for await (const chunk of exportBody({
@@ -62,6 +69,7 @@ async function bodyOf(pageSizes: number[], charges: UnitCharge[]) {
     pages,
     writeRecord: (doctor) => JSON.stringify({ id: doctor.id }),
     chargeUnit: () => Promise.resolve(charges[asked++] ?? { ok: true }),
+    endReason: () => ((pagesTaken += 1) === endAfterPage ? 'the longest duration' : undefined),
   })) {
     chunks.push(chunk);
   }
@@ -104,10 +112,67 @@ describe('export body', () => {
     expect(body.trailer).toMatchObject({ records: 1000, complete: false });
   });
 
+  it('ends with an incomplete trailer after the page where a limit says so, and stops reading the store', async () => {
+    const body = await bodyOf([1000, 1000, 1000], [], 2);
+    expect(body.lines).toHaveLength(2000);
+    expect(body.trailer).toEqual({
+      country: 'de',
+      records: 2000,
+      complete: false,
+      reason: 'the longest duration',
+      changesCursor: 'cursor',
+    });
+    expect(body.finished).toBe(true);
+  });
+
   it('is only a trailer for an empty dataset, charging nothing', async () => {
     const body = await bodyOf([], []);
     expect(body.lines).toEqual([]);
     expect(body.trailer).toMatchObject({ records: 0, complete: true });
     expect(body.asked).toBe(0);
+  });
+});
+
+describe('export limits', () => {
+  it('counts live and sandbox slots apart: a full sandbox takes no live slot', () => {
+    const slots = createProcessSlots({ live: 2, test: 1 });
+    expect(slots.take('test')).toBe(true);
+    expect(slots.take('test')).toBe(false);
+    expect(slots.take('live')).toBe(true);
+    expect(slots.take('live')).toBe(true);
+    expect(slots.take('live')).toBe(false);
+    slots.free('test');
+    expect(slots.take('test')).toBe(true);
+    // A slot freed twice never makes room beyond the limit.
+    slots.free('live');
+    slots.free('live');
+    slots.free('live');
+    expect([slots.take('live'), slots.take('live'), slots.take('live')]).toEqual([true, true, false]);
+  });
+
+  it('ends an export once its longest duration has passed, or when its lease is lost', () => {
+    const limits = { maxDurationMs: 600_000 };
+    const startedAt = 1_000_000;
+    expect(exportEndReason({ startedAt, leaseHeld: true }, limits, startedAt + 599_999)).toBeUndefined();
+    expect(exportEndReason({ startedAt, leaseHeld: true }, limits, startedAt + 600_000)).toMatch(
+      /longest an export streams \(10 minutes\); resume it now with resume .* and after/,
+    );
+    expect(exportEndReason({ startedAt, leaseHeld: false }, limits, startedAt + 1)).toMatch(
+      /slot could not be renewed; resume it/,
+    );
+    expect(
+      exportEndReason({ startedAt, leaseHeld: true }, { maxDurationMs: 2_500 }, startedAt + 3_000),
+    ).toMatch(/\(3 seconds\)/);
+  });
+
+  it('calls a client stalled only past the stall limit, and waits at least a second after a refusal', () => {
+    expect(exportStalled(0, { stallLimitMs: 120_000 }, 119_999)).toBe(false);
+    expect(exportStalled(0, { stallLimitMs: 120_000 }, 120_000)).toBe(true);
+    expect([
+      retryAfterSeconds(0),
+      retryAfterSeconds(1),
+      retryAfterSeconds(1_001),
+      retryAfterSeconds(30_000),
+    ]).toEqual([1, 1, 2, 30]);
   });
 });

@@ -5,7 +5,14 @@ import { PLACE_ID_PATTERN, type CountryCode } from '../events.js';
 import { countryFromQuery, parseParameters, type ParameterError } from '../query-parameters.js';
 import { fail, ok, type Result } from '../result.js';
 import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
-import { encodeChangesCursor, feedAfterSnapshot, type SnapshotHorizon } from './changes-cursor.js';
+import {
+  CHANGES_CURSOR_REASONS,
+  decodeChangesCursor,
+  encodeChangesCursor,
+  feedAfterSnapshot,
+  snapshotStart,
+  type SnapshotHorizon,
+} from './changes-cursor.js';
 
 /**
  * Validation and framing of `GET /api/v1/exports/{country}`: a whole dataset's served records as NDJSON,
@@ -86,9 +93,45 @@ export function exportChangesCursor(
   return encodeChangesCursor(feedAfterSnapshot(horizon, { timed: true }), country, secret, mode);
 }
 
-/** The token that resumes an export of this snapshot (`resume`): a snapshot cursor of the changes feed. */
-export function exportResumeToken(horizon: SnapshotHorizon, country: CountryCode, secret: string): string {
-  return encodeChangesCursor({ kind: 'snapshot', horizon, after: '' }, country, secret);
+/**
+ * The token that resumes an export of this snapshot (`resume`): a snapshot cursor of the changes feed,
+ * bound to the mode of the key that started the export, as every changes cursor is. A live and a
+ * sandbox dataset are two databases, so one's horizon means nothing in the other.
+ */
+export function exportResumeToken(
+  horizon: SnapshotHorizon,
+  country: CountryCode,
+  mode: ApiKeyMode,
+  secret: string,
+): string {
+  return encodeChangesCursor(snapshotStart(horizon), country, secret, mode);
+}
+
+/** Why a resume token was refused when it is a good token of the other mode. */
+export const EXPORT_RESUME_OTHER_MODE: Readonly<Record<ApiKeyMode, string>> = {
+  live: 'was issued to a live key (dk_live_); resume the export with a live key of the same account',
+  test: 'was issued to a test key (dk_test_); resume the export with a test key of the same account',
+};
+
+const NOT_A_RESUME_TOKEN =
+  'is not an Export-Resume token; send the Export-Resume header of the export exactly as it was received';
+
+/** The snapshot an Export-Resume token resumes, for a key of `mode`, or why it cannot be used. */
+export function decodeExportResumeToken(
+  token: string,
+  country: CountryCode,
+  mode: ApiKeyMode,
+  secret: string,
+): Result<{ horizon: SnapshotHorizon; after: string }> {
+  const decoded = decodeChangesCursor(token, country, secret, mode);
+  if (!decoded.ok) {
+    // The feed's reason for a cursor of the other mode speaks of `since`: an export's names `resume`.
+    const otherMode: ApiKeyMode = mode === 'live' ? 'test' : 'live';
+    const fromOtherMode = decoded.error === CHANGES_CURSOR_REASONS.otherMode[otherMode];
+    return fail(fromOtherMode ? EXPORT_RESUME_OTHER_MODE[otherMode] : decoded.error);
+  }
+  if (decoded.value.kind !== 'snapshot') return fail(NOT_A_RESUME_TOKEN);
+  return ok({ horizon: decoded.value.horizon, after: decoded.value.after });
 }
 
 /**

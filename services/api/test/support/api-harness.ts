@@ -64,7 +64,7 @@ export type HarnessAppOptions = AppOptions &
       | 'unknownKeyCacheSeconds'
       | 'trustedProxies'
       | 'usageFlushIntervalMs'
-      | 'exportsMaxConcurrent'
+      | 'exportLimits'
     >
   > & {
     rateLimit?: { max: number; windowSeconds: number };
@@ -131,9 +131,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
           ...(options.usageFlushIntervalMs === undefined
             ? {}
             : { usageFlushIntervalMs: options.usageFlushIntervalMs }),
-          ...(options.exportsMaxConcurrent === undefined
-            ? {}
-            : { exportsMaxConcurrent: options.exportsMaxConcurrent }),
+          ...(options.exportLimits === undefined ? {} : { exportLimits: options.exportLimits }),
         },
         {
           logLevel: options.logLevel ?? false,

@@ -2,19 +2,21 @@ import { Readable, pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { RedisClient } from '@directory/config';
 import {
   EXPORT_PAGE_SIZE,
   EXPORT_RECORDS_PER_UNIT,
-  decodeChangesCursor,
+  decodeExportResumeToken,
   exportChangesCursor,
   exportResumeToken,
   parseExportParams,
+  type ApiKeyMode,
   type ExportParams,
   type SnapshotHorizon,
 } from '@directory/domain';
 import { openExport } from '@directory/event-store';
 import { ProblemError } from '@directory/http-server';
-import { chargeRequest } from '@directory/keyed-access';
+import { chargeRequest, requireApiKey } from '@directory/keyed-access';
 import { datasetOf, type Datasets } from '@directory/search';
 import { writerFor } from '../../serializer.js';
 import { doctorComponent } from '../doctors/doctors.schemas.js';
@@ -22,6 +24,14 @@ import { documentOnly } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { acceptsGzip } from './accept-encoding.js';
 import { exportBody, type UnitCharge } from './export-body.js';
+import { createExportLeases, type ExportLease } from './export-leases.js';
+import {
+  createProcessSlots,
+  exportEndReason,
+  exportStalled,
+  retryAfterSeconds,
+  type ExportLimits,
+} from './export-limits.js';
 import {
   EXPORT_HEADERS,
   NDJSON,
@@ -35,14 +45,13 @@ export type ExportsRouteOptions = {
   datasets: Datasets;
   /** Signs the resume token and the changes cursor (config CURSOR_SECRET, as the changes feed's). */
   cursorSecret: string;
-  /**
-   * Exports streaming at once (config EXPORTS_MAX_CONCURRENT): each holds a connection of the pool for as
-   * long as its client reads; one more is refused with 503 and Retry-After instead of starving the pool.
-   */
-  maxConcurrent: number;
+  /** Holds the accounts' export leases, shared by every API process (config REDIS_PREFIX: `redisPrefix`). */
+  redis: RedisClient;
+  redisPrefix: string;
+  limits: ExportLimits;
 };
 
-/** What a refused export is told to wait: an export of a large dataset takes tens of seconds. */
+/** What a refused export is told to wait when this process is busy: an export takes tens of seconds. */
 const EXPORT_BUSY_RETRY_AFTER_S = 30;
 
 const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
@@ -64,8 +73,13 @@ export function exportRoutes(
   options: ExportsRouteOptions,
   done: (error?: Error) => void,
 ): void {
-  const { datasets, cursorSecret, maxConcurrent } = options;
-  let streaming = 0;
+  const { datasets, cursorSecret, limits } = options;
+  const processSlots = createProcessSlots(limits.maxConcurrent);
+  const leases = createExportLeases({
+    redis: options.redis,
+    prefix: options.redisPrefix,
+    leaseMs: limits.leaseMs,
+  });
   // Written as search writes a record: the allowlist closed, whatever the stored document holds.
   const writeRecord = writerFor(doctorComponent);
 
@@ -89,21 +103,45 @@ export function exportRoutes(
     async (request, reply) => {
       const params = parsedExportParams(request);
       const { country } = params;
-      const resumed = resumedExport(params, cursorSecret);
+      const key = requireApiKey(request);
+      const { mode } = key;
+      const resumed = resumedExport(params, mode, cursorSecret);
       const { db } = datasetOf(datasets, request);
-      if (streaming >= maxConcurrent) {
+
+      // This process's slots first (no round trip), then the account's, in Redis.
+      if (!processSlots.take(mode)) {
         reply.header('retry-after', EXPORT_BUSY_RETRY_AFTER_S);
         throw new ProblemError(
           'unavailable',
-          `Every export slot of this server is in use (${maxConcurrent}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
+          `Every export slot of this server for ${mode} keys is in use (${limits.maxConcurrent[mode]}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
         );
       }
-      streaming += 1;
-      let slotTaken = true;
-      const freeSlot = () => {
-        if (slotTaken) streaming -= 1;
-        slotTaken = false;
+      let lease: ExportLease | undefined;
+      let ended = false;
+      const endExport = () => {
+        if (ended) return;
+        ended = true;
+        processSlots.free(mode);
+        lease
+          ?.release()
+          .catch((error: unknown) => request.log.warn({ err: error }, 'export lease release failed'));
       };
+      try {
+        const attempt = await leases.acquire(key, limits.maxPerAccount);
+        if (!attempt.ok) {
+          const wait = retryAfterSeconds(attempt.retryAfterMs);
+          reply.header('retry-after', wait);
+          throw new ProblemError(
+            'rateLimited',
+            `This account already runs ${limits.maxPerAccount} export${limits.maxPerAccount === 1 ? '' : 's'} with ${mode} keys, the most it may run at once; retry when one ends (at the latest after ${wait} seconds).`,
+          );
+        }
+        lease = attempt.lease;
+      } catch (error) {
+        endExport();
+        throw error;
+      }
+
       let opened: Awaited<ReturnType<typeof openExport>>;
       try {
         opened = await openExport(db, {
@@ -111,44 +149,96 @@ export function exportRoutes(
           ...(resumed === undefined ? {} : { resumed: resumed.horizon }),
         });
       } catch (error) {
-        freeSlot();
+        endExport();
         throw error;
       }
-      const changesCursor = exportChangesCursor(opened.horizon, country, cursorSecret);
+      const changesCursor = exportChangesCursor(opened.horizon, country, cursorSecret, mode);
       reply
         .header('changes-cursor', changesCursor)
-        .header('export-resume', exportResumeToken(opened.horizon, country, cursorSecret))
+        .header('export-resume', exportResumeToken(opened.horizon, country, mode, cursorSecret))
         .header('vary', 'Accept-Encoding')
         .type(NDJSON);
       // HEAD: the headers only. Fastify would otherwise read (and charge) the whole export to drop it.
       if (request.method === 'HEAD') {
-        await opened.release().finally(freeSlot);
+        endExport();
         return reply.send();
       }
+
+      const progress = { startedAt: Date.now(), leaseHeld: true };
       const body = exportBody({
         country,
         changesCursor,
         pages: opened.pages(resumed?.after ?? '', EXPORT_PAGE_SIZE),
         writeRecord,
         chargeUnit: () => chargeUnit(request),
+        endReason: () => exportEndReason(progress, limits, Date.now()),
       });
       // One chunk (a page) at a time: a slow client holds back the reading of the store.
       const lines = Readable.from(body, { objectMode: true, highWaterMark: 1 });
-      // A body that never starts still ends the transaction (the generator's finally only runs once begun).
+      const watch = watchExport(request, lease, limits, {
+        leaseLost: () => (progress.leaseHeld = false),
+        // The connection itself: a stream destroyed alone would leave the response (and the client) open.
+        stalled: () => {
+          reply.raw.destroy();
+          lines.destroy();
+        },
+      });
+      // Also when the body never started (the generator's finally only runs once begun).
       lines.once('close', () => {
-        freeSlot();
-        opened.release().catch((error: unknown) => request.log.warn({ err: error }, 'export release failed'));
+        clearInterval(watch);
+        endExport();
       });
       lines.on('error', (error) => request.log.warn({ err: error }, 'export stream failed'));
       if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
       // No compression plugin is registered: the export compresses its own stream. pipeline destroys
-      // the source too when the client goes (fastify destroys what it sends), ending the transaction.
+      // the source too when the client goes (fastify destroys what it sends), ending the export.
       const gzip = createGzip();
       pipeline(lines, gzip, () => undefined);
       return reply.header('content-encoding', 'gzip').send(gzip);
     },
   );
   done();
+}
+
+/**
+ * Every third of a lease: renews the export's lease (a lease found expired, or not renewed, ends the
+ * export at its next page), and cuts a client that took no byte for the stall limit. The database is
+ * not what a stalled client holds (no transaction waits for it): its slots are.
+ */
+function watchExport(
+  request: FastifyRequest,
+  lease: ExportLease | undefined,
+  limits: ExportLimits,
+  on: { leaseLost: () => void; stalled: () => void },
+): NodeJS.Timeout {
+  const socket = request.raw.socket;
+  let bytesWritten = socket.bytesWritten;
+  let lastProgressAt = Date.now();
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      if (socket.bytesWritten !== bytesWritten) {
+        bytesWritten = socket.bytesWritten;
+        lastProgressAt = now;
+      }
+      if (exportStalled(lastProgressAt, limits, now)) {
+        on.stalled();
+        return;
+      }
+      lease?.renew().then(
+        (held) => {
+          if (!held) on.leaseLost();
+        },
+        (error: unknown) => {
+          request.log.warn({ err: error }, 'export lease renewal failed');
+          on.leaseLost();
+        },
+      );
+    },
+    Math.max(1, Math.floor(limits.leaseMs / 3)),
+  );
+  timer.unref();
+  return timer;
 }
 
 function parsedExportParams(request: FastifyRequest): ExportParams {
@@ -163,16 +253,14 @@ function parsedExportParams(request: FastifyRequest): ExportParams {
 /** The snapshot and position a resumed export continues from, or undefined for a new export. */
 function resumedExport(
   params: ExportParams,
+  mode: ApiKeyMode,
   secret: string,
 ): { horizon: SnapshotHorizon; after: string } | undefined {
   if (params.resume === undefined) return undefined;
-  const decoded = decodeChangesCursor(params.resume, params.country, secret);
-  if (!decoded.ok || decoded.value.kind !== 'snapshot') {
-    const reason = decoded.ok
-      ? 'is not an Export-Resume token; send the Export-Resume header of the export exactly as it was received'
-      : decoded.error;
+  const decoded = decodeExportResumeToken(params.resume, params.country, mode, secret);
+  if (!decoded.ok) {
     throw new ProblemError('invalidParameter', 'The resume token cannot be used with this request.', [
-      { parameter: 'resume', reason },
+      { parameter: 'resume', reason: decoded.error },
     ]);
   }
   return { horizon: decoded.value.horizon, after: params.after ?? decoded.value.after };
