@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from '@directory/config';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Secret, Service } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   type Container,
   type KubernetesObject,
 } from './kustomize.js';
+import { allows, inCidr, specOf, type Connection } from './network-policies.js';
 
 // No cluster and no kustomize binary on the development machines: the manifests are rendered here (as
 // `kubectl kustomize` does for the features they use), every object is checked against the Kubernetes
@@ -29,6 +31,9 @@ const MODELS: Record<string, { validate(object: unknown): void }> = {
   'batch/v1/Job': { validate: (object) => new Job(object as Job).validate() },
   'policy/v1/PodDisruptionBudget': {
     validate: (object) => new PodDisruptionBudget(object as PodDisruptionBudget).validate(),
+  },
+  'networking.k8s.io/v1/NetworkPolicy': {
+    validate: (object) => new NetworkPolicy(object as NetworkPolicy).validate(),
   },
   'autoscaling/v2/HorizontalPodAutoscaler': {
     validate: (object) => new HorizontalPodAutoscaler(object as HorizontalPodAutoscaler).validate(),
@@ -63,6 +68,8 @@ const SECRET_VALUES: Record<string, string> = {
   CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
   WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
 };
+/** The owner's URL, in a Secret of its own that only the migrate Job reads. */
+const MIGRATION_SECRET = 'directory-migration-secrets';
 
 type PodSpec = {
   terminationGracePeriodSeconds?: number;
@@ -121,10 +128,14 @@ function secretVariables(objects: KubernetesObject[]): string[] {
   return Object.keys(secret.stringData ?? {});
 }
 
-function configWithSecrets(objects: KubernetesObject[]): Config {
+function environmentWithSecrets(objects: KubernetesObject[]): Record<string, string> {
   const environment = environmentOf(objects);
   for (const variable of secretVariables(objects)) environment[variable] = SECRET_VALUES[variable] ?? '';
-  return loadConfig(environment);
+  return environment;
+}
+
+function configWithSecrets(objects: KubernetesObject[]): Config {
+  return loadConfig(environmentWithSecrets(objects));
 }
 
 function problemsOf(environment: Record<string, string>): string[] {
@@ -175,11 +186,26 @@ describe('deploy/kubernetes', () => {
           (container.env ?? []).map((variable) => variable.name).filter((name) => name !== 'NODE_OPTIONS'),
           `${workload.metadata.name} sets variables outside the ConfigMap`,
         ).toEqual([]);
+        // The owner's connection reaches the migrate Job only: the services run as the app role.
+        const migrates = workload.kind === 'Job';
         expect(container.envFrom).toEqual([
           { configMapRef: { name: 'directory-config' } },
           { secretRef: { name: 'directory-secrets' } },
+          ...(migrates ? [{ secretRef: { name: MIGRATION_SECRET } }] : []),
         ]);
       }
+      expect(secretVariables(objects)).not.toContain('MIGRATION_DATABASE_URL');
+      const migration = find(objects, 'Secret', MIGRATION_SECRET) as { stringData?: Record<string, string> };
+      expect(Object.keys(migration.stringData ?? {})).toEqual(['MIGRATION_DATABASE_URL']);
+      // The owner's URL must name the services' database (the config refuses another one).
+      const owner = 'postgres://directory:password@postgres.example.internal:5432/doctor_directory';
+      expect(
+        loadConfig({ ...environmentWithSecrets(objects), MIGRATION_DATABASE_URL: owner })
+          .MIGRATION_DATABASE_URL,
+      ).toBe(owner);
+      expect(new URL(migration.stringData?.MIGRATION_DATABASE_URL ?? '').pathname).toBe(
+        new URL(environmentOf(objects).DATABASE_URL ?? '').pathname,
+      );
     });
 
     it(`${rendering}: sets every variable production requires, and the worker's pool fits its concurrency`, () => {
@@ -292,6 +318,76 @@ describe('deploy/kubernetes', () => {
       }
     });
 
+    it(`${rendering}: network policies: deny by default, then each process only what it needs`, () => {
+      const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
+      const isolating = policies.filter((policy) => Object.keys(specOf(policy).podSelector).length === 0);
+      expect(isolating.map((policy) => specOf(policy))).toEqual([
+        { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+      ]);
+      const podLabels = (name: string) =>
+        (
+          find(objects, name === 'migrate' ? 'Job' : 'Deployment', `directory-${name}`).spec as {
+            template: { metadata: { labels: Record<string, string> } };
+          }
+        ).template.metadata.labels;
+      const egress = (name: string, connection: Connection) =>
+        allows(policies, 'Egress', podLabels(name), connection);
+      const ingress = (name: string, connection: Connection) =>
+        allows(policies, 'Ingress', podLabels(name), connection);
+      const kubeDns = {
+        namespaceLabels: { 'kubernetes.io/metadata.name': 'kube-system' },
+        podLabels: { 'k8s-app': 'kube-dns' },
+      };
+      const internet = { ip: '93.184.216.34' };
+      const config = configWithSecrets(objects);
+
+      for (const name of [...Object.keys(PROCESSES), 'migrate']) {
+        // DNS, and PostgreSQL, Redis and Elasticsearch on the private network.
+        expect(egress(name, { peer: kubeDns, port: 53, protocol: 'UDP' }), name).toBe(true);
+        expect(egress(name, { peer: kubeDns, port: 53, protocol: 'TCP' }), name).toBe(true);
+        for (const port of [5432, 6379, 9200]) {
+          expect(egress(name, { peer: { ip: '10.20.0.5' }, port }), `${name} ${port}`).toBe(true);
+        }
+        expect(egress(name, { peer: { ip: '10.20.0.5' }, port: 80 }), name).toBe(false);
+        expect(egress(name, { peer: internet, port: 5432 }), name).toBe(false);
+        // Only the worker reaches the internet (webhooks), only on 443.
+        expect(egress(name, { peer: internet, port: 443 }), name).toBe(name === 'worker');
+        expect(egress(name, { peer: internet, port: 80 }), name).toBe(false);
+      }
+      // Never the cluster's own ranges, the private networks or the metadata service.
+      for (const ip of [
+        '10.0.0.1',
+        '172.16.5.4',
+        '172.31.255.1',
+        '192.168.1.1',
+        '169.254.169.254',
+        '100.64.0.1',
+        '127.0.0.1',
+      ]) {
+        expect(egress('worker', { peer: { ip }, port: 443 }), ip).toBe(false);
+      }
+      expect(egress('worker', { peer: { ip: '172.32.0.1' }, port: 443 })).toBe(true);
+
+      // The public ports from anywhere (the ingress controller); nothing else but the metrics scraper.
+      const anyone = { ip: '203.0.113.7' };
+      const scraper = {
+        namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+        podLabels: { app: 'prometheus' },
+      };
+      for (const [name, settings] of Object.entries(PROCESSES)) {
+        const publicPort = settings.port === undefined ? undefined : Number(config[settings.port]);
+        if (publicPort !== undefined)
+          expect(ingress(name, { peer: anyone, port: publicPort }), name).toBe(true);
+        for (const other of [3000, 3001, 3002].filter((port) => port !== publicPort)) {
+          expect(ingress(name, { peer: anyone, port: other }), `${name} ${other}`).toBe(false);
+        }
+        const opsPort = Number(config[settings.opsPort]);
+        expect(ingress(name, { peer: scraper, port: opsPort }), name).toBe(true);
+        expect(ingress(name, { peer: anyone, port: opsPort }), name).toBe(false);
+      }
+      expect(ingress('migrate', { peer: anyone, port: 3000 })).toBe(false);
+    });
+
     it(`${rendering}: migrates with a one-shot Job`, () => {
       const job = find(objects, 'Job', 'directory-migrate');
       const pod = podSpecOf(job);
@@ -329,3 +425,27 @@ function expectHardened(pod: PodSpec, container: AppContainer): void {
   const tmp = container.volumeMounts?.find((mount) => mount.mountPath === '/tmp');
   expect(pod.volumes?.find((volume) => volume.name === tmp?.name)?.emptyDir).toBeDefined();
 }
+
+describe('the network policy evaluator the spec relies on', () => {
+  it('matches CIDR blocks by their prefix', () => {
+    expect(inCidr('10.255.0.1', '10.0.0.0/8')).toBe(true);
+    expect(inCidr('11.0.0.1', '10.0.0.0/8')).toBe(false);
+    expect(inCidr('172.31.0.1', '172.16.0.0/12')).toBe(true);
+    expect(inCidr('172.32.0.1', '172.16.0.0/12')).toBe(false);
+    expect(inCidr('1.2.3.4', '0.0.0.0/0')).toBe(true);
+    expect(inCidr('1.2.3.4', '::/0')).toBe(false);
+  });
+
+  it('lets everything through to a pod no policy selects, and nothing past a default deny', () => {
+    const deny = {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'deny' },
+      spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+    };
+    const connection = { peer: { ip: '1.2.3.4' }, port: 443 };
+    expect(allows([], 'Egress', { app: 'x' }, connection)).toBe(true);
+    expect(allows([deny], 'Egress', { app: 'x' }, connection)).toBe(false);
+    expect(allows([deny], 'Ingress', { app: 'x' }, connection)).toBe(false);
+  });
+});

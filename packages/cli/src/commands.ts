@@ -89,6 +89,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: () => import('@directory/operator/jobs-cli'),
   },
   {
+    name: 'db',
+    keepsRunning: false,
+    description: "PostgreSQL administration: grant-app-role (the services' least-privilege role)",
+    ownArguments: true,
+    run: () => import('@directory/operator/db-cli'),
+  },
+  {
     name: 'sandbox',
     keepsRunning: false,
     description: 'the sandbox dataset of test-mode keys: load (the deterministic sample data)',

@@ -84,6 +84,10 @@ const environmentSchema = z
     DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).default(
       'postgres://postgres@127.0.0.1:5432/doctor_directory',
     ),
+    // The owner's connection, for what changes the schema or empties tables (`directory migrate`,
+    // `db grant-app-role`, `sandbox load`); unset: DATABASE_URL. With it, DATABASE_URL may name the
+    // services' least-privilege role (docs/deployment.md, "A role for the services").
+    MIGRATION_DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
     // redis:// or rediss:// (TLS), or unix:///path/to/redis.sock for a Redis on the same machine (no
     // loopback TCP; the socket file's permissions are its access control).
     REDIS_URL: urlWithProtocols(['redis:', 'rediss:', 'unix:'])
@@ -342,6 +346,16 @@ const environmentSchema = z
       message: "must name another database than DATABASE_URL: the sandbox's loader replaces its contents",
     },
   )
+  .refine(
+    (env) =>
+      env.MIGRATION_DATABASE_URL === undefined ||
+      !URL.canParse(env.DATABASE_URL) ||
+      sameDatabase(env.MIGRATION_DATABASE_URL, env.DATABASE_URL),
+    {
+      path: ['MIGRATION_DATABASE_URL'],
+      message: 'must name the database DATABASE_URL names (as its owner): migrations would go elsewhere',
+    },
+  )
   .refine((env) => env.SANDBOX_ELASTICSEARCH_INDEX !== env.ELASTICSEARCH_INDEX, {
     path: ['SANDBOX_ELASTICSEARCH_INDEX'],
     message: "must differ from ELASTICSEARCH_INDEX: the sandbox's loader replaces its index",
@@ -401,6 +415,16 @@ export function sandboxStoreNames(config: {
     databaseUrl,
     alias: config.SANDBOX_ELASTICSEARCH_INDEX ?? `${config.ELASTICSEARCH_INDEX}-sandbox`,
   };
+}
+
+/**
+ * The owner's URLs of the live and the sandbox database, for the commands that change the schema or
+ * empty tables: MIGRATION_DATABASE_URL (or DATABASE_URL), and the sandbox's as `sandboxStoreNames`
+ * derives it from that (SANDBOX_DATABASE_URL, when set, is used as it is).
+ */
+export function ownerDatabaseUrls(config: Config): { live: string; sandbox: string } {
+  const live = config.MIGRATION_DATABASE_URL ?? config.DATABASE_URL;
+  return { live, sandbox: sandboxStoreNames({ ...config, DATABASE_URL: live }).databaseUrl };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   INDEX_REFRESH_INTERVAL_MS,
   databaseTimeouts,
   loadConfig,
+  ownerDatabaseUrls,
   sandboxStoreNames,
 } from '../src/config.js';
 
@@ -126,6 +127,28 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ELASTICSEARCH_INDEX: 'docs', SANDBOX_ELASTICSEARCH_INDEX: 'docs' })).toThrow(
       /SANDBOX_ELASTICSEARCH_INDEX: must differ/,
     );
+  });
+
+  it('migrates as the owner (MIGRATION_DATABASE_URL) while the services connect as their own role', () => {
+    const live = 'postgres://directory_app@db:5432/doctor_directory';
+    const owner = 'postgres://directory:secret@db/doctor_directory';
+    expect(ownerDatabaseUrls(loadConfig({ DATABASE_URL: live, MIGRATION_DATABASE_URL: owner }))).toEqual({
+      live: owner,
+      sandbox: 'postgres://directory:secret@db/doctor_directory_sandbox',
+    });
+    expect(ownerDatabaseUrls(loadConfig({ DATABASE_URL: live }))).toEqual({
+      live,
+      sandbox: 'postgres://directory_app@db:5432/doctor_directory_sandbox',
+    });
+    const sandbox = 'postgres://sandbox_owner@db2/sandbox';
+    expect(
+      ownerDatabaseUrls(
+        loadConfig({ MIGRATION_DATABASE_URL: owner, DATABASE_URL: live, SANDBOX_DATABASE_URL: sandbox }),
+      ).sandbox,
+    ).toBe(sandbox);
+    expect(() =>
+      loadConfig({ DATABASE_URL: live, MIGRATION_DATABASE_URL: 'postgres://directory@db/another' }),
+    ).toThrow(/MIGRATION_DATABASE_URL: must name the database DATABASE_URL names/);
   });
 
   it('reads the console settings', () => {

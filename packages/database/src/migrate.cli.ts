@@ -1,12 +1,14 @@
 // `npm run migrate`: create the databases if needed and apply pending migrations (idempotent): the live
 // database, then the sandbox's (what test-mode keys read; its own database, the same schema).
-import { databaseTimeouts, loadConfigOrExit, sandboxStoreNames } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls } from '@directory/config';
 import { prepareDatabase } from './migrator.js';
 
 const config = loadConfigOrExit();
+// As the owner (MIGRATION_DATABASE_URL when the services connect as a role of their own).
+const owner = ownerDatabaseUrls(config);
 for (const [name, url] of [
-  ['database', config.DATABASE_URL],
-  ['sandbox database', sandboxStoreNames(config).databaseUrl],
+  ['database', owner.live],
+  ['sandbox database', owner.sandbox],
 ] as const) {
   // The server-side bounds every session gets (no start-up parameters: poolers refuse them).
   const { created, applied } = await prepareDatabase(url, databaseTimeouts(config, 'job'));

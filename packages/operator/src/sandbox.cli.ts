@@ -2,7 +2,7 @@
 // read) with the deterministic sample data. Exit codes: docs/operations.md, "Exit codes".
 import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { databaseTimeouts, loadConfigOrExit, sandboxStoreNames } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls, sandboxStoreNames } from '@directory/config';
 import { createDatabase, prepareDatabase } from '@directory/database';
 import { createSearchClient } from '@directory/search-index';
 import { SandboxRefusedError } from './sandbox-guard.js';
@@ -42,10 +42,12 @@ program
   .action(async (options: { events: number; seed: number }) => {
     const config = loadConfigOrExit();
     const names = sandboxStoreNames(config);
+    // As the owner: the load empties the sandbox's tables (TRUNCATE), which the services' role may not.
+    const databaseUrl = ownerDatabaseUrls(config).sandbox;
     const log = (line: string) => process.stderr.write(`[sandbox] ${line}\n`);
     const timeouts = databaseTimeouts(config, 'job');
-    if ((await prepareDatabase(names.databaseUrl, timeouts)).created) log('created the sandbox database');
-    const db = createDatabase(names.databaseUrl, {
+    if ((await prepareDatabase(databaseUrl, timeouts)).created) log('created the sandbox database');
+    const db = createDatabase(databaseUrl, {
       maxConnections: 2,
       timeouts,
     });

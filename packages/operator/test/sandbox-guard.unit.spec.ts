@@ -17,7 +17,9 @@ describe('sandboxRefusal', () => {
 
   it('refuses a database holding accounts or keys, marked or not', () => {
     expect(sandboxRefusal({ ...empty, holdsAccounts: true })).toBe('holds-accounts');
-    expect(sandboxRefusal({ ...empty, holdsAccounts: true, marker, holdsEvents: true })).toBe('holds-accounts');
+    expect(sandboxRefusal({ ...empty, holdsAccounts: true, marker, holdsEvents: true })).toBe(
+      'holds-accounts',
+    );
   });
 
   it('refuses a marked database holding events the loader did not write', () => {
