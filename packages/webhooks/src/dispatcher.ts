@@ -56,6 +56,8 @@ export type DispatchLimits = {
   maxPendingPerEndpoint: number;
   /** Pending deliveries of all endpoints together above which the dispatcher waits (WEBHOOK_MAX_PENDING). */
   maxPending: number;
+  /** Told of each change set aside because its body could not be written. */
+  onUnwritable?: (change: UnwritableChange) => void;
 };
 
 /** Whether the deliveries not yet made reach `limit` (counts at most that many rows). */
@@ -128,16 +130,17 @@ async function dispatchCountry(
     });
     const last = changes[changes.length - 1];
     if (last === undefined) return { written: 0, changes: 0 };
-    const newest = newestPerPlace(changes);
+    const { deliveries, unwritable } = deliveriesOf(country, newestPerPlace(changes));
+    for (const skipped of unwritable) limits.onUnwritable?.(skipped);
     let written = 0;
     for (const endpoint of await receivingEndpoints(trx, country, limits.maxPendingPerEndpoint)) {
-      if (endpoint.pending + newest.length > limits.maxPendingPerEndpoint) {
+      if (endpoint.pending + deliveries.length > limits.maxPendingPerEndpoint) {
         await disableBacklogged(trx, endpoint.id, limits.maxPendingPerEndpoint);
         continue;
       }
       written += await writeDeliveries(
         trx,
-        newest.map((change) => deliveryRow(endpoint.id, country, change)),
+        deliveries.map((delivery) => ({ ...delivery, id: generateMessageId(), endpoint_id: endpoint.id })),
       );
     }
     await sql`
@@ -220,28 +223,59 @@ async function disableBacklogged(db: Database, endpointId: string, maxPending: n
   await abandonPending(db, endpointId);
 }
 
-type DeliveryRow = ReturnType<typeof deliveryRow>;
+/** A change the dispatcher could not write a body for (its stored document lacks what the allowlist needs). */
+export type UnwritableChange = { placeId: string; version: number; country: CountryCode; error: string };
 
-function deliveryRow(endpointId: string, country: CountryCode, change: FeedRow) {
-  const event = {
-    placeId: change.position.placeId,
-    country,
-    version: change.version,
-    changedAt: change.changedAt,
-    doctor: change.served ? change.doctor : null,
-  };
-  return {
-    id: generateMessageId(),
-    endpoint_id: endpointId,
-    event_type: changeEventType(event),
-    place_id: event.placeId,
-    place_version: event.version,
-    payload: changePayload(event),
-    last_status_code: null,
-    last_error: null,
-    last_latency_ms: null,
-    changed_at: new Date(change.changedAt),
-  };
+type Delivery = Omit<DeliveryRow, 'id' | 'endpoint_id'>;
+type DeliveryRow = {
+  id: string;
+  endpoint_id: string;
+  event_type: string;
+  place_id: string;
+  place_version: number;
+  payload: string;
+  last_status_code: null;
+  last_error: null;
+  last_latency_ms: null;
+  changed_at: Date;
+};
+
+/**
+ * Each change's delivery, its body written once for every endpoint. A change whose body cannot be
+ * written is set aside and reported (a receiver gets it from the changes feed), so it cannot hold the
+ * country's other changes back pass after pass.
+ */
+function deliveriesOf(
+  country: CountryCode,
+  changes: ReadonlyArray<FeedRow>,
+): { deliveries: Delivery[]; unwritable: UnwritableChange[] } {
+  const deliveries: Delivery[] = [];
+  const unwritable: UnwritableChange[] = [];
+  for (const change of changes) {
+    const event = {
+      placeId: change.position.placeId,
+      country,
+      version: change.version,
+      changedAt: change.changedAt,
+      doctor: change.served ? change.doctor : null,
+    };
+    try {
+      deliveries.push({
+        event_type: changeEventType(event),
+        place_id: event.placeId,
+        place_version: event.version,
+        payload: changePayload(event),
+        last_status_code: null,
+        last_error: null,
+        last_latency_ms: null,
+        changed_at: new Date(change.changedAt),
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      unwritable.push({ placeId: event.placeId, version: event.version, country, error: message });
+    }
+  }
+  return { deliveries, unwritable };
 }
 
 export type Dispatcher = { close: () => Promise<void> };

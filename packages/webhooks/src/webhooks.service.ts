@@ -66,6 +66,8 @@ export function startWebhooks(
         'webhook dispatch waits: the pending deliveries reached WEBHOOK_MAX_PENDING',
       );
     },
+    onUnwritable: (change) =>
+      deps.logger.warn({ ...change }, 'webhook change set aside: its body could not be written'),
     onError: reportError('webhook dispatch failed'),
   });
   return {

@@ -527,6 +527,38 @@ describe('webhook limits', () => {
     ).toEqual([3, 4]);
   });
 
+  it('sets aside a change whose stored document lacks what the allowlist needs, delivering the rest', async () => {
+    const endpoint = await register('https://hooks.example.test/unwritable', PUBLIC);
+    const broken = toSearchDocument(
+      placeState({ id: 'wh-broken', name: 'broken', version: 1, country: 'de' }),
+      {
+        siteOrigin: SITE_ORIGIN,
+      },
+    );
+    if (!broken.served) throw new Error('expected a served document');
+    const { id: _dropped, ...doctorWithoutId } = broken.doctor;
+    const document = { ...broken, doctor: doctorWithoutId as typeof broken.doctor };
+    await savePlaceStates(database.db, [{ placeId: 'wh-broken', stateVersion: 1, document }]);
+    await writePlaces([{ id: 'wh-sound', version: 1 }]);
+    const setAside: Array<{ placeId: string }> = [];
+    expect(
+      await dispatchOnce(database.db, {
+        ...DISPATCH_LIMITS,
+        onUnwritable: (change) => void setAside.push(change),
+      }),
+    ).toBe(1);
+    expect(setAside).toMatchObject([{ placeId: 'wh-broken', version: 1, country: 'de' }]);
+    expect((await deliveriesOf(endpoint.endpoint.id)).map((row) => row.place_id)).toEqual(['wh-sound']);
+    // The position moved past both: the next pass does not meet the broken change again.
+    expect(
+      await dispatchOnce(database.db, {
+        ...DISPATCH_LIMITS,
+        onUnwritable: (change) => void setAside.push(change),
+      }),
+    ).toBe(0);
+    expect(setAside).toHaveLength(1);
+  });
+
   it('disables an endpoint that falls behind by more than its cap, and waits (moving no position) at the global cap', async () => {
     const behind = await register('https://hooks.example.test/behind', PUBLIC);
     const limits = { maxPendingPerEndpoint: 3, maxPending: 100 };
