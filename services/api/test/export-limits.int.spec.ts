@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
 import { toSearchDocument, type Doctor, type ExportTrailer } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
@@ -57,9 +57,13 @@ function send(base: string, path: string, key: string, method = 'GET'): Promise<
  */
 type SlowExport = {
   status: number;
+  /** Drops the connection (so a failed test leaves no response for the app's close to wait for). */
+  drop: () => void;
   headers: IncomingMessage['headers'];
   finish: () => Promise<string>;
 };
+
+const slowClients: SlowExport[] = [];
 
 function slowExport(base: string, key: string, bytesPerSecond = 1024): Promise<SlowExport> {
   return new Promise((resolve, reject) => {
@@ -72,7 +76,8 @@ function slowExport(base: string, key: string, bytesPerSecond = 1024): Promise<S
       }, 1_000);
       res.on('close', () => clearInterval(trickle));
       res.on('error', () => undefined);
-      resolve({
+      const slow: SlowExport = {
+        drop: () => req.destroy(),
         status: res.statusCode ?? 0,
         headers: res.headers,
         finish: () =>
@@ -84,7 +89,9 @@ function slowExport(base: string, key: string, bytesPerSecond = 1024): Promise<S
             res.on('error', () => undefined);
             res.resume();
           }),
-      });
+      };
+      slowClients.push(slow);
+      resolve(slow);
     });
     req.on('error', reject);
     req.end();
@@ -160,6 +167,9 @@ describe('export limits', () => {
   beforeAll(async () => {
     harness = await createApiHarness('api-export-limits');
     await Promise.all([store(harness.database.db), store(harness.sandbox.database.db)]);
+  });
+  afterEach(() => {
+    for (const client of slowClients.splice(0)) client.drop();
   });
   afterAll(() => harness.close());
 
