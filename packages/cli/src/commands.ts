@@ -89,6 +89,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: () => import('@directory/operator/jobs-cli'),
   },
   {
+    name: 'webhooks',
+    keepsRunning: false,
+    description: "accounts' webhook endpoints: list, disable, block, unblock",
+    ownArguments: true,
+    run: () => import('@directory/webhooks/cli'),
+  },
+  {
     name: 'db',
     keepsRunning: false,
     description: "PostgreSQL administration: grant-app-role (the services' least-privilege role)",

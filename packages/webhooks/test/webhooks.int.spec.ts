@@ -17,6 +17,12 @@ import {
   type TestRedis,
 } from '@directory/testing';
 import {
+  blockAccount,
+  disableEndpointByOperator,
+  listEndpointsForOperator,
+  unblockAccount,
+} from '../src/operator.repository.js';
+import {
   createEndpoint,
   claimDelivery,
   dispatchOnce,
@@ -655,5 +661,56 @@ describe('webhook limits', () => {
     const unserved = ['busy-1', 'busy-2', 'busy-3'].find((name) => !busyClaimed.includes(name));
     expect(owner.get((await claimDelivery(database.db, limits)) ?? '')).toBe(unserved);
     expect(await claimDelivery(database.db, limits)).toBeNull();
+  });
+
+  it("lets an operator see the backlog, disable an endpoint, and block and unblock an account's webhooks", async () => {
+    const first = await register('https://hooks.example.test/op-1', PUBLIC);
+    const second = await register('https://hooks.example.test/op-2', PUBLIC);
+    const email = async (accountId: string) =>
+      (
+        await database.db
+          .selectFrom('accounts')
+          .select('email')
+          .where('id', '=', accountId)
+          .executeTakeFirstOrThrow()
+      ).email;
+    await writePlaces([
+      { id: 'wh-op-1', version: 1 },
+      { id: 'wh-op-2', version: 1 },
+    ]);
+    await dispatchOnce(database.db, DISPATCH_LIMITS);
+    await sendTestEvent({ db: database.db, options: PUBLIC }, first.endpoint.accountId, first.endpoint.id);
+    const listed = await listEndpointsForOperator(database.db);
+    expect(listed.map((endpoint) => [endpoint.id, endpoint.pending])).toEqual([
+      [first.endpoint.id, 3],
+      [second.endpoint.id, 2],
+    ]);
+
+    expect(await disableEndpointByOperator(database.db, second.endpoint.id, 'abuse report 42')).toBe(true);
+    expect(await disableEndpointByOperator(database.db, 'no-such-endpoint', 'x')).toBe(false);
+    const [disabled] = await listEndpointsForOperator(database.db, {
+      accountEmail: await email(second.endpoint.accountId),
+    });
+    expect(disabled).toMatchObject({
+      enabled: false,
+      disabledReason: 'disabled by an operator: abuse report 42',
+      pending: 0,
+    });
+
+    const firstEmail = await email(first.endpoint.accountId);
+    expect(await blockAccount(database.db, firstEmail.toUpperCase(), 'flooding')).toBe(true);
+    expect(await blockAccount(database.db, 'nobody@example.com', 'x')).toBe(false);
+    const [blocked] = await listEndpointsForOperator(database.db, { accountEmail: firstEmail });
+    expect(blocked).toMatchObject({ enabled: true, pending: 0, blockedReason: 'flooding' });
+    expect(
+      await sendTestEvent({ db: database.db, options: PUBLIC }, first.endpoint.accountId, first.endpoint.id),
+    ).toBeNull();
+    await writePlaces([{ id: 'wh-op-3', version: 1 }]);
+    expect(await dispatchOnce(database.db, DISPATCH_LIMITS)).toBe(0);
+
+    expect(await unblockAccount(database.db, firstEmail)).toBe(true);
+    expect(await unblockAccount(database.db, firstEmail)).toBe(false);
+    await writePlaces([{ id: 'wh-op-4', version: 1 }]);
+    expect(await dispatchOnce(database.db, DISPATCH_LIMITS)).toBe(1);
   });
 });
