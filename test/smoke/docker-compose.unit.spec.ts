@@ -39,7 +39,9 @@ const PROCESSES = {
   console: { port: 'CONSOLE_PORT', opsPort: 'CONSOLE_OPS_PORT' },
   worker: { port: undefined, opsPort: 'WORKER_OPS_PORT' },
 } as const satisfies Record<string, { port: keyof Config | undefined; opsPort: keyof Config }>;
-const APP_SERVICES = ['migrate', ...Object.keys(PROCESSES)];
+/** The one-shot services that run as the database's owner: the migrations, then the services' role. */
+const OWNER_SERVICES = ['migrate', 'db-role'];
+const APP_SERVICES = [...OWNER_SERVICES, ...Object.keys(PROCESSES)];
 
 function service(name: string): ComposeService {
   const found = compose.services[name];
@@ -47,9 +49,13 @@ function service(name: string): ComposeService {
   return found;
 }
 
-/** `${NAME:?message}` as Compose interpolates it when NAME is set. */
+/** `${NAME:?message}` and `${NAME:-default}` as Compose interpolates them. */
 function interpolate(value: string, variables: Record<string, string>): string {
-  return value.replace(/\$\{(\w+)(?::\?[^}]*)?\}/g, (_, name: string) => variables[name] ?? '');
+  return value.replace(
+    /\$\{(\w+)(?::([?-])([^}]*))?\}/g,
+    (_, name: string, kind: string | undefined, fallback: string | undefined) =>
+      variables[name] ?? (kind === '-' ? (fallback ?? '') : ''),
+  );
 }
 
 function durationMs(duration: string): number {
@@ -58,16 +64,18 @@ function durationMs(duration: string): number {
   return Number(match[1]) * { ms: 1, s: 1_000, m: 60_000 }[match[2] as 'ms' | 's' | 'm'];
 }
 
-function appConfig(): Config {
-  const secrets = {
-    CURSOR_SECRET: 'a-cursor-secret-of-thirty-two-characters-or-more',
-    CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
-    WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
-  };
+const SECRETS = {
+  CURSOR_SECRET: 'a-cursor-secret-of-thirty-two-characters-or-more',
+  CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
+  WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
+};
+
+/** A service's configuration, its secrets set as an operator's .env would. */
+function appConfig(name = 'api'): Config {
   const environment = Object.fromEntries(
-    Object.entries(service('api').environment ?? {}).map(([name, value]) => [
-      name,
-      interpolate(String(value), secrets),
+    Object.entries(service(name).environment ?? {}).map(([variable, value]) => [
+      variable,
+      interpolate(String(value), SECRETS),
     ]),
   );
   return loadConfig(environment);
@@ -116,22 +124,36 @@ describe('docker-compose.yml', () => {
       BACKING_SERVICES.map((name) => [name, { condition: 'service_healthy' }]),
     );
     expect(service('migrate').depends_on).toEqual(healthy);
+    const migrated = { ...healthy, migrate: { condition: 'service_completed_successfully' } };
+    expect(service('db-role').command).toEqual(['db', 'grant-app-role']);
+    expect(service('db-role').restart).toBe('no');
+    expect(service('db-role').depends_on).toEqual(migrated);
     for (const name of Object.keys(PROCESSES)) {
       expect(service(name).command).toEqual([name]);
       expect(service(name).depends_on).toEqual({
-        ...healthy,
-        migrate: { condition: 'service_completed_successfully' },
+        ...migrated,
+        'db-role': { condition: 'service_completed_successfully' },
       });
     }
   });
 
   it('gives every process one environment, valid for the config schema in production', () => {
     // The same configuration everywhere; a process may add Node's own options (the worker's heap flag).
+    // The owner's connection only for the one-shot services: the processes connect as their own role.
     const environments = APP_SERVICES.map((name) => {
-      const { NODE_OPTIONS: _nodeOptions, ...configuration } = service(name).environment ?? {};
+      const {
+        NODE_OPTIONS: _nodeOptions,
+        MIGRATION_DATABASE_URL: ownerUrl,
+        ...configuration
+      } = service(name).environment ?? {};
+      expect(ownerUrl === undefined, name).toBe(!OWNER_SERVICES.includes(name));
       return configuration;
     });
     for (const environment of environments) expect(environment).toEqual(environments[0]);
+    // The processes as `directory_app` (its password a default a .env may override), the owner apart.
+    expect(new URL(appConfig('api').DATABASE_URL).username).toBe('directory_app');
+    expect(new URL(appConfig('api').DATABASE_URL).password).toBe('directory-app-local');
+    expect(new URL(appConfig('migrate').MIGRATION_DATABASE_URL ?? '').username).toBe('postgres');
     const config = appConfig();
     expect(config.NODE_ENV).toBe('production');
     // The secrets come from the operator's shell or .env file, never from this file.

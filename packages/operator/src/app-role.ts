@@ -7,6 +7,8 @@
  * privileges of the owner). Idempotent: every run resets the role's table grants to exactly these.
  */
 
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
+
 /** A plain lowercase identifier: nothing to escape in it, and safe in logs. */
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -14,8 +16,42 @@ export function isAppRoleName(name: string): boolean {
   return ROLE_NAME.test(name);
 }
 
-/** Where the grants are made: the owner's connection tells (current_database(), current_schema, current_user). */
-export type GrantTarget = { role: string; database: string; schema: string; owner: string };
+/**
+ * Where the grants are made: the owner's connection tells (current_database(), current_schema,
+ * current_user). `passwordVerifier`: the role's password, as the SCRAM verifier PostgreSQL stores.
+ */
+export type GrantTarget = {
+  role: string;
+  database: string;
+  schema: string;
+  owner: string;
+  passwordVerifier?: string;
+};
+
+/** The role is the owner itself: granting it less would take the migrations' rights away. */
+export class RoleIsOwnerError extends Error {
+  constructor() {
+    super(
+      'the role must not be the owner that runs the migrations (set MIGRATION_DATABASE_URL to the owner)',
+    );
+    this.name = 'RoleIsOwnerError';
+  }
+}
+
+const SCRAM_ITERATIONS = 4096;
+
+/**
+ * The SCRAM-SHA-256 verifier of a password (RFC 5802/7677, PostgreSQL's stored form), so the password
+ * itself is never sent in a statement a server log could keep.
+ */
+export function scramSha256Verifier(password: string, salt: Buffer): string {
+  const salted = pbkdf2Sync(password.normalize('NFKC'), salt, SCRAM_ITERATIONS, 32, 'sha256');
+  const clientKey = createHmac('sha256', salted).update('Client Key').digest();
+  const storedKey = createHash('sha256').update(clientKey).digest();
+  const serverKey = createHmac('sha256', salted).update('Server Key').digest();
+  const base64 = (bytes: Buffer) => bytes.toString('base64');
+  return `SCRAM-SHA-256$${SCRAM_ITERATIONS}:${base64(salt)}$${base64(storedKey)}:${base64(serverKey)}`;
+}
 
 /** The migrations' bookkeeping (kysely): the services may read it, never write it. */
 export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock'] as const;
@@ -31,7 +67,7 @@ function quoteLiteral(text: string): string {
 /** The statements, in order, for one database (the role itself is created once per server). */
 export function appRoleStatements(target: GrantTarget): string[] {
   if (!isAppRoleName(target.role)) throw new Error('role must be a lowercase identifier ([a-z_][a-z0-9_]*)');
-  if (target.role === target.owner) throw new Error('role must not be the owner that runs the migrations');
+  if (target.role === target.owner) throw new RoleIsOwnerError();
   const role = quoteIdentifier(target.role);
   const schema = quoteIdentifier(target.schema);
   const owner = quoteIdentifier(target.owner);
@@ -43,6 +79,10 @@ export function appRoleStatements(target: GrantTarget): string[] {
        end if;
      end $$`,
     `alter role ${role} nosuperuser nocreatedb nocreaterole noreplication nobypassrls`,
+    // A verifier holds only base64 characters, `$` and `:`: nothing to escape.
+    ...(target.passwordVerifier === undefined
+      ? []
+      : [`alter role ${role} password ${quoteLiteral(target.passwordVerifier)}`]),
     `grant connect on database ${quoteIdentifier(target.database)} to ${role}`,
     `revoke create on schema ${schema} from ${role}`,
     `grant usage on schema ${schema} to ${role}`,

@@ -1,10 +1,11 @@
-// `directory db grant-app-role --role NAME`: the services' least-privilege PostgreSQL role in the live and
-// the sandbox database (app-role.ts). Run as the owner (MIGRATION_DATABASE_URL, or DATABASE_URL), after
-// `directory migrate`. Exit codes: docs/operations.md, "Exit codes".
+// `directory db grant-app-role [--role NAME]`: the services' least-privilege PostgreSQL role in the live
+// and the sandbox database (app-role.ts). Run as the owner (MIGRATION_DATABASE_URL), after `directory
+// migrate`. Without --role, the role is DATABASE_URL's user, with DATABASE_URL's password (the one
+// configuration the services use, so the two cannot disagree). Exit codes: docs/operations.md, "Exit codes".
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls } from '@directory/config';
 import { createDatabase } from '@directory/database';
-import { isAppRoleName } from './app-role.js';
+import { RoleIsOwnerError, isAppRoleName } from './app-role.js';
 import { NotMigratedError, grantAppRole } from './app-role.service.js';
 
 function roleName(value: string): string {
@@ -28,22 +29,40 @@ program
     'create the role the services connect as (if missing) and give it exactly their privileges: rows ' +
       'and sequences in the migrated schema, no DDL, no TRUNCATE (idempotent; live and sandbox database)',
   )
-  .requiredOption('--role <name>', 'the role, e.g. directory_app', roleName)
-  .action(async (options: { role: string }) => {
+  .option(
+    '--role <name>',
+    "the role, e.g. directory_app (default: DATABASE_URL's user, and its password)",
+    roleName,
+  )
+  .action(async (options: { role?: string }) => {
     const config = loadConfigOrExit();
     const owner = ownerDatabaseUrls(config);
+    const services = new URL(config.DATABASE_URL);
+    const servicesUser = decodeURIComponent(services.username);
+    const role = options.role ?? servicesUser;
+    if (!isAppRoleName(role)) {
+      process.stderr.write(
+        `[db] DATABASE_URL's user is not a plain lowercase role name: name it with --role\n`,
+      );
+      process.exitCode = 2;
+      return;
+    }
+    // The password the services will connect with, when they connect as this role (never printed).
+    const password =
+      role === servicesUser && services.password !== '' ? decodeURIComponent(services.password) : undefined;
     for (const [name, url] of [
       ['database', owner.live],
       ['sandbox database', owner.sandbox],
     ] as const) {
       const db = createDatabase(url, { maxConnections: 1, timeouts: databaseTimeouts(config, 'job') });
       try {
-        await grantAppRole(db, options.role);
-        process.stderr.write(`[db] ${name}: role ${options.role} has the services' privileges\n`);
+        await grantAppRole(db, role, password);
+        process.stderr.write(`[db] ${name}: role ${role} has the services' privileges\n`);
       } catch (error) {
-        if (!(error instanceof NotMigratedError)) throw error;
+        if (!(error instanceof NotMigratedError || error instanceof RoleIsOwnerError)) throw error;
         process.stderr.write(`[db] ${name}: ${error.message}\n`);
-        process.exitCode = 1;
+        // The owner named as the services' role is a configuration mistake (2); an unmigrated database, a step to take (1).
+        process.exitCode = error instanceof RoleIsOwnerError ? 2 : 1;
         return;
       } finally {
         await db.destroy();

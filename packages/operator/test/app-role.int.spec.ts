@@ -29,7 +29,8 @@ describe('the services’ least-privilege role', () => {
     owner = await createTestDatabase('app-role');
     search = createTestSearch('app-role');
     await grantAppRole(owner.db, role);
-    await grantAppRole(owner.db, role); // idempotent: a second run changes nothing and does not fail
+    // Idempotent: a second run resets the same grants (and sets the password the services connect with).
+    await grantAppRole(owner.db, role, 'the-services-password');
     const url = new URL(owner.url);
     url.username = role;
     url.password = '';
@@ -48,6 +49,19 @@ describe('the services’ least-privilege role', () => {
       () => 'allowed',
       (error: { code?: string }) => error.code,
     );
+
+  it('stores the password as a SCRAM verifier, and the role can do nothing an owner could', async () => {
+    const stored = await sql<{
+      password: string;
+      superuser: boolean;
+      createrole: boolean;
+      createdb: boolean;
+    }>`
+      select rolpassword as password, rolsuper as superuser, rolcreaterole as createrole, rolcreatedb as createdb
+      from pg_authid where rolname = ${role}`.execute(owner.db);
+    expect(stored.rows[0]).toMatchObject({ superuser: false, createrole: false, createdb: false });
+    expect(stored.rows[0]?.password).toMatch(/^SCRAM-SHA-256\$4096:/);
+  });
 
   it('runs what the services run: ingest (store, fold, project), dead letters, the feed, keys', async () => {
     expect((await sql<{ who: string }>`select current_user as who`.execute(app)).rows[0]?.who).toBe(role);
