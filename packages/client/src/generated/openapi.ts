@@ -136,7 +136,7 @@ export type paths = {
      *
      *     **Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as `delete` with `doctor: null`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A `delete` for an `id` you do not hold (a record served and removed while you were starting) is to be ignored.
      *
-     *     Cursors are opaque, signed and bound to the country; a tampered, malformed or foreign cursor, or one sent with another country, is rejected with 400 (`errors[].parameter` = `since`). Unknown or repeated parameters are rejected with 400.
+     *     Cursors are opaque, signed and bound to the country and to the key's mode (API 1.3: a cursor a test key received is refused with a live key, and the reverse); a tampered, malformed or foreign cursor, or one sent with another country or a key of the other mode, is rejected with 400 (`errors[].parameter` = `since`). Unknown or repeated parameters are rejected with 400.
      */
     get: operations['listChanges'];
     put?: never;
