@@ -160,15 +160,17 @@ export type paths = {
      *
      *     **Body** (`application/x-ndjson`): one record per line, exactly as search returns it, in `id` order; then ONE trailer line `{"export":{"country":"de","records":<lines sent>,"complete":true,"changesCursor":"<cursor>"}}`. A body without a trailer was cut off: resume it.
      *
-     *     **Following the feed**: the snapshot is the store's own, read in one transaction, so `changesCursor` (also sent before the body as the `Changes-Cursor` header) is exactly where `GET /api/v1/changes` (`since`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state. The feed's entries from this cursor on carry `changedAt` (API 1.3).
+     *     **Following the feed**: every page is read at the snapshot's horizon in the store, so `changesCursor` (also sent before the body as the `Changes-Cursor` header) is exactly where `GET /api/v1/changes` (`since`, same country) delivers every change after it: apply the export, then the feed from that cursor, and the mirror equals what search serves. A record changed while the export ran comes from the feed with its newest state. The feed's entries from this cursor on carry `changedAt` (API 1.3).
      *
-     *     **Resume**: the `Export-Resume` header resumes the same snapshot. After a dropped connection send `resume=<Export-Resume>&after=<id of the last record received>`: the export continues after that id and ends with the same `changesCursor`. Records changed since the snapshot are left out of a resumed export (the feed from `changesCursor` has them).
+     *     **Resume**: the `Export-Resume` header resumes the same snapshot. After a dropped connection send `resume=<Export-Resume>&after=<id of the last record received>`: the export continues after that id and ends with the same `changesCursor`. Records changed since the snapshot are left out (the feed from `changesCursor` has them).
+     *
+     *     **Limits**: one response streams at most a set time (10 minutes by default), then ends with a trailer `"complete":false` and a `reason`: resume it at once with `resume` and `after`. An account runs a few exports at once per key mode (2 by default); one more is refused with 429 and `Retry-After`, and a server whose export slots are all in use answers 503 with `Retry-After`.
      *
      *     **Compression**: gzip when `Accept-Encoding` allows it (`Content-Encoding: gzip`).
      *
      *     **Charging**: one request unit per 1000 records: the request counts one as usual, covering its first 1000 records, and one more is charged before each further started 1000. When the key's quota or the account's ceiling is used up part way, the export ends cleanly with a trailer `"complete":false`, a `reason` saying when to resume, and the same `changesCursor`: resume it then with `resume` and `after`.
      *
-     *     A bad, altered or foreign `resume` token, or one from another country, is rejected with 400 (`errors[].parameter` = `resume`); so is an `after` that is not a record id, or sent without `resume`. Unknown or repeated parameters are rejected with 400.
+     *     A bad, altered or foreign `resume` token, one from another country, or one issued to a key of the other mode (live or test), is rejected with 400 (`errors[].parameter` = `resume`); so is an `after` that is not a record id, or sent without `resume`. Unknown or repeated parameters are rejected with 400.
      */
     get: operations['exportDoctors'];
     put?: never;
