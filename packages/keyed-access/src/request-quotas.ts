@@ -170,6 +170,35 @@ const REFUND_SCRIPT = `
   return -1
 `;
 
+/** What charging work done outside a request to an account came to. */
+export type AccountCharge = { withinCeiling: true } | { withinCeiling: false; retryAfterMs: number };
+
+/**
+ * Charges work the platform does for an account outside any request (a webhook delivery attempt) to the
+ * account's live ceiling (ACCOUNT_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_S), the counter its live keys'
+ * requests count in. Units that do not fit are not charged; the answer says when the window resets.
+ */
+export function createAccountCharger(options: {
+  redis: RedisClient;
+  prefix: string;
+  accountMax: number;
+  windowSeconds: number;
+}): (accountId: string, units: number) => Promise<AccountCharge> {
+  options.redis.defineCommand('directoryChargeUnits', { numberOfKeys: 1, lua: CHARGE_SCRIPT });
+  const windowMs = options.windowSeconds * 1000;
+  return async (accountId, units) => {
+    const [charged = 0, , ttlMs = 0] = await options.redis.directoryChargeUnits(
+      accountCounterRedisKey(options.prefix, { accountId, mode: 'live' }),
+      windowMs,
+      units,
+      options.accountMax,
+    );
+    return charged === 1
+      ? { withinCeiling: true }
+      : { withinCeiling: false, retryAfterMs: Math.max(ttlMs, 1) };
+  };
+}
+
 /** What charging more units to a request's key and account came to. */
 export type Charge =
   { withinQuota: true } | { withinQuota: false; which: 'key' | 'account'; retryAfterSeconds: number };

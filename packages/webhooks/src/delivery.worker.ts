@@ -21,10 +21,21 @@ export type DeliverySettings = {
   disableAfterMs: number;
   /** Delays before each retry; after the last, a failing delivery is `failed`. */
   retryDelaysMs: ReadonlyArray<number>;
+  /**
+   * Charges one attempt to the account's request ceiling (the live ceiling its keys' requests count
+   * in); a refusal postpones the delivery to the window's end. Without it nothing is charged.
+   */
+  chargeAttempt?: (accountId: string) => Promise<AccountCharge>;
 };
 
-/** What one attempt came to (for logs and tests). */
-export type AttemptOutcome = AttemptDecision | 'abandoned' | 'gone';
+/** What charging an attempt to its account came to. */
+export type AccountCharge = { withinCeiling: true } | { withinCeiling: false; retryAfterMs: number };
+
+/**
+ * What one attempt came to (for logs and tests); `postponed`: the account's request ceiling was spent,
+ * nothing was sent and no attempt counted.
+ */
+export type AttemptOutcome = AttemptDecision | 'abandoned' | 'gone' | 'postponed';
 
 /**
  * One attempt of a delivery the caller holds the lease of: loads it with its endpoint, refuses a target
@@ -47,6 +58,7 @@ export async function attemptDelivery(
       'webhook_deliveries.status',
       'webhook_deliveries.attempts',
       'webhook_endpoints.url',
+      'webhook_endpoints.account_id',
       'webhook_endpoints.enabled',
       'webhook_endpoints.secret_ciphertext',
     ])
@@ -62,6 +74,23 @@ export async function attemptDelivery(
       .where('status', '=', 'pending')
       .execute();
     return 'abandoned';
+  }
+
+  const charge = (await settings.chargeAttempt?.(row.account_id)) ?? { withinCeiling: true };
+  if (!charge.withinCeiling) {
+    const resumeAt = new Date(Date.now() + charge.retryAfterMs);
+    // The lease is ended by a time, not cleared: a cleared one would bring the row back among the
+    // untouched deliveries a newer version of its place is folded into, where that version may be already.
+    await db
+      .updateTable('webhook_deliveries')
+      .set({
+        next_attempt_at: resumeAt,
+        leased_until: sql<Date>`now()`,
+        last_error: `postponed until ${resumeAt.toISOString()}: the account's request ceiling is spent`,
+      })
+      .where('id', '=', deliveryId)
+      .execute();
+    return 'postponed';
   }
 
   const result = await send(row, settings);

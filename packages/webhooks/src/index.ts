@@ -22,6 +22,7 @@ export { claimDelivery, type ScheduleLimits } from './schedule.js';
 export {
   attemptDelivery,
   startDeliveryWorker,
+  type AccountCharge,
   type AttemptOutcome,
   type DeliveryWorker,
 } from './delivery.worker.js';

@@ -1,6 +1,6 @@
 import type { Config } from '@directory/config';
 import type { Database } from '@directory/database';
-import { startDeliveryWorker, type AttemptOutcome } from './delivery.worker.js';
+import { startDeliveryWorker, type AccountCharge, type AttemptOutcome } from './delivery.worker.js';
 import { startDispatcher } from './dispatcher.js';
 import { webhookOptionsOf, type WebhookOptions } from './endpoints.repository.js';
 
@@ -25,6 +25,8 @@ export function startWebhooks(
     logger: WebhooksLogger;
     /** Tests: a resolver of their own. */
     options?: WebhookOptions;
+    /** Charges an attempt to its account's request ceiling (the worker's Redis); none without it. */
+    chargeAttempt?: (accountId: string) => Promise<AccountCharge>;
     onOutcome?: (deliveryId: string, outcome: AttemptOutcome) => void;
   },
 ): RunningWebhooks {
@@ -47,6 +49,7 @@ export function startWebhooks(
     leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS,
     pollMs: config.WEBHOOK_POLL_MS,
     onError: reportError('webhook attempt failed to run'),
+    ...(deps.chargeAttempt === undefined ? {} : { chargeAttempt: deps.chargeAttempt }),
     ...(deps.onOutcome === undefined ? {} : { onOutcome: deps.onOutcome }),
   });
   const dispatcher = startDispatcher(deps.db, {

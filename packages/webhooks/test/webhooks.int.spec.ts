@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
+import { accountCounterRedisKey, createAccountCharger } from '@directory/keyed-access';
 import { toSearchDocument, type CountryCode } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
 import {
@@ -29,6 +30,7 @@ import {
   sendTestEvent,
   setEndpointEnabled,
   startWebhooks,
+  type AccountCharge,
   type RunningWebhooks,
   type WebhookOptions,
 } from '../src/index.js';
@@ -83,7 +85,11 @@ let redis: TestRedis;
 const running: Array<{ close: () => Promise<void> }> = [];
 
 /** The worker's webhook side (dispatcher + delivery worker) with settings of the test's own. */
-function startWorkerSide(settings: Record<string, string>, options: WebhookOptions): RunningWebhooks {
+function startWorkerSide(
+  settings: Record<string, string>,
+  options: WebhookOptions,
+  chargeAttempt?: (accountId: string) => Promise<AccountCharge>,
+): RunningWebhooks {
   const config = loadConfig({
     REDIS_PREFIX: redis.prefix,
     WEBHOOK_POLL_MS: '20',
@@ -95,6 +101,7 @@ function startWorkerSide(settings: Record<string, string>, options: WebhookOptio
     db: database.db,
     logger: { warn: () => {} },
     options,
+    ...(chargeAttempt === undefined ? {} : { chargeAttempt }),
   });
   running.push(webhooks);
   return webhooks;
@@ -712,5 +719,43 @@ describe('webhook limits', () => {
     expect(await unblockAccount(database.db, firstEmail)).toBe(false);
     await writePlaces([{ id: 'wh-op-4', version: 1 }]);
     expect(await dispatchOnce(database.db, DISPATCH_LIMITS)).toBe(1);
+  });
+
+  it("charges each attempt to the account's request ceiling, and postpones deliveries past it to the window's end", async () => {
+    const receiver = await startReceiver();
+    const { endpoint } = await register(receiver.url, LOOPBACK);
+    const charge = createAccountCharger({
+      redis: redis.redis,
+      prefix: redis.prefix,
+      accountMax: 2,
+      windowSeconds: 60,
+    });
+    startWorkerSide({}, LOOPBACK, (accountId) => charge(accountId, 1));
+
+    await writePlaces([
+      { id: 'wh-ceiling-1', version: 1 },
+      { id: 'wh-ceiling-2', version: 1 },
+      { id: 'wh-ceiling-3', version: 1 },
+    ]);
+    await until(
+      async () => (await deliveriesOf(endpoint.id)).filter((row) => row.status === 'delivered').length === 2,
+      'two deliveries',
+    );
+    await until(
+      async () =>
+        (await deliveriesOf(endpoint.id)).some((row) => row.last_error?.startsWith('postponed') === true),
+      'the third postponed',
+    );
+    const rows = await deliveriesOf(endpoint.id);
+    const postponed = rows.find((row) => row.status === 'pending');
+    expect(postponed).toMatchObject({ attempts: 0 });
+    expect(postponed?.last_error).toMatch(/^postponed until .*: the account's request ceiling is spent$/);
+    // Until the window's end (about a minute), not the next poll.
+    expect((postponed?.next_attempt_at.getTime() ?? 0) - Date.now()).toBeGreaterThan(50_000);
+    expect(receiver.received).toHaveLength(2);
+    // The live keys' requests count in the same counter.
+    const counter = accountCounterRedisKey(redis.prefix, { accountId: endpoint.accountId, mode: 'live' });
+    expect(await redis.redis.get(counter)).toBe('2');
+    await receiver.close();
   });
 });

@@ -1,8 +1,14 @@
 // `npm run worker`: consume the ingest queue and keep the index in line with the store.
 import { setFlagsFromString } from 'node:v8';
 import { pino } from 'pino';
-import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import {
+  createQueueConnection,
+  createRedisClient,
+  databaseTimeouts,
+  loadConfigOrExit,
+} from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { createAccountCharger } from '@directory/keyed-access';
 import { markStopping, startTracing, stopTracing } from '@directory/observability';
 import { createSearchClient, ensureDoctorsIndex } from '@directory/search-index';
 import { startWebhooks } from '@directory/webhooks';
@@ -75,7 +81,20 @@ const running = startIngestWorker(
   },
 );
 // Signed webhooks: the dispatcher turns the changes feed into deliveries, the delivery worker sends them.
-const webhooks = startWebhooks(config, { db, logger });
+// Each attempt counts against its account's request ceiling, in the counter its live keys' requests use.
+const ceilingRedis = createRedisClient(config, 'service');
+ceilingRedis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis (request ceiling)'));
+const chargeAccount = createAccountCharger({
+  redis: ceilingRedis,
+  prefix: config.REDIS_PREFIX,
+  accountMax: config.ACCOUNT_RATE_LIMIT_MAX,
+  windowSeconds: config.RATE_LIMIT_WINDOW_S,
+});
+const webhooks = startWebhooks(config, {
+  db,
+  logger,
+  chargeAttempt: (accountId) => chargeAccount(accountId, 1),
+});
 const operations = await startWorkerOperations(config, running.worker, {
   db,
   search: client,
@@ -128,7 +147,13 @@ async function shutdown(signal: string): Promise<boolean> {
     await settledWithin(running.close({ force: true }), budgetMs * 0.15);
   }
   const closed = await settledWithin(
-    Promise.allSettled([db.destroy(), client.close(), queueConnection.close(), stopTracing()]),
+    Promise.allSettled([
+      db.destroy(),
+      client.close(),
+      queueConnection.close(),
+      ceilingRedis.quit(),
+      stopTracing(),
+    ]),
     budgetMs * 0.15,
   );
   clean &&= closed;
