@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
-// Debian's chromium (.ci/run installs it), headless, no sandbox (CI runs as root), no network chatter.
+// Debian's chromium, which the test run's `infra/local/services.sh up` installs when missing; playwright-core
+// drives it directly (no chromedriver). Headless, no sandbox (CI runs as root), no network chatter.
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -14,5 +16,9 @@ const CHROMIUM_ARGS = [
 
 /** The browser the console's end-to-end specs drive. */
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `no Chromium at ${CHROMIUM}: \`npm run services:up\` (which the test run calls) installs it, or \`sudo apt-get install -y chromium\``,
+    );
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }

@@ -100,7 +100,8 @@ try {
   // If any of them was down, `up` starts it, and Ctrl-C will stop what it started (services.sh down).
   const status = spawnSync('bash', ['infra/local/services.sh', 'status'], { cwd: root, encoding: 'utf8' });
   startedServices = /: down/.test(status.stderr);
-  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: root, stdio: 'inherit' });
+  // The demo needs only the servers, not the test tools (PgBouncer, Chromium) a plain `up` installs.
+  execFileSync('bash', ['infra/local/services.sh', 'up', '--servers-only'], { cwd: root, stdio: 'inherit' });
 
   say('migrating the database …');
   await ensureDatabaseExists(config.DATABASE_URL);

@@ -4,7 +4,9 @@
 #   services.sh down  stop only what `up` started
 #   services.sh status
 #   services.sh up --es-nodes N   an Elasticsearch cluster of N nodes (2 or 3; ports 9200, 9201, 9202) instead of one node
+#   services.sh up --servers-only only the servers (`npm run demo`): not the test tools below
 #   services.sh es-node ...       one Elasticsearch node in the foreground, for tests (see es_node below)
+# `up` also installs the Debian packages the tests need (PgBouncer, Chromium) when they are missing.
 # Every failure names its cause and exits non-zero; every wait is bounded.
 set -euo pipefail
 
@@ -50,6 +52,84 @@ ensure_dirs() {
   if ! mkdir -p "$STATE_DIR" 2>/dev/null; then
     die "cannot create $CACHE_DIR; set DIRECTORY_CACHE_DIR to a writable folder"
   fi
+}
+
+# ---------- Test tools: PgBouncer and Chromium (Debian packages) ----------
+# The PostgreSQL failover cluster scenario runs a PgBouncer of its own (its package's service is never
+# used; packages/testing/src/private-servers/pgbouncer.ts) and the console's browser specs drive Debian's
+# Chromium through playwright-core (test/browser.fixture.ts; no chromedriver). `up` installs whichever is
+# missing when this user may (root, or passwordless sudo), and otherwise stops naming the command to run.
+TEST_TOOL_PACKAGES=(pgbouncer chromium)
+
+package_present() {
+  case "$1" in
+    pgbouncer) [ -x /usr/sbin/pgbouncer ] || [ -x /usr/bin/pgbouncer ] ;;
+    chromium) [ -x /usr/bin/chromium ] ;;
+    *) return 1 ;;
+  esac
+}
+
+# How to get the MISSING packages (space-separated): prints `none` (nothing missing), `root` (apt-get
+# as is), `sudo` (apt-get through passwordless sudo) or `refuse` (this user cannot install them).
+#   install_plan MISSING UID SUDO_OK(yes|no) APT_GET(yes|no)
+install_plan() {
+  local missing="$1" uid="$2" sudo_ok="$3" apt_get="$4"
+  if [ -z "$missing" ]; then echo none
+  elif [ "$apt_get" != yes ]; then echo refuse
+  elif [ "$uid" = 0 ]; then echo root
+  elif [ "$sudo_ok" = yes ]; then echo sudo
+  else echo refuse
+  fi
+}
+
+# The error for `refuse`: what is missing, why, and the exact command to run.
+install_refusal() {
+  local missing="$1" apt_get="$2"
+  if [ "$apt_get" = yes ]; then
+    echo "the tests need $missing (Debian packages), which this user cannot install (not root, no passwordless sudo): run \`sudo apt-get install -y $missing\`, then retry"
+  else
+    echo "the tests need $missing, and apt-get is not here to install them: install them with this system's package manager (pgbouncer as /usr/sbin/pgbouncer, chromium as /usr/bin/chromium), then retry"
+  fi
+}
+
+# apt-get as root or through passwordless sudo (PLAN), quiet, never asking, waiting for a dpkg lock
+# another install holds rather than failing at once.
+apt_get_as() {
+  local plan="$1"
+  shift
+  if [ "$plan" = sudo ]; then
+    sudo -n DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=300 "$@"
+  else
+    DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=300 "$@"
+  fi
+}
+
+test_tools_up() {
+  local missing=() package
+  for package in "${TEST_TOOL_PACKAGES[@]}"; do package_present "$package" || missing+=("$package"); done
+  [ ${#missing[@]} -eq 0 ] && return
+  local apt_get=no sudo_ok=no plan
+  command -v apt-get >/dev/null && apt_get=yes
+  if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo_ok=yes; fi
+  plan=$(install_plan "${missing[*]}" "$(id -u)" "$sudo_ok" "$apt_get")
+  case "$plan" in
+    root | sudo) ;;
+    *) die "$(install_refusal "${missing[*]}" "$apt_get")" ;;
+  esac
+  local log="$STATE_DIR/apt-get.log" started=$SECONDS
+  say "installing ${missing[*]} with apt-get (the tests need them; about a minute, log $log)"
+  if ! apt_get_as "$plan" update >"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    die "apt-get update failed (log: $log); install by hand: sudo apt-get install -y ${missing[*]}"
+  fi
+  if ! apt_get_as "$plan" install -y "${missing[@]}" >>"$log" 2>&1; then
+    tail -n 20 "$log" >&2
+    die "apt-get install ${missing[*]} failed (log: $log)"
+  fi
+  for package in "${missing[@]}"; do
+    package_present "$package" || die "apt-get installed $package but its program is not where the tests look (log: $log)"
+  done
+  say "installed ${missing[*]} (Debian packages) in $((SECONDS - started)) s"
 }
 
 # ---------- PostgreSQL ----------
@@ -319,26 +399,37 @@ status() {
   es_health && say "Elasticsearch: up" || say "Elasticsearch: down"
 }
 
-# up [--es-nodes N]: N Elasticsearch nodes forming one cluster (default 1; 2 or 3 to try replicas and node
-# loss; 3 is the smallest cluster that survives losing its elected master).
-es_nodes_option() {
-  local nodes=1
+# up [--es-nodes N] [--servers-only]: N Elasticsearch nodes forming one cluster (default 1; 2 or 3 to try
+# replicas and node loss; 3 is the smallest cluster that survives losing its elected master);
+# --servers-only leaves the test tools alone. Sets UP_NODES and UP_TEST_TOOLS.
+up_options() {
+  UP_NODES=1
+  UP_TEST_TOOLS=yes
   while [ $# -gt 0 ]; do
     case "$1" in
-      --es-nodes) nodes="${2:-}"; shift 2 ;;
-      *) die "up: unknown option $1 (usage: services.sh up [--es-nodes N])" ;;
+      --es-nodes) UP_NODES="${2:-}"; shift 2 ;;
+      --servers-only) UP_TEST_TOOLS=no; shift ;;
+      *) die "up: unknown option $1 (usage: services.sh up [--es-nodes N] [--servers-only])" ;;
     esac
   done
-  [[ "$nodes" =~ ^[1-3]$ ]] || die "--es-nodes must be 1, 2 or 3"
-  echo "$nodes"
+  [[ "$UP_NODES" =~ ^[1-3]$ ]] || die "--es-nodes must be 1, 2 or 3"
 }
+
+# Sourced (`source services.sh`, as a spec does to check the functions above): define, run nothing.
+if [ "${BASH_SOURCE[0]}" != "$0" ]; then return 0; fi
 
 command="${1:-}"
 [ $# -gt 0 ] && shift
 case "$command" in
-  up) nodes=$(es_nodes_option "$@"); ensure_dirs; postgres_up; redis_up; elasticsearch_up "$nodes" ;;
+  up)
+    up_options "$@"
+    ensure_dirs
+    # First, so a machine that cannot get them stops before any server starts.
+    if [ "$UP_TEST_TOOLS" = yes ]; then test_tools_up; fi
+    postgres_up; redis_up; elasticsearch_up "$UP_NODES"
+    ;;
   es-node) ensure_dirs; es_node "$@" ;;
   down) ensure_dirs; elasticsearch_down; redis_down; postgres_down ;;
   status) status ;;
-  *) die "usage: services.sh up [--es-nodes N]|down|status|es-node ..." ;;
+  *) die "usage: services.sh up [--es-nodes N] [--servers-only]|down|status|es-node ..." ;;
 esac

@@ -22,7 +22,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const runId = String(process.pid);
   // Each project that needs servers lists this setup; within one run the first call does the work.
   if (isMarkedRun(runId)) return () => Promise.resolve();
-  execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
+  // `up` also installs the Debian packages the tests need when they are missing (PgBouncer for the
+  // failover cluster scenario, Chromium for the console's browser specs), or stops naming the command.
+  try {
+    execFileSync('bash', ['infra/local/services.sh', 'up'], { cwd: REPOSITORY_ROOT, stdio: 'inherit' });
+  } catch {
+    throw new Error('infra/local/services.sh up failed: its message is printed above');
+  }
   markRun(runId);
   const template = templateDatabaseName(runId);
 

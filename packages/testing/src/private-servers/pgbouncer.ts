@@ -9,8 +9,9 @@ import { asUser, spawnServer, userIds, waitUntil, type ServerProcess } from './s
 /**
  * PgBouncer of a test's own in transaction mode (the mode that refuses start-up parameters and hands a
  * server connection to another client after every transaction), on a free loopback port in front of a
- * private cluster. Debian's `pgbouncer` package (`apt-get install pgbouncer`); its system service, if
- * any, is never used. `retarget` points it at another server (a promoted standby) without a restart.
+ * private cluster. Debian's `pgbouncer` package, which `infra/local/services.sh up` installs when
+ * missing; its system service, if any, is never used. `retarget` points it at another server (a promoted
+ * standby) without a restart.
  */
 export type PrivatePgBouncer = {
   port: number;
@@ -25,7 +26,10 @@ const DATABASE_NAME = 'directory';
 
 export function pgBouncerBinary(): string {
   const found = BINARY_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error('pgbouncer is not installed (apt-get install -y pgbouncer)');
+  if (!found)
+    throw new Error(
+      'pgbouncer is not installed: `npm run services:up` (which the test run calls) installs it, or `sudo apt-get install -y pgbouncer`',
+    );
   return found;
 }
 
