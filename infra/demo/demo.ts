@@ -37,6 +37,8 @@ if (!Number.isInteger(count) || count <= 0 || !Number.isInteger(seed)) {
 const config = loadConfigOrExit();
 const say = (line: string) => process.stderr.write(`[demo] ${line}\n`);
 const children: Array<{ name: string; child: ChildProcess }> = [];
+/** The `directory` command from its sources, as `npm run <command>` runs it. */
+const DIRECTORY = ['--import', 'tsx', 'packages/cli/src/directory.ts'];
 let stopping = false;
 
 async function stopAll(code: number): Promise<never> {
@@ -60,15 +62,15 @@ async function stopAll(code: number): Promise<never> {
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
 
-/** Starts one of our processes; resolves once its output matches `ready` (or rejects if it exits first). */
-function start(name: string, entry: string, ready: RegExp, inheritOutput = false): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** Starts `directory <command>`; resolves once its output matches `ready` (or rejects if it exits first). */
+function start(command: string, ready: RegExp, inheritOutput = false): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [...DIRECTORY, command], {
     cwd: root,
     // No load balancer in front of a local demo: Ctrl-C stops the servers without a drain.
     env: { SHUTDOWN_DRAIN_MS: '0', ...process.env },
     stdio: ['ignore', inheritOutput ? 'inherit' : 'pipe', inheritOutput ? 'inherit' : 'pipe'],
   });
-  children.push({ name, child });
+  children.push({ name: command, child });
   let output = '';
   return new Promise((resolve, reject) => {
     if (inheritOutput) {
@@ -89,7 +91,7 @@ function start(name: string, entry: string, ready: RegExp, inheritOutput = false
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       if (!stopping)
-        reject(new Error(`${name} exited with ${code} before it was ready:\n${output.slice(-2_000)}`));
+        reject(new Error(`${command} exited with ${code} before it was ready:\n${output.slice(-2_000)}`));
     });
   });
 }
@@ -122,29 +124,21 @@ try {
   }
 
   say('starting the ingest worker …');
-  await start('worker', 'services/worker/src/main.ts', /worker started/);
+  await start('worker', /worker started/);
 
   say('ingesting the sample events through the queue …');
-  const ingest = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'packages/ingest/src/ingest.cli.ts', file, '--wait'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+  const ingest = spawn(process.execPath, [...DIRECTORY, 'ingest', file, '--wait'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const [ingestCode] = (await once(ingest, 'exit')) as [number | null];
   if (ingestCode !== 0) throw new Error(`ingest exited with ${ingestCode}`);
 
   say('loading the sandbox (what test keys read) …');
-  const sandbox = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'packages/operator/src/sandbox.cli.ts', 'load'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
+  const sandbox = spawn(process.execPath, [...DIRECTORY, 'sandbox', 'load'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const [sandboxCode] = (await once(sandbox, 'exit')) as [number | null];
   if (sandboxCode !== 0) throw new Error(`sandbox load exited with ${sandboxCode}`);
 
@@ -168,12 +162,7 @@ try {
   await db.destroy();
 
   say('starting the API, the MCP server and the console …');
-  const servers: Array<[string, string]> = [
-    ['api', 'services/api/src/server.ts'],
-    ['mcp', 'services/mcp/src/server.ts'],
-    ['console', 'services/console/src/server.ts'],
-  ];
-  await Promise.all(servers.map(([name, entry]) => start(name, entry, /Server listening at/)));
+  await Promise.all(['api', 'mcp', 'console'].map((server) => start(server, /Server listening at/)));
 
   const api = `http://${config.HOST}:${config.API_PORT}`;
   const lines = [

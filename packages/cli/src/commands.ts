@@ -1,8 +1,8 @@
 /**
- * Every `directory` command: its one-line description and the module that runs it. Each module runs
- * its command when imported, reading `process.argv` like the script it also is (`npm run <command>`
- * before there was one command), so each keeps its own options and `--help`. The imports are static
- * strings so that a bundler takes every command in.
+ * Every `directory` command: its one-line description and the function that runs it. Each command's
+ * module is imported only when it runs, so a command loads only its own code; importing it runs
+ * nothing. A command that parses its own arguments keeps its own options and `--help`. The imports are
+ * static strings so that a bundler takes every command in.
  */
 export type DirectoryCommand = {
   name: string;
@@ -12,9 +12,10 @@ export type DirectoryCommand = {
    * its name is handed to it as it is. False for a process that takes no argument.
    */
   ownArguments: boolean;
-  /** A server: it keeps running after its module has loaded, until a signal stops it. */
+  /** A server: it keeps running after `run` has returned, until a signal stops it. */
   keepsRunning: boolean;
-  run: () => Promise<unknown>;
+  /** Runs the command with what follows its name (nothing for a command without `ownArguments`). */
+  run: (argv: string[]) => Promise<void>;
 };
 
 export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
@@ -23,97 +24,97 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     keepsRunning: true,
     description: 'serve the public HTTP API (API_PORT), until SIGTERM',
     ownArguments: false,
-    run: () => import('@directory/api/server'),
+    run: async () => (await import('@directory/api/server')).startApiServer(),
   },
   {
     name: 'mcp',
     keepsRunning: true,
     description: 'serve the MCP tool server (MCP_PORT), until SIGTERM',
     ownArguments: false,
-    run: () => import('@directory/mcp/server'),
+    run: async () => (await import('@directory/mcp/server')).startMcpServer(),
   },
   {
     name: 'console',
     keepsRunning: true,
     description: 'serve the key console (CONSOLE_PORT), until SIGTERM',
     ownArguments: false,
-    run: () => import('@directory/console/server'),
+    run: async () => (await import('@directory/console/server')).startConsoleServer(),
   },
   {
     name: 'worker',
     keepsRunning: true,
     description: 'consume the ingest queue and keep the index in line with the store, until SIGTERM',
     ownArguments: false,
-    run: () => import('@directory/worker/main'),
+    run: async () => (await import('@directory/worker/main')).startWorker(),
   },
   {
     name: 'migrate',
     keepsRunning: false,
     description: 'create the database if needed and apply pending migrations (idempotent)',
     ownArguments: false,
-    run: () => import('@directory/database/migrate-cli'),
+    run: async () => (await import('@directory/database/migrate-cli')).runMigrateCommand(),
   },
   {
     name: 'ingest',
     keepsRunning: false,
     description: 'validate NDJSON place events and enqueue them (FILE|- [--wait])',
     ownArguments: true,
-    run: () => import('@directory/ingest/cli'),
+    run: async (argv) => (await import('@directory/ingest/cli')).runIngestCommand(argv),
   },
   {
     name: 'reindex',
     keepsRunning: false,
     description: 'rebuild the search index and swap the alias with no downtime',
     ownArguments: true,
-    run: () => import('@directory/operator/reindex-cli'),
+    run: async (argv) => (await import('@directory/operator/reindex-cli')).runReindexCommand(argv),
   },
   {
     name: 'keys',
     keepsRunning: false,
     description: 'API keys: create, list, revoke, roll',
     ownArguments: true,
-    run: () => import('@directory/keys/cli'),
+    run: async (argv) => (await import('@directory/keys/cli')).runKeysCommand(argv),
   },
   {
     name: 'dead-letters',
     keepsRunning: false,
     description: 'rejected events and refused index documents: list, show, redrive, projections, retry',
     ownArguments: true,
-    run: () => import('@directory/operator/dead-letters-cli'),
+    run: async (argv) => (await import('@directory/operator/dead-letters-cli')).runDeadLettersCommand(argv),
   },
   {
     name: 'jobs',
     keepsRunning: false,
     description: 'failed ingest jobs: failed, retry',
     ownArguments: true,
-    run: () => import('@directory/operator/jobs-cli'),
+    run: async (argv) => (await import('@directory/operator/jobs-cli')).runJobsCommand(argv),
   },
   {
     name: 'webhooks',
     keepsRunning: false,
     description: "accounts' webhook endpoints: list, disable, block, unblock",
     ownArguments: true,
-    run: () => import('@directory/webhooks/cli'),
+    run: async (argv) => (await import('@directory/webhooks/cli')).runWebhooksCommand(argv),
   },
   {
     name: 'db',
     keepsRunning: false,
     description: "PostgreSQL administration: grant-app-role (the services' least-privilege role)",
     ownArguments: true,
-    run: () => import('@directory/operator/db-cli'),
+    run: async (argv) => (await import('@directory/operator/db-cli')).runDbCommand(argv),
   },
   {
     name: 'sandbox',
     keepsRunning: false,
     description: 'the sandbox dataset of test-mode keys: load (the deterministic sample data)',
     ownArguments: true,
-    run: () => import('@directory/operator/sandbox-cli'),
+    run: async (argv) => (await import('@directory/operator/sandbox-cli')).runSandboxCommand(argv),
   },
   {
     name: 'status',
     keepsRunning: false,
     description: 'one screen for an operator: dependencies, queue, lag, dead letters; exit 1 to act',
     ownArguments: true,
-    run: () => import('@directory/operator/status-cli'),
+    run: async (argv) => (await import('@directory/operator/status-cli')).runStatusCommand(argv),
   },
 ];

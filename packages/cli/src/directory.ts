@@ -13,11 +13,10 @@ if (!process.env.NODE_ENV) process.env.NODE_ENV = defaultNodeEnv(import.meta.url
 
 let running: DirectoryCommand | undefined;
 
-/** Runs one command as if it had been started alone: its name, then its own arguments, in `process.argv`. */
+/** Runs one command with the arguments that follow its name. */
 async function runCommand(command: DirectoryCommand, commandArguments: string[]): Promise<void> {
   running = command;
-  process.argv = [process.argv[0] ?? process.execPath, command.name, ...commandArguments];
-  await command.run();
+  await command.run(commandArguments);
 }
 
 const program = new Command('directory')

@@ -14,60 +14,63 @@ function roleName(value: string): string {
   return value;
 }
 
-const program = new Command()
-  .name('db')
-  .description('PostgreSQL administration for a deployment (run as the owner of the migrated tables).')
-  .showHelpAfterError()
-  // --help exits 0 here; a usage error is thrown, for `directory` to exit 2.
-  .exitOverride((error) => {
-    if (error.exitCode !== 0) throw error;
-  });
+/** `directory db …`: `argv` is what follows the command's name. */
+export async function runDbCommand(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name('db')
+    .description('PostgreSQL administration for a deployment (run as the owner of the migrated tables).')
+    .showHelpAfterError()
+    // --help exits 0 here; a usage error is thrown, for `directory` to exit 2.
+    .exitOverride((error) => {
+      if (error.exitCode !== 0) throw error;
+    });
 
-program
-  .command('grant-app-role')
-  .description(
-    'create the role the services connect as (if missing) and give it exactly their privileges: rows ' +
-      'and sequences in the migrated schema, no DDL, no TRUNCATE (idempotent; live and sandbox database)',
-  )
-  .option(
-    '--role <name>',
-    "the role, e.g. directory_app (default: DATABASE_URL's user, and its password)",
-    roleName,
-  )
-  .action(async (options: { role?: string }) => {
-    const config = loadConfigOrExit();
-    const owner = ownerDatabaseUrls(config);
-    const services = new URL(config.DATABASE_URL);
-    const servicesUser = decodeURIComponent(services.username);
-    const role = options.role ?? servicesUser;
-    if (!isAppRoleName(role)) {
-      process.stderr.write(
-        `[db] DATABASE_URL's user is not a plain lowercase role name: name it with --role\n`,
-      );
-      process.exitCode = 2;
-      return;
-    }
-    // The password the services will connect with, when they connect as this role (never printed).
-    const password =
-      role === servicesUser && services.password !== '' ? decodeURIComponent(services.password) : undefined;
-    for (const [name, url] of [
-      ['database', owner.live],
-      ['sandbox database', owner.sandbox],
-    ] as const) {
-      const db = createDatabase(url, { maxConnections: 1, timeouts: databaseTimeouts(config, 'job') });
-      try {
-        await grantAppRole(db, role, password);
-        process.stderr.write(`[db] ${name}: role ${role} has the services' privileges\n`);
-      } catch (error) {
-        if (!(error instanceof NotMigratedError || error instanceof RoleIsOwnerError)) throw error;
-        process.stderr.write(`[db] ${name}: ${error.message}\n`);
-        // The owner named as the services' role is a configuration mistake (2); an unmigrated database, a step to take (1).
-        process.exitCode = error instanceof RoleIsOwnerError ? 2 : 1;
+  program
+    .command('grant-app-role')
+    .description(
+      'create the role the services connect as (if missing) and give it exactly their privileges: rows ' +
+        'and sequences in the migrated schema, no DDL, no TRUNCATE (idempotent; live and sandbox database)',
+    )
+    .option(
+      '--role <name>',
+      "the role, e.g. directory_app (default: DATABASE_URL's user, and its password)",
+      roleName,
+    )
+    .action(async (options: { role?: string }) => {
+      const config = loadConfigOrExit();
+      const owner = ownerDatabaseUrls(config);
+      const services = new URL(config.DATABASE_URL);
+      const servicesUser = decodeURIComponent(services.username);
+      const role = options.role ?? servicesUser;
+      if (!isAppRoleName(role)) {
+        process.stderr.write(
+          `[db] DATABASE_URL's user is not a plain lowercase role name: name it with --role\n`,
+        );
+        process.exitCode = 2;
         return;
-      } finally {
-        await db.destroy();
       }
-    }
-  });
+      // The password the services will connect with, when they connect as this role (never printed).
+      const password =
+        role === servicesUser && services.password !== '' ? decodeURIComponent(services.password) : undefined;
+      for (const [name, url] of [
+        ['database', owner.live],
+        ['sandbox database', owner.sandbox],
+      ] as const) {
+        const db = createDatabase(url, { maxConnections: 1, timeouts: databaseTimeouts(config, 'job') });
+        try {
+          await grantAppRole(db, role, password);
+          process.stderr.write(`[db] ${name}: role ${role} has the services' privileges\n`);
+        } catch (error) {
+          if (!(error instanceof NotMigratedError || error instanceof RoleIsOwnerError)) throw error;
+          process.stderr.write(`[db] ${name}: ${error.message}\n`);
+          // The owner named as the services' role is a configuration mistake (2); an unmigrated database, a step to take (1).
+          process.exitCode = error instanceof RoleIsOwnerError ? 2 : 1;
+          return;
+        } finally {
+          await db.destroy();
+        }
+      }
+    });
 
-await program.parseAsync();
+  await program.parseAsync(argv, { from: 'user' });
+}

@@ -1,13 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createDatabase, type Database } from '@directory/database';
 import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { ensureAccount } from '@directory/keys';
 import {
+  REPOSITORY_ROOT,
   SITE_ORIGIN,
   createTestDatabase,
+  nodeArguments,
   createTestSearch,
   type TestDatabase,
   type TestSearch,
@@ -174,7 +175,8 @@ describe('loadSandbox on a live store with no account yet', () => {
       [live.url, respelled.toString(), /SANDBOX_DATABASE_URL: must name another database/],
       [elsewhere.toString(), live.url, /refused: the database holds events but no sandbox marker/],
     ] as const) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', SANDBOX_CLI, 'load', '--events', '50'], {
+      const run = spawnSync(process.execPath, nodeArguments(SANDBOX_CLI, ['load', '--events', '50']), {
+        cwd: REPOSITORY_ROOT,
         encoding: 'utf8',
         timeout: 60_000,
         env: {
@@ -206,7 +208,7 @@ describe('loadSandbox on a live store with no account yet', () => {
     Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n);
 });
 
-const SANDBOX_CLI = fileURLToPath(new URL('../src/sandbox.cli.ts', import.meta.url));
+const SANDBOX_CLI = 'packages/operator/src/sandbox.cli.ts';
 
 /** An event no sandbox load writes, as a live worker or producer pointed at the database would. */
 const appendForeignEvent = (db: Database, eventId: string) =>

@@ -17,7 +17,7 @@ export type ProcessMode = 'source' | 'compiled';
 export const COMPILED_BUILD = 'dist/directory.js';
 const COMMAND_SOURCE = 'packages/cli/src/directory.ts';
 
-/** The source entries the production build runs, and the `directory` command that runs each. */
+/** The modules of the `directory` commands (what specs name) and the command that runs each. */
 export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
   'services/api/src/server.ts': 'api',
   'services/mcp/src/server.ts': 'mcp',
@@ -30,6 +30,9 @@ export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
   'packages/operator/src/dead-letters.cli.ts': 'dead-letters',
   'packages/operator/src/jobs.cli.ts': 'jobs',
   'packages/operator/src/status.cli.ts': 'status',
+  'packages/operator/src/sandbox.cli.ts': 'sandbox',
+  'packages/operator/src/db.cli.ts': 'db',
+  'packages/webhooks/src/webhooks.cli.ts': 'webhooks',
 };
 
 /** Development tools that are no part of the production build: they run from source in both modes. */
