@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsoleApp } from '@directory/console';
 import {
   createTestDatabase,
   createTestRedis,
@@ -11,6 +10,7 @@ import {
   type TestRedis,
 } from '@directory/testing';
 import { WEBHOOK_ENDPOINTS_PER_ACCOUNT, createEndpoint } from '@directory/webhooks';
+import { buildWebhookConsole, openPage, postForm, signedUp } from './support/console-forms.js';
 
 // Endpoint registrations for names under a name server that never answers (an attacker's slow
 // authoritative server): they are refused within the DNS budget (timeout × tries), a sign-in made
@@ -21,47 +21,6 @@ const PASSWORD = 'a-password-for-the-dns-spec';
 const DNS = { timeoutMs: 1_000, tries: 2 };
 const DNS_BUDGET_MS = DNS.timeoutMs * DNS.tries;
 const REGISTRATIONS = 8;
-
-type Session = { cookie: string; token: string };
-
-/** A page's CSRF token and the cookies the answer set, joined with those already held. */
-async function openPage(app: FastifyInstance, url: string, cookie = ''): Promise<Session> {
-  const response = await app.inject({ url, headers: cookie === '' ? {} : { cookie } });
-  const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
-  if (token === undefined) throw new Error(`no CSRF token on ${url}`);
-  return { cookie: joinCookies(cookie, response.headers['set-cookie']), token };
-}
-
-function joinCookies(held: string, set: string | string[] | undefined): string {
-  const jar = new Map(
-    held
-      .split('; ')
-      .filter((pair) => pair !== '')
-      .map((pair) => [pair.split('=')[0] ?? '', pair] as const),
-  );
-  for (const line of [set ?? []].flat()) {
-    const pair = line.split(';')[0] ?? '';
-    jar.set(pair.split('=')[0] ?? '', pair);
-  }
-  return [...jar.values()].join('; ');
-}
-
-function postForm(app: FastifyInstance, url: string, session: Session, fields: Record<string, string>) {
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ...fields, _csrf: session.token }).toString(),
-  });
-}
-
-/** Signs up `email` and returns a signed-in session on the webhooks page. */
-async function signedUp(app: FastifyInstance, email: string): Promise<Session> {
-  const form = await openPage(app, '/sign-up');
-  const response = await postForm(app, '/sign-up', form, { email, password: PASSWORD });
-  expect(response.statusCode).toBe(303);
-  return openPage(app, '/webhooks', joinCookies(form.cookie, response.headers['set-cookie']));
-}
 
 describe('webhook registrations and a name server that never answers', () => {
   let database: TestDatabase;
@@ -74,29 +33,19 @@ describe('webhook registrations and a name server that never answers', () => {
     database = await createTestDatabase('security-webhook-dns');
     redis = createTestRedis('security-webhook-dns');
     dns = await startDroppingDnsServer();
-    app = await buildConsoleApp(
-      {
-        db: database.db,
-        redis: redis.redis,
-        redisPrefix: redis.prefix,
-        secret: 'security-webhook-dns-console-secret-0123456789',
-        sessionTtlSeconds: 3600,
-        login: { maxFailures: 5, maxPerAccount: 50, maxPerAddress: 100, windowSeconds: 60 },
-        signUp: { max: 100, windowSeconds: 60 },
-        trustedProxies: [],
-        clientIpv6PrefixBits: 64,
-        keyPolicy: { max: 120, windowSeconds: 60 },
-        webhooks: {
-          options: {
-            secretKey: 'security-webhook-dns-secret-key-0123456789',
-            allowLoopback: false,
-            dns: { servers: [dns.address], ...DNS },
-          },
-          limits: { testEventsMax: 100, endpointChangesMax: 100, windowSeconds: 60 },
+    app = await buildWebhookConsole({
+      database,
+      redis,
+      logs,
+      webhooks: {
+        options: {
+          secretKey: 'security-webhook-dns-secret-key-0123456789',
+          allowLoopback: false,
+          dns: { servers: [dns.address], ...DNS },
         },
+        limits: { testEventsMax: 100, endpointChangesMax: 100, windowSeconds: 60 },
       },
-      { logLevel: 'info', logStream: { write: (line) => void logs.push(line) } },
-    );
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -106,8 +55,8 @@ describe('webhook registrations and a name server that never answers', () => {
   });
 
   it('refuses registrations within the DNS budget, with one message, and signs in meanwhile', async () => {
-    const holder = await signedUp(app, 'dns-holder@example.com');
-    const other = await signedUp(app, 'dns-other@example.com');
+    const holder = await signedUp(app, 'dns-holder@example.com', PASSWORD);
+    const other = await signedUp(app, 'dns-other@example.com', PASSWORD);
     const signInForm = await openPage(app, '/sign-in');
 
     const started = performance.now();
@@ -151,7 +100,7 @@ describe('webhook registrations and a name server that never answers', () => {
   });
 
   it('refuses an account at its endpoint limit before any DNS query', async () => {
-    const session = await signedUp(app, 'dns-full@example.com');
+    const session = await signedUp(app, 'dns-full@example.com', PASSWORD);
     const account = await database.db
       .selectFrom('accounts')
       .select('id')

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '@directory/config';
-import { buildConsoleApp } from '@directory/console';
 import { toSearchDocument } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
 import { createApiKey } from '@directory/keys';
@@ -17,6 +16,7 @@ import {
   type TestRedis,
 } from '@directory/testing';
 import { startWebhooks, type RunningWebhooks } from '@directory/webhooks';
+import { buildWebhookConsole, postForm, signedUp, type ConsoleSession } from './support/console-forms.js';
 
 // One account turns its webhooks against everyone: five endpoints on a receiver that answers only after
 // 9.9 s, and 2,000 "Send test event" posts. Another account's endpoint, following the same country,
@@ -30,47 +30,17 @@ const TEST_EVENT_POSTS = 2_000;
 const LIVE_CHANGES = 20;
 const CHANGE_EVERY_MS = 400;
 
-type Session = { cookie: string; token: string; accountId: string };
+type Session = ConsoleSession & { accountId: string };
 
-/** Signs up through the console's form; returns the session cookie, a CSRF token and the account. */
+/** Signs up through the console's form; the session on the webhooks page, and its account. */
 async function signUp(app: FastifyInstance, database: TestDatabase, email: string): Promise<Session> {
-  const page = await app.inject({ url: '/sign-up' });
-  const cookieOf = (headers: { 'set-cookie'?: string | string[] | undefined }) =>
-    [headers['set-cookie'] ?? []]
-      .flat()
-      .map((value) => value.split(';')[0])
-      .join('; ');
-  const form = tokenIn(page.body);
-  const signedUp = await app.inject({
-    method: 'POST',
-    url: '/sign-up',
-    headers: { cookie: cookieOf(page.headers), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ email, password: PASSWORD, _csrf: form }).toString(),
-  });
-  const cookie = [cookieOf(page.headers), cookieOf(signedUp.headers)].filter(Boolean).join('; ');
-  const webhooksPage = await app.inject({ url: '/webhooks', headers: { cookie } });
-  expect(webhooksPage.statusCode).toBe(200);
+  const session = await signedUp(app, email, PASSWORD);
   const account = await database.db
     .selectFrom('accounts')
     .select('id')
     .where('email', '=', email)
     .executeTakeFirstOrThrow();
-  return { cookie, token: tokenIn(webhooksPage.body), accountId: account.id };
-}
-
-function tokenIn(html: string): string {
-  const token = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (token === undefined) throw new Error('no CSRF token on the page');
-  return token;
-}
-
-function postForm(app: FastifyInstance, session: Session, url: string, fields: Record<string, string> = {}) {
-  return app.inject({
-    method: 'POST',
-    url,
-    headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ...fields, _csrf: session.token }).toString(),
-  });
+  return { ...session, accountId: account.id };
 }
 
 /** A receiver on loopback answering 200 after `delayMs`; `arrivals` has each body's arrival time. */
@@ -111,17 +81,9 @@ describe('webhook fan-out under a flood from one account', () => {
     database = await createTestDatabase('webhook-flood');
     redis = createTestRedis('webhook-flood');
     const config = loadConfig({});
-    app = await buildConsoleApp({
-      db: database.db,
-      redis: redis.redis,
-      redisPrefix: redis.prefix,
-      secret: 'webhook-flood-console-secret-0123456789',
-      sessionTtlSeconds: 3_600,
-      login: { maxFailures: 5, maxPerAccount: 50, maxPerAddress: 100, windowSeconds: 60 },
-      signUp: { max: 10, windowSeconds: 60 },
-      trustedProxies: [],
-      clientIpv6PrefixBits: 64,
-      keyPolicy: { max: 120, windowSeconds: 60 },
+    app = await buildWebhookConsole({
+      database,
+      redis,
       webhooks: {
         options: { secretKey: SECRET_KEY, allowLoopback: true },
         // The defaults a deployment runs with.
@@ -152,10 +114,10 @@ describe('webhook fan-out under a flood from one account', () => {
       await createApiKey(database.db, { accountId: session.accountId, name: 'live' });
 
     for (let n = 0; n < 5; n += 1) {
-      const created = await postForm(app, flooder, '/webhooks', { url: `${slow.url}/${n}`, countries: 'de' });
+      const created = await postForm(app, '/webhooks', flooder, { url: `${slow.url}/${n}`, countries: 'de' });
       expect(created.statusCode).toBe(200);
     }
-    expect((await postForm(app, bystander, '/webhooks', { url: fast.url, countries: 'de' })).statusCode).toBe(
+    expect((await postForm(app, '/webhooks', bystander, { url: fast.url, countries: 'de' })).statusCode).toBe(
       200,
     );
     const flooderEndpoints = await database.db
@@ -184,7 +146,7 @@ describe('webhook fan-out under a flood from one account', () => {
     for (let sent = 0; sent < TEST_EVENT_POSTS; sent += 50) {
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, n) =>
-          postForm(app, flooder, `/webhooks/${flooderEndpoints[(sent + n) % 5]?.id}/test`),
+          postForm(app, `/webhooks/${flooderEndpoints[(sent + n) % 5]?.id}/test`, flooder),
         ),
       );
       for (const answer of answers) {

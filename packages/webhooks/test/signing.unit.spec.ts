@@ -1,32 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import type { Doctor } from '@directory/domain';
 import { changePayload, testPayload } from '../src/payloads.js';
 import { openSecret, sealSecret } from '../src/secret-box.js';
 import { generateMessageId, generateSecret, signature, signedHeaders } from '../src/signing.js';
+import { WHOLE_DOCTOR } from './doctor.fixture.js';
 
-/** A whole record (a body carries only complete, allowlisted records). */
-const DOCTOR: Doctor = {
-  id: 'p-1',
-  name: 'Dr. Rossi',
-  legalName: null,
-  address: { street: 'Via Roma 1', city: 'Roma', state: null, postalCode: '00184', country: 'IT' },
-  location: { latitude: 41.9, longitude: 12.5 },
-  phone: '+390612345678',
-  phoneType: 'landline',
-  additionalPhones: [],
-  email: null,
-  website: null,
-  googleMapsUrl: null,
-  primaryType: 'Doctor',
-  specialties: [],
-  rating: null,
-  reviewCount: null,
-  whatsappEligible: false,
-  verified: false,
-  workingHours: null,
-  profileUrl: 'https://site.example/it/doctors/it/roma/dr-rossi',
-};
+const DOCTOR = { ...WHOLE_DOCTOR, id: 'p-1' };
 
 describe('Standard Webhooks signing', () => {
   it('makes whsec_ secrets of 32 random bytes and msg_ ids', () => {
