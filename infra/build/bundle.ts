@@ -10,7 +10,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
  * Third-party packages stay external and are imported from node_modules at run time, so they must be
  * production dependencies of the root package.json.
  */
-export const ENTRY = 'packages/cli/src/directory.ts';
+export const ENTRY = 'services/directory/src/directory.ts';
 
 export type BundleResult = { entry: string; metafile: Metafile; entryBytes: number; totalBytes: number };
 

@@ -38,7 +38,7 @@ const config = loadConfigOrExit();
 const say = (line: string) => process.stderr.write(`[demo] ${line}\n`);
 const children: Array<{ name: string; child: ChildProcess }> = [];
 /** The `directory` command from its sources, as `npm run <command>` runs it. */
-const DIRECTORY = ['--import', 'tsx', 'packages/cli/src/directory.ts'];
+const DIRECTORY = ['--import', 'tsx', 'services/directory/src/directory.ts'];
 let stopping = false;
 
 async function stopAll(code: number): Promise<never> {

@@ -8,11 +8,17 @@ import { join } from 'node:path';
  */
 export type ImportGraph = ReadonlyMap<string, ReadonlySet<string>>;
 
-const WORKSPACE_FOLDERS = ['packages', 'services'];
+const WORKSPACE_FOLDERS = ['packages', 'services'] as const;
 const DIRECTORY_IMPORT = /(?:from|import)\s*(?:\(\s*)?'@directory\/([a-z-]+)/g;
 const DIRECTORY_SCOPE = '@directory/';
 
-export type Workspace = { name: string; root: string; dependencies: string[] };
+/** A library (`packages/`) or an app (`services/`: the processes and the `directory` command). */
+export type Workspace = {
+  name: string;
+  folder: 'packages' | 'services';
+  root: string;
+  dependencies: string[];
+};
 
 /** Every workspace by its short name (`@directory/` left off), with the `@directory/*` dependencies it declares. */
 export function readWorkspaces(root: string): Workspace[] {
@@ -24,6 +30,7 @@ export function readWorkspaces(root: string): Workspace[] {
       ) as { name: string; dependencies?: Record<string, string> };
       return {
         name: name.replace(DIRECTORY_SCOPE, ''),
+        folder,
         root: workspaceRoot,
         dependencies: Object.keys(dependencies)
           .filter((dependency) => dependency.startsWith(DIRECTORY_SCOPE))

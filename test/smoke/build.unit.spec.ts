@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundle, ENTRY, packageNameOf, undeclaredExternals } from '../../infra/build/bundle.js';
-import { DIRECTORY_COMMANDS } from '../../packages/cli/src/commands.js';
+import { DIRECTORY_COMMANDS } from '../../services/directory/src/commands.js';
 import { COMMAND_OF_ENTRY } from '../../packages/testing/src/processes.js';
 
 // The production build (docs/development.md, "Build") into a folder of its own, then what production
@@ -59,7 +59,7 @@ describe('npm run build', () => {
       Object.keys(metafile.inputs).map((input) => input.split('/').slice(0, 2).join('/')),
     );
     for (const workspace of [
-      'packages/cli',
+      'services/directory',
       'services/api',
       'services/mcp',
       'services/console',

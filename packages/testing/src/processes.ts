@@ -15,7 +15,7 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.ur
 export type ProcessMode = 'source' | 'compiled';
 
 export const COMPILED_BUILD = 'dist/directory.js';
-const COMMAND_SOURCE = 'packages/cli/src/directory.ts';
+const COMMAND_SOURCE = 'services/directory/src/directory.ts';
 
 /** The modules of the `directory` commands (what specs name) and the command that runs each. */
 export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
@@ -109,7 +109,7 @@ const NO_OPERATOR_LISTENERS = {
 const NO_DRAIN = { SHUTDOWN_DRAIN_MS: '0' };
 
 /**
- * The compiled command runs as production unless told otherwise (packages/cli, default-node-env.ts):
+ * The compiled command runs as production unless told otherwise (services/directory, default-node-env.ts):
  * processes started here use the development secrets, so they are told (vitest has set `test` already;
  * a benchmark run from tsx has set nothing).
  */

@@ -10,7 +10,7 @@ describe('how startProcess runs an entry', () => {
     expect(nodeArguments('services/api/src/server.ts', ['--x'], 'source')).toEqual([
       '--import',
       'tsx',
-      'packages/cli/src/directory.ts',
+      'services/directory/src/directory.ts',
       'api',
       '--x',
     ]);

@@ -9,8 +9,8 @@ describe('defaultNodeEnv', () => {
   });
 
   it('is development only for the TypeScript sources a checkout runs', () => {
-    expect(defaultNodeEnv('file:///home/me/clone/packages/cli/src/directory.ts')).toBe('development');
-    expect(defaultNodeEnv('file:///home/me/clone/packages/cli/src/directory.mts')).toBe('development');
+    expect(defaultNodeEnv('file:///home/me/clone/services/directory/src/directory.ts')).toBe('development');
+    expect(defaultNodeEnv('file:///home/me/clone/services/directory/src/directory.mts')).toBe('development');
     // A query string or a folder named like a source does not make compiled code a source.
     expect(defaultNodeEnv('file:///app/dist/directory.js?directory.ts')).toBe('production');
     expect(defaultNodeEnv('file:///app/src.ts/directory.js')).toBe('production');

@@ -17,7 +17,7 @@ type Finished = { code: number | null; stdout: string; stderr: string };
 
 /** `directory …` through tsx, as `npm run <command>` runs it, with stdout and stderr kept apart. */
 function directory(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/cli/src/directory.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/directory/src/directory.ts', ...args], {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
