@@ -11,12 +11,18 @@
 // The openapi-generator jar is fetched once with Maven into the cache folder, Maven compiles the Java
 // client, and the Python client runs on the machine's python3 with pydantic 2, urllib3 and
 // python-dateutil installed (see docs/development.md).
+// A passing run is remembered under a key hashed from everything the result depends on (the document,
+// the goldens, this check's own code, the generators' and runtimes' versions; `cacheKeyInputs` below) in
+// the cache folder (/var/cache/doctor-directory/check-clients): a run whose key has passed before prints
+// the key and skips generation. `--no-cache` runs it anyway; `--keep` and `--goldens` never use the cache.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -40,6 +46,8 @@ const OPENAPI_GENERATOR_VERSION = '7.25.0';
 const root = resolve(import.meta.dirname, '../..');
 const keep = process.argv.includes('--keep');
 const goldensIndex = process.argv.indexOf('--goldens');
+const useCache = !keep && goldensIndex === -1 && !process.argv.includes('--no-cache');
+const cacheFolder = join(process.env.DIRECTORY_CACHE_DIR ?? '/var/cache/doctor-directory', 'check-clients');
 const goldensFile =
   goldensIndex === -1
     ? join(root, 'services/api/test/fixtures/public-responses.json')
@@ -165,6 +173,53 @@ async function checkHeyApi(documentFile: string, folder: string, replays: readon
     failures,
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/** The first line a command prints (stdout or stderr), or what went wrong running it. */
+function versionOf(command: string, args: readonly string[]): string {
+  const ran = spawnSync(command, args, { encoding: 'utf8' });
+  if (ran.error !== undefined) return `${command}: ${ran.error.message}`;
+  return `${ran.stdout}${ran.stderr}`.trim().split('\n')[0] ?? '';
+}
+
+/**
+ * Everything a run's result depends on, each named: the key is their hash, so a change to any of them (a
+ * route's schema, a golden, this check, a generator or runtime upgrade) runs the check again.
+ */
+function cacheKeyInputs(documentJson: string): [string, string][] {
+  const here = import.meta.dirname;
+  const heyApiFolder = join(root, 'node_modules/@hey-api');
+  const heyApiVersions = readdirSync(heyApiFolder)
+    .sort()
+    .map((name) => {
+      const manifest = JSON.parse(readFileSync(join(heyApiFolder, name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      return `@hey-api/${name}@${manifest.version}`;
+    });
+  const zodManifest = JSON.parse(readFileSync(join(root, 'node_modules/zod/package.json'), 'utf8')) as {
+    version: string;
+  };
+  return [
+    ['openapi document', documentJson],
+    ['goldens', readFileSync(goldensFile, 'utf8')],
+    ...['check-clients.ts', 'golden-replay.ts', 'java/Replay.java', 'python/replay.py'].map(
+      (file): [string, string] => [file, readFileSync(join(here, file), 'utf8')],
+    ),
+    ['openapi-generator', OPENAPI_GENERATOR_VERSION],
+    ['hey-api', heyApiVersions.join(' ')],
+    ['zod', zodManifest.version],
+    ['node', process.version],
+    ['java', versionOf('java', ['-version'])],
+    ['mvn', versionOf('mvn', ['-v'])],
+    ['python', versionOf('python3', ['-c', 'import sys, pydantic; print(sys.version, pydantic.VERSION)'])],
+  ];
+}
+
+function cacheKeyOf(inputs: readonly [string, string][]): string {
+  const hash = createHash('sha256');
+  for (const [name, content] of inputs) hash.update(`${name}\0${content.length}\0${content}\0`);
+  return hash.digest('hex').slice(0, 24);
 }
 
 /** The openapi-generator CLI jar, fetched from Maven Central into the cache folder on first use. */
@@ -388,10 +443,13 @@ function checkOpenApiGeneratorPython(documentFile: string, folder: string, repla
   return { result, warnings };
 }
 
+/** The summary lines of this run, kept with a passing run's cache entry. */
+const summaryLines: string[] = [];
+
 function report(result: GeneratorResult): boolean {
-  console.log(
-    `${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${result.generator}: ${result.operations.size} operation(s) checked (${[...result.operations].join(', ')}), ${replayedBodies}, ${result.failures.length} failure(s), ${result.seconds.toFixed(1)} s`,
-  );
+  const summary = `${result.failures.length === 0 ? 'ok  ' : 'FAIL'} ${result.generator}: ${result.operations.size} operation(s) checked (${[...result.operations].join(', ')}), ${replayedBodies}, ${result.failures.length} failure(s), ${result.seconds.toFixed(1)} s`;
+  summaryLines.push(summary);
+  console.log(summary);
   for (const failure of result.failures.slice(0, 20)) {
     console.log(`     ${failure.request}: ${failure.problem}`);
     for (const difference of failure.differences.slice(0, 10))
@@ -402,6 +460,18 @@ function report(result: GeneratorResult): boolean {
 }
 
 const document = await buildOpenApiDocument();
+const documentJson = JSON.stringify(document);
+const cacheKey = useCache ? cacheKeyOf(cacheKeyInputs(documentJson)) : undefined;
+const cacheEntry = cacheKey === undefined ? undefined : join(cacheFolder, `${cacheKey}.json`);
+if (cacheEntry !== undefined && existsSync(cacheEntry)) {
+  const passed = JSON.parse(readFileSync(cacheEntry, 'utf8')) as { passedAt: string; summary: string[] };
+  console.log(
+    `check:clients: cache key ${cacheKey}: these inputs passed at ${passed.passedAt} (${cacheEntry}); generation skipped (--no-cache runs it)`,
+  );
+  for (const line of passed.summary) console.log(`  (cached) ${line}`);
+  process.exit(0);
+}
+if (cacheKey !== undefined) console.log(`check:clients: cache key ${cacheKey}: not passed before; checking`);
 const goldens = JSON.parse(readFileSync(goldensFile, 'utf8')) as GoldenResponse[];
 const documentedOperations = documentedGetOperations(document);
 const { replays: goldenReplays, unmatched } = replaysOf(goldens, documentedOperations);
@@ -413,7 +483,7 @@ const cacheParent = join(root, 'node_modules/.cache');
 mkdirSync(cacheParent, { recursive: true });
 const folder = mkdtempSync(join(cacheParent, 'generated-clients-'));
 const documentFile = join(folder, 'openapi.json');
-writeFileSync(documentFile, JSON.stringify(document));
+writeFileSync(documentFile, documentJson);
 
 let clean = unmatched.length === 0 && goldenReplays.length > 0;
 for (const golden of unmatched)
@@ -434,5 +504,9 @@ try {
 } finally {
   if (keep) console.log(`generated clients kept in ${folder}`);
   else rmSync(folder, { recursive: true, force: true });
+}
+if (clean && cacheEntry !== undefined) {
+  mkdirSync(cacheFolder, { recursive: true });
+  writeFileSync(cacheEntry, JSON.stringify({ passedAt: new Date().toISOString(), summary: summaryLines }));
 }
 process.exit(clean ? 0 : 1);
