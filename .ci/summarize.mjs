@@ -1,6 +1,8 @@
-// Prints `N passed, N failed` from vitest's JSON report (static check failures count as failed).
-// A missing or empty report is a failure, so a run that executed no test is never green.
+// Prints the ten slowest test files, then `N passed, N failed` from vitest's JSON report (static check
+// failures count as failed) as the last line. A missing or empty report is a failure, so a run that
+// executed no test is never green.
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const [reportPath, staticFailuresArgument = '0'] = process.argv.slice(2);
 const staticFailures = Number(staticFailuresArgument);
@@ -11,6 +13,19 @@ try {
   console.log(`no vitest report at ${reportPath}: ${error.message}`);
   console.log(`0 passed, ${1 + staticFailures} failed`);
   process.exit(1);
+}
+// Each file's time from its start to its end in the run (files of a project run side by side).
+const files = (report.testResults ?? [])
+  .filter((file) => Number.isFinite(file.startTime) && Number.isFinite(file.endTime))
+  .map((file) => ({
+    name: relative(process.cwd(), file.name),
+    seconds: (file.endTime - file.startTime) / 1000,
+  }))
+  .sort((a, b) => b.seconds - a.seconds);
+if (files.length > 0) {
+  console.log(`the ten slowest of ${files.length} test files:`);
+  for (const file of files.slice(0, 10))
+    console.log(`${file.seconds.toFixed(1).padStart(8)} s  ${file.name}`);
 }
 const passed = report.numPassedTests ?? 0;
 // Unhandled errors fail a vitest run even when every test passed: count that as one failure.
