@@ -32,7 +32,7 @@ export function relativeImportsOf(source: string): string[] {
 }
 
 /** The source file a relative specifier names (`./x.js` is `./x.ts` in the source), if there is one. */
-function resolveSource(fromFolder: string, specifier: string): string | undefined {
+export function resolveSource(fromFolder: string, specifier: string): string | undefined {
   const target = resolve(fromFolder, specifier);
   const candidates = [target.replace(/\.js$/, '.ts'), `${target}.ts`, join(target, 'index.ts')];
   return candidates.find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
