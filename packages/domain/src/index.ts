@@ -1,8 +1,12 @@
 // Public surface of the pure core: exactly what other packages use (specs inside import ../src directly).
-export { foldText } from './text.js';
-export { utf8Lines } from './utf8-lines.js';
-export { escapeControlCharacters, escapeJsonControlCharacters, singleLineText } from './display-text.js';
-export { assertNever } from './assert-never.js';
+export { foldText } from './shared/text.js';
+export { utf8Lines } from './shared/utf8-lines.js';
+export {
+  escapeControlCharacters,
+  escapeJsonControlCharacters,
+  singleLineText,
+} from './shared/display-text.js';
+export { assertNever } from './shared/assert-never.js';
 export {
   parsePlaceEvent,
   parsePlaceEventWithZod,
@@ -17,18 +21,18 @@ export {
   type Observed,
   type Publication,
   type PlaceEvent,
-} from './events.js';
+} from './events/events.js';
 export {
   initialPlaceState,
   isServed,
   orderedStream,
   type StoredPlaceEvent,
   type PlaceState,
-} from './place-state.js';
-export { foldPlace } from './place-fold.js';
-export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './profile-url.js';
-export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './doctor-id.js';
-export { isAccountEmail, isPublicEmail, MAX_EMAIL_LENGTH } from './email-address.js';
+} from './events/place-state.js';
+export { foldPlace } from './places/place-fold.js';
+export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './places/profile-url.js';
+export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './places/doctor-id.js';
+export { isAccountEmail, isPublicEmail, MAX_EMAIL_LENGTH } from './places/email-address.js';
 export {
   parseRecordShape,
   recordShapeParamsSchema,
@@ -39,7 +43,7 @@ export {
   type RecordShape,
   type SelectedDoctor,
   type ShapedRecord,
-} from './record-shape.js';
+} from './requests/record-shape.js';
 export {
   parseDoctorIds,
   planBatch,
@@ -51,9 +55,9 @@ export {
   type BatchResponse,
   type DoctorBatch,
 } from './search/doctor-batch.js';
-export { doctorSchema, DOCTOR_KEYS, toDoctor, type Doctor } from './doctor.js';
-export { writerFor, writerSchema } from './allowlist-writer.js';
-export { doctorExtrasSchema, DOCTOR_EXTRA_KEYS, type DoctorExtras } from './doctor-extras.js';
+export { doctorSchema, DOCTOR_KEYS, toDoctor, type Doctor } from './places/doctor.js';
+export { writerFor, writerSchema } from './shared/allowlist-writer.js';
+export { doctorExtrasSchema, DOCTOR_EXTRA_KEYS, type DoctorExtras } from './places/doctor-extras.js';
 export { openingHoursSchema, type OpeningHours } from './opening-hours/opening-hours-schema.js';
 export {
   toSearchDocument,
@@ -62,7 +66,7 @@ export {
   type Tombstone,
 } from './search/search-document.js';
 export { projectPlace, type PlaceProjection } from './search/place-projection.js';
-export { specialtyCodeOf, SPECIALTY_CODES, type SpecialtyCode } from './specialties/vocabulary.js';
+export { specialtyCodeOf, SPECIALTY_CODES, type SpecialtyCode } from './places/specialty-vocabulary.js';
 export {
   parseSpecialtiesParams,
   parseSpecialtiesToolInput,
@@ -76,14 +80,14 @@ export {
   type SpecialtiesParams,
   type SpecialtiesPage,
   type SpecialtyCountsAggregation,
-} from './specialties/specialty-list.js';
-export { ok, fail, type Result } from './result.js';
+} from './search/specialty-list.js';
+export { ok, fail, type Result } from './shared/result.js';
 export {
   COUNTRY_QUERY_PATTERN,
   keyInQueryErrors,
   safeParameterName,
   type ParameterError,
-} from './query-parameters.js';
+} from './requests/query-parameters.js';
 export {
   generateApiKey,
   isWellFormedApiKey,
@@ -97,7 +101,7 @@ export {
   API_KEY_PATTERN,
   API_KEY_PREFIX_SOURCE,
   type ApiKeyMode,
-} from './api-key.js';
+} from './keys/api-key.js';
 export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';
 export {
   batchParamsSchema,
@@ -115,7 +119,7 @@ export {
   type SearchRequest,
 } from './search/search-params.js';
 export { encodeCursor, decodeCursor, type SortValues } from './search/cursor.js';
-export { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
+export { CURSOR_MAX_LENGTH, LIMIT_MAX } from './requests/page-bounds.js';
 export { GEO_RADIUS_DEFAULT_M } from './search/geo.js';
 export {
   parseCitiesParams,
@@ -155,7 +159,7 @@ export {
   type DoctorPage,
   type RecordPage,
   type SearchResult,
-} from './doctor-page.js';
+} from './search/doctor-page.js';
 export {
   encodeChangesCursor,
   decodeChangesCursor,
@@ -220,7 +224,7 @@ export {
   type KeyExpiryChoice,
   type KeyGraceChoice,
   type KeyState,
-} from './key-lifecycle.js';
+} from './keys/key-lifecycle.js';
 export {
   INSURANCE_SCHEMES,
   INSURANCE_CODES,
@@ -231,7 +235,7 @@ export {
   type InsuranceCode,
   type LanguageCode,
   type PatientAttributes,
-} from './patient-attributes.js';
+} from './events/patient-attributes.js';
 export {
   DEFAULT_SUGGEST_LANGUAGE,
   SUGGEST_DEFAULT_LIMIT,

@@ -13,7 +13,7 @@ import {
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
-} from '../src/api-key.js';
+} from '../src/keys/api-key.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const bytesArbitrary = fc.uint8Array({ minLength: API_KEY_RANDOM_BYTES, maxLength: API_KEY_RANDOM_BYTES });

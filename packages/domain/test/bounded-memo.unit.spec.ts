@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo } from '../src/bounded-memo.js';
+import { boundedMemo } from '../src/shared/bounded-memo.js';
 
 describe('boundedMemo', () => {
   it('computes each remembered text once, undefined results included', () => {

@@ -23,10 +23,10 @@ import {
 } from '../src/changes/changes-page.js';
 import { parseChangesParams } from '../src/changes/changes-params.js';
 import { exportChangesCursor } from '../src/changes/export-params.js';
-import type { Doctor } from '../src/doctor.js';
+import type { Doctor } from '../src/places/doctor.js';
 import { encodeCursor } from '../src/search/cursor.js';
-import { CURSOR_MAX_LENGTH } from '../src/search/page-bounds.js';
-import { signToken } from '../src/signed-token.js';
+import { CURSOR_MAX_LENGTH } from '../src/requests/page-bounds.js';
+import { signToken } from '../src/shared/signed-token.js';
 
 const SECRET = 'unit-test-cursor-secret-0123456789abcdef';
 const xid = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { changesParamsSchema } from '../src/changes/changes-params.js';
-import { COUNTRY_CODES_TEXT, listCodes } from '../src/country-codes-text.js';
+import { COUNTRY_CODES_TEXT, listCodes } from '../src/requests/country-codes-text.js';
 import { citiesParamsSchema } from '../src/search/city-list.js';
 import { SEARCH_FILTERS } from '../src/search/search-filters.js';
-import { specialtiesParamsSchema } from '../src/specialties/specialty-list.js';
+import { specialtiesParamsSchema } from '../src/search/specialty-list.js';
 
 describe('dataset codes in descriptions', () => {
   it('lists codes with commas and a final conjunction', () => {

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES } from '../src/events.js';
+import { COUNTRY_CODES } from '../src/events/events.js';
 import { CURSOR_REASONS, decodeCursor, encodeCursor, filterFingerprint } from '../src/search/cursor.js';
 import { sortNameOf } from '../src/search/search-document.js';
 import type { SearchFilters } from '../src/search/search-filters.js';
-import { CURSOR_MAX_LENGTH, SORT_NAME_MAX_CODE_POINTS } from '../src/search/page-bounds.js';
+import { CURSOR_MAX_LENGTH, SORT_NAME_MAX_CODE_POINTS } from '../src/requests/page-bounds.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeControlCharacters, escapeJsonControlCharacters, singleLineText } from '../src/display-text.js';
+import {
+  escapeControlCharacters,
+  escapeJsonControlCharacters,
+  singleLineText,
+} from '../src/shared/display-text.js';
 
 // Written out here, apart from the module's own pattern: C0, DEL, C1, the line and paragraph
 // separators, the bidi embeddings, overrides and isolates.

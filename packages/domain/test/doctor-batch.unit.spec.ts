@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DOCTOR_ID_REASON, parseDoctorId } from '../src/doctor-id.js';
-import { toDoctor } from '../src/doctor.js';
-import { parseFields } from '../src/record-shape.js';
+import { DOCTOR_ID_REASON, parseDoctorId } from '../src/places/doctor-id.js';
+import { toDoctor } from '../src/places/doctor.js';
+import { parseFields } from '../src/requests/record-shape.js';
 import {
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,

@@ -7,9 +7,9 @@ import {
   PHONE_RECORD_KEYS,
   toDoctor,
   type Doctor,
-} from '../src/doctor.js';
-import type { Observed } from '../src/events.js';
-import { initialPlaceState } from '../src/place-state.js';
+} from '../src/places/doctor.js';
+import type { Observed } from '../src/events/events.js';
+import { initialPlaceState } from '../src/events/place-state.js';
 import { observed, PLACE_ID, PUBLICATION, servedState, SITE_ORIGIN } from './fixtures.js';
 
 const doctorOf = (overrides: Partial<Observed> = {}, publication = PUBLICATION): Doctor =>

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_EMAIL_LENGTH, isAccountEmail, isPublicEmail } from '../src/email-address.js';
+import { MAX_EMAIL_LENGTH, isAccountEmail, isPublicEmail } from '../src/places/email-address.js';
 import { fastestOfThreeMs } from '@directory/testing';
 
 // The characters the two grammars care about, and some they refuse (whitespace of several kinds,

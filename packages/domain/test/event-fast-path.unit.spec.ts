@@ -14,7 +14,7 @@ import {
   TIME_OF_DAY_PATTERN,
   parsePlaceEvent,
   parsePlaceEventWithZod,
-} from '../src/events.js';
+} from '../src/events/events.js';
 import { observed as observedFields } from './fixtures.js';
 
 // Mostly plain text, now and then a character that matters: astral (two UTF-16 units), NUL, a lone

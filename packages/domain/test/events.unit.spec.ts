@@ -6,8 +6,8 @@ import {
   TEXT_LIMITS,
   parsePlaceEvent,
   placeEventSchema,
-} from '../src/events.js';
-import type { Observed } from '../src/events.js';
+} from '../src/events/events.js';
+import type { Observed } from '../src/events/events.js';
 import { crawlMetadata, observed } from './fixtures.js';
 
 const envelope = {

@@ -1,7 +1,7 @@
-import { KEY_IN_QUERY_REASON, type ParameterError } from '../src/query-parameters.js';
-import type { Observed, PlaceEvent, PlaceEventType, Publication } from '../src/events.js';
-import { foldPlace } from '../src/place-fold.js';
-import type { PlaceState, StoredPlaceEvent } from '../src/place-state.js';
+import { KEY_IN_QUERY_REASON, type ParameterError } from '../src/requests/query-parameters.js';
+import type { Observed, PlaceEvent, PlaceEventType, Publication } from '../src/events/events.js';
+import { foldPlace } from '../src/places/place-fold.js';
+import type { PlaceState, StoredPlaceEvent } from '../src/events/place-state.js';
 
 export const SITE_ORIGIN = 'https://site.example';
 export const PLACE_ID = 'place_1';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDoctor } from '../src/doctor.js';
+import { toDoctor } from '../src/places/doctor.js';
 import { decodeCursor, encodeCursor } from '../src/search/cursor.js';
 import {
   GEO_RADIUS_DEFAULT_M,

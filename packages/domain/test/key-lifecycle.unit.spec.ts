@@ -12,7 +12,7 @@ import {
   usageDay,
   usageTotals,
   usageWindow,
-} from '../src/key-lifecycle.js';
+} from '../src/keys/key-lifecycle.js';
 
 const at = (iso: string): Date => new Date(iso);
 const DAY = 86_400_000;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, filterFingerprint } from '../src/search/cursor.js';
-import { OPEN_AT_REASON, OPEN_NOW_REASON, canonicalInstant, openAtClause } from '../src/search/open-at.js';
+import { OPEN_AT_REASON, canonicalInstant } from '../src/requests/instant-text.js';
+import { OPEN_NOW_REASON, openAtClause } from '../src/search/open-at.js';
 import { parseSearchParams, parseSearchToolInput } from '../src/search/search-params.js';
 import { buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDoctor } from '../src/doctor.js';
-import { toDoctorExtras } from '../src/doctor-extras.js';
-import { COUNTRY_CODES, type Observed, type Publication } from '../src/events.js';
+import { toDoctor } from '../src/places/doctor.js';
+import { toDoctorExtras } from '../src/places/doctor-extras.js';
+import { COUNTRY_CODES, type Observed, type Publication } from '../src/events/events.js';
 import { openingHoursOf } from '../src/opening-hours/opening-hours.js';
 import { COUNTRY_TIME_ZONES, timeZoneOf, type PlaceWhereabouts } from '../src/opening-hours/time-zones.js';
 import { WEEKDAY_LABELS, isoWeekdayOf } from '../src/opening-hours/weekday-labels.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOCTOR_EXTRA_KEYS, toDoctorExtras } from '../src/doctor-extras.js';
-import { toDoctor } from '../src/doctor.js';
-import { LIVE_COUNTRY_CODES, parsePlaceEvent, type Observed } from '../src/events.js';
+import { DOCTOR_EXTRA_KEYS, toDoctorExtras } from '../src/places/doctor-extras.js';
+import { toDoctor } from '../src/places/doctor.js';
+import { LIVE_COUNTRY_CODES, parsePlaceEvent, type Observed } from '../src/events/events.js';
 import {
   INSURANCE_CODES,
   INSURANCE_CODES_BY_COUNTRY_TEXT,
@@ -11,8 +11,8 @@ import {
   insuranceCodesOf,
   patientAttributesOf,
   patientAttributesSchema,
-} from '../src/patient-attributes.js';
-import { foldPlace } from '../src/place-fold.js';
+} from '../src/events/patient-attributes.js';
+import { foldPlace } from '../src/places/place-fold.js';
 import { toSearchDocument } from '../src/search/search-document.js';
 import {
   PLACE_ID,

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toDoctorExtras } from '../src/doctor-extras.js';
-import { toDoctor } from '../src/doctor.js';
-import type { Observed, PlaceEventType } from '../src/events.js';
-import { foldPlace } from '../src/place-fold.js';
-import type { StoredPlaceEvent } from '../src/place-state.js';
+import { toDoctorExtras } from '../src/places/doctor-extras.js';
+import { toDoctor } from '../src/places/doctor.js';
+import type { Observed, PlaceEventType } from '../src/events/events.js';
+import { foldPlace } from '../src/places/place-fold.js';
+import type { StoredPlaceEvent } from '../src/events/place-state.js';
 import { crawlMetadata, makeEvent, observed, PLACE_ID, PUBLICATION, SITE_ORIGIN } from './fixtures.js';
 
 /**

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES, type PlaceEvent } from '../src/events.js';
-import { foldPlace } from '../src/place-fold.js';
+import { COUNTRY_CODES, type PlaceEvent } from '../src/events/events.js';
+import { foldPlace } from '../src/places/place-fold.js';
 import {
   evolve,
   initialPlaceState,
   isServed,
   type PlaceState,
   type StoredPlaceEvent,
-} from '../src/place-state.js';
+} from '../src/events/place-state.js';
 import { crawlMetadata, makeEvent, observed, PLACE_ID, PUBLICATION, servedState } from './fixtures.js';
 
 const crawl = (name: string, eventId: string, occurredAt: string, position: number) =>

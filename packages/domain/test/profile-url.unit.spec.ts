@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES, SLUG_PATTERN } from '../src/events.js';
+import { COUNTRY_CODES, SLUG_PATTERN } from '../src/events/events.js';
 import {
   buildProfileUrl,
   PAGE_LANGUAGE_CODES,
   PAGE_LANGUAGES,
   parseProfileUrl,
   type ProfileRef,
-} from '../src/profile-url.js';
+} from '../src/places/profile-url.js';
 
 const SITE = 'https://site.example';
 const PATH = '/en/doctors/de/berlin/praxis-dr-mueller';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhone, phoneRegionFor } from '../src/phone-number.js';
-import { parsePublicHttpUrl } from '../src/public-url.js';
+import { normalizePhone, phoneRegionFor } from '../src/places/phone-number.js';
+import { parsePublicHttpUrl } from '../src/places/public-url.js';
 
 describe('parsePublicHttpUrl', () => {
   it.each([

@@ -1,15 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOCTOR_EXTRA_KEYS, type DoctorExtras } from '../src/doctor-extras.js';
-import { DOCTOR_KEYS, toDoctor } from '../src/doctor.js';
-import { PAGE_LANGUAGE_CODES, PAGE_LANGUAGES, profileUrlIn, type PageLanguage } from '../src/profile-url.js';
+import { DOCTOR_EXTRA_KEYS, type DoctorExtras } from '../src/places/doctor-extras.js';
+import { DOCTOR_KEYS, toDoctor } from '../src/places/doctor.js';
+import {
+  PAGE_LANGUAGE_CODES,
+  PAGE_LANGUAGES,
+  profileUrlIn,
+  type PageLanguage,
+} from '../src/places/profile-url.js';
 import {
   RECORD_FIELD_NAMES,
   needsExtras,
   parseFields,
   parseRecordShape,
   shapeRecord,
-} from '../src/record-shape.js';
+} from '../src/requests/record-shape.js';
 import { SITE_ORIGIN, servedState } from './fixtures.js';
 
 const DOCTOR = toDoctor(servedState(), { siteOrigin: SITE_ORIGIN });

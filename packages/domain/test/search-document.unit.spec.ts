@@ -7,12 +7,12 @@ import {
   LOCATION_KEYS,
   PHONE_RECORD_KEYS,
   toDoctor,
-} from '../src/doctor.js';
-import { placeEventSchema } from '../src/events.js';
-import { foldText } from '../src/text.js';
-import { foldPlace } from '../src/place-fold.js';
-import type { PlaceState } from '../src/place-state.js';
-import { SORT_NAME_MAX_CODE_POINTS } from '../src/search/page-bounds.js';
+} from '../src/places/doctor.js';
+import { placeEventSchema } from '../src/events/events.js';
+import { foldText } from '../src/shared/text.js';
+import { foldPlace } from '../src/places/place-fold.js';
+import type { PlaceState } from '../src/events/place-state.js';
+import { SORT_NAME_MAX_CODE_POINTS } from '../src/requests/page-bounds.js';
 import {
   SEARCH_DOCUMENT_MAPPING,
   sortNameOf,

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { filtersOf } from '../src/search/search-filters.js';
-import { KEY_IN_QUERY_REASON, keyInQueryErrors, type ParameterError } from '../src/query-parameters.js';
-import type { Result } from '../src/result.js';
+import {
+  KEY_IN_QUERY_REASON,
+  keyInQueryErrors,
+  type ParameterError,
+} from '../src/requests/query-parameters.js';
+import type { Result } from '../src/shared/result.js';
 import {
   parseBatchGetQuery,
   parseSearchParams,

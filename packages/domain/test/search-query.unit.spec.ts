@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COUNTRY_CODES } from '../src/events.js';
+import { COUNTRY_CODES } from '../src/events/events.js';
 import { decodeCursor } from '../src/search/cursor.js';
 import type { SearchFilters } from '../src/search/search-filters.js';
 import {
@@ -10,8 +10,8 @@ import {
   toDoctorPage,
   type SearchHit,
 } from '../src/search/search-query.js';
-import { foldText } from '../src/text.js';
-import { toDoctor, type Doctor } from '../src/doctor.js';
+import { foldText } from '../src/shared/text.js';
+import { toDoctor, type Doctor } from '../src/places/doctor.js';
 import { servedState, SITE_ORIGIN } from './fixtures.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';

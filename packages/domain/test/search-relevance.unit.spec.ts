@@ -12,7 +12,7 @@ import {
   type SearchHit,
 } from '../src/search/search-query.js';
 import { relevanceTextQuery, RELEVANCE_FIELDS, TYPO_FUZZINESS } from '../src/search/search-relevance.js';
-import { toDoctor } from '../src/doctor.js';
+import { toDoctor } from '../src/places/doctor.js';
 import { servedState, SITE_ORIGIN } from './fixtures.js';
 
 const SECRET = 'test-cursor-secret-0123456789abcdef';

@@ -5,8 +5,8 @@ import {
   parseSpecialtiesToolInput,
   specialtyVocabularyPage,
   toSpecialtyCountsPage,
-} from '../src/specialties/specialty-list.js';
-import { SPECIALTY_CODES } from '../src/specialties/vocabulary.js';
+} from '../src/search/specialty-list.js';
+import { SPECIALTY_CODES } from '../src/places/specialty-vocabulary.js';
 
 describe('parseSpecialtiesParams', () => {
   it('takes an optional country (any case) and a page language, default en', () => {

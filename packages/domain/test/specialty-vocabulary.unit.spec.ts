@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PAGE_LANGUAGE_CODES } from '../src/profile-url.js';
+import { PAGE_LANGUAGE_CODES } from '../src/places/profile-url.js';
 import {
   SPECIALTY_CODES,
   SPECIALTY_VOCABULARY,
@@ -12,7 +12,7 @@ import {
   specialtyCodesOf,
   specialtyLabel,
   type SpecialtyEntry,
-} from '../src/specialties/vocabulary.js';
+} from '../src/places/specialty-vocabulary.js';
 
 const ENTRIES: ReadonlyArray<SpecialtyEntry> = SPECIALTY_VOCABULARY;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText } from '../src/text.js';
+import { foldText } from '../src/shared/text.js';
 
 /** The whole folding, step by step: what the ASCII shortcut must always agree with. */
 function foldEveryStep(input: string): string {

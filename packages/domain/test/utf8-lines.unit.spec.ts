@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { utf8Lines } from '../src/utf8-lines.js';
+import { utf8Lines } from '../src/shared/utf8-lines.js';
 
 const lineText = fc.string({ unit: 'grapheme', maxLength: 30 }).map((text) => text.replace(/\n/g, ' '));
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHours } from '../src/opening-hours/opening-hours-schema.js';
-import { TIME_OF_DAY_PATTERN } from '../src/events.js';
+import { TIME_OF_DAY_PATTERN } from '../src/events/events.js';
 import { COUNTRY_TIME_ZONES } from '../src/opening-hours/time-zones.js';
 import {
   MINUTES_PER_WEEK,

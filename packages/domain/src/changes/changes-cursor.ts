@@ -1,8 +1,8 @@
-import type { ApiKeyMode } from '../api-key.js';
-import type { CountryCode } from '../events.js';
-import { PLACE_ID_PATTERN } from '../events.js';
-import { fail, ok, type Result } from '../result.js';
-import { openToken, signToken } from '../signed-token.js';
+import type { ApiKeyMode } from '../keys/api-key.js';
+import type { CountryCode } from '../events/events.js';
+import { PLACE_ID_PATTERN } from '../events/events.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { openToken, signToken } from '../shared/signed-token.js';
 
 /**
  * A position in the changes feed of one dataset: the transaction id (xid8, as decimal text) that last

@@ -1,9 +1,9 @@
 import { encodeChangesCursor, feedAfterSnapshot, feedCursorAt, type FeedCursor } from './changes-cursor.js';
 import type { FeedPosition } from './changes-cursor.js';
-import type { Doctor } from '../doctor.js';
-import type { ApiKeyMode } from '../api-key.js';
-import type { CountryCode } from '../events.js';
-import { requirePageSize } from '../query-parameters.js';
+import type { Doctor } from '../places/doctor.js';
+import type { ApiKeyMode } from '../keys/api-key.js';
+import type { CountryCode } from '../events/events.js';
+import { requirePageSize } from '../requests/query-parameters.js';
 
 /**
  * One record's current state in a dataset's feed, at its position (what the event store reads): its

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import type { CountryCode } from '../events.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import type { CountryCode } from '../events/events.js';
 import {
   countryFromQuery,
   limitFromQuery,
   parseParameters,
   type ParameterError,
-} from '../query-parameters.js';
-import { ok, type Result } from '../result.js';
-import { OPEN_AT_REASON, openAtText } from '../search/open-at.js';
-import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
+} from '../requests/query-parameters.js';
+import { ok, type Result } from '../shared/result.js';
+import { OPEN_AT_REASON, openAtText } from '../requests/instant-text.js';
+import { CURSOR_MAX_LENGTH } from '../requests/page-bounds.js';
 
 /**
  * Validation of `GET /api/v1/changes`: the same rules as search for what the two share

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { ApiKeyMode } from '../api-key.js';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import { PLACE_ID_PATTERN, type CountryCode } from '../events.js';
-import { countryFromQuery, parseParameters, type ParameterError } from '../query-parameters.js';
-import { fail, ok, type Result } from '../result.js';
-import { CURSOR_MAX_LENGTH } from '../search/page-bounds.js';
+import type { ApiKeyMode } from '../keys/api-key.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import { PLACE_ID_PATTERN, type CountryCode } from '../events/events.js';
+import { countryFromQuery, parseParameters, type ParameterError } from '../requests/query-parameters.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { CURSOR_MAX_LENGTH } from '../requests/page-bounds.js';
 import {
   CHANGES_CURSOR_REASONS,
   decodeChangesCursor,

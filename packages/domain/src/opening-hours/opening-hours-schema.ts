@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TIME_OF_DAY_PATTERN } from '../events.js';
+import { TIME_OF_DAY_PATTERN } from '../events/events.js';
 
 /** ISO 8601 weekday: 1 = Monday … 7 = Sunday. */
 const isoWeekdaySchema = z.number().int().min(1).max(7);

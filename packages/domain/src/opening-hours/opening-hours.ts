@@ -1,10 +1,14 @@
 import type { OpeningHours } from './opening-hours-schema.js';
-import type { Doctor } from '../doctor.js';
-import type { PlaceState } from '../place-state.js';
-import { timeZoneOf } from './time-zones.js';
+import type { PlaceState } from '../events/place-state.js';
+import { timeZoneOf, type PlaceWhereabouts } from './time-zones.js';
 import { isoWeekdayOf } from './weekday-labels.js';
 
 type Period = OpeningHours['periods'][number];
+
+/** What the hours are read from: a Doctor's published hours and whereabouts. */
+type PublishedHours = PlaceWhereabouts & {
+  workingHours: Readonly<Record<string, ReadonlyArray<{ open: string; close: string }>>> | null;
+};
 
 /**
  * The structured opening hours of a served place: the published `workingHours` read as ISO
@@ -14,7 +18,7 @@ type Period = OpeningHours['periods'][number];
  * Periods come sorted by day, opening and closing time, without duplicates (two labels of one day,
  * e.g. "Monday" and "Mon", add up).
  */
-export function openingHoursOf(state: PlaceState, doctor: Doctor): OpeningHours | null {
+export function openingHoursOf(state: PlaceState, doctor: PublishedHours): OpeningHours | null {
   const { publication } = state;
   if (publication === null || doctor.workingHours === null) return null;
   const periods: Period[] = [];

@@ -1,6 +1,5 @@
-import type { Doctor } from '../doctor.js';
-import type { CountryCode } from '../events.js';
-import { foldText } from '../text.js';
+import type { CountryCode } from '../events/events.js';
+import { foldText } from '../shared/text.js';
 
 /**
  * The IANA time zone of a place: its dataset's zone, or, where the country spans several, the one its
@@ -61,8 +60,10 @@ const MEXICAN_STATE_ZONES: ReadonlyMap<string, TimeZone> = new Map([
   ['quintana roo', 'America/Cancun'],
 ]);
 
-export type PlaceWhereabouts = Pick<Doctor, 'location'> & {
-  address: Pick<Doctor['address'], 'postalCode' | 'state'>;
+/** Where a place is, as far as its time zone goes (a Doctor is one): stated here so opening hours sit below places. */
+export type PlaceWhereabouts = {
+  location: { latitude: number; longitude: number } | null;
+  address: { postalCode: string | null; state: string | null };
 };
 
 /** The time zone of a place of dataset `country`, from where it is (see above). */

@@ -1,5 +1,5 @@
-import { boundedMemo } from '../bounded-memo.js';
-import { foldText } from '../text.js';
+import { boundedMemo } from '../shared/bounded-memo.js';
+import { foldText } from '../shared/text.js';
 
 // Day labels remembered once folded: the table below has about a hundred; sources add a few spellings.
 const LABELS_REMEMBERED = 1_000;

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import type { CountryCode } from '../events.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import type { CountryCode } from '../events/events.js';
 import {
   countryFromQuery,
   limitFromQuery,
   optionalText,
   parseParameters,
   type ParameterError,
-} from '../query-parameters.js';
-import type { Result } from '../result.js';
-import { foldText } from '../text.js';
+} from '../requests/query-parameters.js';
+import type { Result } from '../shared/result.js';
+import { foldText } from '../shared/text.js';
 
 /**
  * The cities list (`GET /api/v1/cities`): the city slugs that search's `city` accepts in one

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { fail, ok, type Result } from '../result.js';
-import { openToken, signToken } from '../signed-token.js';
+import { fail, ok, type Result } from '../shared/result.js';
+import { openToken, signToken } from '../shared/signed-token.js';
 import { canonicalFilters, type SearchFilters } from './search-filters.js';
 import type { SortOrder } from './search-order.js';
 

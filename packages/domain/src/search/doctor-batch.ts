@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Doctor } from '../doctor.js';
-import type { DoctorExtras } from '../doctor-extras.js';
-import { parseDoctorId, type DoctorRef } from '../doctor-id.js';
-import type { ProfileRef } from '../profile-url.js';
-import type { ParameterError } from '../query-parameters.js';
-import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../record-shape.js';
-import { fail, ok, type Result } from '../result.js';
+import type { Doctor } from '../places/doctor.js';
+import type { DoctorExtras } from '../places/doctor-extras.js';
+import { parseDoctorId, type DoctorRef } from '../places/doctor-id.js';
+import type { ProfileRef } from '../places/profile-url.js';
+import type { ParameterError } from '../requests/query-parameters.js';
+import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../requests/record-shape.js';
+import { fail, ok, type Result } from '../shared/result.js';
 import { SERVED, type TermFilter } from './search-query.js';
 
 /**

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from '../result.js';
+import { fail, ok, type Result } from '../shared/result.js';
 
 /**
  * Geo search: the `near` point and `radius` of a search, as parsed from text, and the distance

@@ -1,6 +1,6 @@
-import type { ToDoctorOptions } from '../doctor.js';
-import { foldPlaceForProjection } from '../place-fold.js';
-import type { StoredPlaceEvent } from '../place-state.js';
+import type { ToDoctorOptions } from '../places/doctor.js';
+import { foldPlaceForProjection } from '../places/place-fold.js';
+import type { StoredPlaceEvent } from '../events/place-state.js';
 import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { CountryCode } from '../events.js';
-import { SPECIALTY_VOCABULARY } from '../specialties/vocabulary.js';
-import { foldText } from '../text.js';
+import type { CountryCode } from '../events/events.js';
+import { SPECIALTY_VOCABULARY } from '../places/specialty-vocabulary.js';
+import { foldText } from '../shared/text.js';
 
 /**
  * The text analysis of relevance search (`sort=relevance`), done here rather than in Elasticsearch: the

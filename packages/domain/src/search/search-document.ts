@@ -1,12 +1,12 @@
-import { toDoctorExtras, type DoctorExtras } from '../doctor-extras.js';
-import { toDoctor, type Doctor, type ToDoctorOptions } from '../doctor.js';
-import type { CountryCode } from '../events.js';
-import type { InsuranceCode, LanguageCode } from '../patient-attributes.js';
-import type { PublicRecord } from '../place-fold.js';
-import { isServed, type PlaceState } from '../place-state.js';
-import { foldText } from '../text.js';
+import { toDoctorExtras, type DoctorExtras } from '../places/doctor-extras.js';
+import { toDoctor, type Doctor, type ToDoctorOptions } from '../places/doctor.js';
+import type { CountryCode } from '../events/events.js';
+import type { InsuranceCode, LanguageCode } from '../events/patient-attributes.js';
+import type { PublicRecord } from '../places/place-fold.js';
+import { isServed, type PlaceState } from '../events/place-state.js';
+import { foldText } from '../shared/text.js';
 import { indexedText, specialtyNamesOf } from './search-analysis.js';
-import { SORT_NAME_MAX_CODE_POINTS } from './page-bounds.js';
+import { SORT_NAME_MAX_CODE_POINTS } from '../requests/page-bounds.js';
 import type { GeoPoint } from './geo.js';
 import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
 

@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import { SLUG_PATTERN, type CountryCode } from '../events.js';
-import { countryFromQuery, countryFromTool, optionalText } from '../query-parameters.js';
-import { foldText } from '../text.js';
-import { INSURANCE_CODES, INSURANCE_CODES_BY_COUNTRY_TEXT, LANGUAGE_CODES } from '../patient-attributes.js';
-import { SPECIALTY_CODES } from '../specialties/vocabulary.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import { SLUG_PATTERN, type CountryCode } from '../events/events.js';
+import { countryFromQuery, countryFromTool, optionalText } from '../requests/query-parameters.js';
+import { foldText } from '../shared/text.js';
+import {
+  INSURANCE_CODES,
+  INSURANCE_CODES_BY_COUNTRY_TEXT,
+  LANGUAGE_CODES,
+} from '../events/patient-attributes.js';
+import { SPECIALTY_CODES } from '../places/specialty-vocabulary.js';
 import {
   BBOX_REASON,
   GEO_RADIUS_DEFAULT_M,
@@ -15,7 +19,8 @@ import {
   type BoundingBox,
   type GeoPoint,
 } from './geo.js';
-import { OPEN_NOW_REASON, canonicalInstant, openAtText } from './open-at.js';
+import { canonicalInstant, openAtText } from '../requests/instant-text.js';
+import { OPEN_NOW_REASON } from './open-at.js';
 import type { SearchDocument, SearchField } from './search-document.js';
 
 /**

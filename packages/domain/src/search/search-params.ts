@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { limitFromQuery, pageSize, parseParameters, type ParameterError } from '../query-parameters.js';
-import { fieldsParameter, langParameter, recordShapeOf, type RecordShape } from '../record-shape.js';
-import { fail, ok, type Result } from '../result.js';
+import {
+  limitFromQuery,
+  pageSize,
+  parseParameters,
+  type ParameterError,
+} from '../requests/query-parameters.js';
+import { fieldsParameter, langParameter, recordShapeOf, type RecordShape } from '../requests/record-shape.js';
+import { fail, ok, type Result } from '../shared/result.js';
 import { idsParameter } from './doctor-batch.js';
-import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './page-bounds.js';
+import { CURSOR_MAX_LENGTH, LIMIT_MAX } from '../requests/page-bounds.js';
 import {
   FILTER_NAMES,
   filterAddedIn,

@@ -1,8 +1,8 @@
-import type { Doctor } from '../doctor.js';
-import type { DoctorExtras } from '../doctor-extras.js';
-import type { RecordPage } from '../doctor-page.js';
-import type { ProfileRef } from '../profile-url.js';
-import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../record-shape.js';
+import type { Doctor } from '../places/doctor.js';
+import type { DoctorExtras } from '../places/doctor-extras.js';
+import type { RecordPage } from './doctor-page.js';
+import type { ProfileRef } from '../places/profile-url.js';
+import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../requests/record-shape.js';
 import { encodeCursor, filterFingerprint, type SortValues } from './cursor.js';
 import {
   GEO_RADIUS_DEFAULT_M,
@@ -20,8 +20,8 @@ import {
 import { TOTAL_EXACT_UP_TO, boundSortOrder, sortOrderOf, type SortOrder } from './search-order.js';
 import { openAtClause, type OpenAtFilter } from './open-at.js';
 import type { SearchField } from './search-document.js';
-import { assertNever } from '../assert-never.js';
-import { requirePageSize } from '../query-parameters.js';
+import { assertNever } from '../shared/assert-never.js';
+import { requirePageSize } from '../requests/query-parameters.js';
 import { SEARCH_FILTERS, canonicalFilters, type SearchFilters } from './search-filters.js';
 
 /**

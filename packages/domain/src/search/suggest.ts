@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import type { CountryCode } from '../events.js';
-import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import type { CountryCode } from '../events/events.js';
+import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../places/profile-url.js';
 import {
   countryFromQuery,
   langWithDefault,
@@ -9,10 +9,10 @@ import {
   parseParameters,
   requiredText,
   type ParameterError,
-} from '../query-parameters.js';
-import type { Result } from '../result.js';
-import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../specialties/vocabulary.js';
-import { foldText } from '../text.js';
+} from '../requests/query-parameters.js';
+import type { Result } from '../shared/result.js';
+import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../places/specialty-vocabulary.js';
+import { foldText } from '../shared/text.js';
 import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
 import { splitWords, wordsOf } from './search-analysis.js';
 

@@ -1,13 +1,13 @@
 import { contentExtrasOf, type ContentExtras } from './doctor-extras.js';
 import { toDoctor, type Doctor, type ToDoctorOptions } from './doctor.js';
-import type { PlaceEvent } from './events.js';
+import type { PlaceEvent } from '../events/events.js';
 import {
   evolve,
   initialPlaceState,
   orderedStream,
   type PlaceState,
   type StoredPlaceEvent,
-} from './place-state.js';
+} from '../events/place-state.js';
 
 // The events that can change a record's public fields: its observation, its publication (country and
 // slugs: the profile URL) and whether it is verified. The others only change whether it is served.

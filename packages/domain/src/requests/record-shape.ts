@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { DOCTOR_EXTRA_KEYS, doctorExtrasSchema, type DoctorExtras } from './doctor-extras.js';
-import { DOCTOR_KEYS, doctorSchema, type Doctor } from './doctor.js';
-import { PAGE_LANGUAGE_CODES, profileUrlIn, type PageLanguage } from './profile-url.js';
+import { DOCTOR_EXTRA_KEYS, doctorExtrasSchema, type DoctorExtras } from '../places/doctor-extras.js';
+import { DOCTOR_KEYS, doctorSchema, type Doctor } from '../places/doctor.js';
+import { PAGE_LANGUAGE_CODES, profileUrlIn, type PageLanguage } from '../places/profile-url.js';
 import { parseParameters, type ParameterError } from './query-parameters.js';
-import { ok, type Result } from './result.js';
+import { ok, type Result } from '../shared/result.js';
 
 /**
  * `fields=` and `lang=`: how a request shapes the records it gets back (search, get, batch).

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { COUNTRY_CODES_TEXT } from '../country-codes-text.js';
-import type { CountryCode } from '../events.js';
-import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../profile-url.js';
+import { COUNTRY_CODES_TEXT } from '../requests/country-codes-text.js';
+import type { CountryCode } from '../events/events.js';
+import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../places/profile-url.js';
 import {
   countryFromQuery,
   countryFromTool,
   langWithDefault,
   parseParameters,
   type ParameterError,
-} from '../query-parameters.js';
-import { fail, type Result } from '../result.js';
-import { SPECIALTY_CODES, isSpecialtyCode, specialtyLabel } from './vocabulary.js';
+} from '../requests/query-parameters.js';
+import { fail, type Result } from '../shared/result.js';
+import { SPECIALTY_CODES, isSpecialtyCode, specialtyLabel } from '../places/specialty-vocabulary.js';
 
 /**
  * The specialties list (`GET /api/v1/specialties` and the MCP tool `list_specialties`): the

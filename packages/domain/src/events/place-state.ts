@@ -1,4 +1,4 @@
-import { assertNever } from './assert-never.js';
+import { assertNever } from '../shared/assert-never.js';
 import type { Observed, PlaceEvent, Publication } from './events.js';
 
 /** An event as read back from the store; `position` is the global store position the database gave it. */

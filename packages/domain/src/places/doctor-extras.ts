@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Doctor } from './doctor.js';
-import { openingHoursOf } from './opening-hours/opening-hours.js';
-import { openingHoursSchema } from './opening-hours/opening-hours-schema.js';
-import { patientAttributesOf, patientAttributesSchema } from './patient-attributes.js';
-import type { PlaceState } from './place-state.js';
-import { specialtyCodesOf } from './specialties/vocabulary.js';
+import { openingHoursOf } from '../opening-hours/opening-hours.js';
+import { openingHoursSchema } from '../opening-hours/opening-hours-schema.js';
+import { patientAttributesOf, patientAttributesSchema } from '../events/patient-attributes.js';
+import type { PlaceState } from '../events/place-state.js';
+import { specialtyCodesOf } from './specialty-vocabulary.js';
 
 /**
  * The record's extra fields. They are stored beside the Doctor record in the search document and

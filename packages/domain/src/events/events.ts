@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compileEventFastPath, type EventFastPath } from './event-fast-path.js';
 import { observedPatientAttributesSchema } from './patient-attributes.js';
-import { fail, ok, type Result } from './result.js';
+import { fail, ok, type Result } from '../shared/result.js';
 
 /** Every dataset code the API accepts for `country`. */
 export const COUNTRY_CODES = ['de', 'es', 'fr', 'gb', 'it', 'mx', 'pt'] as const;

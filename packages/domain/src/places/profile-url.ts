@@ -1,5 +1,5 @@
-import { COUNTRY_CODES, SLUG_PATTERN, type CountryCode } from './events.js';
-import { fail, ok, type Result } from './result.js';
+import { COUNTRY_CODES, SLUG_PATTERN, type CountryCode } from '../events/events.js';
+import { fail, ok, type Result } from '../shared/result.js';
 
 /** Page language → that language's word for the directory section of the website. */
 export const PAGE_LANGUAGES = {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { doctorSchema } from './doctor.js';
-import { selectedDoctorSchema } from './record-shape.js';
-import { CURSOR_MAX_LENGTH, LIMIT_MAX } from './search/page-bounds.js';
-import { TOTAL_EXACT_UP_TO } from './search/search-order.js';
+import { doctorSchema } from '../places/doctor.js';
+import { selectedDoctorSchema } from '../requests/record-shape.js';
+import { CURSOR_MAX_LENGTH, LIMIT_MAX } from '../requests/page-bounds.js';
+import { TOTAL_EXACT_UP_TO } from './search-order.js';
 
 /**
  * The `page` object of a DoctorPage (docs/api.md, `GET /api/v1/doctors` — search), shared by the OpenAPI

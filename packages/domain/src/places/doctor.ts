@@ -6,10 +6,10 @@ import {
   phoneTypeSchema,
   type Observed,
   type PhoneType,
-} from './events.js';
+} from '../events/events.js';
 import { MAX_EMAIL_LENGTH, PUBLIC_EMAIL_PATTERN, isPublicEmail } from './email-address.js';
 import { normalizePhone, phoneRegionFor } from './phone-number.js';
-import type { PlaceState } from './place-state.js';
+import type { PlaceState } from '../events/place-state.js';
 import { buildProfileUrl } from './profile-url.js';
 import { parsePublicHttpUrl } from './public-url.js';
 

@@ -1,4 +1,4 @@
-import { COUNTRY_CODES, LIVE_COUNTRY_CODES, type CountryCode } from './events.js';
+import { COUNTRY_CODES, LIVE_COUNTRY_CODES, type CountryCode } from '../events/events.js';
 
 /** `de, es and pt` (or `de, es or pt`): codes listed the way the parameter descriptions write them. */
 export function listCodes(codes: ReadonlyArray<string>, conjunction: 'and' | 'or'): string {

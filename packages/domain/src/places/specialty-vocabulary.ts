@@ -1,7 +1,7 @@
-import type { Doctor } from '../doctor.js';
-import type { PageLanguage } from '../profile-url.js';
-import { boundedMemo } from '../bounded-memo.js';
-import { foldText } from '../text.js';
+import type { Doctor } from './doctor.js';
+import type { PageLanguage } from './profile-url.js';
+import { boundedMemo } from '../shared/bounded-memo.js';
+import { foldText } from '../shared/text.js';
 
 // Published labels remembered once looked up: the vocabulary's own plus what sources write.
 const LABELS_REMEMBERED = 10_000;

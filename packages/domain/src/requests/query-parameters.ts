@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { containsApiKeyPrefix } from './api-key.js';
-import { COUNTRY_CODES, type CountryCode } from './events.js';
-import { PAGE_LANGUAGE_CODES, type PageLanguage } from './profile-url.js';
-import { fail, ok, type Result } from './result.js';
+import { containsApiKeyPrefix } from '../keys/api-key.js';
+import { COUNTRY_CODES, type CountryCode } from '../events/events.js';
+import { PAGE_LANGUAGE_CODES, type PageLanguage } from '../places/profile-url.js';
+import { fail, ok, type Result } from '../shared/result.js';
 
 /**
  * The rules every public operation applies to its parameters (search, the changes feed, MCP tool

@@ -1,6 +1,6 @@
-import { PLACE_ID_PATTERN } from './events.js';
+import { PLACE_ID_PATTERN } from '../events/events.js';
 import { parseProfileUrl, type ProfileRef } from './profile-url.js';
-import { fail, ok, type Result } from './result.js';
+import { fail, ok, type Result } from '../shared/result.js';
 
 /** A doctorId (a place id or a whole profile URL) is at most 2048 characters (docs/api.md, Limits). */
 export const MAX_DOCTOR_ID_LENGTH = 2048;
