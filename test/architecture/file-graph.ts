@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { readWorkspaces, sourceFiles, type ImportGraph } from './package-graph.js';
 
 /**
- * The file import graph of every workspace's `src/`: which source files each file imports by a relative
+ * The file import graph of every workspace's sources: which source files each file imports by a relative
  * path (type imports and re-exports included), keyed by the path from the repository root. A cycle here
  * means two modules can only be understood together, and one of them may be half-initialized when the
  * other runs; `cyclesOf` finds them as it finds package cycles.
@@ -11,7 +11,7 @@ import { readWorkspaces, sourceFiles, type ImportGraph } from './package-graph.j
 export function readFileGraph(root: string): ImportGraph {
   const graph = new Map<string, Set<string>>();
   for (const workspace of readWorkspaces(root)) {
-    for (const file of sourceFiles(join(workspace.root, 'src'))) {
+    for (const file of sourceFiles(workspace.sources)) {
       const imports = relativeImportsOf(readFileSync(file, 'utf8'))
         .map((specifier) => resolveSource(dirname(file), specifier))
         .filter((target): target is string => target !== undefined)

@@ -1,50 +1,98 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * An import graph: what each node (a package, or a source file) imports. The package graph is read from
- * the source: which `@directory/*` packages each package's `src/` imports. Tests and benchmarks are left
- * out (a test may reach across layers to set things up).
+ * the source: which `@directory/*` packages each workspace's sources import. Tests are left out (a test
+ * may reach across layers to set things up).
  */
 export type ImportGraph = ReadonlyMap<string, ReadonlySet<string>>;
 
-const WORKSPACE_FOLDERS = ['packages', 'services'] as const;
 const DIRECTORY_IMPORT = /(?:from|import)\s*(?:\(\s*)?'@directory\/([a-z-]+)/g;
 const DIRECTORY_SCOPE = '@directory/';
 
-/** A library (`packages/`) or an app (`services/`: the processes and the `directory` command). */
+/**
+ * Where a workspace sits, by the first folder of its path: a library (`packages/`), an app (`services/`:
+ * the processes and the `directory` command), the benchmarks (`bench/`) or a tool of the repository
+ * (`infra/`: the build, the demo, the OpenAPI lint).
+ */
+export type WorkspaceFolder = 'packages' | 'services' | 'bench' | 'infra';
+const WORKSPACE_FOLDERS: readonly WorkspaceFolder[] = ['packages', 'services', 'bench', 'infra'];
+
 export type Workspace = {
   name: string;
-  folder: 'packages' | 'services';
+  folder: WorkspaceFolder;
   root: string;
+  /** Its `src/` when it has one; else its own folder (the benchmarks and the tools keep their files at the top). */
+  sources: string;
   dependencies: string[];
 };
 
-/** Every workspace by its short name (`@directory/` left off), with the `@directory/*` dependencies it declares. */
+/**
+ * The workspace folders a `workspaces` list names, as npm expands them: `folder/*` is every folder
+ * directly under `folder` that holds a package.json; a plain path is that folder.
+ */
+export function expandWorkspaces(root: string, patterns: readonly string[]): string[] {
+  return patterns.flatMap((pattern) => {
+    const parent = pattern.endsWith('/*') ? pattern.slice(0, -2) : undefined;
+    if (parent === undefined) {
+      if (pattern.includes('*')) {
+        throw new Error(`workspace pattern ${pattern}: only "folder/*" and plain folders are expanded here`);
+      }
+      return [pattern.replace(/\/$/, '')];
+    }
+    return readdirSync(join(root, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(root, parent, entry.name, 'package.json')))
+      .map((entry) => `${parent}/${entry.name}`);
+  });
+}
+
+/** The `workspaces` list of the root package.json. */
+export function workspacePatterns(root: string): string[] {
+  const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    workspaces: unknown;
+  };
+  if (!Array.isArray(workspaces) || !workspaces.every((pattern) => typeof pattern === 'string')) {
+    throw new Error('the root package.json must list its workspaces as an array of paths');
+  }
+  return workspaces;
+}
+
+/**
+ * Every workspace of the root package.json by its short name (`@directory/` left off), with the
+ * `@directory/*` dependencies it declares.
+ */
 export function readWorkspaces(root: string): Workspace[] {
-  return WORKSPACE_FOLDERS.flatMap((folder) =>
-    readdirSync(join(root, folder)).map((entry) => {
-      const workspaceRoot = join(root, folder, entry);
-      const { name, dependencies = {} } = JSON.parse(
-        readFileSync(join(workspaceRoot, 'package.json'), 'utf8'),
-      ) as { name: string; dependencies?: Record<string, string> };
-      return {
-        name: name.replace(DIRECTORY_SCOPE, ''),
-        folder,
-        root: workspaceRoot,
-        dependencies: Object.keys(dependencies)
-          .filter((dependency) => dependency.startsWith(DIRECTORY_SCOPE))
-          .map((dependency) => dependency.replace(DIRECTORY_SCOPE, '')),
-      };
-    }),
-  );
+  return expandWorkspaces(root, workspacePatterns(root)).map((path) => {
+    const folder = WORKSPACE_FOLDERS.find((candidate) => path.split('/')[0] === candidate);
+    if (folder === undefined) {
+      throw new Error(`workspace ${path}: not under ${WORKSPACE_FOLDERS.join(', ')} (say where it sits)`);
+    }
+    const workspaceRoot = join(root, path);
+    const { name, dependencies = {} } = JSON.parse(
+      readFileSync(join(workspaceRoot, 'package.json'), 'utf8'),
+    ) as {
+      name: string;
+      dependencies?: Record<string, string>;
+    };
+    const src = join(workspaceRoot, 'src');
+    return {
+      name: name.replace(DIRECTORY_SCOPE, ''),
+      folder,
+      root: workspaceRoot,
+      sources: existsSync(src) ? src : workspaceRoot,
+      dependencies: Object.keys(dependencies)
+        .filter((dependency) => dependency.startsWith(DIRECTORY_SCOPE))
+        .map((dependency) => dependency.replace(DIRECTORY_SCOPE, '')),
+    };
+  });
 }
 
 export function readPackageGraph(root: string): ImportGraph {
   const graph = new Map<string, Set<string>>();
   for (const workspace of readWorkspaces(root)) {
     const imports = new Set<string>();
-    for (const file of sourceFiles(join(workspace.root, 'src'))) {
+    for (const file of sourceFiles(workspace.sources)) {
       for (const match of readFileSync(file, 'utf8').matchAll(DIRECTORY_IMPORT)) {
         const imported = match[1];
         if (imported !== undefined && imported !== workspace.name) imports.add(imported);
@@ -61,7 +109,7 @@ export function readDeclaredGraph(root: string): ImportGraph {
 }
 
 /**
- * Where the imports of each workspace's `src/` and its declared dependencies disagree, one sentence
+ * Where the imports of each workspace's sources and its declared dependencies disagree, one sentence
  * each: an import not declared, or a declaration nothing imports.
  */
 export function declarationMismatches(imported: ImportGraph, declared: ImportGraph): string[] {
@@ -77,13 +125,15 @@ export function declarationMismatches(imported: ImportGraph, declared: ImportGra
         ),
       ...[...declarations]
         .filter((dependency) => !imports.has(dependency))
-        .map((dependency) => `${name} declares @directory/${dependency} but its src/ does not import it`),
+        .map((dependency) => `${name} declares @directory/${dependency} but its sources do not import it`),
     ];
   });
 }
 
+/** The `.ts` files under `folder`, installed packages (`node_modules`) left out. */
 export function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
+    if (entry === 'node_modules') return [];
     const path = join(folder, entry);
     if (statSync(path).isDirectory()) return sourceFiles(path);
     return path.endsWith('.ts') ? [path] : [];

@@ -1,3 +1,4 @@
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readFileGraph, relativeImportsOf } from './file-graph.js';
@@ -9,16 +10,26 @@ import {
   readDeclaredGraph,
   readPackageGraph,
   readWorkspaces,
+  sourceFiles,
   type ImportGraph,
+  type WorkspaceFolder,
 } from './package-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const graph = readPackageGraph(ROOT);
 const workspaces = readWorkspaces(ROOT);
-const namesIn = (folder: 'packages' | 'services') =>
+const namesIn = (folder: WorkspaceFolder) =>
   workspaces.filter((workspace) => workspace.folder === folder).map((workspace) => workspace.name);
 const PACKAGES = namesIn('packages');
 const SERVICES = namesIn('services');
+/**
+ * The benchmarks (`bench/`) and the repository's tools (`infra/`: build, demo, OpenAPI lint). They sit at
+ * the top with the services: they may import packages and services alike (they start the services and
+ * drive them), and nothing imports them.
+ */
+const TOOLS = [...namesIn('bench'), ...namesIn('infra')];
+/** The workspace whose folder holds `file`. */
+const workspaceOf = (file: string) => workspaces.find((workspace) => file.startsWith(workspace.root + sep));
 /** The composition root: one command for every process and operator command, itself a service. */
 const COMMAND = 'directory';
 
@@ -63,6 +74,27 @@ describe('package import graph', () => {
     for (const [name, imports] of graph)
       expect(imports.has(COMMAND), `${name} imports ${COMMAND}`).toBe(false);
   });
+
+  it('keeps the benchmarks and the tools at the top: nothing imports them (they may import services)', () => {
+    expect(TOOLS).toEqual(expect.arrayContaining(['bench', 'build', 'demo', 'openapi-lint']));
+    for (const [name, imports] of graph)
+      for (const tool of TOOLS) expect(imports.has(tool), `${name} imports ${tool}`).toBe(false);
+  });
+
+  it('reads the sources of a workspace without src/ where they are (the benchmarks, the tools)', () => {
+    expect(graph.get('bench')).toContain('sample-data');
+    expect(graph.get('openapi-lint')).toContain('api');
+  });
+
+  it('leaves no TypeScript under bench/ or infra/ outside a workspace: all code is under these rules', () => {
+    const loose = ['bench', 'infra']
+      .flatMap((folder) => sourceFiles(join(ROOT, folder)))
+      .filter((file) => workspaceOf(file) === undefined);
+    expect(
+      loose,
+      'give their folder a package.json (a workspace under infra/* is listed by the root)',
+    ).toEqual([]);
+  });
 });
 
 describe('file import graph', () => {
@@ -70,6 +102,15 @@ describe('file import graph', () => {
     const files = readFileGraph(ROOT);
     expect(files.size).toBeGreaterThan(100);
     expect(cyclesOf(files)).toEqual([]);
+  });
+
+  it('has no source file reaching into another workspace by a relative path, past its declarations', () => {
+    const crossings = [...readFileGraph(ROOT)].flatMap(([file, imports]) =>
+      [...imports]
+        .filter((target) => workspaceOf(join(ROOT, target)) !== workspaceOf(join(ROOT, file)))
+        .map((target) => `${file} imports ${target}`),
+    );
+    expect(crossings).toEqual([]);
   });
 });
 
@@ -98,7 +139,7 @@ describe('package graph analysis', () => {
       ['c', new Set<string>()],
     ]);
     expect(declarationMismatches(sample, declared)).toEqual([
-      'a declares @directory/d but its src/ does not import it',
+      'a declares @directory/d but its sources do not import it',
       'b imports @directory/c without declaring it in its package.json',
     ]);
     expect(declarationMismatches(sample, sample)).toEqual([]);

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { expandWorkspaces, workspacePatterns } from './package-graph.js';
 
 /**
  * The README's Layout table must describe the workspaces the root package.json declares, one row each,
@@ -10,25 +11,6 @@ import { describe, expect, it } from 'vitest';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * The workspace folders a `workspaces` list names, as npm expands them: `folder/*` is every folder
- * directly under `folder` that holds a package.json; a plain path is that folder.
- */
-function expandWorkspaces(root: string, patterns: readonly string[]): string[] {
-  return patterns.flatMap((pattern) => {
-    const parent = pattern.endsWith('/*') ? pattern.slice(0, -2) : undefined;
-    if (parent === undefined) {
-      if (pattern.includes('*')) {
-        throw new Error(`workspace pattern ${pattern}: only "folder/*" and plain folders are expanded here`);
-      }
-      return [pattern.replace(/\/$/, '')];
-    }
-    return readdirSync(join(root, parent), { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && existsSync(join(root, parent, entry.name, 'package.json')))
-      .map((entry) => `${parent}/${entry.name}`);
-  });
-}
 
 /** The first cell of every body row of the first table under `heading`, backticks and a trailing `/` removed. */
 function tablePaths(markdown: string, heading: string): string[] {
@@ -45,14 +27,8 @@ function tablePaths(markdown: string, heading: string): string[] {
   return rows.slice(2).map((row) => (row.split('|')[1] ?? '').trim().replaceAll('`', '').replace(/\/$/, ''));
 }
 
-const rootPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: unknown };
-
 describe("the README's Layout table", () => {
-  const patterns = rootPackage.workspaces;
-  if (!Array.isArray(patterns) || !patterns.every((pattern) => typeof pattern === 'string')) {
-    throw new Error('the root package.json must list its workspaces as an array of paths');
-  }
-  const workspaces = expandWorkspaces(ROOT, patterns);
+  const workspaces = expandWorkspaces(ROOT, workspacePatterns(ROOT));
   const paths = tablePaths(readFileSync(join(ROOT, 'README.md'), 'utf8'), '## Layout');
 
   it('has a row of its own for every workspace of the root package.json', () => {
