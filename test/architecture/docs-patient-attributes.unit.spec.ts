@@ -4,7 +4,7 @@ import { INSURANCE_SCHEMES, LANGUAGE_CODES } from '@directory/domain';
 
 /**
  * The code lists docs/api.md gives for the API 1.3 patient attributes must be the code's
- * (packages/domain/src/patient-attributes.ts): the insurance codes ("Insurance codes") row for row
+ * (packages/domain/src/events/patient-attributes.ts): the insurance codes ("Insurance codes") row for row
  * (country, code, name and description, in the table's order), and the languages of "Patient
  * attributes". A code added, renamed or dropped there without the docs fails here, showing it.
  */
