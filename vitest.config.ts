@@ -9,6 +9,15 @@ export default defineConfig({
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
       : ['default'],
+    // `--coverage` (CI passes it): what the specs run of every workspace's src/, in this process and the
+    // workers (not the processes specs start); .ci/coverage.mjs prints it per workspace.
+    coverage: {
+      provider: 'v8',
+      include: ['packages/*/src/**/*.ts', 'services/*/src/**/*.ts'],
+      exclude: ['**/generated/**'],
+      reporter: [['json-summary', { file: 'coverage-summary.json' }], 'text-summary'],
+      reportsDirectory: 'test-results/coverage',
+    },
     projects: [
       {
         test: {
