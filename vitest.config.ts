@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Six projects (docs/development.md, "Tests"): unit specs need no servers; integration, end-to-end,
+// Seven projects (docs/development.md, "Tests"): unit specs need no servers and start no process (smoke
+// specs start processes or build, without servers); integration, end-to-end,
 // faults, security and cluster specs run against the real PostgreSQL, Redis and Elasticsearch brought up
 // once per run by the global setup; faults and cluster scenarios also start private instances of their own.
-// `npm run test:<unit|int|e2e|faults|security|cluster>` runs one project.
+// `npm run test:<unit|smoke|int|e2e|faults|security|cluster>` runs one project.
 export default defineConfig({
   test: {
     // Two workers on two cores: every spec file has its own database, Redis prefix and index, so files
@@ -33,6 +34,21 @@ export default defineConfig({
             'services/*/test/**/*.unit.spec.ts',
             'test/**/*.unit.spec.ts',
           ],
+        },
+      },
+      {
+        // What starts a process or builds the bundle but needs no server (the production build, the
+        // command's exits, the image's health check, the harness's installer): kept out of the unit tier,
+        // which starts nothing.
+        test: {
+          name: 'smoke',
+          include: [
+            'packages/*/test/**/*.smoke.spec.ts',
+            'services/*/test/**/*.smoke.spec.ts',
+            'test/**/*.smoke.spec.ts',
+          ],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

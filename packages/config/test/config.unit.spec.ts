@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -206,19 +205,6 @@ describe('loadConfig', () => {
     expect(defaults.OPS_TOKEN).toBeUndefined();
     expect(loadConfig({ WORKER_OPS_PORT: '0' }).WORKER_OPS_PORT).toBe(0);
     expect(() => loadConfig({ OPS_TOKEN: 'short' })).toThrow(/OPS_TOKEN/);
-  });
-});
-
-describe('loadConfigOrExit', () => {
-  it('prints every bad variable without a stack trace and exits with code 2', () => {
-    const result = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', '-e', "import('@directory/config').then((m) => m.loadConfigOrExit())"],
-      { env: { ...process.env, API_PORT: 'abc', RATE_LIMIT_MAX: '-1' }, encoding: 'utf8' },
-    );
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/Invalid environment:\n {2}API_PORT: .*\n {2}RATE_LIMIT_MAX: /);
-    expect(result.stderr).not.toMatch(/at .*config\.ts/);
   });
 });
 
