@@ -57,6 +57,19 @@ export function createDatabase(
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
 }
 
+/** An operator command's work on one connection of its own, closed afterwards whatever the work did. */
+export async function withCommandDatabase<T>(
+  connectionString: string,
+  work: (db: Database) => Promise<T>,
+): Promise<T> {
+  const db = createDatabase(connectionString, { maxConnections: 1 });
+  try {
+    return await work(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 export type SessionDefaults = { statementTimeoutMs: number; idleInTransactionTimeoutMs: number };
 
 /**

@@ -3,6 +3,7 @@ export {
   createDatabase,
   ensureDatabaseExists,
   isDatabaseUnavailableError,
+  withCommandDatabase,
   type Database,
   type SessionDefaults,
 } from './connection.js';

@@ -11,7 +11,7 @@ import {
   loadConfigOrExit,
   redisSettingName,
 } from '@directory/config';
-import { createDatabase, type Database } from '@directory/database';
+import { withCommandDatabase, type Database } from '@directory/database';
 import {
   API_KEY_MODES,
   KEY_EXPIRY_CHOICES,
@@ -41,13 +41,8 @@ const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfigOrExit().DATABASE_URL, { maxConnections: 1 });
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-  }
+function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  return withCommandDatabase(loadConfigOrExit().DATABASE_URL, work);
 }
 
 /**

@@ -4,7 +4,7 @@
 // webhooks altogether (its owner cannot switch them back on in the console).
 import { Command } from 'commander';
 import { loadConfigOrExit } from '@directory/config';
-import { createDatabase, type Database } from '@directory/database';
+import { withCommandDatabase, type Database } from '@directory/database';
 import { escapeControlCharacters } from '@directory/domain';
 import {
   blockAccount,
@@ -17,13 +17,8 @@ const say = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
-  const db = createDatabase(loadConfigOrExit().DATABASE_URL, { maxConnections: 1 });
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-  }
+function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
+  return withCommandDatabase(loadConfigOrExit().DATABASE_URL, work);
 }
 
 /** A request the command refuses (no such endpoint or account): exit 1, with the reason. */
