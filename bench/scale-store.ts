@@ -33,6 +33,8 @@ export type ScaleStoreFigures = {
   loadSeconds: number;
   /** Seconds spent in the generator, validation and the fold (the Node side of the load). */
   generateFoldSeconds: number;
+  /** The last position taken from the sequence (duplicates take one too, as the worker's inserts do). */
+  lastPosition: number;
   indexSeconds: number;
   commitSeconds: number;
 };
@@ -71,8 +73,8 @@ export async function buildScaleStore(
     const loadSeconds = (performance.now() - started) / 1000;
     const committing = performance.now();
     await eventsClient.query(
-      `select setval('events_position_seq', greatest(coalesce((select max(position) from events), 0), 1),
-                     (select count(*) > 0 from events))`,
+      `select setval('events_position_seq', greatest($1::bigint, 1), $1::bigint > 0)`,
+      [load.lastPosition],
     );
     await Promise.all([eventsClient.query('commit'), placesClient.query('commit')]);
     const commitSeconds = (performance.now() - committing) / 1000;
@@ -119,10 +121,12 @@ async function streamStore(
     eventBytes: 0,
     placeBytes: 0,
     generateFoldSeconds: 0,
+    lastPosition: 0,
   };
   const open = new Map<string, OpenStream>();
   const recentIds = new Set<string>();
   const recentOrder: string[] = [];
+  let position = 0;
   let eventText = '';
   let placeText = '';
   let nodeStarted = performance.now();
@@ -134,7 +138,9 @@ async function streamStore(
   const flushPlace = (placeId: string, stream: OpenStream): void => {
     const projection = projectPlace(placeId, stream.events, { siteOrigin: options.siteOrigin });
     const served = projection.document.served;
-    const country = served ? projection.document.country : null;
+    const country = served
+      ? projection.document.country
+      : lastServedCountry(placeId, stream.events, options.siteOrigin);
     const line = placeLine(
       placeId,
       JSON.stringify(projection.document),
@@ -158,7 +164,10 @@ async function streamStore(
       continue;
     }
     const event = parsed.value;
+    // A resent event is not stored, but its insert took a position from the sequence, as the worker's
+    // `on conflict do nothing` does: positions keep the gaps the worker's leave.
     if (recentIds.has(event.eventId)) {
+      position++;
       figures.duplicates++;
       continue;
     }
@@ -169,7 +178,8 @@ async function streamStore(
       stream = { events: [], lastSeen: 0 };
       open.set(event.placeId, stream);
     }
-    const position = ++figures.storedEvents;
+    position++;
+    figures.storedEvents++;
     const occurredAt = new Date(event.occurredAt).toISOString();
     stream.events.push({ ...event, occurredAt, position });
     stream.lastSeen = position;
@@ -189,7 +199,7 @@ async function streamStore(
     eventText += line;
     figures.eventBytes += Buffer.byteLength(line);
 
-    if (position % 1_000 === 0) {
+    if (figures.storedEvents % 1_000 === 0) {
       for (const [placeId, idle] of open)
         if (position - idle.lastSeen > IDLE_EVENTS) flushPlace(placeId, idle);
     }
@@ -208,6 +218,7 @@ async function streamStore(
   figures.generateFoldSeconds += (performance.now() - nodeStarted) / 1000;
   await eventsCopy.write(eventText);
   await placesCopy.write(placeText);
+  figures.lastPosition = position;
   return figures;
 }
 
@@ -226,7 +237,8 @@ function eventLine(
 
 /**
  * A place as the worker leaves it after appending its events and saving their fold (savePlaceStates):
- * lagging since the append, not yet projected, and in the changes feed at the saving transaction if served.
+ * lagging since the append, not yet projected, and in the changes feed at the saving transaction if it was
+ * ever served (`country`: the dataset it was last served in).
  */
 function placeLine(
   placeId: string,
@@ -237,8 +249,25 @@ function placeLine(
   country: string | null,
   stamp: Stamp,
 ): string {
-  const feed = served ? `${stamp.xid}\t${copyText(country ?? '')}\t${stamp.now}` : '\\N\t\\N\t\\N';
+  const feed = country === null ? '\\N\t\\N\t\\N' : `${stamp.xid}\t${copyText(country)}\t${stamp.now}`;
   return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${stamp.now}\t${served ? 't' : 'f'}\t${stamp.now}\t${feed}\n`;
+}
+
+/**
+ * The dataset a tombstone was last served in, if it ever was: the worker refolds a place after each batch
+ * of its events, and a place served after one of them stays in that dataset's changes feed as a removal.
+ * Computed as a worker that stores one event per batch would (the finest the feed can record).
+ */
+function lastServedCountry(
+  placeId: string,
+  events: ReadonlyArray<StoredPlaceEvent>,
+  siteOrigin: string,
+): string | null {
+  for (let length = events.length - 1; length > 0; length--) {
+    const { document } = projectPlace(placeId, events.slice(0, length), { siteOrigin });
+    if (document.served) return document.country;
+  }
+  return null;
 }
 
 /** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */

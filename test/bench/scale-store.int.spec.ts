@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@directory/database';
+import { parsePlaceEvent, projectPlace } from '@directory/domain';
+import { appendEvents, readStreams, savePlaceStates } from '@directory/event-store';
+import { generateEvents } from '@directory/sample-data';
+import { createTestDatabase, SITE_ORIGIN, type TestDatabase } from '@directory/testing';
+import { buildScaleStore } from '../../bench/scale-store.js';
+
+const SEED = 7;
+const EVENTS = 6_000;
+
+/**
+ * The worker's write path for the same events, one event per batch so positions follow the generator's
+ * order (a batch stores its events in event-id order): append, refold the place from its stored stream,
+ * save the state. Invalid events are the dead letters' concern and are left out.
+ */
+async function ingestThroughWritePath(db: Database): Promise<void> {
+  for (const raw of generateEvents({ count: EVENTS, seed: SEED })) {
+    const parsed = parsePlaceEvent(raw);
+    if (!parsed.ok) continue;
+    const appended = await appendEvents(db, [parsed.value]);
+    if (appended.stored.length === 0) continue;
+    const placeId = parsed.value.placeId;
+    const stream = (await readStreams(db, [placeId])).get(placeId) ?? [];
+    await savePlaceStates(db, [projectPlace(placeId, stream, { siteOrigin: SITE_ORIGIN })]);
+  }
+}
+
+async function eventRows(db: Database): Promise<unknown[]> {
+  const result = await sql`
+    select position, event_id, place_id, type, occurred_at, schema_version, payload::text as payload
+    from events order by position`.execute(db);
+  return result.rows;
+}
+
+/** Every column but the ones stamped with the writing transaction's now() or id (compared as present or not). */
+async function placeRows(db: Database): Promise<unknown[]> {
+  const result = await sql`
+    select place_id, document::text as document, stream_version, state_version, projected_version, served,
+           feed_country, sweep_claimed_until, lag_since is null as no_lag_since,
+           changed_xid is null as no_changed_xid, changed_at is null as no_changed_at
+    from places order by place_id`.execute(db);
+  return result.rows;
+}
+
+async function indexDefinitions(db: Database): Promise<unknown[]> {
+  const result = await sql`
+    select tablename, indexname, indexdef from pg_indexes
+    where schemaname = current_schema() and tablename in ('events', 'places') order by indexname`.execute(db);
+  return result.rows;
+}
+
+async function nextPosition(db: Database): Promise<string | undefined> {
+  const result = await sql<{
+    position: string;
+  }>`select nextval('events_position_seq')::text as position`.execute(db);
+  return result.rows[0]?.position;
+}
+
+describe('buildScaleStore', () => {
+  let real: TestDatabase;
+  let bulk: TestDatabase;
+
+  beforeAll(async () => {
+    real = await createTestDatabase('scale-store-real');
+    bulk = await createTestDatabase('scale-store-bulk');
+  });
+
+  afterAll(async () => {
+    await real.drop();
+    await bulk.drop();
+  });
+
+  it("leaves the events and places rows the worker's append and fold leave, and the schema's indexes", async () => {
+    await ingestThroughWritePath(real.db);
+    const figures = await buildScaleStore(bulk.url, {
+      events: EVENTS,
+      places: Number.MAX_SAFE_INTEGER,
+      seed: SEED,
+      siteOrigin: SITE_ORIGIN,
+      dropIndexes: true,
+    });
+
+    const realEvents = await eventRows(real.db);
+    const realPlaces = await placeRows(real.db);
+    expect(realPlaces.length).toBeGreaterThan(1_500);
+    expect(figures.storedEvents).toBe(realEvents.length);
+    expect(figures.places).toBe(realPlaces.length);
+    expect(await eventRows(bulk.db)).toEqual(realEvents);
+    expect(await placeRows(bulk.db)).toEqual(realPlaces);
+    expect(await indexDefinitions(bulk.db)).toEqual(await indexDefinitions(real.db));
+
+    // No place changed datasets: no departures in either store, which the bulk path does not write.
+    const departures = await sql<{ count: string }>`select count(*)::text from place_departures`.execute(
+      real.db,
+    );
+    expect(departures.rows[0]?.count).toBe('0');
+    // The position sequence goes on where the worker's would.
+    expect(await nextPosition(bulk.db)).toBe(await nextPosition(real.db));
+  }, 300_000);
+
+  it('stops at the event that would begin the place past --places', async () => {
+    const limited = await createTestDatabase('scale-store-limited');
+    try {
+      const figures = await buildScaleStore(limited.url, {
+        events: EVENTS,
+        places: 100,
+        seed: SEED,
+        siteOrigin: SITE_ORIGIN,
+        dropIndexes: false,
+      });
+      expect(figures.places).toBe(100);
+      const counts = await sql<{ places: string; events: string; versions: string }>`
+        select (select count(*) from places)::text as places, (select count(*) from events)::text as events,
+               (select sum(stream_version) from places)::text as versions`.execute(limited.db);
+      expect(counts.rows[0]).toEqual({
+        places: '100',
+        events: String(figures.storedEvents),
+        versions: String(figures.storedEvents),
+      });
+    } finally {
+      await limited.drop();
+    }
+  });
+});
