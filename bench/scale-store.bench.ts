@@ -28,7 +28,10 @@ const options = {
 const environment = await createBenchEnvironment('scale');
 try {
   const machine = await describeMachine(environment);
-  log(machine.block);
+  const memory = await sql<{
+    setting: string;
+  }>`select current_setting('maintenance_work_mem') as setting`.execute(environment.db);
+  log(`${machine.block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting ?? '?'}`);
   log(`building: ${JSON.stringify(options)}`);
   const figures = await buildScaleStore(environment.databaseUrl, {
     ...options,

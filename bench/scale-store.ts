@@ -61,6 +61,8 @@ export async function buildScaleStore(
   await eventsClient.connect();
   await placesClient.connect();
   try {
+    // The load is one long COPY per table and an index build: no statement timeout the database sets.
+    for (const client of [eventsClient, placesClient]) await client.query('set statement_timeout = 0');
     const dropped = options.dropIndexes ? await dropSecondaryIndexes(eventsClient) : [];
     // Each stream's rows are stamped as the worker's statements stamp them: its transaction's now() and id.
     const eventsTransaction = await beginStamped(eventsClient);
@@ -91,6 +93,8 @@ export async function buildScaleStore(
 type Stamp = { now: string; xid: string };
 
 async function beginStamped(client: pg.Client): Promise<Stamp> {
+  // The load is one long COPY per table: no idle timeout the server may default to applies either.
+  await client.query('set idle_in_transaction_session_timeout = 0');
   await client.query('begin');
   const result = await client.query<{ now: string; xid: string }>(
     'select now()::text as now, pg_current_xact_id()::text as xid',
