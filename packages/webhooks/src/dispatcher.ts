@@ -83,8 +83,8 @@ export async function dispatchOnce(db: Database, limits: DispatchLimits): Promis
     delete from webhook_feed_positions as position
      where not exists (select 1 from webhook_endpoints
                         where enabled and position.country = any(countries))`.execute(db);
-  if (await pendingReaches(db, limits.maxPending)) return null;
   let created = 0;
+  let belowPendingLimit = false;
   const batchSize = limits.batchSize ?? DISPATCH_BATCH;
   const positions = await readPositions(db);
   for (const country of await followedCountries(db)) {
@@ -94,6 +94,11 @@ export async function dispatchOnce(db: Database, limits: DispatchLimits): Promis
     } else if ((await readChanges(db, { country, after: position, limit: 1 })).length === 0) {
       // Nothing new: no locking transaction (each would take a transaction id) while the feed is idle.
       continue;
+    }
+    // Counted once per pass, and only when there is something to dispatch: an idle feed costs no count.
+    if (!belowPendingLimit) {
+      if (await pendingReaches(db, limits.maxPending)) return null;
+      belowPendingLimit = true;
     }
     // A backlog is read in several batches (each its own short transaction), a bounded number per pass.
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
