@@ -12,6 +12,7 @@ export {
   type RunningProcess,
 } from './processes.js';
 export { FIXTURE_CRAWL_TIME, SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';
+export { createQuietWebhookEndpoint } from './webhook-fixtures.js';
 export { crawled, lifecycle, published } from './raw-events.js';
 export { HIDDEN_IDS, SORTED_DOCTOR_KEYS, testDataset } from './directory-dataset.js';
 export { projectRawEvents } from './expected-projection.js';

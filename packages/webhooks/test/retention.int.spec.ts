@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@directory/testing';
+import { createQuietWebhookEndpoint, createTestDatabase, type TestDatabase } from '@directory/testing';
 import { PRUNE_TASK, pruneDeliveries, type PruneOptions } from '../src/retention.js';
 import { lastFinishedAt, readDeliveriesTableSize } from '../src/retention.repository.js';
 
@@ -44,17 +44,7 @@ function options(overrides: Partial<PruneOptions> = {}): PruneOptions {
 
 beforeAll(async () => {
   database = await createTestDatabase('webhook-retention');
-  const accountId = randomUUID();
-  await database.db
-    .insertInto('accounts')
-    .values({ id: accountId, email: `${accountId}@example.com`, password_hash: '!' })
-    .execute();
-  const endpoint = await sql<{ id: string }>`
-    insert into webhook_endpoints (account_id, url, countries, secret_ciphertext)
-    values (${accountId}, 'https://hooks.example.com/in', '{de}', '\\x00'::bytea) returning id`.execute(
-    database.db,
-  );
-  endpointId = endpoint.rows[0]!.id;
+  endpointId = await createQuietWebhookEndpoint(database.db);
 });
 
 beforeEach(async () => {

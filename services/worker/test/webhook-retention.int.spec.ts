@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@directory/testing';
+import { createQuietWebhookEndpoint, createTestDatabase, type TestDatabase } from '@directory/testing';
 import {
   startWebhookRetention,
   webhookRetentionTasks,
@@ -36,17 +35,7 @@ async function metricValue(registry: Registry, name: string): Promise<number | u
 
 beforeAll(async () => {
   database = await createTestDatabase('worker-webhook-retention');
-  const accountId = randomUUID();
-  await database.db
-    .insertInto('accounts')
-    .values({ id: accountId, email: `${accountId}@example.com`, password_hash: '!' })
-    .execute();
-  const endpoint = await sql<{ id: string }>`
-    insert into webhook_endpoints (account_id, url, countries, secret_ciphertext)
-    values (${accountId}, 'https://hooks.example.com/in', '{de}', '\\x00'::bytea) returning id`.execute(
-    database.db,
-  );
-  endpointId = endpoint.rows[0]!.id;
+  endpointId = await createQuietWebhookEndpoint(database.db);
 });
 
 afterAll(async () => {
