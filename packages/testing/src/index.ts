@@ -5,6 +5,7 @@ export { createTestSearch, type TestSearch } from './test-search.js';
 export {
   startProcess,
   nodeArguments,
+  directoryArguments,
   processModeOf,
   eventually,
   freePort,

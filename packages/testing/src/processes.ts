@@ -8,7 +8,7 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.ur
 
 /**
  * How `startProcess` runs an entry: from the TypeScript source through tsx (the default), or, with
- * `DIRECTORY_PROCESSES=compiled` (the e2e project), as the production build runs it:
+ * `DIRECTORY_PROCESSES=compiled` (every test project that starts processes), as the production build runs it:
  * `node dist/directory.js <command>` (docs/development.md, "Build"). Either way through the `directory`
  * command, as `npm run <command>` and production start it, so specs see its exit codes and messages.
  */
@@ -45,22 +45,28 @@ export function processModeOf(environment: NodeJS.ProcessEnv = process.env): Pro
   return mode;
 }
 
+/** The arguments of `node` that run `directory <args>` in `mode`. */
+export function directoryArguments(args: string[], mode: ProcessMode = processModeOf()): string[] {
+  return mode === 'source'
+    ? ['--import', 'tsx', COMMAND_SOURCE, ...args]
+    : ['--enable-source-maps', COMPILED_BUILD, ...args];
+}
+
+/** A spec's own fixture (a small server of its own, under a `test/` folder): no command, run as it is. */
+function isSpecFixture(entry: string): boolean {
+  return entry.split('/').includes('test');
+}
+
 /** The arguments of `node` that start `entry` with `args` in `mode`. */
 export function nodeArguments(entry: string, args: string[], mode: ProcessMode = processModeOf()): string[] {
   const command = COMMAND_OF_ENTRY[entry];
-  if (mode === 'source') {
-    // A spec's own fixture (a small server of its own) has no command: it runs as it is.
-    return command === undefined
-      ? ['--import', 'tsx', entry, ...args]
-      : ['--import', 'tsx', COMMAND_SOURCE, command, ...args];
-  }
-  if (SOURCE_ONLY_ENTRIES.has(entry)) return ['--import', 'tsx', entry, ...args];
-  if (command === undefined)
-    throw new Error(
-      `${entry} has no directory command: add it to COMMAND_OF_ENTRY (packages/testing/src/processes.ts), ` +
-        'or to SOURCE_ONLY_ENTRIES if it is a development tool',
-    );
-  return ['--enable-source-maps', COMPILED_BUILD, command, ...args];
+  if (command !== undefined) return directoryArguments([command, ...args], mode);
+  if (mode === 'source' || SOURCE_ONLY_ENTRIES.has(entry) || isSpecFixture(entry))
+    return ['--import', 'tsx', entry, ...args];
+  throw new Error(
+    `${entry} has no directory command: add it to COMMAND_OF_ENTRY (packages/testing/src/processes.ts), ` +
+      'or to SOURCE_ONLY_ENTRIES if it is a development tool',
+  );
 }
 
 /**

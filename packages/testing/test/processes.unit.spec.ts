@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledBuildProblem, nodeArguments, processModeOf } from '../src/processes.js';
+import { compiledBuildProblem, directoryArguments, nodeArguments, processModeOf } from '../src/processes.js';
 
 describe('how startProcess runs an entry', () => {
   it('runs the directory command from its TypeScript source through tsx by default', () => {
@@ -28,12 +28,28 @@ describe('how startProcess runs an entry', () => {
     ).toEqual(['--enable-source-maps', 'dist/directory.js', 'ingest', 'events.ndjson', '--wait']);
   });
 
-  it("runs a spec's own fixture as it is from source", () => {
-    expect(nodeArguments('packages/http-server/test/fixtures/drain-server.ts', ['--x'], 'source')).toEqual([
+  it("runs a spec's own fixture as it is from source, in both modes", () => {
+    for (const mode of ['source', 'compiled'] as const)
+      expect(nodeArguments('packages/http-server/test/fixtures/drain-server.ts', ['--x'], mode)).toEqual([
+        '--import',
+        'tsx',
+        'packages/http-server/test/fixtures/drain-server.ts',
+        '--x',
+      ]);
+  });
+
+  it('runs `directory <args>` itself from source or from the build', () => {
+    expect(directoryArguments(['--version'], 'source')).toEqual([
       '--import',
       'tsx',
-      'packages/http-server/test/fixtures/drain-server.ts',
-      '--x',
+      'services/directory/src/directory.ts',
+      '--version',
+    ]);
+    expect(directoryArguments(['keys', 'list'], 'compiled')).toEqual([
+      '--enable-source-maps',
+      'dist/directory.js',
+      'keys',
+      'list',
     ]);
   });
 

@@ -7,6 +7,7 @@ import { ensureDoctorsIndex } from '@directory/search-index';
 import {
   REPOSITORY_ROOT,
   createTestDatabase,
+  directoryArguments,
   createTestRedis,
   createTestSearch,
   type TestDatabase,
@@ -15,9 +16,9 @@ import { DIRECTORY_COMMANDS } from '../src/commands.js';
 
 type Finished = { code: number | null; stdout: string; stderr: string };
 
-/** `directory …` through tsx, as `npm run <command>` runs it, with stdout and stderr kept apart. */
+/** `directory …` (the build the project's processes run: `directoryArguments`), stdout and stderr apart. */
 function directory(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/directory/src/directory.ts', ...args], {
+  const child = spawn(process.execPath, directoryArguments(args), {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
