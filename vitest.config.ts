@@ -1,6 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
-// Seven projects (docs/development.md, "Tests"): unit specs need no servers and start no process (smoke
+// Every project that starts the project's processes starts them as production does, from the compiled
+// build (`node dist/directory.js <command>`, packages/testing/src/processes.ts): a third of tsx's start-up
+// CPU. Its global setup builds first when the build is missing or older than its sources.
+const COMPILED_PROCESSES = { DIRECTORY_PROCESSES: 'compiled' };
+const SERVER_SETUP = ['packages/testing/src/compiled-build-setup.ts', 'packages/testing/src/global-setup.ts'];
+
+// Fault scenarios that bound a latency (a 503 within two seconds, readiness within a poll, an exit within
+// the drain): they run alone, in the last group, where nothing else competes for the two cores.
+const LATENCY_BOUND_FAULTS = [
+  'test/faults/postgres-outage.fault.spec.ts',
+  'test/faults/graceful-drain.fault.spec.ts',
+];
+
+// Eight projects (docs/development.md, "Tests"): unit specs need no servers and start no process (smoke
 // specs start processes or build, without servers); integration, end-to-end,
 // faults, security and cluster specs run against the real PostgreSQL, Redis and Elasticsearch brought up
 // once per run by the global setup; faults and cluster scenarios also start private instances of their own.
@@ -9,8 +22,8 @@ export default defineConfig({
   test: {
     // Two workers on two cores: every spec file has its own database, Redis prefix and index, so files
     // run side by side (measured on the integration project: 1 worker about 8 min wall with the rest of
-    // its group, 2 workers 225 s, 3 workers 208 s with more contention). The faults, security and cluster
-    // projects keep one file at a time: they start private servers and compare latencies.
+    // its group, 2 workers 225 s, 3 workers 208 s with more contention). The security project keeps one
+    // file at a time: its flood compares latencies.
     maxWorkers: 2,
     minWorkers: 1,
     reporters: process.env.CI
@@ -59,22 +72,19 @@ export default defineConfig({
             'services/*/test/**/*.int.spec.ts',
             'test/**/*.int.spec.ts',
           ],
-          globalSetup: ['packages/testing/src/global-setup.ts'],
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },
       {
-        // The processes as production runs them: the compiled build (`npm run build`; `npm test` builds
-        // first), `node dist/directory.js <command>` (packages/testing/src/processes.ts).
+        // The processes as a user starts them, over their public interfaces.
         test: {
           name: 'e2e',
           include: ['test/**/*.e2e.spec.ts'],
-          env: { DIRECTORY_PROCESSES: 'compiled' },
-          globalSetup: [
-            'packages/testing/src/compiled-build-setup.ts',
-            'packages/testing/src/global-setup.ts',
-          ],
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
@@ -83,39 +93,58 @@ export default defineConfig({
         // Fault injection (nothing is lost when a server fails): each scenario starts private server
         // instances on free ports for anything it stops, kills or pauses; the shared servers are never
         // disturbed.
-        // Own groups, after the rest: their private JVMs and floods would skew the latency-bound tests of
-        // the other projects, and the flood's p99 comparison must not be skewed by them in turn.
+        // A group of their own with the cluster project, after the rest: their private JVMs would skew the
+        // latency-bound tests of the other projects. Two files at a time, as elsewhere: each has its own
+        // private servers, and most of a scenario's time is waiting (for a node to start, a lease to
+        // lapse, a backlog to drain), not computing.
         test: {
           name: 'faults',
-          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
           include: ['test/faults/**/*.fault.spec.ts'],
-          globalSetup: ['packages/testing/src/global-setup.ts'],
+          exclude: LATENCY_BOUND_FAULTS,
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },
       },
       {
-        // Fuzz and abuse (docs/security.md): bounded in count and time, loopback only.
+        // The fault scenarios that bound a latency (above): one file at a time, beside nothing.
+        test: {
+          name: 'faults-timed',
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 2 },
+          include: LATENCY_BOUND_FAULTS,
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        // Fuzz and abuse (docs/security.md): bounded in count and time, loopback only. Last and one file at
+        // a time (after faults-timed): the flood compares latencies, which nothing else may skew.
         test: {
           name: 'security',
           poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 2 },
           include: ['test/security/**/*.security.spec.ts'],
-          globalSetup: ['packages/testing/src/global-setup.ts'],
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
       },
       {
         // Clustered engines (Redis Cluster and Sentinel, PostgreSQL primary + standby behind PgBouncer,
-        // three Elasticsearch nodes, several workers): private instances on free ports only, after the rest.
+        // three Elasticsearch nodes, several workers): private instances on free ports only, beside the
+        // faults project (above).
         test: {
           name: 'cluster',
-          poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 1 },
           include: ['test/cluster/**/*.cluster.spec.ts'],
-          globalSetup: ['packages/testing/src/global-setup.ts'],
+          env: COMPILED_PROCESSES,
+          globalSetup: SERVER_SETUP,
           testTimeout: 300_000,
           hookTimeout: 300_000,
         },
