@@ -119,6 +119,31 @@ export {
   type SearchRequest,
 } from './search/search-params.js';
 export { encodeCursor, decodeCursor, type SortValues } from './search/cursor.js';
+export {
+  FACET_LIMIT_DEFAULT,
+  FACET_LIMIT_MAX,
+  FACET_NAMES,
+  facetsSchema,
+  facetValueSchema,
+  toFacets,
+  type FacetName,
+  type FacetRequest,
+  type FacetValue,
+  type Facets,
+  type FacetsResponse,
+} from './search/facets.js';
+export {
+  FACET_VALUES_Q_MAX_LENGTH,
+  buildFacetValuesRequest,
+  cityFacetValues,
+  facetNameSchema,
+  facetValuesPageSchema,
+  facetValuesParamsSchema,
+  parseFacetValuesParams,
+  toFacetValuesPage,
+  type FacetValuesPage,
+  type FacetValuesParams,
+} from './search/facet-values.js';
 export { CURSOR_MAX_LENGTH, LIMIT_MAX } from './requests/page-bounds.js';
 export { GEO_RADIUS_DEFAULT_M } from './search/geo.js';
 export {

@@ -1,6 +1,13 @@
 import {
   buildCitiesRequest,
   buildCityCountsRequest,
+  buildFacetValuesRequest,
+  cityFacetValues,
+  toFacets,
+  toFacetValuesPage,
+  type FacetsResponse,
+  type FacetValuesPage,
+  type FacetValuesParams,
   buildGetByIdQuery,
   buildGetByProfileQuery,
   buildSearchRequest,
@@ -95,6 +102,8 @@ export type Directory = {
   listSpecialties(params: SpecialtiesParams): Promise<SpecialtiesPage>;
   /** Typeahead: specialties, cities and doctors matching the typed text (suggest.ts). Throws SearchUnavailableError. */
   suggest(params: SuggestParams): Promise<SuggestPage>;
+  /** The values of one facet in a dataset, matching a prefix, counted (facet-values.ts). Throws SearchUnavailableError. */
+  listFacetValues(params: FacetValuesParams): Promise<FacetValuesPage>;
 };
 
 /** Elasticsearch could not answer (down, slow, overloaded): a 503 for the client, details only in logs. */
@@ -148,6 +157,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return (await search<Aggregations>(body))?.aggregations;
   }
 
+  async function listCities(params: CitiesParams): Promise<CitiesPage> {
+    const matching = toCitiesPage(await aggregate<CitiesAggregation>(buildCitiesRequest(params)));
+    if (params.q === undefined || matching.cities.length === 0) return matching;
+    // q chose the cities by their matching records; count each city whole.
+    const slugs = matching.cities.map((city) => city.slug);
+    return toCitiesPage(await aggregate<CitiesAggregation>(buildCityCountsRequest(params.country, slugs)));
+  }
+
   return {
     async searchDoctors(request, requestTime) {
       const filters = filtersOf(request);
@@ -163,12 +180,17 @@ export function createDirectory(options: DirectoryOptions): Directory {
         if (!decoded.ok) throw new InvalidCursorError(decoded.error);
         after = decoded.value;
       }
-      const response = await search(
-        buildSearchRequest(filters, request.limit, after, requestTime, request, order),
+      const response = await search<FacetsResponse>(
+        buildSearchRequest(filters, request.limit, after, requestTime, request, order, request.facets),
       );
       const hits = response?.hits.hits ?? [];
       const total = request.count === true ? totalOf(response?.hits.total) : undefined;
-      return toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
+      const page = toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
+      if (request.facets === undefined) return page;
+      return {
+        ...page,
+        facets: toFacets(request.facets, request.country, request.lang, response?.aggregations),
+      };
     },
 
     async getDoctor<Shape extends RecordShape>(doctorId: string, shape: Shape = {} as Shape) {
@@ -194,19 +216,22 @@ export function createDirectory(options: DirectoryOptions): Directory {
       return { status: 'found', batch: toDoctorBatch(plan, answered, shape) };
     },
 
-    async listCities(params) {
-      const matching = toCitiesPage(await aggregate<CitiesAggregation>(buildCitiesRequest(params)));
-      if (params.q === undefined || matching.cities.length === 0) return matching;
-      // q chose the cities by their matching records; count each city whole.
-      const slugs = matching.cities.map((city) => city.slug);
-      return toCitiesPage(await aggregate<CitiesAggregation>(buildCityCountsRequest(params.country, slugs)));
-    },
+    listCities,
 
     async listSpecialties({ lang, country }) {
       // The vocabulary itself needs no index; counts are one aggregation over the dataset.
       if (country === undefined) return specialtyVocabularyPage(lang);
       const counts = await aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(country));
       return toSpecialtyCountsPage(lang, counts);
+    },
+
+    async listFacetValues(params) {
+      // City values are unbounded: the cities list finds them in the index (facet-values.ts).
+      if (params.name === 'city') {
+        const { country, q, limit } = params;
+        return cityFacetValues(await listCities({ country, limit, ...(q === undefined ? {} : { q }) }));
+      }
+      return toFacetValuesPage(params, await aggregate<FacetsResponse>(buildFacetValuesRequest(params)));
     },
 
     async suggest(params) {

@@ -19,6 +19,7 @@ import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './routes/exports/expor
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
+import { facetRoutes } from './routes/facets/facets.routes.js';
 import { problemRoutes } from './routes/problems/problems.routes.js';
 
 /**
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       await v1.register(cityRoutes, { datasets });
       await v1.register(specialtyRoutes, { datasets });
       await v1.register(suggestRoutes, { datasets });
+      await v1.register(facetRoutes, { datasets });
     },
     { prefix: '/api/v1' },
   );

@@ -105,6 +105,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
       listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
       suggest: (params) => ((directoryCalls += 1), real.suggest(params)),
+      listFacetValues: (params) => ((directoryCalls += 1), real.listFacetValues(params)),
     };
   };
   const datasets = (siteOrigin = SITE_ORIGIN): Datasets => {

@@ -3,6 +3,7 @@ import { doctorSchema } from '../places/doctor.js';
 import { selectedDoctorSchema } from '../requests/record-shape.js';
 import { CURSOR_MAX_LENGTH, LIMIT_MAX } from '../requests/page-bounds.js';
 import { TOTAL_EXACT_UP_TO } from './search-order.js';
+import { facetsSchema, type Facets } from './facets.js';
 
 /**
  * The `page` object of a DoctorPage (docs/api.md, `GET /api/v1/doctors` — search), shared by the OpenAPI
@@ -47,6 +48,7 @@ export const selectedSearchResultSchema = selectedDoctorSchema.extend({ distance
 export const doctorPageSchema = z.strictObject({
   doctors: z.array(searchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
+  facets: facetsSchema.optional(),
 });
 export type DoctorPage = z.output<typeof doctorPageSchema>;
 
@@ -54,10 +56,13 @@ export type DoctorPage = z.output<typeof doctorPageSchema>;
 export const selectedDoctorPageSchema = z.strictObject({
   doctors: z.array(selectedSearchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
+  facets: facetsSchema.optional(),
 });
 
 /** A page of records of any shape (record-shape.ts): the Doctor's (DoctorPage) or a selection's. */
 export type RecordPage<Record> = {
   doctors: Array<Record & { distanceMeters?: number }>;
   page: DoctorPage['page'];
+  /** Only when the search asked for facets (facets.ts). */
+  facets?: Facets;
 };

@@ -123,7 +123,7 @@ const insurance = z.enum(INSURANCE_CODES, { error: INSURANCE_REASON }).optional(
 type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow' | 'since';
 
 /** The minor versions that added parameters after the first (1.1); see `addedIn`. */
-export const LATER_VERSIONS = ['1.2', '1.3'] as const;
+export const LATER_VERSIONS = ['1.2', '1.3', '1.4'] as const;
 export type LaterVersion = (typeof LATER_VERSIONS)[number];
 
 /** The canonical value's type: the index field's, except for the filters that compute their clause. */

@@ -19,6 +19,14 @@ import {
   type SearchFilters,
 } from './search-filters.js';
 import { SORT_ORDERS, TOTAL_EXACT_UP_TO, type SortOrder } from './search-order.js';
+import {
+  FACET_LIMIT_DEFAULT,
+  FACET_LIMIT_WITHOUT_FACETS_REASON,
+  facetLimitFromQuery,
+  facetLimitFromTool,
+  facetsParameter,
+  type FacetRequest,
+} from './facets.js';
 
 /**
  * Validation of the search inputs (docs/api.md, `GET /api/v1/doctors` — search), shared by
@@ -48,6 +56,7 @@ import { SORT_ORDERS, TOTAL_EXACT_UP_TO, type SortOrder } from './search-order.j
  * - The unknown-parameter reason lists the parameters of the newest minor version the request uses a
  *   parameter of: 1.1's alone, 1.1's and 1.2's, or all. So a 1.2 request's errors read as before 1.3.
  * - `sort=distance` without `near` is refused like `radius` alone (there is no point to measure from).
+ * - `facetLimit` without `facets` is refused like `radius` alone (it would silently do nothing).
  */
 
 const LIMIT_MIN = 1;
@@ -55,9 +64,15 @@ const DEFAULT_LIMIT = 25;
 
 /**
  * What pages and orders a search besides its filters: `sort` as given (absent: the default order, see
- * search-order.ts) and `count` only when asked.
+ * search-order.ts), `count` and `facets` (facets.ts) only when asked.
  */
-export type SearchParams = SearchFilters & { limit: number; cursor?: string; sort?: SortOrder; count?: true };
+export type SearchParams = SearchFilters & {
+  limit: number;
+  cursor?: string;
+  sort?: SortOrder;
+  count?: true;
+  facets?: FacetRequest;
+};
 /** A search as requested: what selects and pages the records, and how they are shaped. */
 export type SearchRequest = SearchParams & RecordShape;
 /** `GET /api/v1/doctors`: a search, or (with `ids`) a batch get. */
@@ -67,7 +82,15 @@ export type DoctorsQuery =
 export type BatchGetQuery = { ids: string[]; shape: RecordShape };
 
 /** Every parameter a search takes: the filters, then paging and ordering. */
-export const KNOWN_PARAMETERS = [...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count'] as const;
+export const KNOWN_PARAMETERS = [
+  ...FILTER_NAMES,
+  'limit',
+  'cursor',
+  'sort',
+  'count',
+  'facets',
+  'facetLimit',
+] as const;
 /** How records are shaped (record-shape.ts); search, get and batch take them. */
 export const RECORD_SHAPE_PARAMETERS = ['fields', 'lang'] as const;
 /** Every parameter `GET /api/v1/doctors` takes. */
@@ -79,6 +102,8 @@ const NON_FILTER_ADDED_IN: Record<string, LaterVersion> = {
   ids: '1.2',
   sort: '1.3',
   count: '1.3',
+  facets: '1.4',
+  facetLimit: '1.4',
 };
 /** What cannot be combined with `ids`: everything that selects or pages the records of a search. */
 const SEARCH_ONLY_PARAMETERS: ReadonlyArray<string> = KNOWN_PARAMETERS;
@@ -128,6 +153,8 @@ export const searchParamsSchema = z.object({
   cursor,
   sort,
   count: countFromQuery.describe(countDescription),
+  facets: facetsParameter,
+  facetLimit: facetLimitFromQuery,
   fields: fieldsParameter,
   lang: langParameter,
 });
@@ -146,6 +173,8 @@ export const searchToolInputSchema = z.object({
   cursor,
   sort,
   count: countFromTool.describe(countDescription),
+  facets: facetsParameter,
+  facetLimit: facetLimitFromTool,
 });
 
 /** Validates the query string of `GET /api/v1/doctors`: a search, or with `ids` a batch get. */
@@ -205,14 +234,14 @@ function parseWith(
   source: 'query' | 'tool',
 ): Result<SearchRequest, ParameterError[]> {
   // Checked on the raw input, so they are reported along with every other bad parameter.
-  const withoutNear = withoutNearErrors(raw, source);
+  const withoutNear = [...withoutNearErrors(raw, source), ...withoutFacetsErrors(raw, source)];
   if (!parsed.ok) {
     const named = new Set(parsed.error.map((error) => error.parameter));
     const more = withoutNear.filter((error) => !named.has(error.parameter));
     return more.length === 0 ? parsed : fail([...parsed.error, ...more]);
   }
   if (withoutNear.length > 0) return fail(withoutNear);
-  const { limit, cursor, sort, count } = parsed.value;
+  const { limit, cursor, sort, count, facets, facetLimit } = parsed.value;
   // Only the query string takes them (the tool's values have neither).
   const { fields, lang } = parsed.value as Partial<z.output<typeof searchParamsSchema>>;
   return ok({
@@ -221,6 +250,7 @@ function parseWith(
     ...(cursor === undefined ? {} : { cursor }),
     ...(sort === undefined ? {} : { sort }),
     ...(count === true ? { count } : {}),
+    ...(facets === undefined ? {} : { facets: { names: facets, limit: facetLimit ?? FACET_LIMIT_DEFAULT } }),
     ...recordShapeOf(fields, lang),
   });
 }
@@ -232,6 +262,12 @@ function withoutNearErrors(raw: Record<string, unknown>, source: 'query' | 'tool
   if (isGiven(raw.radius, source)) errors.push({ parameter: 'radius', reason: RADIUS_WITHOUT_NEAR_REASON });
   if (raw.sort === 'distance') errors.push({ parameter: 'sort', reason: DISTANCE_WITHOUT_NEAR_REASON });
   return errors;
+}
+
+/** `facetLimit` needs `facets`. */
+function withoutFacetsErrors(raw: Record<string, unknown>, source: 'query' | 'tool'): ParameterError[] {
+  if (isGiven(raw.facets, source) || !isGiven(raw.facetLimit, source)) return [];
+  return [{ parameter: 'facetLimit', reason: FACET_LIMIT_WITHOUT_FACETS_REASON }];
 }
 
 function isGiven(value: unknown, source: 'query' | 'tool'): boolean {

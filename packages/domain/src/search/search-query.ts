@@ -23,6 +23,12 @@ import type { SearchField } from './search-document.js';
 import { assertNever } from '../shared/assert-never.js';
 import { requirePageSize } from '../requests/query-parameters.js';
 import { SEARCH_FILTERS, canonicalFilters, type SearchFilters } from './search-filters.js';
+import {
+  buildFacetAggregations,
+  type FacetAggregations,
+  type FacetRequest,
+  type NamedClause,
+} from './facets.js';
 
 /**
  * Elasticsearch request bodies for search and lookups, as plain objects (the search package sends them
@@ -92,6 +98,8 @@ export type SearchRequestBody = {
   track_total_hits: false | number;
   /** Relevance pages of one search read the same shard copies, so their scores agree (see below). */
   preference?: string;
+  /** Only with facets (facets.ts). */
+  aggs?: FacetAggregations<SearchFilterClause, TextQuery | ScoredTextQuery>;
 };
 
 export type ProfileRequestBody = {
@@ -146,68 +154,13 @@ export function buildSearchRequest(
   requestTime?: Date,
   shape: RecordShape = {},
   order: SearchOrder = {},
+  facets?: FacetRequest,
 ): SearchRequestBody {
   requirePageSize(limit);
   const sort = sortOrderOf(filters, order.sort);
   if (sort === 'distance' && filters.near === undefined) throw new Error('sort by distance without near');
-  const filter: SearchFilterClause[] = [SERVED];
-  const must: Array<TextQuery | ScoredTextQuery> = [];
-  let near: GeoPoint | undefined;
-  let radius: number | undefined;
-  const country = SEARCH_FILTERS.country.canonical(filters.country);
-  for (const { field, match, value } of canonicalFilters(filters)) {
-    switch (match) {
-      case 'term':
-        if (typeof value !== 'string' && typeof value !== 'boolean')
-          throw new Error(`term filter on ${field} needs a string or boolean`);
-        filter.push({ term: { [field]: value } });
-        break;
-      case 'words': {
-        if (typeof value !== 'string') throw new Error(`words filter on ${field} needs text`);
-        if (sort !== 'relevance') {
-          must.push({ match_bool_prefix: { [field]: { query: value, operator: 'and' } } });
-          break;
-        }
-        const scored = relevanceTextQuery(value);
-        if (scored === null) filter.push({ match_none: {} });
-        else must.push(scored);
-        break;
-      }
-      case 'near':
-        if (!isGeoPoint(value)) throw new Error(`near filter on ${field} needs a point`);
-        near = value;
-        break;
-      case 'radius':
-        if (typeof value !== 'number') throw new Error(`radius filter on ${field} needs metres`);
-        radius = value;
-        break;
-      case 'bbox':
-        if (!isBoundingBox(value)) throw new Error(`bbox filter on ${field} needs a box`);
-        filter.push(boundingBoxClause(value));
-        break;
-      case 'openAt':
-        if (typeof value !== 'string') throw new Error(`openAt filter on ${field} needs an instant`);
-        filter.push(openAtClause(country, new Date(value)));
-        break;
-      case 'openNow':
-        if (requestTime === undefined) throw new Error('openNow needs the request time');
-        filter.push(openAtClause(country, requestTime));
-        break;
-      case 'since':
-        if (typeof value !== 'string') throw new Error(`since filter on ${field} needs an instant`);
-        filter.push({ range: { [field]: { gte: value } } });
-        break;
-      default:
-        assertNever(match);
-    }
-  }
-  // Validated at the edge (radius needs near); anything else here is a programming error.
-  if (radius !== undefined && near === undefined) throw new Error('radius without near');
-  const radiusMeters = radius ?? GEO_RADIUS_DEFAULT_M;
-  if (near !== undefined) {
-    filter.push({ geo_distance: { distance: `${radiusMeters}m`, location: near } });
-  }
-
+  const { named, must, near, radiusMeters } = searchClauses(filters, sort, requestTime);
+  const filter = named.map(({ clause }) => clause);
   const filtered: FilteredQuery = { bool: { filter } };
   if (must.length > 0) filtered.bool.must = must;
   const body: SearchRequestBody = {
@@ -228,6 +181,10 @@ export function buildSearchRequest(
     _source: sourceFor(shape, 'sortName', 'placeId'),
     track_total_hits: order.count === true ? TOTAL_EXACT_UP_TO : false,
   };
+  if (facets !== undefined) {
+    const country = SEARCH_FILTERS.country.canonical(filters.country);
+    body.aggs = buildFacetAggregations(facets, country, named, must);
+  }
   if (sort === 'relevance') {
     // Scores depend on a shard copy's statistics; every page of one search (the same filters) reads
     // the same copies, so a cursor's score is compared with the scores it was taken from.
@@ -240,6 +197,81 @@ export function buildSearchRequest(
     body.search_after = [after[0], after[1]];
   }
   return body;
+}
+
+type SearchClauses = {
+  /** Every filter clause, each with the filter it comes from (facets leave their own out). */
+  named: Array<NamedClause<SearchFilterClause>>;
+  must: Array<TextQuery | ScoredTextQuery>;
+  near: GeoPoint | undefined;
+  radiusMeters: number;
+};
+
+/** The clauses that select a search's records, whatever it then does with them (page, facets). */
+function searchClauses(
+  filters: SearchFilters,
+  sort: SortOrder,
+  requestTime: Date | undefined,
+): SearchClauses {
+  const named: Array<NamedClause<SearchFilterClause>> = [{ from: 'served', clause: SERVED }];
+  const must: Array<TextQuery | ScoredTextQuery> = [];
+  let near: GeoPoint | undefined;
+  let radius: number | undefined;
+  const country = SEARCH_FILTERS.country.canonical(filters.country);
+  for (const { name, field, match, value } of canonicalFilters(filters)) {
+    const add = (clause: SearchFilterClause) => named.push({ from: name, clause });
+    switch (match) {
+      case 'term':
+        if (typeof value !== 'string' && typeof value !== 'boolean')
+          throw new Error(`term filter on ${field} needs a string or boolean`);
+        add({ term: { [field]: value } });
+        break;
+      case 'words': {
+        if (typeof value !== 'string') throw new Error(`words filter on ${field} needs text`);
+        if (sort !== 'relevance') {
+          must.push({ match_bool_prefix: { [field]: { query: value, operator: 'and' } } });
+          break;
+        }
+        const scored = relevanceTextQuery(value);
+        if (scored === null) add({ match_none: {} });
+        else must.push(scored);
+        break;
+      }
+      case 'near':
+        if (!isGeoPoint(value)) throw new Error(`near filter on ${field} needs a point`);
+        near = value;
+        break;
+      case 'radius':
+        if (typeof value !== 'number') throw new Error(`radius filter on ${field} needs metres`);
+        radius = value;
+        break;
+      case 'bbox':
+        if (!isBoundingBox(value)) throw new Error(`bbox filter on ${field} needs a box`);
+        add(boundingBoxClause(value));
+        break;
+      case 'openAt':
+        if (typeof value !== 'string') throw new Error(`openAt filter on ${field} needs an instant`);
+        add(openAtClause(country, new Date(value)));
+        break;
+      case 'openNow':
+        if (requestTime === undefined) throw new Error('openNow needs the request time');
+        add(openAtClause(country, requestTime));
+        break;
+      case 'since':
+        if (typeof value !== 'string') throw new Error(`since filter on ${field} needs an instant`);
+        add({ range: { [field]: { gte: value } } });
+        break;
+      default:
+        assertNever(match);
+    }
+  }
+  // Validated at the edge (radius needs near); anything else here is a programming error.
+  if (radius !== undefined && near === undefined) throw new Error('radius without near');
+  const radiusMeters = radius ?? GEO_RADIUS_DEFAULT_M;
+  if (near !== undefined) {
+    named.push({ from: 'near', clause: { geo_distance: { distance: `${radiusMeters}m`, location: near } } });
+  }
+  return { named, must, near, radiusMeters };
 }
 
 function firstSortKey(sort: SortOrder, near: GeoPoint | undefined): SearchRequestBody['sort'][0] {

@@ -35,6 +35,7 @@ const API_TAGS = {
   cities: 'The city slugs that search accepts, with names and record counts',
   specialties: 'The specialty codes that search accepts, with labels and record counts',
   suggest: 'Typeahead over specialties, cities and doctor names',
+  facets: 'The values of a search facet in a dataset, with record counts',
   webhooks: 'What the API sends: signed deliveries of changes to the endpoints an account registers',
 } as const;
 

@@ -4,6 +4,7 @@ import {
   MAX_IDS_LENGTH,
   RECORD_FIELD_NAMES,
   batchParamsSchema,
+  FACET_NAMES,
   LIMIT_MAX,
   MAX_BATCH_IDS,
   MAX_DOCTOR_ID_LENGTH,
@@ -157,6 +158,16 @@ export const searchQuerySchema = searchParamsSchema.extend({
     ['2026-11-23T09:30:00+01:00'],
   ),
   fields: fieldsList,
+  facets: withExamples(
+    z
+      .array(z.enum(FACET_NAMES))
+      .min(1)
+      .optional()
+      .describe(
+        `${searchParamsSchema.shape.facets.description ?? ''} Sent as one comma-separated value (\`facets=specialty,city\`), each name once.`,
+      ),
+    [['specialty', 'city']],
+  ),
   ids: idsList
     .optional()
     .meta({ deprecated: true })

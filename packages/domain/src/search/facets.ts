@@ -1,0 +1,316 @@
+import { z } from 'zod';
+import type { CountryCode } from '../events/events.js';
+import { INSURANCE_SCHEMES, LANGUAGE_CODES, insuranceCodesOf } from '../events/patient-attributes.js';
+import { SPECIALTY_CODES, specialtyLabel } from '../places/specialty-vocabulary.js';
+import type { PageLanguage } from '../places/profile-url.js';
+import { foldText } from '../shared/text.js';
+import { SEARCH_FILTERS, type FilterName } from './search-filters.js';
+import type { SearchField } from './search-document.js';
+
+/**
+ * Facets (docs/api.md, "Facets"): beside a page of search results, how many records each value of a
+ * filter would find. A facet is named after the filter it counts for, and each value is one that filter
+ * takes, so `?<name>=<value>` narrows the search to exactly `count` records.
+ *
+ * Disjunctive: a facet's counts apply every filter of the search but its own (with `specialty=dentistry`
+ * the specialty facet still counts every other specialty, while the city facet counts only dentists).
+ * Each facet is a `filter` aggregation inside one `global` aggregation: global leaves the search's query
+ * behind, and the filter is that query's clauses minus the facet's own. The hits query stays as it is.
+ *
+ * Only filters over a stored value have a facet. `openNow` and `openAt` have none: they are worked out
+ * from opening ranges at a given instant, so there is no value to count. `q`, `near`, `radius`, `bbox`
+ * and `updatedSince` are not value lists either. `country` selects the dataset and is never counted.
+ *
+ * What may be counted: the search document's fields, which hold only the public record's values
+ * (search-document.ts); the coded fields are further limited to their vocabularies, so a value the
+ * filter would refuse is never listed.
+ *
+ * Exact counts: a terms aggregation is exact on a single-shard index (the default). On several shards each
+ * shard sends its top `shard_size` values; the coded facets ask each shard for their whole vocabulary, so
+ * they stay exact, and only `city` (unbounded) may undercount a city that is outside a shard's top
+ * CITY_SHARD_SIZE, which needs thousands of cities of similar size.
+ */
+
+export const FACET_NAMES = [
+  'specialty',
+  'city',
+  'verified',
+  'whatsapp',
+  'language',
+  'acceptingNewPatients',
+  'wheelchairAccessible',
+  'insurance',
+] as const satisfies ReadonlyArray<FilterName>;
+export type FacetName = (typeof FACET_NAMES)[number];
+
+export const FACET_LIMIT_DEFAULT = 10;
+/** The labels' language when the search gives no `lang` (as the specialties list). */
+export const FACET_LABEL_LANGUAGE_DEFAULT: PageLanguage = 'en';
+export const FACET_LIMIT_MAX = 100;
+/** Values each shard sends for `city` (see above): far more than FACET_LIMIT_MAX, so ties rarely drop one. */
+export const CITY_SHARD_SIZE = 1_000;
+
+/** The facets a search asks for, each once, in the order asked, and how many values each lists. */
+export type FacetRequest = { names: FacetName[]; limit: number };
+
+export type FacetValue = { value: string | boolean; count: number; label?: string };
+/** The `facets` object of a page: every facet asked for, each with its values, most records first. */
+export type Facets = Partial<Record<FacetName, FacetValue[]>>;
+
+/** How each facet's values are stored and labelled. */
+type FacetKind =
+  | { kind: 'boolean' }
+  | { kind: 'code'; values: (country: CountryCode) => ReadonlyArray<string> }
+  | { kind: 'city' };
+
+const FACET_KINDS: Record<FacetName, FacetKind> = {
+  specialty: { kind: 'code', values: () => SPECIALTY_CODES },
+  city: { kind: 'city' },
+  verified: { kind: 'boolean' },
+  whatsapp: { kind: 'boolean' },
+  language: { kind: 'code', values: () => LANGUAGE_CODES },
+  acceptingNewPatients: { kind: 'boolean' },
+  wheelchairAccessible: { kind: 'boolean' },
+  insurance: { kind: 'code', values: insuranceCodesOf },
+};
+
+// ---- the parameters ----
+
+export const FACETS_REASON = `must be a comma-separated list of facet names, each once: ${FACET_NAMES.join(', ')}`;
+export const FACET_LIMIT_REASON = `must be an integer from 1 to ${FACET_LIMIT_MAX}`;
+export const FACET_LIMIT_WITHOUT_FACETS_REASON =
+  'only applies together with facets; add facets or drop facetLimit';
+
+/** The names of a `facets` list, or null when one is unknown, empty or repeated. Splits on `,` only: linear. */
+export function parseFacetNames(text: string): FacetName[] | null {
+  const names = text.split(',');
+  const known: ReadonlyArray<string> = FACET_NAMES;
+  if (names.some((name) => !known.includes(name))) return null;
+  if (new Set(names).size !== names.length) return null;
+  return names as FacetName[];
+}
+
+/** `facets` as a query parameter or tool argument (the same text in both, like `fields`). */
+export const facetsParameter = z
+  .string({ error: FACETS_REASON })
+  .transform((text, context): FacetName[] => {
+    const names = parseFacetNames(text);
+    if (names !== null) return names;
+    context.issues.push({ code: 'custom', message: FACETS_REASON, input: text });
+    return z.NEVER;
+  })
+  .optional()
+  .describe(
+    `API 1.4. Comma-separated facet names (${FACET_NAMES.join(', ')}): the answer adds \`facets\`, each value a filter of that name takes with how many records it would find and, for specialty, city and insurance, its label. A facet's counts apply every filter but its own (docs/api.md, "Facets").`,
+  );
+
+const facetLimitDescription = `API 1.4. Only with \`facets\`: values listed per facet, 1 to ${FACET_LIMIT_MAX}, most records first; default ${FACET_LIMIT_DEFAULT}.`;
+export const facetLimitFromTool = z
+  .number({ error: FACET_LIMIT_REASON })
+  .int({ error: FACET_LIMIT_REASON })
+  .min(1, { error: FACET_LIMIT_REASON })
+  .max(FACET_LIMIT_MAX, { error: FACET_LIMIT_REASON })
+  .optional()
+  .describe(facetLimitDescription);
+// Only up to three digits are converted; anything else fails with the reason.
+export const facetLimitFromQuery = z
+  .preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value),
+    facetLimitFromTool,
+  )
+  .describe(facetLimitDescription);
+
+// ---- the aggregation ----
+
+/** A search's filter clause and the filter it comes from (`served`: the rule every query applies). */
+export type NamedClause<Clause> = { from: FilterName | 'served'; clause: Clause };
+
+type Order = [{ _count: 'desc' }, { _key: 'asc' }];
+const ORDER: Order = [{ _count: 'desc' }, { _key: 'asc' }];
+
+type TermsAggregation = {
+  terms: { field: SearchField; size: number; shard_size: number; order: Order; include?: string[] };
+  aggs?: { names: { terms: { field: 'cityName'; size: 1; order: Order } } };
+};
+
+export type FacetAggregations<Clause, Must> = {
+  facets: {
+    global: Record<string, never>;
+    aggs: Partial<
+      Record<
+        FacetName,
+        { filter: { bool: { filter: Clause[]; must?: Must[] } }; aggs: { values: TermsAggregation } }
+      >
+    >;
+  };
+};
+
+/**
+ * The aggregations of a search with facets: for each facet, its values among the records every clause
+ * of the search but the facet's own filter selects.
+ */
+export function buildFacetAggregations<Clause, Must>(
+  request: FacetRequest,
+  country: CountryCode,
+  clauses: ReadonlyArray<NamedClause<Clause>>,
+  must: ReadonlyArray<Must>,
+): FacetAggregations<Clause, Must> {
+  const aggs: FacetAggregations<Clause, Must>['facets']['aggs'] = {};
+  for (const name of request.names) {
+    const filter = clauses.filter((named) => named.from !== name).map((named) => named.clause);
+    aggs[name] = {
+      filter: { bool: must.length > 0 ? { filter, must: [...must] } : { filter } },
+      aggs: { values: valuesAggregation(name, country, request.limit) },
+    };
+  }
+  return { facets: { global: {}, aggs } };
+}
+
+/** The terms aggregation of one facet's values, most records first, then value. */
+export function valuesAggregation(name: FacetName, country: CountryCode, size: number): TermsAggregation {
+  const field = SEARCH_FILTERS[name].field;
+  const kind = FACET_KINDS[name];
+  switch (kind.kind) {
+    case 'boolean':
+      return { terms: { field, size, shard_size: 2, order: ORDER } };
+    case 'code': {
+      const include = [...kind.values(country)];
+      // Every shard sends its whole vocabulary: exact counts on any number of shards.
+      return { terms: { field, size, shard_size: Math.max(include.length, 1), order: ORDER, include } };
+    }
+    case 'city':
+      return {
+        terms: { field, size, shard_size: CITY_SHARD_SIZE, order: ORDER },
+        // The label: the most common published spelling of the city's name, as in the cities list.
+        aggs: { names: { terms: { field: 'cityName', size: 1, order: ORDER } } },
+      };
+    default:
+      return assertNeverKind(kind);
+  }
+}
+
+function assertNeverKind(kind: never): never {
+  throw new Error(`unknown facet kind ${JSON.stringify(kind)}`);
+}
+
+// ---- the answer ----
+
+type Bucket = {
+  key: unknown;
+  key_as_string?: string;
+  doc_count: number;
+  names?: { buckets: ReadonlyArray<{ key: unknown }> };
+};
+/** The part of a search response the facets read. */
+export type FacetsResponse = {
+  facets?: Partial<Record<FacetName, { values?: { buckets: ReadonlyArray<Bucket> } }>>;
+};
+
+/**
+ * The `facets` object: every facet asked for (none found: an empty list), values as their filter takes
+ * them, labels in `lang`. No aggregations (no index behind the alias yet): every facet empty.
+ */
+export function toFacets(
+  request: FacetRequest,
+  country: CountryCode,
+  lang: PageLanguage | undefined,
+  aggregations: FacetsResponse | undefined,
+): Facets {
+  const labelLanguage = lang ?? FACET_LABEL_LANGUAGE_DEFAULT;
+  const facets: Facets = {};
+  for (const name of request.names) {
+    const buckets = aggregations?.facets?.[name]?.values?.buckets ?? [];
+    facets[name] = buckets.map((bucket) => facetValue(name, country, labelLanguage, bucket));
+  }
+  return facets;
+}
+
+export function facetValue(
+  name: FacetName,
+  country: CountryCode,
+  lang: PageLanguage,
+  bucket: Bucket,
+): FacetValue {
+  const count = bucket.doc_count;
+  const kind = FACET_KINDS[name].kind;
+  switch (kind) {
+    case 'boolean':
+      // Elasticsearch keys a boolean 1 or 0 and spells it in key_as_string.
+      return { value: bucket.key_as_string === 'true', count };
+    case 'code': {
+      const value = String(bucket.key);
+      const label = codeLabel(name, country, lang, value);
+      return label === undefined ? { value, count } : { value, count, label };
+    }
+    case 'city': {
+      const label = bucket.names?.buckets[0]?.key;
+      return typeof label === 'string'
+        ? { value: String(bucket.key), count, label }
+        : { value: String(bucket.key), count };
+    }
+    default:
+      return assertNeverKind(kind);
+  }
+}
+
+/** A coded value's label: a specialty's in `lang`, an insurance scheme's own name; languages have none. */
+function codeLabel(
+  name: FacetName,
+  country: CountryCode,
+  lang: PageLanguage,
+  code: string,
+): string | undefined {
+  if (name === 'specialty') return specialtyLabel(code, lang);
+  if (name === 'insurance') return insuranceName(country, code);
+  return undefined;
+}
+
+function insuranceName(country: CountryCode, code: string): string | undefined {
+  const schemes: ReadonlyArray<{ code: string; name: string }> =
+    (INSURANCE_SCHEMES as Partial<Record<string, ReadonlyArray<{ code: string; name: string }>>>)[country] ??
+    [];
+  return schemes.find((scheme) => scheme.code === code)?.name;
+}
+
+/** Whether a value or its label starts with the typed text, both folded (the facet-value search). */
+export function matchesPrefix(value: FacetValue, folded: string): boolean {
+  if (foldText(String(value.value)).startsWith(folded)) return true;
+  return value.label !== undefined && foldText(value.label).startsWith(folded);
+}
+
+// ---- the answer's schema, shared by the OpenAPI document and the MCP output schema ----
+
+export const facetValueSchema = z
+  .looseObject({
+    value: z.union([z.string(), z.boolean()]).meta({
+      description:
+        "The value exactly as the facet's filter takes it: `?<facet>=<value>` finds `count` records",
+      examples: ['dentistry', 'berlin', true],
+    }),
+    count: z.number().int().min(1).meta({
+      description: 'Records the search would find with this value, every other filter applied',
+    }),
+    label: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "Display label: a specialty's in `lang` (default en), a city's most common published name, an insurance scheme's own name; absent for the others",
+        examples: ['Dentistry', 'Berlin', 'Gesetzliche Krankenversicherung'],
+      }),
+  })
+  .meta({ id: 'FacetValue', description: 'One value of a facet and how many records it finds' });
+
+const facetValuesSchema = z.array(facetValueSchema).max(FACET_LIMIT_MAX);
+
+export const facetsSchema = z
+  .looseObject(
+    Object.fromEntries(FACET_NAMES.map((name) => [name, facetValuesSchema.optional()])) as {
+      [Name in FacetName]: z.ZodOptional<typeof facetValuesSchema>;
+    },
+  )
+  .meta({
+    id: 'Facets',
+    description:
+      'API 1.4, only with `facets`: each facet asked for, with its values, most records first, then value. A facet counts with every filter of the search but its own.',
+  });
