@@ -172,6 +172,7 @@ const DOCUMENTED_ROUTES: Array<[RegExp, string]> = [
   [/^\/api\/v1\/doctors\/[^/?]*(?:\?|$)/, '/api/v1/doctors/{doctorId}'],
   [/^\/api\/v1\/changes(?:\?|$)/, '/api/v1/changes'],
   [/^\/api\/v1\/cities(?:\?|$)/, '/api/v1/cities'],
+  [/^\/api\/v1\/facets\/[^/?]*(?:\?|$)/, '/api/v1/facets/{name}'],
 ];
 
 /**
