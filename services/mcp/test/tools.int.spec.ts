@@ -55,7 +55,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       expect.arrayContaining(['country', 'city', 'q', 'whatsapp', 'verified', 'limit', 'cursor']),
     );
     expect((search?.inputSchema.properties?.country as { enum?: string[] }).enum).toEqual([...COUNTRY_CODES]);
-    expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual(['doctors', 'page']);
+    expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual(['doctors', 'facets', 'page']);
     const get = tools.find((tool) => tool.name === 'get_doctor');
     expect(get?.inputSchema.required).toEqual(['doctorId']);
     expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor']);
@@ -222,6 +222,46 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
     );
     const [cursorError] = http.json<ApiProblem>().errors;
     expect(textOf(foreign)).toContain(`- cursor: ${cursorError?.reason}`);
+  });
+
+  it('counts facets exactly as GET /api/v1/doctors does, renders them in the text, refuses bad ones alike', async () => {
+    const args = {
+      country: 'de',
+      specialty: 'dentistry',
+      facets: 'specialty,verified,insurance',
+      facetLimit: 3,
+    };
+    const result = await call('search_doctors', args);
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    const page = result.structuredContent as DoctorPage;
+    expect(page).toEqual(
+      (
+        await apiGet(
+          '/api/v1/doctors?country=de&specialty=dentistry&facets=specialty,verified,insurance&facetLimit=3',
+        )
+      ).json(),
+    );
+    expect(Object.keys(page.facets ?? {})).toEqual(['specialty', 'verified', 'insurance']);
+    expect(page.facets?.specialty?.length).toBeGreaterThan(1); // its own filter left out: other specialties too
+    expect(page.facets?.specialty?.length).toBeLessThanOrEqual(3);
+    const dentistry = page.facets?.specialty?.find(({ value }) => value === 'dentistry');
+    expect(dentistry?.label).toBe('Dentistry');
+    expect(textOf(result)).toContain(`- specialty: `);
+    expect(textOf(result)).toContain(`dentistry "Dentistry" ${dentistry?.count}`);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ country: 'de', facets: 'city,nope' }, 'country=de&facets=city,nope'],
+      [{ country: 'de', facets: 'city', facetLimit: 0 }, 'country=de&facets=city&facetLimit=0'],
+      [{ country: 'de', facetLimit: 5 }, 'country=de&facetLimit=5'],
+    ];
+    for (const [bad, query] of cases) {
+      const refused = await call('search_doctors', bad);
+      expect(refused.isError, JSON.stringify(bad)).toBe(true);
+      const http = await apiGet(`/api/v1/doctors?${query}`);
+      expect(http.statusCode).toBe(400);
+      for (const { parameter, reason } of http.json<ApiProblem>().errors) {
+        expect(textOf(refused)).toContain(`- ${parameter}: ${reason}`);
+      }
+    }
   });
 
   it('filters by opening hours through the same table (openAt, openNow), as the API does', async () => {

@@ -1,4 +1,4 @@
-import type { Doctor, DoctorPage, SearchResult } from '@directory/domain';
+import type { Doctor, DoctorPage, Facets, SearchResult } from '@directory/domain';
 import { displayable } from './displayable.js';
 
 // Short text renderings for clients that only show text content; the full records are in
@@ -6,12 +6,27 @@ import { displayable } from './displayable.js';
 
 export function renderPage(input: DoctorPage): string {
   const page = displayable(input);
-  if (page.doctors.length === 0) return 'No doctors match these filters.';
+  const facets = page.facets === undefined ? [] : facetLines(page.facets);
+  if (page.doctors.length === 0) return ['No doctors match these filters.', ...facets].join('\n');
   const lines = page.doctors.map((doctor, index) => `${index + 1}. ${summaryLine(doctor)}`);
   const paging = page.page.hasMore
     ? `More results: call search_doctors again with the same filters and cursor "${page.page.nextCursor}".`
     : 'This is the last page.';
-  return [`${page.page.count} doctors:`, ...lines, paging].join('\n');
+  return [`${page.page.count} doctors:`, ...lines, paging, ...facets].join('\n');
+}
+
+/** One line per facet: each value as its argument takes it, its label, and how many records it finds. */
+function facetLines(facets: Facets): string[] {
+  const lines = Object.entries(facets).map(([name, values]) => {
+    const listed = values.map(({ value, count, label }) =>
+      label === undefined ? `${String(value)} ${count}` : `${String(value)} "${label}" ${count}`,
+    );
+    return `- ${name}: ${listed.length === 0 ? 'none' : listed.join(', ')}`;
+  });
+  return [
+    'Facets (records each value finds; pass the value as that argument, every other filter kept):',
+    ...lines,
+  ];
 }
 
 export function renderDoctor(input: Doctor): string {

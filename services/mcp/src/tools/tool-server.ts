@@ -11,6 +11,9 @@ import {
   type ParameterError,
   type Result,
   doctorPageSchema,
+  FACET_LIMIT_DEFAULT,
+  FACET_LIMIT_MAX,
+  FACET_NAMES,
   doctorSchema,
   filterDescriptions,
   parseSearchToolInput,
@@ -46,7 +49,7 @@ const FILTERS = filterDescriptions()
 
 const SEARCH_DESCRIPTION = `Search the published doctor and clinic directory of one country dataset. ${RECORD} ${WHATSAPP}
 Filters (a record must match every one given): ${FILTERS} limit is 1-100 (default 25).
-Results come in a fixed order (name, then id). By specialty: get the code from list_specialties (e.g. "pediatrics" for Kinderarzt, pediatra or paediatrician) and pass it as specialty. Near a place: give near as "latitude,longitude" (and optionally radius in metres); results then come nearest first (then id), each with distanceMeters, the distance in whole metres. Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Invalid arguments return an error naming each bad argument.`;
+Results come in a fixed order (name, then id). By specialty: get the code from list_specialties (e.g. "pediatrics" for Kinderarzt, pediatra or paediatrician) and pass it as specialty. Near a place: give near as "latitude,longitude" (and optionally radius in metres); results then come nearest first (then id), each with distanceMeters, the distance in whole metres. Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Facets: facets = "specialty,city" (any of ${FACET_NAMES.join(', ')}) adds facets, each value with count, how many records the search finds with that value as the argument of the same name (every other filter kept), most first; facetLimit (1-${FACET_LIMIT_MAX}, default ${FACET_LIMIT_DEFAULT}) values each. Invalid arguments return an error naming each bad argument.`;
 
 const GET_DESCRIPTION = `Fetch one published Doctor record by its id (from a search_doctors result) or by its profile URL on the directory's website (profileUrl; translated URLs such as /de/aerzte/... or /es/medicos/... resolve to the same record). ${RECORD} ${WHATSAPP}
 The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error.`;
