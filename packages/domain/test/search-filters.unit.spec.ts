@@ -94,7 +94,15 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'insurance',
       'updatedSince',
     ]);
-    expect(KNOWN_PARAMETERS).toEqual([...FILTER_NAMES, 'limit', 'cursor', 'sort', 'count']);
+    expect(KNOWN_PARAMETERS).toEqual([
+      ...FILTER_NAMES,
+      'limit',
+      'cursor',
+      'sort',
+      'count',
+      'facets',
+      'facetLimit',
+    ]);
   });
 
   it('describes every filter for the API and tool texts; only country is required', () => {

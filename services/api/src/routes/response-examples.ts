@@ -68,6 +68,12 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
       { code: 'dentistry', label: 'Zahnmedizin', count: 2980 },
     ],
   },
+  '/api/v1/facets/{name}': {
+    values: [
+      { value: 'muenchen', count: 1711, label: 'München' },
+      { value: 'muenster', count: 402, label: 'Münster' },
+    ],
+  },
   '/api/v1/suggest': {
     suggestions: [
       { type: 'specialty', code: 'general-practice', label: 'General practice' },
