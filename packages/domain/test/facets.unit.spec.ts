@@ -177,8 +177,8 @@ describe('toFacets', () => {
     expect(toFacets({ ...all, names: [...all.names] }, 'de', 'de', response)).toEqual({
       specialty: [{ value: 'dentistry', count: 4, label: 'Zahnmedizin' }],
       verified: [
-        { value: true, count: 3 },
-        { value: false, count: 2 },
+        { value: 'true', count: 3 },
+        { value: 'false', count: 2 },
       ],
       city: [{ value: 'berlin', count: 5, label: 'Berlin' }],
       insurance: [{ value: 'gkv', count: 1, label: 'Gesetzliche Krankenversicherung' }],

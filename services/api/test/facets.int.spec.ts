@@ -10,7 +10,7 @@ import { expectProblem } from './support/problem.js';
  * OpenAPI document by the harness.
  */
 
-type Value = { value: string | boolean; count: number; label?: string };
+type Value = { value: string; count: number; label?: string };
 type Page = {
   doctors: Array<{ id: string }>;
   page: { count: number; hasMore: boolean; nextCursor: string | null };
@@ -97,8 +97,8 @@ describe('GET /api/v1/doctors with facets', () => {
         { value: 'muenchen', count: 2, label: 'München' },
       ],
       verified: [
-        { value: true, count: 3 },
-        { value: false, count: 2 },
+        { value: 'true', count: 3 },
+        { value: 'false', count: 2 },
       ],
       language: [
         { value: 'de', count: 2 },
@@ -110,8 +110,8 @@ describe('GET /api/v1/doctors with facets', () => {
         { value: 'pkv', count: 1, label: 'Private Krankenversicherung' },
       ],
       // Unknown is no value: only the record whose source said.
-      acceptingNewPatients: [{ value: true, count: 1 }],
-      whatsapp: [{ value: false, count: 5 }],
+      acceptingNewPatients: [{ value: 'true', count: 1 }],
+      whatsapp: [{ value: 'false', count: 5 }],
       wheelchairAccessible: [],
     });
     // In the fixed order of the facet names, whatever the order asked.
@@ -142,8 +142,8 @@ describe('GET /api/v1/doctors with facets', () => {
     ]);
     // A facet without a filter of its own counts under all of them: the page's records.
     expect(facets.verified).toEqual([
-      { value: false, count: 1 },
-      { value: true, count: 1 },
+      { value: 'false', count: 1 },
+      { value: 'true', count: 1 },
     ]);
     // Each count is what the search with that value finds.
     const found = await api.getOk<Page>('/api/v1/doctors?country=de&specialty=general-practice&city=berlin');
@@ -217,8 +217,8 @@ describe('GET /api/v1/facets/{name}', () => {
       { value: 'pkv', count: 1, label: 'Private Krankenversicherung' },
     ]);
     expect(await values('verified?country=de')).toEqual([
-      { value: true, count: 3 },
-      { value: false, count: 2 },
+      { value: 'true', count: 3 },
+      { value: 'false', count: 2 },
     ]);
     expect(await values('language?country=de&limit=1')).toEqual([{ value: 'de', count: 2 }]);
     expect(await values('city?country=es')).toEqual([{ value: 'madrid', count: 1, label: 'Madrid' }]);

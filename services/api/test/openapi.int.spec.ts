@@ -88,7 +88,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the nine operations, each secured by the API key header or Bearer', () => {
+  it('describes exactly the ten operations, each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/v1/changes',
       '/api/v1/cities',
@@ -96,6 +96,7 @@ describe('OpenAPI document', () => {
       '/api/v1/doctors/{doctorId}',
       '/api/v1/doctors:batchGet',
       '/api/v1/exports/{country}',
+      '/api/v1/facets/{name}',
       '/api/v1/key',
       '/api/v1/specialties',
       '/api/v1/suggest',
@@ -122,6 +123,7 @@ describe('OpenAPI document', () => {
       'cities',
       'specialties',
       'suggest',
+      'facets',
       'webhooks',
     ]);
     expect(new Set(used)).toEqual(new Set(document.tags.map((tag) => tag.name)));

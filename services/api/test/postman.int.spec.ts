@@ -82,7 +82,7 @@ describe('Postman collection', () => {
       Object.values(item).map((operation) => operation.summary),
     );
     expect(requests.map((request) => request.name).sort()).toEqual(summaries.sort());
-    expect(requests).toHaveLength(9);
+    expect(requests).toHaveLength(10);
     expect(collection.item.map((folder) => folder.name)).toEqual([
       'key',
       'doctors',
@@ -91,6 +91,7 @@ describe('Postman collection', () => {
       'cities',
       'specialties',
       'suggest',
+      'facets',
     ]);
   });
 

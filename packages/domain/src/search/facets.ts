@@ -53,7 +53,8 @@ export const CITY_SHARD_SIZE = 1_000;
 /** The facets a search asks for, each once, in the order asked, and how many values each lists. */
 export type FacetRequest = { names: FacetName[]; limit: number };
 
-export type FacetValue = { value: string | boolean; count: number; label?: string };
+/** `value` is the filter's value as a query string carries it (`true`/`false` for a boolean filter). */
+export type FacetValue = { value: string; count: number; label?: string };
 /** The `facets` object of a page: every facet asked for, each with its values, most records first. */
 export type Facets = Partial<Record<FacetName, FacetValue[]>>;
 
@@ -236,7 +237,7 @@ export function facetValue(
   switch (kind) {
     case 'boolean':
       // Elasticsearch keys a boolean 1 or 0 and spells it in key_as_string.
-      return { value: bucket.key_as_string === 'true', count };
+      return { value: bucket.key_as_string === 'true' ? 'true' : 'false', count };
     case 'code': {
       const value = String(bucket.key);
       const label = codeLabel(name, country, lang, value);
@@ -274,7 +275,7 @@ function insuranceName(country: CountryCode, code: string): string | undefined {
 
 /** Whether a value or its label starts with the typed text, both folded (the facet-value search). */
 export function matchesPrefix(value: FacetValue, folded: string): boolean {
-  if (foldText(String(value.value)).startsWith(folded)) return true;
+  if (foldText(value.value).startsWith(folded)) return true;
   return value.label !== undefined && foldText(value.label).startsWith(folded);
 }
 
@@ -282,10 +283,10 @@ export function matchesPrefix(value: FacetValue, folded: string): boolean {
 
 export const facetValueSchema = z
   .looseObject({
-    value: z.union([z.string(), z.boolean()]).meta({
+    value: z.string().meta({
       description:
-        "The value exactly as the facet's filter takes it: `?<facet>=<value>` finds `count` records",
-      examples: ['dentistry', 'berlin', true],
+        "The value as the facet's filter takes it in a query string (`true` or `false` for a boolean filter): `?<facet>=<value>` finds `count` records",
+      examples: ['dentistry', 'berlin', 'true'],
     }),
     count: z.number().int().min(1).meta({
       description: 'Records the search would find with this value, every other filter applied',

@@ -19,7 +19,7 @@ export function renderPage(input: DoctorPage): string {
 function facetLines(facets: Facets): string[] {
   const lines = Object.entries(facets).map(([name, values]) => {
     const listed = values.map(({ value, count, label }) =>
-      label === undefined ? `${String(value)} ${count}` : `${String(value)} "${label}" ${count}`,
+      label === undefined ? `${value} ${count}` : `${value} "${label}" ${count}`,
     );
     return `- ${name}: ${listed.length === 0 ? 'none' : listed.join(', ')}`;
   });
