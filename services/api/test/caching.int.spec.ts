@@ -19,6 +19,8 @@ const ROUTES = [
   '/api/v1/doctors:batchGet?ids=cache-a,cache-b',
   '/api/v1/cities?country=de',
   '/api/v1/suggest?country=de&q=praxis',
+  '/api/v1/doctors?country=de&limit=2&facets=city,verified',
+  '/api/v1/facets/city?country=de',
   '/api/v1/changes?country=de',
   '/api/v1/key',
 ];

@@ -263,6 +263,32 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/facets/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Values of one search facet in a dataset, matching a prefix, with counts
+     * @description API 1.4. The values of one search facet in a whole dataset, for lists too long for a search's `facetLimit` (such as cities): each with `count`, how many records `GET /api/v1/doctors?country=<country>&<name>=<value>` finds, and for specialty, city and insurance its `label`.
+     *
+     *     **q** keeps the values whose value or label starts with it, case- and accent-insensitive (`san seb` finds `san-sebastian`, `zahn` finds `dentistry` with `lang=de`). Counts are always those of the whole dataset.
+     *
+     *     **Order**: most records first, then value. `limit` (1 to 100, default 10) keeps the first ones.
+     *
+     *     An unknown facet name, unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['listFacetValues'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'doctor.upserted': {
@@ -345,6 +371,46 @@ export type components = {
         /** @description Why it was rejected */
         reason: string;
       }[];
+    };
+    /** @description One value of a facet and how many records it finds */
+    FacetValue: {
+      /**
+       * @description The value as the facet's filter takes it in a query string (`true` or `false` for a boolean filter): `?<facet>=<value>` finds `count` records
+       * @example dentistry
+       * @example berlin
+       * @example true
+       */
+      value: string;
+      /** @description Records the search would find with this value, every other filter applied */
+      count: number;
+      /**
+       * @description Display label: a specialty's in `lang` (default en), a city's most common published name, an insurance scheme's own name; absent for the others
+       * @example Dentistry
+       * @example Berlin
+       * @example Gesetzliche Krankenversicherung
+       */
+      label?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description API 1.4, only with `facets`: each facet asked for, with its values, most records first, then value. A facet counts with every filter of the search but its own. */
+    Facets: {
+      specialty?: components['schemas']['FacetValue'][];
+      city?: components['schemas']['FacetValue'][];
+      verified?: components['schemas']['FacetValue'][];
+      whatsapp?: components['schemas']['FacetValue'][];
+      language?: components['schemas']['FacetValue'][];
+      acceptingNewPatients?: components['schemas']['FacetValue'][];
+      wheelchairAccessible?: components['schemas']['FacetValue'][];
+      insurance?: components['schemas']['FacetValue'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Values of one facet in a dataset, matching `q`, most records first, then value */
+    FacetValueList: {
+      values: components['schemas']['FacetValue'][];
+    } & {
+      [key: string]: unknown;
     };
     /** @description A doctor's practice or a clinic */
     Doctor: {
@@ -742,6 +808,7 @@ export type components = {
         /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
         totalExact?: boolean;
       };
+      facets?: components['schemas']['Facets'];
     };
     /** @description API 1.2. The answer to a batch get: the records found, each once, in the order first asked for, each shaped by `fields`, and the entries that found none */
     SelectedDoctorBatch: {
@@ -1365,6 +1432,25 @@ export interface operations {
         sort?: 'relevance' | 'name' | 'distance';
         /** @description API 1.3. true adds `page.total`, how many records match, and `page.totalExact`: exact up to 10000; past that `total` is 10000, a lower bound, with `totalExact: false`. */
         count?: boolean;
+        /**
+         * @description API 1.4. Comma-separated facet names (specialty, city, verified, whatsapp, language, acceptingNewPatients, wheelchairAccessible, insurance): the answer adds `facets`, each value a filter of that name takes with how many records it would find and, for specialty, city and insurance, its label. A facet's counts apply every filter but its own (docs/api.md, "Facets"). Sent as one comma-separated value (`facets=specialty,city`), each name once.
+         * @example [
+         *       "specialty",
+         *       "city"
+         *     ]
+         */
+        facets?: (
+          | 'specialty'
+          | 'city'
+          | 'verified'
+          | 'whatsapp'
+          | 'language'
+          | 'acceptingNewPatients'
+          | 'wheelchairAccessible'
+          | 'insurance'
+        )[];
+        /** @description API 1.4. Only with `facets`: values listed per facet, 1 to 100, most records first; default 10. */
+        facetLimit?: number;
         /**
          * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance, observedAt, updatedAt, verifiedAt. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
          * @example [
@@ -3343,6 +3429,252 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['SuggestionList'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listFacetValues: {
+    parameters: {
+      query: {
+        /**
+         * @description Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). fr, gb and mx have no values. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
+        /** @description Prefix of the value or its label, case- and accent-insensitive (e.g. "san seb", "zahn"). Blank means every value. */
+        q?: string;
+        /** @description Values to return, 1 to 100; the ones with most records come first. */
+        limit?: number;
+        /** @description Page language of the specialty labels: en, de, es, fr, it, pt (case-insensitive); default en. */
+        lang?: 'en' | 'de' | 'es' | 'fr' | 'it' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path: {
+        /** @description The facet whose values to list */
+        name:
+          | 'specialty'
+          | 'city'
+          | 'verified'
+          | 'whatsapp'
+          | 'language'
+          | 'acceptingNewPatients'
+          | 'wheelchairAccessible'
+          | 'insurance';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "values": [
+           *         {
+           *           "value": "muenchen",
+           *           "count": 1711,
+           *           "label": "München"
+           *         },
+           *         {
+           *           "value": "muenster",
+           *           "count": 402,
+           *           "label": "Münster"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['FacetValueList'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
