@@ -1583,6 +1583,30 @@ export interface operations {
            *         "count": 1,
            *         "hasMore": true,
            *         "nextCursor": "eyJ2IjoxLCJhIjpbInByYXhpcyBudW1tZXIgMTMiLCJkZS1jcm93ZC0wMjEiXSwiZiI6Im5oVnFuTm5lQ2tRc3pZdERCM2U2bXRGcm04NXVDekR0dmU0anRfVTVwQmcifQ.WSQhZTT4hFzvM5vfUyduVyo3VobLGtFhJtDhIOy3Mxw"
+           *       },
+           *       "facets": {
+           *         "specialty": [
+           *           {
+           *             "value": "general-practice",
+           *             "count": 5210,
+           *             "label": "General practice"
+           *           },
+           *           {
+           *             "value": "dentistry",
+           *             "count": 2980,
+           *             "label": "Dentistry"
+           *           }
+           *         ],
+           *         "verified": [
+           *           {
+           *             "value": "false",
+           *             "count": 6120
+           *           },
+           *           {
+           *             "value": "true",
+           *             "count": 2070
+           *           }
+           *         ]
            *       }
            *     }
            */

@@ -61,18 +61,31 @@ export type Facets = Partial<Record<FacetName, FacetValue[]>>;
 /** How each facet's values are stored and labelled. */
 type FacetKind =
   | { kind: 'boolean' }
-  | { kind: 'code'; values: (country: CountryCode) => ReadonlyArray<string> }
+  | {
+      kind: 'code';
+      values: (country: CountryCode) => ReadonlyArray<string>;
+      /** A value's label; undefined where the vocabulary has none (languages). */
+      label: (code: string, country: CountryCode, lang: PageLanguage) => string | undefined;
+    }
   | { kind: 'city' };
 
 const FACET_KINDS: Record<FacetName, FacetKind> = {
-  specialty: { kind: 'code', values: () => SPECIALTY_CODES },
+  specialty: {
+    kind: 'code',
+    values: () => SPECIALTY_CODES,
+    label: (code, _, lang) => specialtyLabel(code, lang),
+  },
   city: { kind: 'city' },
   verified: { kind: 'boolean' },
   whatsapp: { kind: 'boolean' },
-  language: { kind: 'code', values: () => LANGUAGE_CODES },
+  language: { kind: 'code', values: () => LANGUAGE_CODES, label: () => undefined },
   acceptingNewPatients: { kind: 'boolean' },
   wheelchairAccessible: { kind: 'boolean' },
-  insurance: { kind: 'code', values: insuranceCodesOf },
+  insurance: {
+    kind: 'code',
+    values: insuranceCodesOf,
+    label: (code, country) => insuranceName(country, code),
+  },
 };
 
 // ---- the parameters ----
@@ -233,14 +246,14 @@ export function facetValue(
   bucket: Bucket,
 ): FacetValue {
   const count = bucket.doc_count;
-  const kind = FACET_KINDS[name].kind;
-  switch (kind) {
+  const kind = FACET_KINDS[name];
+  switch (kind.kind) {
     case 'boolean':
       // Elasticsearch keys a boolean 1 or 0 and spells it in key_as_string.
       return { value: bucket.key_as_string === 'true' ? 'true' : 'false', count };
     case 'code': {
       const value = String(bucket.key);
-      const label = codeLabel(name, country, lang, value);
+      const label = kind.label(value, country, lang);
       return label === undefined ? { value, count } : { value, count, label };
     }
     case 'city': {
@@ -254,23 +267,15 @@ export function facetValue(
   }
 }
 
-/** A coded value's label: a specialty's in `lang`, an insurance scheme's own name; languages have none. */
-function codeLabel(
-  name: FacetName,
-  country: CountryCode,
-  lang: PageLanguage,
-  code: string,
-): string | undefined {
-  if (name === 'specialty') return specialtyLabel(code, lang);
-  if (name === 'insurance') return insuranceName(country, code);
-  return undefined;
-}
+// An insurance scheme's own name by country and code (the same code may name another scheme elsewhere).
+const INSURANCE_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries(INSURANCE_SCHEMES).flatMap(([country, schemes]) =>
+    schemes.map((scheme): [string, string] => [`${country}:${scheme.code}`, scheme.name]),
+  ),
+);
 
 function insuranceName(country: CountryCode, code: string): string | undefined {
-  const schemes: ReadonlyArray<{ code: string; name: string }> =
-    (INSURANCE_SCHEMES as Partial<Record<string, ReadonlyArray<{ code: string; name: string }>>>)[country] ??
-    [];
-  return schemes.find((scheme) => scheme.code === code)?.name;
+  return INSURANCE_NAMES.get(`${country}:${code}`);
 }
 
 /** Whether a value or its label starts with the typed text, both folded (the facet-value search). */

@@ -44,7 +44,21 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
       creationTime: '2026-01-01T10:00:00.000Z',
     },
   },
-  '/api/v1/doctors': { doctors: [DOCTOR], page: { count: 1, hasMore: true, nextCursor: NEXT_CURSOR } },
+  // With `facets=specialty,verified` (API 1.4), to show their shape; without it there is no `facets`.
+  '/api/v1/doctors': {
+    doctors: [DOCTOR],
+    page: { count: 1, hasMore: true, nextCursor: NEXT_CURSOR },
+    facets: {
+      specialty: [
+        { value: 'general-practice', count: 5210, label: 'General practice' },
+        { value: 'dentistry', count: 2980, label: 'Dentistry' },
+      ],
+      verified: [
+        { value: 'false', count: 6120 },
+        { value: 'true', count: 2070 },
+      ],
+    },
+  },
   '/api/v1/doctors:batchGet': { doctors: [DOCTOR], missing: ['de-unknown'] },
   '/api/v1/doctors/{doctorId}': { doctor: DOCTOR },
   // One line of an export: a record (the trailer, its last line, is documented as ExportTrailer).
