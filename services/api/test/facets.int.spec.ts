@@ -154,6 +154,12 @@ describe('GET /api/v1/doctors with facets', () => {
     ]);
   });
 
+  it('answers every facet asked for, empty, in a dataset without records or insurance codes', async () => {
+    const page = await api.getOk<Page>('/api/v1/doctors?country=mx&facets=insurance,specialty,verified');
+    expect(page.facets).toEqual({ specialty: [], verified: [], insurance: [] });
+    expect(await api.getOk('/api/v1/facets/insurance?country=mx')).toEqual({ values: [] });
+  });
+
   it('keeps the first facetLimit values of each facet, 10 by default', async () => {
     expect((await facetsOf('facets=specialty,city&facetLimit=1')).city).toEqual([
       { value: 'berlin', count: 3, label: 'Berlin' },
