@@ -3,6 +3,7 @@ import type { CountryCode } from '../events/events.js';
 import { INSURANCE_SCHEMES, LANGUAGE_CODES, insuranceCodesOf } from '../events/patient-attributes.js';
 import { SPECIALTY_CODES, specialtyLabel } from '../places/specialty-vocabulary.js';
 import type { PageLanguage } from '../places/profile-url.js';
+import { assertNever } from '../shared/assert-never.js';
 import { foldText } from '../shared/text.js';
 import { SEARCH_FILTERS, type FilterName } from './search-filters.js';
 import type { SearchField } from './search-document.js';
@@ -199,12 +200,8 @@ export function valuesAggregation(name: FacetName, country: CountryCode, size: n
         aggs: { names: { terms: { field: 'cityName', size: 1, order: ORDER } } },
       };
     default:
-      return assertNeverKind(kind);
+      return assertNever(kind);
   }
-}
-
-function assertNeverKind(kind: never): never {
-  throw new Error(`unknown facet kind ${JSON.stringify(kind)}`);
 }
 
 // ---- the answer ----
@@ -263,7 +260,7 @@ export function facetValue(
         : { value: String(bucket.key), count };
     }
     default:
-      return assertNeverKind(kind);
+      return assertNever(kind);
   }
 }
 
