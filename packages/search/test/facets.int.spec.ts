@@ -16,7 +16,7 @@ import { createDirectory } from '../src/index.js';
 /**
  * Facet counts against a brute-force recount on the real index: for random filter combinations over the
  * sample data, each facet value's count is the total of the same search with that value as the facet's
- * filter (its own filter replaced: disjunctive), no value with records is left out unless `facetLimit`
+ * filter (its own filter replaced: disjunctive; q and openAt kept), no value with records is left out unless `facetLimit`
  * cut it after the listed ones, and values come most records first. The index has two shards, so the
  * counts are exact beyond the single-shard default. fast-check prints the seed and the counterexample
  * of a failure; `FACETS_SEED=<seed>` replays it.
@@ -24,7 +24,7 @@ import { createDirectory } from '../src/index.js';
 
 const SECRET = 'facets-test-secret-0123456789abcdef';
 const REQUEST_TIME = new Date('2026-03-04T10:00:00Z');
-const RUNS = 200;
+const RUNS = 300;
 
 type Served = SearchDocument;
 type Country = Served['country'];
@@ -104,6 +104,8 @@ describe('search facets count what the search would find with each value (real E
             wheelchairAccessible: sometimes(fc.boolean()),
             insurance: pick('insurance'),
             q: sometimes(fc.constantFrom('praxis', 'dr', 'clinica', 'centro', 'studio', 'med')),
+            // A filter without a facet applies to every facet alike.
+            openAt: sometimes(fc.constantFrom('2026-03-02T10:00:00+01:00', '2026-03-07T19:30:00Z')),
           }),
           sort: sometimes(fc.constant('relevance' as const)),
           facetLimit: fc.integer({ min: 1, max: 12 }),
