@@ -70,7 +70,7 @@ describe('search analysis', () => {
 
 describe('the relevance query', () => {
   it('requires every word in one field, scores exact above corrected, and the last word as a prefix', () => {
-    const query = relevanceTextQuery('Zahnarzt Ber');
+    const query = relevanceTextQuery('Zahnarzt Ber', 'de');
     if (query === null) throw new Error('expected a query');
     const [{ bool: words }] = query.bool.must;
     expect(words.minimum_should_match).toBe(2);
@@ -89,13 +89,13 @@ describe('the relevance query', () => {
       { match_phrase: { cityText: { query: 'zahnarzt ber', slop: 0, boost: 2 } } },
     ]);
     // One word is its own phrase: no phrase clause.
-    expect(relevanceTextQuery('zahnarzt')?.bool.should).toEqual([]);
+    expect(relevanceTextQuery('zahnarzt', 'de')?.bool.should).toEqual([]);
   });
 
   it('lets one word of four or more be missing, and makes nothing of a q without words', () => {
-    expect(relevanceTextQuery('a b c d')?.bool.must[0].bool.minimum_should_match).toBe(3);
-    expect(relevanceTextQuery('a b c')?.bool.must[0].bool.minimum_should_match).toBe(3);
-    expect(relevanceTextQuery('!!! ...')).toBeNull();
+    expect(relevanceTextQuery('a b c d', 'de')?.bool.must[0].bool.minimum_should_match).toBe(3);
+    expect(relevanceTextQuery('a b c', 'de')?.bool.must[0].bool.minimum_should_match).toBe(3);
+    expect(relevanceTextQuery('!!! ...', 'de')).toBeNull();
     const body = buildSearchRequest(
       { country: 'de', q: '!!!' },
       5,

@@ -34,7 +34,8 @@ import type { SearchDocument, SearchField } from './search-document.js';
  * - `fromQuery` / `fromTool`: the zod schema for raw query-string text and for typed MCP tool arguments (they
  *   differ only in parsing); optional unless the filter is required;
  * - `description`: shown for the parameter in the OpenAPI document and the tool's input schema;
- * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `words` (q's
+ * - `field` and `match`: the search-document field the filter reads, by `term` (exact value), `city` (a city
+ *   slug, or the slug of another name of the city, place-names.ts: every slug of the city), `words` (q's
  *   literal words, the last one a prefix), `near` (a point: keeps records within the radius and orders by
  *   distance), `radius` (the metres around `near`), `bbox` (a viewport: keeps records inside it), `openAt` (an instant: keeps records whose opening ranges
  *   hold its local minute of the week, see open-at.ts) or `openNow` (the same at the time of the request,
@@ -120,7 +121,7 @@ const language = z.enum(LANGUAGE_CODES, { error: LANGUAGE_REASON }).optional();
 const INSURANCE_REASON = `must be one lowercase insurance code of the country (${INSURANCE_CODES_BY_COUNTRY_TEXT}; docs/api.md, "Insurance codes")`;
 const insurance = z.enum(INSURANCE_CODES, { error: INSURANCE_REASON }).optional();
 
-type Match = 'term' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow' | 'since';
+type Match = 'term' | 'city' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow' | 'since';
 
 /** The minor versions that added parameters after the first (1.1); see `addedIn`. */
 export const LATER_VERSIONS = ['1.2', '1.3', '1.4'] as const;
@@ -180,9 +181,10 @@ export const SEARCH_FILTERS = {
   city: filter({
     fromQuery: city,
     fromTool: city,
-    description: 'City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".',
+    description:
+      'City slug, as in profile URLs, e.g. "berlin" or "san-sebastian". The slug of another name of a large city of the dataset finds the same records (API 1.4; "munich" and "monaco-di-baviera" as "muenchen").',
     field: 'citySlug',
-    match: 'term',
+    match: 'city',
     canonical: (value) => value,
   }),
   q: filter({

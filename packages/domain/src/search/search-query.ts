@@ -19,6 +19,7 @@ import {
 } from './search-relevance.js';
 import { TOTAL_EXACT_UP_TO, boundSortOrder, sortOrderOf, type SortOrder } from './search-order.js';
 import { openAtClause, type OpenAtFilter } from './open-at.js';
+import { citySlugsOf } from './place-names.js';
 import type { SearchField } from './search-document.js';
 import { assertNever } from '../shared/assert-never.js';
 import { requirePageSize } from '../requests/query-parameters.js';
@@ -58,6 +59,9 @@ import {
 
 export type TermFilter = { term: Partial<Record<SearchField, string | boolean>> };
 
+/** A city by any of its slugs (place-names.ts). */
+type CitySlugsFilter = { terms: { citySlug: string[] } };
+
 export type TextQuery = {
   match_bool_prefix: Partial<Record<SearchField, { query: string; operator: 'and' }>>;
 };
@@ -74,7 +78,13 @@ type MatchNothing = { match_none: Record<string, never> };
 type SinceFilter = { range: { [field: string]: { gte: string } } };
 
 type SearchFilterClause =
-  TermFilter | GeoDistanceFilter | GeoBoundingBoxFilter | OpenAtFilter | SinceFilter | MatchNothing;
+  | TermFilter
+  | CitySlugsFilter
+  | GeoDistanceFilter
+  | GeoBoundingBoxFilter
+  | OpenAtFilter
+  | SinceFilter
+  | MatchNothing;
 
 type GeoDistanceSort = {
   _geo_distance: { location: GeoPoint; order: 'asc'; unit: 'm'; distance_type: 'arc' };
@@ -226,13 +236,20 @@ function searchClauses(
           throw new Error(`term filter on ${field} needs a string or boolean`);
         add({ term: { [field]: value } });
         break;
+      case 'city': {
+        if (typeof value !== 'string') throw new Error(`city filter on ${field} needs a slug`);
+        const slugs = citySlugsOf(country, value);
+        // A slug without other names is sent as before, the request unchanged.
+        add(slugs.length > 1 ? { terms: { citySlug: [...slugs] } } : { term: { [field]: value } });
+        break;
+      }
       case 'words': {
         if (typeof value !== 'string') throw new Error(`words filter on ${field} needs text`);
         if (sort !== 'relevance') {
           must.push({ match_bool_prefix: { [field]: { query: value, operator: 'and' } } });
           break;
         }
-        const scored = relevanceTextQuery(value);
+        const scored = relevanceTextQuery(value, country);
         if (scored === null) add({ match_none: {} });
         else must.push(scored);
         break;

@@ -1,4 +1,6 @@
+import type { CountryCode } from '../events/events.js';
 import type { GeoPoint } from './geo.js';
+import { citySlugsByWord } from './place-names.js';
 import { wordsOf } from './search-analysis.js';
 
 /**
@@ -15,6 +17,8 @@ import { wordsOf } from './search-analysis.js';
  *   An exact match scores above a corrected one.
  * - The last word may be a prefix (typing "Zahnarzt Ber" finds Berlin), scored below a whole word.
  * - A record whose name holds the words as a phrase (in order, at most two words apart) scores higher.
+ * - Place names in every language (place-names.ts): words that make up another name of a city of the
+ *   dataset ("munich", "monaco di baviera") also match that city's records, as the city field does.
  * - With `near`, a record's score is multiplied by a decay of its distance: 1 at the point, one half at
  *   half the radius, so among equally good matches the nearer comes first.
  */
@@ -43,7 +47,11 @@ type MatchClause = {
   >;
 };
 type PrefixClause = { prefix: Partial<Record<RelevanceField, { value: string; boost: number }>> };
-type WordClause = { dis_max: { queries: Array<MatchClause | PrefixClause>; tie_breaker: number } };
+/** A city by another of its names: its records, scored as a match in the city field. */
+type CitySlugsClause = { constant_score: { filter: { terms: { citySlug: string[] } }; boost: number } };
+type WordClause = {
+  dis_max: { queries: Array<MatchClause | PrefixClause | CitySlugsClause>; tie_breaker: number };
+};
 type PhraseClause = {
   match_phrase: Partial<Record<RelevanceField, { query: string; slop: number; boost: number }>>;
 };
@@ -63,11 +71,12 @@ export type DistanceDecay = {
  * The scoring query of a `q`, or null when q has no word (e.g. "!!!"): a q without words matches
  * nothing, as in literal search, which the caller says with a filter that matches no record.
  */
-export function relevanceTextQuery(q: string): ScoredTextQuery | null {
+export function relevanceTextQuery(q: string, country: CountryCode): ScoredTextQuery | null {
   const words = wordsOf(q);
   if (words.length === 0) return null;
   const last = words.length - 1;
-  const perWord = words.map((word, index) => wordClause(word, index === last));
+  const citySlugs = citySlugsByWord(country, words);
+  const perWord = words.map((word, index) => wordClause(word, index === last, citySlugs[index] ?? []));
   return {
     bool: {
       must: [
@@ -105,8 +114,8 @@ function phraseClauses(words: ReadonlyArray<string>): PhraseClause[] {
 // Boosts sent with two decimals: 1.5 × 0.6 is 0.9, not 0.8999999999999999.
 const boost = (weight: number, share = 1) => Math.round(weight * share * 100) / 100;
 
-function wordClause(word: string, isLast: boolean): WordClause {
-  const queries: Array<MatchClause | PrefixClause> = [];
+function wordClause(word: string, isLast: boolean, citySlugs: ReadonlyArray<string>): WordClause {
+  const queries: Array<MatchClause | PrefixClause | CitySlugsClause> = [];
   for (const [field, weight] of Object.entries(RELEVANCE_FIELDS) as Array<[RelevanceField, number]>) {
     queries.push({ match: { [field]: { query: word, boost: boost(weight) } } });
     queries.push({
@@ -120,6 +129,11 @@ function wordClause(word: string, isLast: boolean): WordClause {
       },
     });
     if (isLast) queries.push({ prefix: { [field]: { value: word, boost: boost(weight, PREFIX_WEIGHT) } } });
+  }
+  if (citySlugs.length > 0) {
+    queries.push({
+      constant_score: { filter: { terms: { citySlug: [...citySlugs] } }, boost: RELEVANCE_FIELDS.cityText },
+    });
   }
   return { dis_max: { queries, tie_breaker: TIE_BREAKER } };
 }

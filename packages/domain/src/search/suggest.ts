@@ -14,6 +14,7 @@ import type { Result } from '../shared/result.js';
 import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../places/specialty-vocabulary.js';
 import { foldText } from '../shared/text.js';
 import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
+import { cityNameGroupsOf } from './place-names.js';
 import { splitWords, wordsOf } from './search-analysis.js';
 
 /**
@@ -25,7 +26,8 @@ import { splitWords, wordsOf } from './search-analysis.js';
  *   carry (the specialties list's count aggregation, which the hot-query cache keeps);
  * - `city` (`{ citySlug, name }` → search with `city=citySlug`): a terms aggregation on `citySlug` over
  *   the records whose folded city name (`cityKey`) has a word starting with the typed text, or whose
- *   slug starts with it, as the cities list matches;
+ *   slug starts with it, as the cities list matches, or whose city has another name that the typed text
+ *   matches (place-names.ts: "munich" suggests München);
  * - `doctor` (`{ id, name, city }` → `GET /api/v1/doctors/{id}`): the records search's `q` finds for the
  *   same text (`match_bool_prefix` on `searchText`: names, city, type and specialties).
  *
@@ -181,7 +183,9 @@ export function buildSuggestDoctorsRequest(params: SuggestParams): SuggestDoctor
 export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesRequestBody {
   return {
     size: 0,
-    query: { bool: { filter: [...datasetFilter(params.country), cityClause(foldText(params.q))] } },
+    query: {
+      bool: { filter: [...datasetFilter(params.country), cityClause(params.country, foldText(params.q))] },
+    },
     // Among the matching records, so the name is the most common matching spelling.
     aggs: { cities: cityBuckets(params.limit) },
     track_total_hits: false,
@@ -191,15 +195,24 @@ export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesR
 /**
  * A word of the folded city name starts with the typed text (a regexp on the `cityKey` keyword: a
  * dataset has few distinct cities, so enumerating their terms is cheap), or the slug starts with it
- * ("san-seb", "baden-baden").
+ * ("san-seb", "baden-baden"), or the city has another name the typed text matches at a word start.
  */
-function cityClause(folded: string): Clause {
+function cityClause(country: CountryCode, folded: string): Clause {
   const should: Clause[] = [
     { regexp: { cityKey: { value: `(.*[^a-z0-9])?${regexpLiteral(folded)}.*`, flags: 'NONE' } } },
   ];
   const slug = slugPrefixOf(folded);
   if (slug !== '') should.push({ prefix: { citySlug: slug } });
+  const otherNameSlugs = citySlugsTyped(country, splitWords(folded));
+  if (otherNameSlugs.length > 0) should.push({ terms: { citySlug: otherNameSlugs } });
   return { bool: { should, minimum_should_match: 1 } };
+}
+
+/** The slugs of the dataset's cities one of whose names the typed words match at a word start. */
+export function citySlugsTyped(country: CountryCode, typed: ReadonlyArray<string>): string[] {
+  return cityNameGroupsOf(country)
+    .filter((group) => group.names.some((words) => matchesAtWordStart(words, typed)))
+    .flatMap((group) => group.slugs);
 }
 
 /** Text as a Lucene regexp matching exactly it: every character but a-z, 0-9 and space escaped. */
