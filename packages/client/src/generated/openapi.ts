@@ -36,7 +36,7 @@ export type paths = {
      *
      *     **Filters**: a record must match every filter given.
      *     - `country` (required): Dataset code, case-insensitive: de, es, fr, gb, it, mx or pt. de, es, it and pt have live data; fr, gb and mx are accepted and return an empty page.
-     *     - `city`: City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".
+     *     - `city`: City slug, as in profile URLs, e.g. "berlin" or "san-sebastian". The slug of another name of a large city of the dataset finds the same records (API 1.4; "munich" and "monaco-di-baviera" as "muenchen").
      *     - `q`: Literal text, case- and accent-insensitive: every word must occur in the name, legal name, city, primary type or specialties; the last word may be a prefix. No query syntax is interpreted. Blank means no text filter.
      *     - `whatsapp`: true selects records whose primary number appears WhatsApp-reachable (a technical signal, never consent); false the others.
      *     - `verified`: true selects verified listings, false unverified ones.
@@ -1321,7 +1321,7 @@ export interface operations {
          */
         country?: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
         /**
-         * @description City slug, as in profile URLs, e.g. "berlin" or "san-sebastian".
+         * @description City slug, as in profile URLs, e.g. "berlin" or "san-sebastian". The slug of another name of a large city of the dataset finds the same records (API 1.4; "munich" and "monaco-di-baviera" as "muenchen").
          * @example berlin
          */
         city?: string;
