@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SLUG_PATTERN, type CountryCode } from '../src/events/events.js';
-import { citySlugsByWord, citySlugsOf, cityNameGroupsOf, nameSlug } from '../src/search/place-names.js';
+import {
+  citySlugsByWord,
+  citySlugsOf,
+  cityNameGroupsOf,
+  nameSlug,
+  umlautSpelling,
+} from '../src/search/place-names.js';
 import { buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 import { relevanceTextQuery } from '../src/search/search-relevance.js';
 import { wordsOf } from '../src/search/search-analysis.js';
@@ -88,6 +94,9 @@ describe('citySlugsByWord (q under relevance)', () => {
     expect(citySlugsByWord('de', wordsOf('monaco di'))).toEqual([[], []]);
     expect(citySlugsByWord('es', wordsOf('dentista SEVILLE'))[1]).toContain('sevilla');
     expect(citySlugsByWord('es', wordsOf('dentista munich'))).toEqual([[], []]);
+    // German without umlauts, in the de dataset only.
+    expect(citySlugsByWord('de', wordsOf('Duesseldorf'))[0]).toContain('duesseldorf');
+    expect(citySlugsByWord('it', wordsOf('Muenchen'))).toEqual([[]]);
   });
 
   it('adds the city to the word clause of the relevance query', () => {
@@ -148,7 +157,13 @@ describe('citySlugsTyped (suggest)', () => {
   });
 });
 
-describe('nameSlug', () => {
+describe('nameSlug and umlautSpelling', () => {
+  it('spells umlauts as German does without them', () => {
+    expect(umlautSpelling('Mönchengladbach')).toBe('moenchengladbach');
+    expect(umlautSpelling('Saarbrücken')).toBe('saarbruecken');
+    expect(umlautSpelling('Bochum')).toBe('bochum');
+  });
+
   it('folds a name into a slug', () => {
     expect(nameSlug('Monaco di Baviera')).toBe('monaco-di-baviera');
     expect(nameSlug("L'Hospitalet de Llobregat")).toBe('l-hospitalet-de-llobregat');
