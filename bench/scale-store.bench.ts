@@ -1,13 +1,14 @@
 // `npm run bench:scale-store -- --places N --events N [--seed S] [--drop-indexes] [--keep]`: builds a
 // store of the given size in a database of its own with the bulk path (bench/scale-store.ts) and prints
 // the rates, each phase's seconds, the tables' and indexes' sizes and the process's peak RSS, beside the
-// machine and PostgreSQL settings.
+// machine and PostgreSQL settings. `--events` is a target: each place gets the extra recrawls that make
+// about that many events for `--places` places.
 import { resourceUsage } from 'node:process';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { describeMachine } from './machine.js';
-import { buildScaleStore } from './scale-store.js';
+import { buildScaleStore, extraRecrawlsFor } from './scale-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +23,7 @@ const options = {
   places: Number(values.places),
   events: Number(values.events),
   seed: Number(values.seed),
+  extraRecrawlsPerPlace: extraRecrawlsFor(Number(values.events), Number(values.places)),
   dropIndexes: values['drop-indexes'],
 };
 

@@ -15,6 +15,8 @@ export type ScaleStoreOptions = {
   /** Stop before the generator's next new place once this many places are stored. */
   places: number;
   seed: number;
+  /** Recrawls added to each place's plan on average (see `extraRecrawlsFor`). */
+  extraRecrawlsPerPlace: number;
   siteOrigin: string;
   /** Drop the secondary indexes and constraints before the load and rebuild them after it. */
   dropIndexes: boolean;
@@ -38,6 +40,21 @@ export type ScaleStoreFigures = {
   indexSeconds: number;
   commitSeconds: number;
 };
+
+/** Events the generator yields per place without extra recrawls (measured over 300,000 events). */
+const GENERATED_EVENTS_PER_PLACE = 2.75;
+/** The share of generated events that are a place's planned steps (not invalid, not resent). */
+const STEP_SHARE = 0.975;
+
+/**
+ * The extra recrawls per place that make the generator's `events` reach about `places` places: a store
+ * with a directory's history (about ten events per place, weekly recrawls) rather than the generator's
+ * fresh one (2.75).
+ */
+export function extraRecrawlsFor(events: number, places: number): number {
+  if (places <= 0) return 0;
+  return Math.max(0, (events / places - GENERATED_EVENTS_PER_PLACE) * STEP_SHARE);
+}
 
 /** The worker refolds a place when it gets new events; a place silent this long has had all of its own. */
 const IDLE_EVENTS = 20_000;
@@ -160,7 +177,11 @@ async function streamStore(
     open.delete(placeId);
   };
 
-  for (const raw of generateEvents({ count: options.events, seed: options.seed })) {
+  for (const raw of generateEvents({
+    count: options.events,
+    seed: options.seed,
+    extraRecrawlsPerPlace: options.extraRecrawlsPerPlace,
+  })) {
     figures.generated++;
     const parsed = parsePlaceEvent(raw);
     if (!parsed.ok) {

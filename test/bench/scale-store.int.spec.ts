@@ -1,22 +1,24 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
 import { parsePlaceEvent, projectPlace } from '@directory/domain';
 import { appendEvents, readStreams, savePlaceStates } from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
-import { createTestDatabase, SITE_ORIGIN, type TestDatabase } from '@directory/testing';
+import { createTestDatabase, SITE_ORIGIN } from '@directory/testing';
 import { buildScaleStore } from '../../bench/scale-store.js';
 
 const SEED = 7;
 const EVENTS = 6_000;
+/** About ten events per place, as `--events` asks for a store with weekly recrawls. */
+const RECRAWLS = 7;
 
 /**
  * The worker's write path for the same events, one event per batch so positions follow the generator's
  * order (a batch stores its events in event-id order): append, refold the place from its stored stream,
  * save the state. Invalid events are the dead letters' concern and are left out.
  */
-async function ingestThroughWritePath(db: Database): Promise<void> {
-  for (const raw of generateEvents({ count: EVENTS, seed: SEED })) {
+async function ingestThroughWritePath(db: Database, extraRecrawlsPerPlace: number): Promise<void> {
+  for (const raw of generateEvents({ count: EVENTS, seed: SEED, extraRecrawlsPerPlace })) {
     const parsed = parsePlaceEvent(raw);
     if (!parsed.ok) continue;
     const appended = await appendEvents(db, [parsed.value]);
@@ -59,46 +61,48 @@ async function nextPosition(db: Database): Promise<string | undefined> {
 }
 
 describe('buildScaleStore', () => {
-  let real: TestDatabase;
-  let bulk: TestDatabase;
+  it.each([
+    { recrawls: 0, minPlaces: 1_500 },
+    { recrawls: RECRAWLS, minPlaces: 400 },
+  ])(
+    "leaves the events and places rows the worker's append and fold leave, and the schema's indexes (extra recrawls: $recrawls)",
+    async ({ recrawls, minPlaces }) => {
+      const real = await createTestDatabase('scale-store-real');
+      const bulk = await createTestDatabase('scale-store-bulk');
+      try {
+        await ingestThroughWritePath(real.db, recrawls);
+        const figures = await buildScaleStore(bulk.url, {
+          events: EVENTS,
+          places: Number.MAX_SAFE_INTEGER,
+          seed: SEED,
+          extraRecrawlsPerPlace: recrawls,
+          siteOrigin: SITE_ORIGIN,
+          dropIndexes: true,
+        });
 
-  beforeAll(async () => {
-    real = await createTestDatabase('scale-store-real');
-    bulk = await createTestDatabase('scale-store-bulk');
-  });
+        const realEvents = await eventRows(real.db);
+        const realPlaces = await placeRows(real.db);
+        expect(realPlaces.length).toBeGreaterThan(minPlaces);
+        expect(figures.storedEvents).toBe(realEvents.length);
+        expect(figures.places).toBe(realPlaces.length);
+        expect(await eventRows(bulk.db)).toEqual(realEvents);
+        expect(await placeRows(bulk.db)).toEqual(realPlaces);
+        expect(await indexDefinitions(bulk.db)).toEqual(await indexDefinitions(real.db));
 
-  afterAll(async () => {
-    await real.drop();
-    await bulk.drop();
-  });
-
-  it("leaves the events and places rows the worker's append and fold leave, and the schema's indexes", async () => {
-    await ingestThroughWritePath(real.db);
-    const figures = await buildScaleStore(bulk.url, {
-      events: EVENTS,
-      places: Number.MAX_SAFE_INTEGER,
-      seed: SEED,
-      siteOrigin: SITE_ORIGIN,
-      dropIndexes: true,
-    });
-
-    const realEvents = await eventRows(real.db);
-    const realPlaces = await placeRows(real.db);
-    expect(realPlaces.length).toBeGreaterThan(1_500);
-    expect(figures.storedEvents).toBe(realEvents.length);
-    expect(figures.places).toBe(realPlaces.length);
-    expect(await eventRows(bulk.db)).toEqual(realEvents);
-    expect(await placeRows(bulk.db)).toEqual(realPlaces);
-    expect(await indexDefinitions(bulk.db)).toEqual(await indexDefinitions(real.db));
-
-    // No place changed datasets: no departures in either store, which the bulk path does not write.
-    const departures = await sql<{ count: string }>`select count(*)::text from place_departures`.execute(
-      real.db,
-    );
-    expect(departures.rows[0]?.count).toBe('0');
-    // The position sequence goes on where the worker's would.
-    expect(await nextPosition(bulk.db)).toBe(await nextPosition(real.db));
-  }, 300_000);
+        // No place changed datasets: no departures in either store, which the bulk path does not write.
+        const departures = await sql<{
+          count: string;
+        }>`select count(*)::text from place_departures`.execute(real.db);
+        expect(departures.rows[0]?.count).toBe('0');
+        // The position sequence goes on where the worker's would.
+        expect(await nextPosition(bulk.db)).toBe(await nextPosition(real.db));
+      } finally {
+        await real.drop();
+        await bulk.drop();
+      }
+    },
+    300_000,
+  );
 
   it('stops at the event that would begin the place past --places', async () => {
     const limited = await createTestDatabase('scale-store-limited');
@@ -107,6 +111,7 @@ describe('buildScaleStore', () => {
         events: EVENTS,
         places: 100,
         seed: SEED,
+        extraRecrawlsPerPlace: 0,
         siteOrigin: SITE_ORIGIN,
         dropIndexes: false,
       });

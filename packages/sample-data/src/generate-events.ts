@@ -26,6 +26,11 @@ export type GenerateOptions = {
   seed: number;
   /** Time of the first event; later events advance from it. Defaults to 2026-01-01T00:00:00Z. */
   startTime?: string | Date;
+  /**
+   * Recrawls added to each place's plan on average (fractional means round up or down at random), for a
+   * store with the history of a directory crawled weekly. Defaults to 0: the same sequence as without it.
+   */
+  extraRecrawlsPerPlace?: number;
 };
 
 export type GenerationSummary = {
@@ -96,7 +101,7 @@ export function* generateLabelledEvents(
 ): Generator<LabelledEvent, GenerationSummary, undefined> {
   const startMs = checkedStartMs(options);
   const run: GenerationRun = { prng: createPrng(options.seed), summary: emptySummary(), recent: [] };
-  const openPlace = placeOpener(run.prng, seededFakers(options.seed));
+  const openPlace = placeOpener(run.prng, seededFakers(options.seed), options.extraRecrawlsPerPlace ?? 0);
   const pool = Array.from({ length: POOL_SIZE }, openPlace);
   let clockMs = startMs;
 
@@ -127,9 +132,11 @@ export function* generateLabelledEvents(
 /** What one run carries from event to event: its random source, its counts and its latest events. */
 type GenerationRun = { prng: Prng; summary: GenerationSummary; recent: RawEvent[] };
 
-/** The time of the first event, once count and seed are known to be whole numbers. */
+/** The time of the first event, once count, seed and the extra recrawls are known to be valid. */
 function checkedStartMs(options: GenerateOptions): number {
-  const { count, seed } = options;
+  const { count, seed, extraRecrawlsPerPlace = 0 } = options;
+  if (!Number.isFinite(extraRecrawlsPerPlace) || extraRecrawlsPerPlace < 0)
+    throw new RangeError(`extraRecrawlsPerPlace must be a number ≥ 0, got ${extraRecrawlsPerPlace}`);
   if (!Number.isSafeInteger(count) || count < 0)
     throw new RangeError(`count must be a whole number ≥ 0, got ${count}`);
   if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a whole number, got ${seed}`);
@@ -164,7 +171,7 @@ function emptySummary(): GenerationSummary {
 }
 
 /** Makes the next place of the run, with the plan of its events. */
-function placeOpener(prng: Prng, fakers: ReadonlyMap<string, Faker>): () => OpenPlace {
+function placeOpener(prng: Prng, fakers: ReadonlyMap<string, Faker>, extraRecrawls: number): () => OpenPlace {
   let placesCreated = 0;
   return () => {
     // The first places cycle through every country so even small samples cover all seven.
@@ -174,7 +181,7 @@ function placeOpener(prng: Prng, fakers: ReadonlyMap<string, Faker>): () => Open
     const faker = fakers.get(locale.dataset) as Faker;
     const place = createPlace(locale, pickCity(citiesOf(locale.isoCountry), prng), faker, prng);
     const live = LIVE.has(locale.dataset);
-    const steps = planSteps(live, prng);
+    const steps = planSteps(live, prng, extraRecrawls);
     return {
       place,
       live,

@@ -60,7 +60,31 @@ describe('generateEvents', () => {
     expect(() => generateEvents({ count: 1.5, seed: 1 }).next()).toThrow(/count/);
     expect(() => generateEvents({ count: 1, seed: Number.NaN }).next()).toThrow(/seed/);
     expect(() => generateEvents({ count: 1, seed: 1, startTime: 'soon' }).next()).toThrow(/startTime/);
+    expect(() => generateEvents({ count: 1, seed: 1, extraRecrawlsPerPlace: -1 }).next()).toThrow(
+      /extraRecrawlsPerPlace/,
+    );
   });
+
+  it(
+    'adds regular recrawls of the places when asked, and nothing else changes without them',
+    {
+      timeout: 30_000,
+    },
+    () => {
+      expect(ndjson(generateEvents({ count: 1_000, seed: 7, extraRecrawlsPerPlace: 0 }))).toBe(
+        ndjson(generateEvents({ count: 1_000, seed: 7 })),
+      );
+      const eventsPerPlace = (extraRecrawlsPerPlace: number): number => {
+        const events = [...generateEvents({ count: 5_000, seed: 7, extraRecrawlsPerPlace })];
+        return events.length / new Set(events.map((event) => event['placeId'])).size;
+      };
+      expect(eventsPerPlace(0)).toBeLessThan(3);
+      // 7 more recrawls a place, fractions included: about ten events per place, as a weekly crawl leaves.
+      const withRecrawls = eventsPerPlace(6.5);
+      expect(withRecrawls).toBeGreaterThan(8.5);
+      expect(withRecrawls).toBeLessThan(10.5);
+    },
+  );
 
   it('covers all seven countries and publishes only the live ones', () => {
     const crawledCountries = new Set<string>();
