@@ -32,7 +32,7 @@ import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
-import { formatCpu, NO_CPU, type CpuUsage } from './cpu-usage.js';
+import { formatCpu, type CpuUsage } from './cpu-usage.js';
 import {
   freshnessPercentiles,
   GIVE_UP_MS,
@@ -42,11 +42,17 @@ import {
 } from './live-freshness.js';
 import { describeMachine } from './machine.js';
 import {
+  measured,
+  REINDEX_NODE_OPTIONS,
+  reindexPeakRssMb,
+  SLOW_CONNECT_MS,
+  startReindex,
+} from './reindex-process.js';
+import {
   participantSeconds,
   participantsBetween,
   POSTGRESQL_PART,
   snapshotParticipants,
-  type ParticipantSnapshot,
 } from './participant-cpu.js';
 import {
   describeAgainstReplays,
@@ -121,13 +127,6 @@ const cores = availableParallelism();
 
 /** The generated events the served places (and, for a replay, their streams) are seeded from. */
 const SEED_EVENTS = { count: 60_000, seed: 3 };
-/** The heap flags of the `npm run reindex` script (package.json), for ours' process. */
-const REINDEX_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=16';
-/**
- * The bench shares the machine with whatever else runs: a slow connect of its processes is waited for,
- * not a failure (the connect timeout bounds no measured work).
- */
-const SLOW_CONNECT_MS = '30000';
 
 /** The participants besides a side's own process: this one (idle but for raw) and the engines. */
 const ENGINES = ['bench', POSTGRESQL_PART, 'elasticsearch'];
@@ -234,32 +233,10 @@ async function writeBulkFile(): Promise<string> {
   return bulkFile;
 }
 
-/** CPU of every participant of one phase; `child` names the phase's own child process. */
-async function measured<T>(
-  child: string,
-  run: () => Promise<T>,
-): Promise<{ value: T; seconds: number; cpu: CpuUsage }> {
-  const names = { self: 'bench', child };
-  const before: ParticipantSnapshot | undefined = snapshotParticipants([], names);
-  const started = performance.now();
-  const value = await run();
-  const seconds = (performance.now() - started) / 1000;
-  const after = snapshotParticipants([], names);
-  const cpu = before && after ? participantsBetween(before, after, child) : NO_CPU;
-  return { value, seconds, cpu };
-}
-
 /** Ours: the operator command as a process of its own, with the script's heap flags. */
-function startReindex() {
+function startOurReindex() {
   const args = replay ? ['--replay', ...(pauseMs === undefined ? [] : ['--replay-pause-ms', pauseMs])] : [];
-  return startProcess('packages/operator/src/reindex.cli.ts', args, {
-    DATABASE_URL: environment.databaseUrl,
-    DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
-    ELASTICSEARCH_INDEX: environment.alias,
-    // The cap keeps the process' RSS flat, the 16 MB young generation cuts the replay's garbage
-    // collection (docs/benchmarks.md, What was tried).
-    NODE_OPTIONS: REINDEX_NODE_OPTIONS,
-  });
+  return startReindex(environment, args);
 }
 
 async function runOurs(served: number): Promise<Measured> {
@@ -270,12 +247,12 @@ async function runOurs(served: number): Promise<Measured> {
     seconds,
     cpu,
   } = await measured('reindex', async () => {
-    const reindex = startReindex();
+    const reindex = startOurReindex();
     const exitCode = await reindex.exited;
     if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
     return reindex.output();
   });
-  const rssMb = Number(/peak RSS (\d+) MB/.exec(output)?.[1]);
+  const rssMb = reindexPeakRssMb(output);
   log(
     `ours:  ${served} docs in ${seconds.toFixed(1)} s = ${(served / seconds).toFixed(0)} docs/s, peak RSS ${rssMb} MB`,
   );
@@ -481,7 +458,7 @@ async function measureLiveIngest(): Promise<Record<string, unknown>> {
       try {
         do {
           const began = performance.now();
-          const reindex = startReindex();
+          const reindex = startOurReindex();
           const moment: ReplayMoments = { began, phases: {} };
           replayMoments.push(moment);
           for (const phase of REPLAY_PHASES)

@@ -1,0 +1,60 @@
+// The operator's `reindex` command as the benches run it: a process of its own with the heap flags of
+// `npm run reindex`, on a bench environment's store and alias, and the CPU of every participant of it.
+import { startProcess, type RunningProcess } from '@directory/testing';
+import type { BenchEnvironment } from './bench-environment.js';
+import { NO_CPU, type CpuUsage } from './cpu-usage.js';
+import { participantsBetween, snapshotParticipants } from './participant-cpu.js';
+
+/** The heap flags of the `npm run reindex` script (package.json). */
+export const REINDEX_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=16';
+/**
+ * The bench shares the machine with whatever else runs: a slow connect of its processes is waited for,
+ * not a failure (the connect timeout bounds no measured work).
+ */
+export const SLOW_CONNECT_MS = '30000';
+
+/** `reindex [args]` on the environment's store and alias (`--replay` refolds from the event store). */
+export function startReindex(
+  environment: Pick<BenchEnvironment, 'databaseUrl' | 'alias'>,
+  args: string[] = [],
+): RunningProcess {
+  return startProcess('packages/operator/src/reindex.cli.ts', args, {
+    DATABASE_URL: environment.databaseUrl,
+    DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
+    ELASTICSEARCH_INDEX: environment.alias,
+    // The cap keeps the process' RSS flat, the 16 MB young generation cuts the replay's garbage
+    // collection (docs/benchmarks.md, What was tried).
+    NODE_OPTIONS: REINDEX_NODE_OPTIONS,
+  });
+}
+
+/** The peak RSS the reindex command prints, in MB. */
+export function reindexPeakRssMb(output: string): number {
+  return Number(/peak RSS (\d+) MB/.exec(output)?.[1]);
+}
+
+/** CPU of every participant of one phase; `child` names the phase's own child process. */
+export async function measured<T>(
+  child: string,
+  run: () => Promise<T>,
+): Promise<{ value: T; seconds: number; cpu: CpuUsage }> {
+  const names = { self: 'bench', child };
+  const before = snapshotParticipants([], names);
+  const started = performance.now();
+  const value = await run();
+  const seconds = (performance.now() - started) / 1000;
+  const after = snapshotParticipants([], names);
+  const cpu = before && after ? participantsBetween(before, after, child) : NO_CPU;
+  return { value, seconds, cpu };
+}
+
+/** Runs `reindex [args]` to its end and returns what it printed; a failure throws with that output. */
+export async function runReindex(
+  environment: Pick<BenchEnvironment, 'databaseUrl' | 'alias'>,
+  args: string[] = [],
+): Promise<string> {
+  const reindex = startReindex(environment, args);
+  const exitCode = await reindex.exited;
+  if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
+  return reindex.output();
+}
