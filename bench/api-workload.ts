@@ -109,7 +109,14 @@ function jitter(index: number, salt: number): number {
 }
 
 export type Task =
-  | { kind: 'search'; filters: SearchFilters; limit: number; pages: number; sort?: SortOrder }
+  | {
+      kind: 'search';
+      filters: SearchFilters;
+      limit: number;
+      pages: number;
+      sort?: SortOrder;
+      count?: boolean;
+    }
   | { kind: 'get'; id: string };
 
 export function workload(count: number, records: number): Task[] {

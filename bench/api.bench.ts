@@ -14,36 +14,22 @@
 // after a warm-up, their order alternating from round to round; each round is printed, then the median
 // and range of each figure over the rounds (bench/api-figures.ts), and for `--mix zipf` its goals.
 import { parseArgs } from 'node:util';
-import {
-  buildSearchRequest,
-  decodeChangesCursor,
-  snapshotStart,
-  toChangesPage,
-  type SearchFilters,
-  type SortOrder,
-  type SortValues,
-} from '@directory/domain';
-import { readFeedPage, readSnapshotHorizon } from '@directory/event-store';
 import { type RunningProcess } from '@directory/testing';
-import {
-  feedWorkload,
-  relevanceWorkload,
-  workload,
-  zipfWorkload,
-  type FeedTask,
-  type Live,
-  type Task,
-} from './api-workload.js';
-import { startApi, type RunningApi } from './bench-api.js';
-import {
-  createBenchEnvironment,
-  log,
-  percentile,
-  runConcurrently,
-  type BenchEnvironment,
-  type PhaseRun,
-} from './bench-environment.js';
+import { feedWorkload, relevanceWorkload, workload, zipfWorkload } from './api-workload.js';
+import { startApi } from './bench-api.js';
+import { createBenchEnvironment, log, type PhaseRun } from './bench-environment.js';
 import { indexServedRecords, storeServedRecords } from './served-records.js';
+import {
+  apiFeedClient,
+  apiSearchClient,
+  rawSearchClient,
+  runFeedPhase,
+  runPhase,
+  storeFeedClient,
+  summarize,
+  type Client,
+  type FeedClient,
+} from './api-clients.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { describeMachine } from './machine.js';
 import {
@@ -95,105 +81,6 @@ function parseOptions(): BenchOptions {
     concurrency: Number(values.concurrency),
     mix,
     rounds: parseRounds(values.rounds),
-  };
-}
-
-type Client = {
-  search: (filters: SearchFilters, limit: number, after: unknown, sort?: SortOrder) => Promise<unknown>;
-  get: (id: string) => Promise<boolean>;
-};
-
-function runPhase(client: Client, tasks: Task[], concurrency: number): Promise<PhaseRun> {
-  return runConcurrently(tasks, concurrency, async (task, timed) => {
-    if (task.kind === 'get') {
-      await timed(() => client.get(task.id));
-      return;
-    }
-    let after: unknown = undefined;
-    for (let page = 0; page < task.pages; page += 1) {
-      after = await timed(() => client.search(task.filters, task.limit, after, task.sort));
-      if (after === null) break;
-    }
-  });
-}
-
-/** A filter value as query-string text: `near` is "lat,lng", `bbox` "minLng,minLat,maxLng,maxLat". */
-function queryValue(value: SearchFilters[keyof SearchFilters]): string {
-  if (typeof value !== 'object') return String(value);
-  return 'lat' in value
-    ? `${value.lat},${value.lon}`
-    : `${value.west},${value.south},${value.east},${value.north}`;
-}
-
-async function json(response: Response): Promise<unknown> {
-  if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-  return response.json();
-}
-
-/** Searches and gets through the API over HTTP. */
-function apiSearchClient(api: RunningApi): Client {
-  return {
-    search: async (filters, limit, after, sort) => {
-      const query = new URLSearchParams({
-        ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
-        limit: String(limit),
-        ...(sort === undefined ? {} : { sort }),
-      });
-      if (typeof after === 'string') query.set('cursor', after);
-      const body = (await json(
-        await fetch(`${api.base}/doctors?${query.toString()}`, { headers: api.headers }),
-      )) as {
-        page: { nextCursor: string | null };
-      };
-      return body.page.nextCursor;
-    },
-    get: async (id) => {
-      const response = await fetch(`${api.base}/doctors/${encodeURIComponent(id)}`, { headers: api.headers });
-      await response.arrayBuffer();
-      if (response.status !== 200 && response.status !== 404) throw new Error(`HTTP ${response.status}`);
-      return response.status === 200;
-    },
-  };
-}
-
-/** The identical requests the directory sends, straight to Elasticsearch. */
-function rawSearchClient(environment: BenchEnvironment): Client {
-  const searchUrl = `${environment.config.ELASTICSEARCH_URL[0]}/${environment.alias}/_search`;
-  // A relevance search's shard preference is a URL parameter, not part of the body.
-  const post = ({ preference, ...body }: { preference?: string; [key: string]: unknown }) =>
-    fetch(
-      preference === undefined ? searchUrl : `${searchUrl}?preference=${encodeURIComponent(preference)}`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      },
-    );
-  return {
-    search: async (filters, limit, after, sort) => {
-      const body = buildSearchRequest(
-        filters,
-        limit,
-        after as SortValues | undefined,
-        undefined,
-        {},
-        { sort },
-      );
-      const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
-      const hits = result.hits.hits;
-      return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;
-    },
-    get: async (id) => {
-      const result = (await json(
-        await post({
-          size: 1,
-          query: { bool: { filter: [{ ids: { values: [id] } }, { term: { served: true } }] } },
-          _source: ['doctor'],
-          track_total_hits: false,
-        }),
-      )) as { hits: { hits: unknown[] } };
-      return result.hits.hits.length > 0;
-    },
   };
 }
 
@@ -277,18 +164,6 @@ async function measurePhase(
   return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
 }
 
-type Summary = { rps: number; p50: number; p99: number; count: number };
-
-function summarize({ latencies, seconds }: PhaseRun): Summary {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    rps: latencies.length / seconds,
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
-    count: latencies.length,
-  };
-}
-
 function summarizePhase({ run, cpu }: MeasuredPhase): PhaseSummary {
   return { ...summarize(run), stealSeconds: cpu.stealSeconds };
 }
@@ -307,41 +182,6 @@ function printSearchFigures(options: BenchOptions, search: SearchComparison): Ap
   log(`raw  ${formatCpu(search.raw.cpu, search.raw.seconds)}`);
   if (options.mix === 'zipf') for (const goal of zipfGoals(figures)) log(goal.line);
   return figures;
-}
-
-type FeedClient = (country: Live, limit: number, since: string | undefined) => Promise<string>;
-
-function apiFeedClient(api: RunningApi): FeedClient {
-  return async (country, limit, since) => {
-    const query = new URLSearchParams({ country, limit: String(limit) });
-    if (since !== undefined) query.set('since', since);
-    const body = (await json(
-      await fetch(`${api.base}/changes?${query.toString()}`, { headers: api.headers }),
-    )) as {
-      page: { nextCursor: string };
-    };
-    return body.page.nextCursor;
-  };
-}
-
-/** The route's reads sent straight to PostgreSQL: a snapshot for a new consumer, then the feed. */
-function storeFeedClient(environment: BenchEnvironment): FeedClient {
-  const { db, config } = environment;
-  return async (country, limit, since) => {
-    const decoded =
-      since === undefined ? undefined : decodeChangesCursor(since, country, config.CURSOR_SECRET);
-    const from = decoded?.ok ? decoded.value : snapshotStart(await readSnapshotHorizon(db, country));
-    const read = await readFeedPage(db, { country, from, limit });
-    return toChangesPage(read, limit, country, from, config.CURSOR_SECRET).page.nextCursor;
-  };
-}
-
-function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: number): Promise<PhaseRun> {
-  return runConcurrently(tasks, concurrency, async (task, timed) => {
-    let since: string | undefined;
-    for (let page = 0; page < task.pages; page += 1)
-      since = await timed(() => feed(task.country, task.limit, since));
-  });
 }
 
 /** Both sides' feed reads added up over the rounds, and ours ÷ raw pages per second in each round. */
