@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bytesPerPlace,
+  growthBaseline,
+  scaleSummary,
+  searchP99Growth,
+  workloadFigures,
+  type StepFigures,
+  type WorkloadFigures,
+} from '../../bench/scale-figures.js';
+import { scaleWorkload, type SampledRecord } from '../../bench/scale-workloads.js';
+
+const latency = (p99: number, rps = 100) => ({ rps, p50: p99 / 2, p99 });
+const workload = (p99: number, ratio = 1): WorkloadFigures => ({
+  ours: latency(p99),
+  raw: latency(p99),
+  ratio,
+});
+
+function step(places: number, search: Record<string, WorkloadFigures>, extra: Partial<StepFigures> = {}) {
+  return {
+    places,
+    storage: {
+      events: places * 10,
+      places,
+      eventsBytes: places * 10_000,
+      placesBytes: places * 1_000,
+      searchBytes: places * 500,
+    },
+    search,
+    ...extra,
+  } satisfies StepFigures;
+}
+
+describe('workloadFigures', () => {
+  it('takes each side’s medians and the median of each round’s ours ÷ raw', () => {
+    const figures = workloadFigures([
+      { ours: latency(10, 50), raw: latency(8, 100) },
+      { ours: latency(30, 90), raw: latency(9, 100) },
+      { ours: latency(20, 80), raw: latency(7, 100) },
+    ]);
+    expect(figures.ours.p99).toBe(20);
+    expect(figures.raw.p99).toBe(8);
+    expect(figures.ours.rps).toBe(80);
+    expect(figures.ratio).toBeCloseTo(0.8);
+  });
+});
+
+describe('growthBaseline and searchP99Growth', () => {
+  it('measures growth from the non-empty size nearest 100,000 places, on the worst workload', () => {
+    const steps = [step(0, {}), step(50_000, {}), step(150_000, { literal: workload(10), geo: workload(4) })];
+    expect(growthBaseline(steps)?.places).toBe(150_000);
+    expect(growthBaseline([step(0, {})])).toBeUndefined();
+    const full = step(1_000_000, { literal: workload(15), geo: workload(8) });
+    expect(searchP99Growth(full, steps[2] as StepFigures)).toBe(2);
+  });
+});
+
+describe('scaleSummary', () => {
+  it('compares the full size with the empty store and the baseline, and leaves what was not measured null', () => {
+    const steps = [
+      step(0, {}, { ingestEventsPerSecond: 1_000 }),
+      step(100_000, { literal: workload(10, 0.9), count: workload(20, 0.95) }),
+      step(
+        400_000,
+        { literal: workload(12, 0.7), count: workload(30, 0.8) },
+        {
+          ingestEventsPerSecond: 800,
+          export: { records: 100_000, seconds: 4, apiRssMb: 120.4, longestTransactionSeconds: 0.5 },
+          replay: { seconds: 100, rssMb: 200, busy: 0.9, cpuRatio: null },
+        },
+      ),
+    ];
+    expect(scaleSummary(steps)).toMatchObject({
+      places: 400_000,
+      growth_baseline_places: 100_000,
+      ingest_ratio_full_vs_empty: 0.8,
+      search_p99_growth: 1.5,
+      search_ratio_min: 0.7,
+      export_records_per_s: 25_000,
+      export_api_rss_mb: 120,
+      export_longest_tx_s: 0.5,
+      replay_rss_mb: 200,
+      replay_busy: 0.9,
+      replay_cpu_ratio: null,
+      bytes_per_event: 1_000,
+      bytes_per_place: 1_500,
+    });
+    expect(scaleSummary([step(1_000, {})]).ingest_ratio_full_vs_empty).toBeNull();
+    expect(bytesPerPlace(step(0, {}).storage)).toBeNull();
+  });
+});
+
+describe('scaleWorkload', () => {
+  const sample: SampledRecord[] = [
+    { id: 'a', country: 'de', citySlug: 'berlin', nameWord: 'praxis', location: { lat: 52.5, lon: 13.4 } },
+    { id: 'b', country: 'es', citySlug: 'madrid', nameWord: 'clinica', location: null },
+  ];
+
+  it('draws the same requests for the same seed, each from a sampled record', () => {
+    expect(scaleWorkload('literal', sample, 20, 3)).toEqual(scaleWorkload('literal', sample, 20, 3));
+    for (const task of scaleWorkload('count', sample, 20, 3)) {
+      expect(task).toMatchObject({ kind: 'search', count: true });
+      if (task.kind === 'search') expect(['praxis', 'clinica']).toContain(task.filters.q);
+    }
+    expect(scaleWorkload('get', sample, 5, 1).every((task) => task.kind === 'get')).toBe(true);
+  });
+
+  it('sends geo and bbox searches around located records only', () => {
+    for (const task of scaleWorkload('bbox', sample, 10, 2)) {
+      if (task.kind !== 'search') throw new Error('a bbox workload sends searches');
+      expect(task.filters.country).toBe('de');
+      expect(task.filters.bbox?.west).toBeCloseTo(13.35);
+      expect(task.filters.bbox?.north).toBeCloseTo(52.55);
+    }
+    expect(scaleWorkload('geo', [], 10, 2)).toEqual([]);
+  });
+});
