@@ -1,6 +1,7 @@
 // The two sides of the API benchmarks: the directory's API over HTTP, and the identical requests sent
 // straight to Elasticsearch (searches, gets) or PostgreSQL (the changes feed); the phases that send a
 // workload's tasks through one of them, and their summary (bench:api, bench:scale).
+import { request as httpRequest } from 'node:http';
 import {
   buildSearchRequest,
   decodeChangesCursor,
@@ -161,5 +162,39 @@ export function runFeedPhase(feed: FeedClient, tasks: FeedTask[], concurrency: n
     let since: string | undefined;
     for (let page = 0; page < task.pages; page += 1)
       since = await timed(() => feed(task.country, task.limit, since));
+  });
+}
+
+/** Our export of one dataset over HTTP, each line parsed as a client would; the trailer must say complete. */
+export function exportDataset(api: RunningApi, country: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${api.base}/exports/${country}`, { headers: api.headers }, (res) => {
+      if (res.statusCode !== 200) {
+        reject(new Error(`export ${country}: HTTP ${res.statusCode}`));
+        res.resume();
+        return;
+      }
+      res.setEncoding('utf8');
+      let pending = '';
+      let records = 0;
+      let trailer: { export?: { complete?: boolean; records?: number } } | undefined;
+      res.on('data', (chunk: string) => {
+        const lines = (pending + chunk).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          const value = JSON.parse(line) as { export?: { complete?: boolean; records?: number } };
+          if (value.export === undefined) records += 1;
+          else trailer = value;
+        }
+      });
+      res.on('end', () => {
+        if (trailer?.export?.complete !== true || trailer.export.records !== records) {
+          reject(new Error(`export ${country} did not complete: ${JSON.stringify(trailer)}`));
+        } else resolve(records);
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
   });
 }

@@ -2,10 +2,10 @@
 // through the full API over HTTP, against an Elasticsearch point-in-time scroll of the same records sent
 // directly (search_after pages of 1,000 with _source, sorted by _shard_doc), alternating, in the same run,
 // on the served records of `bench:api` (stored as the worker stores them, and indexed).
-import { request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { LIVE } from './api-workload.js';
+import { exportDataset } from './api-clients.js';
 import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
 import { indexServedRecords, storeServedRecords } from './served-records.js';
@@ -24,40 +24,6 @@ function parseOptions(): BenchOptions {
 
 /** One side's pass over every dataset: the records it read and how long it took. */
 type Pass = { records: number; seconds: number };
-
-/** Our export of one dataset over HTTP, each line parsed as a client would; the trailer must say complete. */
-function exportDataset(api: RunningApi, country: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${api.base}/exports/${country}`, { headers: api.headers }, (res) => {
-      if (res.statusCode !== 200) {
-        reject(new Error(`export ${country}: HTTP ${res.statusCode}`));
-        res.resume();
-        return;
-      }
-      res.setEncoding('utf8');
-      let pending = '';
-      let records = 0;
-      let trailer: { export?: { complete?: boolean; records?: number } } | undefined;
-      res.on('data', (chunk: string) => {
-        const lines = (pending + chunk).split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          const value = JSON.parse(line) as { export?: { complete?: boolean; records?: number } };
-          if (value.export === undefined) records += 1;
-          else trailer = value;
-        }
-      });
-      res.on('end', () => {
-        if (trailer?.export?.complete !== true || trailer.export.records !== records) {
-          reject(new Error(`export ${country} did not complete: ${JSON.stringify(trailer)}`));
-        } else resolve(records);
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The same dataset straight from Elasticsearch: a point in time, then search_after pages of 1,000. */
 async function scrollDataset(environment: BenchEnvironment, country: string): Promise<number> {

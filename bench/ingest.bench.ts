@@ -8,17 +8,14 @@
 // workers, PostgreSQL, Elasticsearch, Redis; steal excluded) per 1,000 events with the floor's plus the
 // pure steps the design requires.
 import { availableParallelism } from 'node:os';
-import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
-import { QueueEvents } from 'bullmq';
 import { sql, type CompiledQuery } from 'kysely';
 import { loadConfig } from '@directory/config';
 import type { PlaceEvent } from '@directory/domain';
-import { createIngestQueue, INGEST_QUEUE_NAME, produceFromNdjson, waitForJobs } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
-import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
-import { projectRawEvents, startProcess, type RunningProcess } from '@directory/testing';
+import { createDoctorsIndex } from '@directory/search-index';
+import { projectRawEvents } from '@directory/testing';
 import {
   createBenchEnvironment,
   log,
@@ -36,6 +33,7 @@ import {
   type FloorBatch,
   type RoundFigures,
 } from './ingest-floor.js';
+import { startIngestPipeline } from './ingest-pipeline.js';
 import { describeMachine, type MachineDescription } from './machine.js';
 import {
   alternateRounds,
@@ -137,44 +135,17 @@ async function timed(
 /** Ours: NDJSON → producer (this process) → BullMQ → worker processes (store, fold, project). */
 async function runOurs(part: Workload): Promise<Phase> {
   const environment = await createBenchEnvironment('ingest');
-  const queue = createIngestQueue(environment.queue);
-  const queueEvents = new QueueEvents(INGEST_QUEUE_NAME, environment.queue);
-  const workers: RunningProcess[] = [];
   try {
-    await ensureDoctorsIndex(environment.client, environment.alias);
-    await queueEvents.waitUntilReady();
-    // Workers run as processes of their own (`npm run worker`), as in production.
-    for (let n = 0; n < workerCount; n++)
-      workers.push(
-        startProcess('services/worker/src/main.ts', [], {
-          DATABASE_URL: environment.databaseUrl,
-          REDIS_PREFIX: environment.redisPrefix,
-          ELASTICSEARCH_INDEX: environment.alias,
-          LOG_LEVEL: 'info',
-        }),
+    const pipeline = await startIngestPipeline(environment, workerCount);
+    try {
+      const childPids = pipeline.workerPids;
+      return await timed(environment, { self: 'producer', child: 'worker', childPids }, () =>
+        pipeline.ingest(part.lines, config.INGEST_BATCH_SIZE),
       );
-    await Promise.all(workers.map((worker) => worker.waitForOutput(/worker started/)));
-    const childPids = workers.flatMap((worker) => (worker.child.pid === undefined ? [] : [worker.child.pid]));
-    const input = part.lines.map((line) => `${line}\n`);
-    const phase = await timed(environment, { self: 'producer', child: 'worker', childPids }, async () => {
-      const produced = await produceFromNdjson({
-        queue,
-        input: Readable.from(input),
-        sourceName: 'bench',
-        batchSize: config.INGEST_BATCH_SIZE,
-      });
-      const outcome = await waitForJobs(queue, queueEvents, produced.jobIds, { timeoutMs: 30 * 60_000 });
-      if (outcome.failed.length > 0 || outcome.timedOut)
-        throw new Error(`ingest failed: ${JSON.stringify(outcome.failed[0] ?? 'timed out')}`);
-      // Done means searchable, as for `ingest --wait`: one refresh of the alias at the end.
-      await environment.client.indices.refresh({ index: environment.alias });
-    });
-    return phase;
+    } finally {
+      await pipeline.stop();
+    }
   } finally {
-    await Promise.all(workers.map((worker) => worker.stop('SIGTERM')));
-    await queueEvents.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
     await environment.cleanup();
   }
 }
