@@ -21,6 +21,9 @@ export type ScaleWorkload = (typeof SCALE_WORKLOADS)[number];
 const BBOX_HALF_DEGREES = 0.05;
 const RADII = [2_000, 10_000, 50_000];
 
+/** Degrees as a query string takes them: at most ten decimals (a sum's float noise has more). */
+const degrees = (value: number): number => Math.round(value * 1e6) / 1e6;
+
 /** `requests` first pages of one workload (a get is one request), drawn from the sampled records. */
 export function scaleWorkload(
   workload: ScaleWorkload,
@@ -64,10 +67,10 @@ export function scaleWorkload(
           filters.radius = random.pick(RADII);
         } else
           filters.bbox = {
-            west: location.lon - BBOX_HALF_DEGREES,
-            south: location.lat - BBOX_HALF_DEGREES,
-            east: location.lon + BBOX_HALF_DEGREES,
-            north: location.lat + BBOX_HALF_DEGREES,
+            west: degrees(location.lon - BBOX_HALF_DEGREES),
+            south: degrees(location.lat - BBOX_HALF_DEGREES),
+            east: degrees(location.lon + BBOX_HALF_DEGREES),
+            north: degrees(location.lat + BBOX_HALF_DEGREES),
           };
         return search();
       }

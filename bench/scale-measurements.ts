@@ -1,0 +1,298 @@
+// What `bench:scale` measures on one store: search and gets through the API against the same requests
+// straight to Elasticsearch, a changes feed page, the export of the largest dataset, a replay, a batch
+// through the real ingest pipeline, and the bytes the store takes. Each reuses the other benches' parts.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { sql } from 'kysely';
+import type { CountryCode } from '@directory/domain';
+import { generateEvents } from '@directory/sample-data';
+import {
+  apiFeedClient,
+  apiSearchClient,
+  exportDataset,
+  rawSearchClient,
+  runFeedPhase,
+  runPhase,
+  storeFeedClient,
+  summarize,
+} from './api-clients.js';
+import { feedWorkload } from './api-workload.js';
+import type { RunningApi } from './bench-api.js';
+import { log, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
+import { startIngestPipeline } from './ingest-pipeline.js';
+import { measured, reindexPeakRssMb, runReindex } from './reindex-process.js';
+import { participantSeconds } from './participant-cpu.js';
+import { busyShare } from './replay-figures.js';
+import { alternateRounds, resultsOf } from './rounds.js';
+import {
+  workloadFigures,
+  type ExportFigures,
+  type PhaseLatency,
+  type ReplayFigures,
+  type StorageFigures,
+  type WorkloadFigures,
+} from './scale-figures.js';
+import { SCALE_WORKLOADS, scaleWorkload, type SampledRecord } from './scale-workloads.js';
+
+export type SearchOptions = { requests: number; concurrency: number; rounds: number; seed: number };
+
+/** Served records spread over the store (by a hash of their id), for the workloads to draw from. */
+export async function sampleServedRecords(
+  environment: BenchEnvironment,
+  count: number,
+): Promise<SampledRecord[]> {
+  const result = await sql<{
+    id: string;
+    country: CountryCode;
+    citySlug: string;
+    name: string;
+    lat: number | null;
+    lon: number | null;
+  }>`
+    select place_id as id, document->>'country' as country, document->>'citySlug' as "citySlug",
+           document->>'sortName' as name, (document->'location'->>'lat')::float8 as lat,
+           (document->'location'->>'lon')::float8 as lon
+    from places where served order by md5(place_id) limit ${count}`.execute(environment.db);
+  return result.rows.map((row) => ({
+    id: row.id,
+    country: row.country,
+    citySlug: row.citySlug,
+    // The name's longest word: a literal `q` that finds this record and a few like it.
+    nameWord: row.name
+      .split(/\s+/)
+      .reduce((longest, word) => (word.length > longest.length ? word : longest), ''),
+    location: row.lat === null || row.lon === null ? null : { lat: row.lat, lon: row.lon },
+  }));
+}
+
+const latencyOf = (run: PhaseRun): PhaseLatency => {
+  const { rps, p50, p99 } = summarize(run);
+  return { rps, p50, p99 };
+};
+
+/** Ours and raw, alternating over the rounds after one unmeasured run of each. */
+async function compareSides(
+  rounds: number,
+  runSide: (side: 'ours' | 'raw') => Promise<PhaseRun>,
+): Promise<WorkloadFigures> {
+  const done = await alternateRounds<PhaseRun>({
+    rounds,
+    sides: [
+      { name: 'ours', run: () => runSide('ours') },
+      { name: 'raw', run: () => runSide('raw') },
+    ],
+    warmup: async () => {
+      await runSide('raw');
+      await runSide('ours');
+    },
+  });
+  const raw = resultsOf(done, 'raw');
+  return workloadFigures(
+    resultsOf(done, 'ours').map((ours, index) => ({
+      ours: latencyOf(ours),
+      raw: latencyOf(raw[index] as PhaseRun),
+    })),
+  );
+}
+
+/** Every workload of scale-workloads.ts, ours against raw. */
+export async function measureSearch(
+  environment: BenchEnvironment,
+  api: RunningApi,
+  sample: ReadonlyArray<SampledRecord>,
+  options: SearchOptions,
+): Promise<Record<string, WorkloadFigures>> {
+  const clients = { ours: apiSearchClient(api), raw: rawSearchClient(environment) };
+  const figures: Record<string, WorkloadFigures> = {};
+  for (const workload of SCALE_WORKLOADS) {
+    const tasks = scaleWorkload(workload, sample, options.requests, options.seed);
+    figures[workload] = await compareSides(options.rounds, (side) =>
+      runPhase(clients[side], tasks, options.concurrency),
+    );
+    log(`  ${formatWorkload(workload, figures[workload])}`);
+  }
+  return figures;
+}
+
+/** Feed consumers' pages through the API against the same reads straight from PostgreSQL. */
+export async function measureFeed(
+  environment: BenchEnvironment,
+  api: RunningApi,
+  options: SearchOptions,
+): Promise<WorkloadFigures> {
+  const feeds = { ours: apiFeedClient(api), raw: storeFeedClient(environment) };
+  const tasks = feedWorkload(options.requests);
+  const figures = await compareSides(options.rounds, (side) =>
+    runFeedPhase(feeds[side], tasks, options.concurrency),
+  );
+  log(`  ${formatWorkload('changes feed page', figures)}`);
+  return figures;
+}
+
+export function formatWorkload(name: string, figures: WorkloadFigures): string {
+  const side = ({ p50, p99, rps }: PhaseLatency) =>
+    `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s`;
+  return `${name}: ours ${side(figures.ours)}; raw ${side(figures.raw)}; ours ÷ raw ${figures.ratio.toFixed(2)}`;
+}
+
+/** How often the export's API RSS and the store's oldest transaction are sampled. */
+const SAMPLE_EVERY_MS = 100;
+
+/** The dataset with the most served records, exported through the API while its costs are sampled. */
+export async function measureExport(
+  environment: BenchEnvironment,
+  api: RunningApi,
+): Promise<ExportFigures | undefined> {
+  const largest = await sql<{ country: string }>`
+    select document->>'country' as country from places where served
+    group by 1 order by count(*) desc limit 1`.execute(environment.db);
+  const country = largest.rows[0]?.country;
+  const pid = api.process.child.pid;
+  if (country === undefined || pid === undefined) return undefined;
+  let apiRssMb = 0;
+  let longestTransactionSeconds = 0;
+  const sample = async (): Promise<void> => {
+    apiRssMb = Math.max(apiRssMb, residentMb(pid));
+    const oldest = await sql<{ seconds: number | null }>`
+      select extract(epoch from max(clock_timestamp() - xact_start))::float8 as seconds
+      from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+        and xact_start is not null`.execute(environment.db);
+    longestTransactionSeconds = Math.max(longestTransactionSeconds, oldest.rows[0]?.seconds ?? 0);
+  };
+  let exporting = true;
+  const sampling = (async () => {
+    while (exporting) {
+      await sample();
+      await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
+    }
+  })();
+  const started = performance.now();
+  try {
+    const records = await exportDataset(api, country);
+    const seconds = (performance.now() - started) / 1000;
+    log(
+      `  export of ${country}: ${records} records in ${seconds.toFixed(1)} s = ${(records / seconds).toFixed(0)} records/s; ` +
+        `API RSS up to ${apiRssMb.toFixed(0)} MB; longest open transaction ${longestTransactionSeconds.toFixed(2)} s`,
+    );
+    return { records, seconds, apiRssMb, longestTransactionSeconds };
+  } finally {
+    exporting = false;
+    await sampling;
+  }
+}
+
+/** A process' resident set now, from /proc (0 once it has exited). */
+function residentMb(pid: number): number {
+  try {
+    const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kilobytes ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** `reindex`: the projection of the whole store into a new index, swapped in; seconds and peak RSS. */
+export async function project(environment: BenchEnvironment): Promise<{ seconds: number; rssMb: number }> {
+  await environment.settle();
+  const { value: output, seconds } = await measured('reindex', () => runReindex(environment));
+  return { seconds, rssMb: reindexPeakRssMb(output) };
+}
+
+/** `reindex --replay`: every place refolded from the event store; the floor is not run (cpuRatio null). */
+export async function measureReplay(environment: BenchEnvironment): Promise<ReplayFigures> {
+  await environment.settle();
+  const {
+    value: output,
+    seconds,
+    cpu,
+  } = await measured('reindex', () => runReindex(environment, ['--replay']));
+  const cpuSeconds = participantSeconds(cpu, ['reindex', 'bench', 'postgresql', 'elasticsearch']);
+  return {
+    seconds,
+    rssMb: reindexPeakRssMb(output),
+    busy: busyShare(cpuSeconds, availableParallelism(), seconds),
+    cpuRatio: null,
+  };
+}
+
+/** The events and places tables with their indexes, and the alias' indices in Elasticsearch. */
+export async function measureStorage(environment: BenchEnvironment): Promise<StorageFigures> {
+  const result = await sql<{ events: string; places: string; eventsBytes: string; placesBytes: string }>`
+    select (select count(*) from events)::text as events, (select count(*) from places)::text as places,
+           pg_total_relation_size('events')::text as "eventsBytes",
+           pg_total_relation_size('places')::text as "placesBytes"`.execute(environment.db);
+  const row = result.rows[0];
+  const stats = await environment.client.indices.stats({
+    index: `${environment.alias}*`,
+    metric: 'store',
+    expand_wildcards: 'all',
+  });
+  return {
+    events: Number(row?.events ?? 0),
+    places: Number(row?.places ?? 0),
+    eventsBytes: Number(row?.eventsBytes ?? 0),
+    placesBytes: Number(row?.placesBytes ?? 0),
+    searchBytes: stats._all.total?.store?.size_in_bytes ?? 0,
+  };
+}
+
+/**
+ * The fixed batch: half new places (the generator under another seed), half recrawls of stored places
+ * (each one's latest crawl again, a review more and a new content hash), as NDJSON lines.
+ */
+export async function ingestBatch(
+  environment: BenchEnvironment,
+  sample: ReadonlyArray<SampledRecord>,
+  events: number,
+  seed: number,
+): Promise<string[]> {
+  const recrawled = Math.min(Math.floor(events / 2), sample.length);
+  const lines = [...generateEvents({ count: events - recrawled, seed: seed + 1 })].map((event) =>
+    JSON.stringify(event),
+  );
+  const latest = await sql<{ placeId: string; payload: string }>`
+    select distinct on (place_id) place_id as "placeId", payload::text as payload from events
+    where place_id = any(${sample.slice(0, recrawled).map((record) => record.id)}) and type = 'place.crawled'
+    order by place_id, position desc`.execute(environment.db);
+  const crawledFrom = Date.now() - latest.rows.length;
+  for (const [index, { placeId, payload }] of latest.rows.entries()) {
+    const crawl = JSON.parse(payload) as {
+      observed: { reviewCount: number | null };
+      crawl: { contentHash: string };
+    };
+    crawl.observed.reviewCount = (crawl.observed.reviewCount ?? 0) + 1;
+    crawl.crawl.contentHash = `sha256:${index.toString(16).padStart(64, '0')}`;
+    lines.push(
+      JSON.stringify({
+        eventId: `ev_${placeId}_scale_${seed}_${index}`,
+        placeId,
+        type: 'place.crawled',
+        // Today's crawl: after everything the generator dated, and not in the future.
+        occurredAt: new Date(crawledFrom + index).toISOString(),
+        schemaVersion: 1,
+        payload: crawl,
+      }),
+    );
+  }
+  return lines;
+}
+
+/** The batch through the real pipeline (one worker process); events per second until searchable. */
+export async function measureIngest(
+  environment: BenchEnvironment,
+  lines: ReadonlyArray<string>,
+): Promise<number> {
+  const pipeline = await startIngestPipeline(environment, 1);
+  try {
+    await environment.settle();
+    const started = performance.now();
+    await pipeline.ingest(lines, environment.config.INGEST_BATCH_SIZE);
+    const seconds = (performance.now() - started) / 1000;
+    log(
+      `  ingest: ${lines.length} events in ${seconds.toFixed(1)} s = ${(lines.length / seconds).toFixed(0)} events/s`,
+    );
+    return lines.length / seconds;
+  } finally {
+    await pipeline.stop();
+  }
+}

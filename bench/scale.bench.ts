@@ -1,0 +1,145 @@
+// `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
+// [--requests N] [--concurrency C] [--ingest-events N] [--keep]`: the product measured at several store
+// sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
+// bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
+// process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
+// get by id, a changes feed page, the export of the largest dataset; a replay; a fixed batch through the
+// real ingest pipeline; and the bytes per event and per place. The last line is one JSON object
+// (bench/scale-figures.ts).
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { ensureDoctorsIndex } from '@directory/search-index';
+import { startApi } from './bench-api.js';
+import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
+import { describeMachine } from './machine.js';
+import { parseRounds, ROUNDS_OPTION } from './rounds.js';
+import { bytesPerEvent, bytesPerPlace, scaleSummary, type StepFigures } from './scale-figures.js';
+import {
+  ingestBatch,
+  measureExport,
+  measureFeed,
+  measureIngest,
+  measureReplay,
+  measureSearch,
+  measureStorage,
+  project,
+  sampleServedRecords,
+  type SearchOptions,
+} from './scale-measurements.js';
+import { buildScaleStore, extraRecrawlsFor } from './scale-store.js';
+
+const { values } = parseArgs({
+  options: {
+    places: { type: 'string', default: '200000' },
+    events: { type: 'string', default: '2000000' },
+    steps: { type: 'string', default: '0,0.25,0.5,1' },
+    seed: { type: 'string', default: '1' },
+    rounds: ROUNDS_OPTION,
+    requests: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '8' },
+    'ingest-events': { type: 'string', default: '4000' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const places = Number(values.places);
+const events = Number(values.events);
+const seed = Number(values.seed);
+const steps = values.steps.split(',').map(Number);
+const ingestEvents = Number(values['ingest-events']);
+if (
+  ![places, events, ingestEvents].every((value) => Number.isSafeInteger(value) && value > 0) ||
+  !Number.isSafeInteger(seed) ||
+  steps.some((step) => !(step >= 0 && step <= 1))
+)
+  throw new Error('--places, --events and --ingest-events must be positive, --steps fractions from 0 to 1');
+const search: SearchOptions = {
+  requests: Number(values.requests),
+  concurrency: Number(values.concurrency),
+  rounds: parseRounds(values.rounds),
+  seed,
+};
+/** The served records the workloads draw from. */
+const SAMPLE_SIZE = 1_000;
+const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
+
+const measuredSteps: StepFigures[] = [];
+for (const [index, fraction] of steps.entries()) {
+  const environment = await createBenchEnvironment('scale');
+  try {
+    if (index === 0) {
+      const memory = await sql<{ setting: string }>`
+        select current_setting('maintenance_work_mem') as setting`.execute(environment.db);
+      log(
+        `${(await describeMachine(environment)).block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting}`,
+      );
+    }
+    measuredSteps.push(await measureSize(environment, fraction));
+  } finally {
+    if (values.keep) {
+      log(`kept database ${environment.databaseUrl} and alias ${environment.alias}`);
+      await environment.client.close();
+      await environment.db.destroy();
+    } else await environment.cleanup();
+  }
+}
+console.log(JSON.stringify({ bench: 'scale', ...scaleSummary(measuredSteps) }));
+
+async function measureSize(environment: BenchEnvironment, fraction: number): Promise<StepFigures> {
+  const size = { places: Math.round(places * fraction), events: Math.round(events * fraction) };
+  log(`\n== ${(fraction * 100).toFixed(0)} %: ${size.places} places, ${size.events} events generated ==`);
+  let stage = performance.now();
+  const took = (): string => {
+    const seconds = (performance.now() - stage) / 1000;
+    stage = performance.now();
+    return `${seconds.toFixed(1)} s`;
+  };
+  if (size.places > 0) {
+    const built = await buildScaleStore(environment.databaseUrl, {
+      ...size,
+      seed,
+      extraRecrawlsPerPlace: extraRecrawlsFor(events, places),
+      siteOrigin: environment.config.SITE_ORIGIN,
+      dropIndexes: true,
+    });
+    // A long-lived store has its statistics: the planner must not take it for empty.
+    await sql`vacuum analyze`.execute(environment.db);
+    log(
+      `bulk build: ${built.storedEvents} events, ${built.places} places (${built.servedPlaces} served) in ${took()} ` +
+        `(generate + fold in Node ${built.generateFoldSeconds.toFixed(1)} s)`,
+    );
+  }
+  await ensureDoctorsIndex(environment.client, environment.alias);
+  const projected = await project(environment);
+  log(`reindex (projection into Elasticsearch): ${took()}, peak RSS ${projected.rssMb} MB`);
+  const storage = await measureStorage(environment);
+  log(
+    `storage: events ${mb(storage.eventsBytes)} MB (${bytesPerEvent(storage)?.toFixed(0) ?? '-'} B per event), ` +
+      `places ${mb(storage.placesBytes)} MB + Elasticsearch ${mb(storage.searchBytes)} MB ` +
+      `(${bytesPerPlace(storage)?.toFixed(0) ?? '-'} B per place)`,
+  );
+  const figures: StepFigures = { places: storage.places, storage, search: {} };
+  const sample = await sampleServedRecords(environment, SAMPLE_SIZE);
+  if (sample.length > 0) {
+    const api = await startApi(environment);
+    try {
+      log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
+      figures.search = await measureSearch(environment, api, sample, search);
+      figures.feed = await measureFeed(environment, api, search);
+      figures.export = await measureExport(environment, api);
+      log(`search, feed and export: ${took()}`);
+    } finally {
+      await api.process.stop('SIGTERM');
+    }
+    figures.replay = await measureReplay(environment);
+    const { seconds, rssMb, busy } = figures.replay;
+    log(`replay: ${seconds.toFixed(1)} s, peak RSS ${rssMb} MB, busy ${busy.toFixed(2)}`);
+    took();
+  }
+  // Last: the batch changes the store the other measurements read.
+  figures.ingestEventsPerSecond = await measureIngest(
+    environment,
+    await ingestBatch(environment, sample, ingestEvents, seed),
+  );
+  log(`ingest: ${took()}`);
+  return figures;
+}
