@@ -70,20 +70,24 @@ const latencyOf = (run: PhaseRun): PhaseLatency => {
   return { rps, p50, p99 };
 };
 
-/** Ours and raw, alternating over the rounds after one unmeasured run of each. */
+/**
+ * Ours and raw, alternating over the rounds after one unmeasured run of each. `runSide` gets the round
+ * (-1 for the warm-up), so each round can send requests of its own: the API's hot-query cache may keep
+ * what is popular across rounds, as in production, but never a whole replayed sequence.
+ */
 async function compareSides(
   rounds: number,
-  runSide: (side: 'ours' | 'raw') => Promise<PhaseRun>,
+  runSide: (side: 'ours' | 'raw', round: number) => Promise<PhaseRun>,
 ): Promise<WorkloadFigures> {
   const done = await alternateRounds<PhaseRun>({
     rounds,
     sides: [
-      { name: 'ours', run: () => runSide('ours') },
-      { name: 'raw', run: () => runSide('raw') },
+      { name: 'ours', run: (round) => runSide('ours', round) },
+      { name: 'raw', run: (round) => runSide('raw', round) },
     ],
     warmup: async () => {
-      await runSide('raw');
-      await runSide('ours');
+      await runSide('raw', -1);
+      await runSide('ours', -1);
     },
   });
   const raw = resultsOf(done, 'raw');
@@ -105,9 +109,11 @@ export async function measureSearch(
   const clients = { ours: apiSearchClient(api), raw: rawSearchClient(environment) };
   const figures: Record<string, WorkloadFigures> = {};
   for (const workload of SCALE_WORKLOADS) {
-    const tasks = scaleWorkload(workload, sample, options.requests, options.seed);
-    figures[workload] = await compareSides(options.rounds, (side) =>
-      runPhase(clients[side], tasks, options.concurrency),
+    // Both sides of a round send the same requests; every round draws its own.
+    const tasksOf = (round: number) =>
+      scaleWorkload(workload, sample, options.requests, options.seed + round);
+    figures[workload] = await compareSides(options.rounds, (side, round) =>
+      runPhase(clients[side], tasksOf(round), options.concurrency),
     );
     log(`  ${formatWorkload(workload, figures[workload])}`);
   }
