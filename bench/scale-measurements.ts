@@ -1,11 +1,10 @@
 // What `bench:scale` measures on one store: search and gets through the API against the same requests
-// straight to Elasticsearch, a changes feed page, the export of the largest dataset, a replay, a batch
-// through the real ingest pipeline, and the bytes the store takes. Each reuses the other benches' parts.
+// straight to Elasticsearch, a changes feed page, the export of the largest dataset, a replay, and the
+// bytes the store takes (its ingest batch: scale-ingest.ts). Each reuses the other benches' parts.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
 import type { CountryCode } from '@directory/domain';
-import { generateEvents } from '@directory/sample-data';
 import {
   apiFeedClient,
   apiSearchClient,
@@ -19,9 +18,8 @@ import {
 import { feedWorkload } from './api-workload.js';
 import type { RunningApi } from './bench-api.js';
 import { log, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
-import { startIngestPipeline } from './ingest-pipeline.js';
 import { measured, reindexPeakRssMb, runReindex } from './reindex-process.js';
-import { participantSeconds } from './participant-cpu.js';
+import { participantSeconds, POSTGRESQL_PART } from './participant-cpu.js';
 import { busyShare } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
@@ -212,7 +210,7 @@ export async function measureReplay(environment: BenchEnvironment): Promise<Repl
     seconds,
     cpu,
   } = await measured('reindex', () => runReindex(environment, ['--replay']));
-  const cpuSeconds = participantSeconds(cpu, ['reindex', 'bench', 'postgresql', 'elasticsearch']);
+  const cpuSeconds = participantSeconds(cpu, ['reindex', 'bench', POSTGRESQL_PART, 'elasticsearch']);
   return {
     seconds,
     rssMb: reindexPeakRssMb(output),
@@ -240,65 +238,4 @@ export async function measureStorage(environment: BenchEnvironment): Promise<Sto
     placesBytes: Number(row?.placesBytes ?? 0),
     searchBytes: stats._all.total?.store?.size_in_bytes ?? 0,
   };
-}
-
-/**
- * The fixed batch: half new places (the generator under another seed), half recrawls of stored places
- * (each one's latest crawl again, a review more and a new content hash), as NDJSON lines.
- */
-export async function ingestBatch(
-  environment: BenchEnvironment,
-  sample: ReadonlyArray<SampledRecord>,
-  events: number,
-  seed: number,
-): Promise<string[]> {
-  const recrawled = Math.min(Math.floor(events / 2), sample.length);
-  const lines = [...generateEvents({ count: events - recrawled, seed: seed + 1 })].map((event) =>
-    JSON.stringify(event),
-  );
-  const latest = await sql<{ placeId: string; payload: string }>`
-    select distinct on (place_id) place_id as "placeId", payload::text as payload from events
-    where place_id = any(${sample.slice(0, recrawled).map((record) => record.id)}) and type = 'place.crawled'
-    order by place_id, position desc`.execute(environment.db);
-  const crawledFrom = Date.now() - latest.rows.length;
-  for (const [index, { placeId, payload }] of latest.rows.entries()) {
-    const crawl = JSON.parse(payload) as {
-      observed: { reviewCount: number | null };
-      crawl: { contentHash: string };
-    };
-    crawl.observed.reviewCount = (crawl.observed.reviewCount ?? 0) + 1;
-    crawl.crawl.contentHash = `sha256:${index.toString(16).padStart(64, '0')}`;
-    lines.push(
-      JSON.stringify({
-        eventId: `ev_${placeId}_scale_${seed}_${index}`,
-        placeId,
-        type: 'place.crawled',
-        // Today's crawl: after everything the generator dated, and not in the future.
-        occurredAt: new Date(crawledFrom + index).toISOString(),
-        schemaVersion: 1,
-        payload: crawl,
-      }),
-    );
-  }
-  return lines;
-}
-
-/** The batch through the real pipeline (one worker process); events per second until searchable. */
-export async function measureIngest(
-  environment: BenchEnvironment,
-  lines: ReadonlyArray<string>,
-): Promise<number> {
-  const pipeline = await startIngestPipeline(environment, 1);
-  try {
-    await environment.settle();
-    const started = performance.now();
-    await pipeline.ingest(lines, environment.config.INGEST_BATCH_SIZE);
-    const seconds = (performance.now() - started) / 1000;
-    log(
-      `  ingest: ${lines.length} events in ${seconds.toFixed(1)} s = ${(lines.length / seconds).toFixed(0)} events/s`,
-    );
-    return lines.length / seconds;
-  } finally {
-    await pipeline.stop();
-  }
 }

@@ -14,11 +14,10 @@ import { createBenchEnvironment, log, type BenchEnvironment } from './bench-envi
 import { describeMachine } from './machine.js';
 import { parseRounds, ROUNDS_OPTION } from './rounds.js';
 import { bytesPerEvent, bytesPerPlace, scaleSummary, type StepFigures } from './scale-figures.js';
+import { ingestBatch, measureIngest } from './scale-ingest.js';
 import {
-  ingestBatch,
   measureExport,
   measureFeed,
-  measureIngest,
   measureReplay,
   measureSearch,
   measureStorage,
