@@ -6,14 +6,7 @@ import { defineConfig } from 'vitest/config';
 const COMPILED_PROCESSES = { DIRECTORY_PROCESSES: 'compiled' };
 const SERVER_SETUP = ['packages/testing/src/compiled-build-setup.ts', 'packages/testing/src/global-setup.ts'];
 
-// Fault scenarios that bound a latency (a 503 within two seconds, readiness within a poll, an exit within
-// the drain): they run alone, in the last group, where nothing else competes for the two cores.
-const LATENCY_BOUND_FAULTS = [
-  'test/faults/postgres-outage.fault.spec.ts',
-  'test/faults/graceful-drain.fault.spec.ts',
-];
-
-// Eight projects (docs/development.md, "Tests"): unit specs need no servers and start no process (smoke
+// Seven projects (docs/development.md, "Tests"): unit specs need no servers and start no process (smoke
 // specs start processes or build, without servers); integration, end-to-end,
 // faults, security and cluster specs run against the real PostgreSQL, Redis and Elasticsearch brought up
 // once per run by the global setup; faults and cluster scenarios also start private instances of their own.
@@ -22,8 +15,8 @@ export default defineConfig({
   test: {
     // Two workers on two cores: every spec file has its own database, Redis prefix and index, so files
     // run side by side (measured on the integration project: 1 worker about 8 min wall with the rest of
-    // its group, 2 workers 225 s, 3 workers 208 s with more contention). The security project keeps one
-    // file at a time: its flood compares latencies.
+    // its group, 2 workers 225 s, 3 workers 208 s with more contention). The faults, security and cluster
+    // projects keep one file at a time (below).
     maxWorkers: 2,
     minWorkers: 1,
     reporters: process.env.CI
@@ -93,15 +86,15 @@ export default defineConfig({
         // Fault injection (nothing is lost when a server fails): each scenario starts private server
         // instances on free ports for anything it stops, kills or pauses; the shared servers are never
         // disturbed.
-        // A group of their own with the cluster project, after the rest: their private JVMs would skew the
-        // latency-bound tests of the other projects. Two files at a time, as elsewhere: each has its own
-        // private servers, and most of a scenario's time is waiting (for a node to start, a lease to
-        // lapse, a backlog to drain), not computing.
+        // Own groups, after the rest, one file at a time: their private JVMs and floods would skew the
+        // latency-bound tests of the other projects, and several of them bound a latency themselves. Run
+        // beside the cluster scenarios, two files at a time, they took longer than one after the other
+        // (each file 1.7 times as long: a node starting, an ingest and a load need both cores).
         test: {
           name: 'faults',
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
           include: ['test/faults/**/*.fault.spec.ts'],
-          exclude: LATENCY_BOUND_FAULTS,
           env: COMPILED_PROCESSES,
           globalSetup: SERVER_SETUP,
           testTimeout: 300_000,
@@ -109,21 +102,8 @@ export default defineConfig({
         },
       },
       {
-        // The fault scenarios that bound a latency (above): one file at a time, beside nothing.
-        test: {
-          name: 'faults-timed',
-          poolOptions: { forks: { singleFork: true } },
-          sequence: { groupOrder: 2 },
-          include: LATENCY_BOUND_FAULTS,
-          env: COMPILED_PROCESSES,
-          globalSetup: SERVER_SETUP,
-          testTimeout: 300_000,
-          hookTimeout: 300_000,
-        },
-      },
-      {
-        // Fuzz and abuse (docs/security.md): bounded in count and time, loopback only. Last and one file at
-        // a time (after faults-timed): the flood compares latencies, which nothing else may skew.
+        // Fuzz and abuse (docs/security.md): bounded in count and time, loopback only; one file at a time:
+        // the flood compares latencies, which nothing else may skew.
         test: {
           name: 'security',
           poolOptions: { forks: { singleFork: true } },
@@ -137,11 +117,11 @@ export default defineConfig({
       },
       {
         // Clustered engines (Redis Cluster and Sentinel, PostgreSQL primary + standby behind PgBouncer,
-        // three Elasticsearch nodes, several workers): private instances on free ports only, beside the
-        // faults project (above).
+        // three Elasticsearch nodes, several workers): private instances on free ports only, after the rest.
         test: {
           name: 'cluster',
-          sequence: { groupOrder: 1 },
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 3 },
           include: ['test/cluster/**/*.cluster.spec.ts'],
           env: COMPILED_PROCESSES,
           globalSetup: SERVER_SETUP,

@@ -32,7 +32,7 @@ describe('three workers on overlapping places, one SIGKILLed mid-ingest', () => 
       WORKER_CONCURRENCY: String(CONCURRENCY),
       DATABASE_POOL_MAX: String(CONCURRENCY + 2),
       // A sweep claims a page for this long: well above what a page takes on a busy machine.
-      WORKER_LOCK_DURATION_MS: '10000',
+      WORKER_LOCK_DURATION_MS: '5000',
       // Every batch is queued before any worker starts: the producer must not wait for room.
       INGEST_MAX_QUEUED_BATCHES: String(EVENTS / BATCH),
     });
