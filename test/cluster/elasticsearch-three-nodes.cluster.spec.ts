@@ -79,6 +79,18 @@ describe('cluster: three Elasticsearch nodes, a node, the master or a data node 
     context.onTestFailed(() => console.error(lastOutput(services)));
   });
 
+  /** The lost node back after a few seconds, the cluster green and the index converged; the load's tally. */
+  const restartAfterLoss = async (
+    lost: PrivateElasticsearch['nodes'][number],
+    load: ReturnType<typeof startTimedLoad>,
+  ): Promise<Awaited<ReturnType<typeof load.stop>>> => {
+    await sleep(3_000);
+    await lost.start();
+    await elasticsearch.waitForHealth('green', 3);
+    await run.converged();
+    return load.stop();
+  };
+
   const node = (name: string): PrivateElasticsearch['nodes'][number] => {
     const found = elasticsearch.nodes.find((candidate) => candidate.name === name);
     if (!found) throw new Error(`no node ${name}`);
@@ -102,11 +114,7 @@ describe('cluster: three Elasticsearch nodes, a node, the master or a data node 
     if (!victim) throw new Error('no node other than the master');
     await victim.kill();
     const storedAtKill = await run.storedEvents();
-    await sleep(3_000);
-    await victim.start();
-    await elasticsearch.waitForHealth('green', 3);
-    await run.converged();
-    const { tally, count, slowestMs } = await load.stop();
+    const { tally, count, slowestMs } = await restartAfterLoss(victim, load);
     console.info(
       `three nodes: ${victim.name} (not the master) killed after ${storedAtKill} of ${lines.length} events; ` +
         `${count} searches, slowest ${Math.round(slowestMs)} ms`,
@@ -142,11 +150,7 @@ describe('cluster: three Elasticsearch nodes, a node, the master or a data node 
       60_000,
       'a new master to be elected',
     );
-    await sleep(3_000);
-    await master.start();
-    await elasticsearch.waitForHealth('green', 3);
-    await run.converged();
-    const { tally, count, slowestMs } = await load.stop();
+    const { tally, count, slowestMs } = await restartAfterLoss(master, load);
     console.info(
       `three nodes: master ${master.name} killed after ${storedAtKill} of ${lines.length} events; ` +
         `${count} searches (${JSON.stringify(Object.fromEntries(tally.byStatus))}), slowest ${Math.round(slowestMs)} ms`,
@@ -185,11 +189,7 @@ describe('cluster: three Elasticsearch nodes, a node, the master or a data node 
     expect(await indicesBehindAlias(client, alias)).toEqual([summary.newIndex]);
     // The swap waited for green, so every shard of the new index still has a copy: complete at once.
     await run.converged();
-    await sleep(3_000);
-    await victim.start();
-    await elasticsearch.waitForHealth('green', 3);
-    await run.converged();
-    const { tally, count, slowestMs } = await load.stop();
+    const { tally, count, slowestMs } = await restartAfterLoss(victim, load);
     console.info(
       `three nodes: ${victim.name} killed after the swap to ${summary.newIndex}; ${count} searches ` +
         `(${JSON.stringify(Object.fromEntries(tally.byStatus))}), slowest ${Math.round(slowestMs)} ms`,
