@@ -89,7 +89,8 @@ export default defineConfig({
         // Own groups, after the rest, one file at a time: their private JVMs and floods would skew the
         // latency-bound tests of the other projects, and several of them bound a latency themselves. Run
         // beside the cluster scenarios, two files at a time, they took longer than one after the other
-        // (each file 1.6 times as long, the pair 742 s against 670 s: a node starting, an ingest and a load need both cores).
+        // (each file 1.6 times as long, the pair 742 s against 670 s: a node starting, an ingest and a
+        // load need both cores).
         test: {
           name: 'faults',
           poolOptions: { forks: { singleFork: true } },
