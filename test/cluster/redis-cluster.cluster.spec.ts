@@ -21,7 +21,7 @@ import {
 import {
   FAILOVER_PROCESS_ENV,
   FAILOVER_QUOTA as QUOTA,
-  firstAnswerAfterFailover,
+  firstAnswerOtherThan503,
   keyedSearch,
   searchStatus,
   stageStaleVouch,
@@ -150,7 +150,7 @@ describe('Redis Cluster: three primaries with a replica each, one primary killed
 
     // Each API's first answer other than a 503 for the revoked key is a refusal.
     for (const api of apis)
-      expect(await firstAnswerAfterFailover(() => statusOf(api, doomed.secret))).toBe(401);
+      expect(await firstAnswerOtherThan503(() => statusOf(api, doomed.secret))).toBe(401);
 
     // Nothing lost, nothing twice: the ingest ends cleanly and the index is a replay of the store.
     expect(await second.exited, second.output()).toBe(0);

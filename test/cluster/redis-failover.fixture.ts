@@ -56,8 +56,8 @@ export async function stageStaleVouch(
   }
 }
 
-/** The first status other than a 503 that `status` reads within 30 s: what a client meets once Redis is back. */
-export async function firstAnswerAfterFailover(status: () => Promise<number>): Promise<number> {
+/** The first status other than a 503 that `status` reads within 30 s: what a client meets once Redis is reached. */
+export async function firstAnswerOtherThan503(status: () => Promise<number>): Promise<number> {
   let last = 503;
   await eventually(
     async () => {
@@ -65,7 +65,7 @@ export async function firstAnswerAfterFailover(status: () => Promise<number>): P
       return last !== 503;
     },
     30_000,
-    'the API to answer again after the failover',
+    'the API to answer other than 503 (Redis reached)',
   );
   return last;
 }

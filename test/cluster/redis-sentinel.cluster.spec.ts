@@ -4,6 +4,7 @@ import { createKeyVouches, revokeApiKey, vouchRedisKey } from '@directory/keys';
 import {
   startLoad,
   startPrivateRedisSentinel,
+  startTcpProxy,
   waitForConvergence,
   type PrivateRedisSentinel,
 } from '@directory/testing';
@@ -16,11 +17,14 @@ import {
 } from '../faults/service-processes.fixture.js';
 import {
   FAILOVER_PROCESS_ENV,
-  firstAnswerAfterFailover,
+  firstAnswerOtherThan503,
   searchStatus,
   stageStaleVouch,
   stopLoadAfterFailover,
 } from './redis-failover.fixture.js';
+
+/** Each way, per chunk, between the processes and the sentinels. */
+const SENTINEL_LINK_DELAY_MS = 250;
 
 describe('Redis Sentinel: the primary killed during ingest and API load', () => {
   let sentinel: PrivateRedisSentinel;
@@ -35,10 +39,20 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     sentinel = await startPrivateRedisSentinel();
     cleanups.push(() => sentinel.destroy());
     const topology = { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_MASTER: sentinel.master };
+    // The processes reach the sentinels over slow links: a reconnect then spends most of its time asking
+    // them for the primary, which is when the announcement of the new one lands (it once ended clients).
+    const slowLinks = await Promise.all(
+      sentinel.sentinels.split(',').map((address) => {
+        const [host = '', port = ''] = address.split(':');
+        return startTcpProxy({ host, port: Number(port) }, { delayMs: SENTINEL_LINK_DELAY_MS });
+      }),
+    );
+    cleanups.push(() => Promise.all(slowLinks.map((link) => link.close())));
     pipeline = await startStorePipeline('redis-sentinel', {
       ...FAILOVER_PROCESS_ENV,
       // The processes ask the sentinels for the primary.
-      ...topology,
+      REDIS_SENTINELS: slowLinks.map((link) => `127.0.0.1:${link.port}`).join(','),
+      REDIS_SENTINEL_MASTER: sentinel.master,
     });
     cleanups.push(() => pipeline.cleanup());
     operator = createRedisClient(loadConfig({ ...topology, REDIS_PREFIX: pipeline.redis.prefix }), 'service');
@@ -54,11 +68,12 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
   const newKey = (name: string) => createNamedKey(pipeline.database.db, name);
 
   it('follows the new primary: nothing lost, only 200s and 503 problems, a revoke still refused', async () => {
-    await pipeline.startWorker();
+    const worker = await pipeline.startWorker();
     api = await startService('api', pipeline.env);
     const base = api.base;
     const [loaded, revoked] = [await newKey('loaded'), await newKey('revoked')];
-    expect(await searchStatus(base, revoked.secret)).toBe(200);
+    // The API listens before its first connection through the slow links is made.
+    expect(await firstAnswerOtherThan503(() => searchStatus(base, revoked.secret))).toBe(200);
     const load = startLoad(searchRequest(base, loaded.secret), { concurrency: 2, pauseMs: 10 });
 
     const ingest = await pipeline.ingest(lines, ['--wait', '--timeout', '180']);
@@ -76,10 +91,10 @@ describe('Redis Sentinel: the primary killed during ingest and API load', () => 
     await stageStaleVouch(await sentinel.primaryPort(), pipeline.redis.prefix, revoked.key.id, staleVouch);
 
     // The API's first answer other than a 503 for the revoked key is a refusal.
-    expect(await firstAnswerAfterFailover(() => searchStatus(base, revoked.secret))).toBe(401);
+    expect(await firstAnswerOtherThan503(() => searchStatus(base, revoked.secret))).toBe(401);
 
     // Nothing lost, nothing twice, however many batches the replica had not received.
-    expect(await ingest.exited, ingest.output()).toBe(0);
+    expect(await ingest.exited, `${ingest.output()}\nworker:\n${worker.output()}`).toBe(0);
     expect(ingest.output()).not.toMatch(/FAILED|NOT STORED/);
     await waitForConvergence(pipeline.convergenceInput(lines), 90_000);
 

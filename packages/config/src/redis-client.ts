@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Config } from './config.js';
+import { FailoverFollowingSentinelConnector } from './sentinel-connector.js';
 
 /**
  * Every Redis client of every process comes from here (docs/operations.md "Running at scale", Redis):
@@ -123,8 +124,9 @@ export function clusterClientOptions(
 
 /**
  * A new client for `config`'s topology. The caller owns it (`quit` when done). With Sentinel, the
- * client asks the sentinels for the primary and follows a failover (`failoverDetector`: it drops its
- * connection as soon as a sentinel announces a new primary, which also ends its key-vouch generation).
+ * client asks the sentinels for the primary and follows a failover: it drops its connection as soon as
+ * a sentinel announces a new primary, which also ends its key-vouch generation (see
+ * FailoverFollowingSentinelConnector for why not ioredis's own `failoverDetector`).
  */
 export function createRedisClient(
   config: Config,
@@ -144,7 +146,7 @@ export function createRedisClient(
       ...clientOptions,
       sentinels: topology.sentinels,
       name: topology.master,
-      failoverDetector: true,
+      Connector: FailoverFollowingSentinelConnector,
       ...passwordOf(topology),
     });
   }

@@ -10,9 +10,14 @@ export type TcpProxy = {
 
 /**
  * A loopback TCP proxy in front of a shared server, so a test can make that server unreachable for the
- * process under test (and bring it back) without ever touching the server itself.
+ * process under test (and bring it back) without ever touching the server itself. With `delayMs`, every
+ * chunk is passed on that much later in each direction (in order): a slow link.
  */
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  options: { delayMs?: number } = {},
+): Promise<TcpProxy> {
+  const delayMs = options.delayMs ?? 0;
   let blocked = false;
   const open = new Set<Socket>();
   const server = createServer((client) => {
@@ -28,7 +33,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     }
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    if (delayMs === 0) {
+      client.pipe(upstream).pipe(client);
+      return;
+    }
+    // Timers of one delay fire in the order they were set, so the chunks keep theirs.
+    const forwardLater = (from: Socket, to: Socket) =>
+      from.on('data', (chunk) => setTimeout(() => to.destroyed || to.write(chunk), delayMs));
+    forwardLater(client, upstream);
+    forwardLater(upstream, client);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
