@@ -211,7 +211,9 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
       const target = get(container, key);
       if (typeof target === 'object' && target !== null && !Array.isArray(target))
         Object.defineProperty(target, extraKey, {
-          value,
+          // A copy: fast-check may hand one generated value to two mutations of an event, and the second
+          // would then set it inside itself (a cycle, which the slot walk never leaves).
+          value: structuredClone(value),
           enumerable: true,
           writable: true,
           configurable: true,

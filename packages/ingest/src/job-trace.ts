@@ -19,7 +19,9 @@ import { INGEST_QUEUE_NAME, batchItemCount, type IngestJobData } from './queue.j
  * While tracing is off nothing here creates a span or touches a job's data.
  */
 
-const tracer = trace.getTracer('@directory/ingest');
+// Asked for at each span, not once at load: a tracer taken while one provider is registered stays bound
+// to it after tracing is stopped and started again in the same process.
+const tracer = () => trace.getTracer('@directory/ingest');
 
 const QUEUE_ATTRIBUTES = {
   'messaging.system': 'bullmq',
@@ -43,7 +45,7 @@ async function runInSpan<T>(span: Span, parent: Context, work: () => Promise<T>)
 export function traceIngestRun<T>(sourceName: string, work: () => Promise<T>): Promise<T> {
   if (!tracingIsOn()) return work();
   return runInSpan(
-    tracer.startSpan(`ingest ${sourceName}`, { kind: SpanKind.INTERNAL }),
+    tracer().startSpan(`ingest ${sourceName}`, { kind: SpanKind.INTERNAL }),
     context.active(),
     work,
   );
@@ -58,7 +60,7 @@ export function traceEnqueue<T>(
   send: (withTraceContext: (data: IngestJobData) => IngestJobData) => Promise<T>,
 ): Promise<T> {
   if (!tracingIsOn()) return send((data) => data);
-  const span = tracer.startSpan(`send ${INGEST_QUEUE_NAME}`, {
+  const span = tracer().startSpan(`send ${INGEST_QUEUE_NAME}`, {
     kind: SpanKind.PRODUCER,
     attributes: {
       ...QUEUE_ATTRIBUTES,
@@ -83,7 +85,7 @@ export function traceJob<T>(
   const { traceparent } = job.data;
   const parent =
     typeof traceparent === 'string' ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
-  const span = tracer.startSpan(
+  const span = tracer().startSpan(
     `process ${INGEST_QUEUE_NAME}`,
     {
       kind: SpanKind.CONSUMER,
@@ -107,7 +109,7 @@ export function traceJob<T>(
  */
 export function traceIndexWrite<T>(alias: string, documents: number, work: () => Promise<T>): Promise<T> {
   if (!tracingIsOn()) return work();
-  const span = tracer.startSpan('index write', {
+  const span = tracer().startSpan('index write', {
     kind: SpanKind.CLIENT,
     attributes: {
       'db.system': 'elasticsearch',

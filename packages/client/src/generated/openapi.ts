@@ -354,61 +354,83 @@ export type webhooks = {
 };
 export type components = {
   schemas: {
-    /** @description RFC 9457 problem details (application/problem+json) */
-    Problem: {
-      /** @description URI reference identifying the problem type */
-      type: string;
-      /** @description Short summary of the problem type */
-      title: string;
-      /** @description The HTTP status code */
-      status: number;
-      /** @description What went wrong with this request */
-      detail: string;
-      /** @description Every bad parameter and why; may be empty */
-      errors: {
-        /** @description The query or path parameter (or header) at fault */
-        parameter: string;
-        /** @description Why it was rejected */
-        reason: string;
-      }[];
-    };
-    /** @description One value of a facet and how many records it finds */
-    FacetValue: {
+    /** @description A record's current state in the dataset's feed */
+    Change: {
+      /** @description The stable id of the record (as in search and single fetch) */
+      id: string;
       /**
-       * @description The value as the facet's filter takes it in a query string (`true` or `false` for a boolean filter): `?<facet>=<value>` finds `count` records
-       * @example dentistry
+       * @description `upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)
+       * @enum {string}
+       */
+      change: 'upsert' | 'delete';
+      /** @description The record as search and single fetch return it; null for `delete` */
+      doctor: components['schemas']['Doctor'] | null;
+      /**
+       * Format: date-time
+       * @description API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.
+       */
+      changedAt?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One page of the changes feed, in feed order */
+    ChangesPage: {
+      changes: components['schemas']['Change'][];
+      page: {
+        /** @description Changes in this page */
+        count: number;
+        /** @description Whether more changes are ready now; ask again with nextCursor until false */
+        hasMore: boolean;
+        /** @description Always present: send it as `since` (with the same country) for the changes after this page, now or later. When nothing was new it equals the cursor sent. */
+        nextCursor: string;
+      } & {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One city of a dataset */
+    City: {
+      /**
+       * @description The city slug, exactly as search's `city` parameter accepts it (and as in profile URLs)
        * @example berlin
-       * @example true
+       * @example san-sebastian
        */
-      value: string;
-      /** @description Records the search would find with this value, every other filter applied */
-      count: number;
+      slug: string;
       /**
-       * @description Display label: a specialty's in `lang` (default en), a city's most common published name, an insurance scheme's own name; absent for the others
-       * @example Dentistry
+       * @description Display name: the most common published address city among the city's records; null when none publishes one
        * @example Berlin
-       * @example Gesetzliche Krankenversicherung
+       * @example San Sebastián
        */
-      label?: string;
+      name: string | null;
+      /** @description Published records in this city */
+      count: number;
     } & {
       [key: string]: unknown;
     };
-    /** @description API 1.4, only with `facets`: each facet asked for, with its values, most records first, then value. A facet counts with every filter of the search but its own. */
-    Facets: {
-      specialty?: components['schemas']['FacetValue'][];
-      city?: components['schemas']['FacetValue'][];
-      verified?: components['schemas']['FacetValue'][];
-      whatsapp?: components['schemas']['FacetValue'][];
-      language?: components['schemas']['FacetValue'][];
-      acceptingNewPatients?: components['schemas']['FacetValue'][];
-      wheelchairAccessible?: components['schemas']['FacetValue'][];
-      insurance?: components['schemas']['FacetValue'][];
+    /** @description Cities of one dataset, most records first, then slug */
+    CityList: {
+      cities: components['schemas']['City'][];
     } & {
       [key: string]: unknown;
     };
-    /** @description Values of one facet in a dataset, matching `q`, most records first, then value */
-    FacetValueList: {
-      values: components['schemas']['FacetValue'][];
+    /** @description A city of the dataset whose name matches: search with `city=<citySlug>` */
+    CitySuggestion: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'city';
+      /**
+       * @description A city slug: search with `city=<citySlug>`
+       * @example muenchen
+       */
+      citySlug: string;
+      /**
+       * @description Display name: the most common matching spelling among the city's records (the slug if none)
+       * @example München
+       */
+      name: string;
     } & {
       [key: string]: unknown;
     };
@@ -494,6 +516,146 @@ export type components = {
        * @description Canonical public profile address on the service's website
        */
       profileUrl: string;
+    };
+    /** @description A record that became served, changed (`doctor.upserted`) or stopped being served (`doctor.deleted`) in a dataset an endpoint follows. Several deliveries for one record can arrive out of order (retries): keep, per `data.id`, the one with the highest `data.version`. */
+    DoctorChangeEvent: {
+      /** @enum {string} */
+      type: 'doctor.upserted' | 'doctor.deleted';
+      /**
+       * Format: date-time
+       * @description When the change was made (= `data.changedAt`)
+       */
+      timestamp: string;
+      data: {
+        /** @description The record id (as in search and the changes feed) */
+        id: string;
+        /**
+         * @description The dataset
+         * @enum {string}
+         */
+        country: 'de' | 'es' | 'it' | 'pt';
+        /** @description The record's version: only grows; a delivery with a lower one than held is stale */
+        version: number;
+        /**
+         * Format: date-time
+         * @description When the change was made
+         */
+        changedAt: string;
+        /** @description The record as search returns it; null for `doctor.deleted` */
+        doctor: components['schemas']['Doctor'] | null;
+      };
+    };
+    /** @description A published record search’s `q` finds for the text: fetch it with `GET /api/v1/doctors/{id}` */
+    DoctorSuggestion: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'doctor';
+      /** @description The record id: `GET /api/v1/doctors/{id}` */
+      id: string;
+      /** @description Published display name (the legal name when there is none) */
+      name: string;
+      /** @description Published address city; null when there is none */
+      city: string | null;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One NDJSON line: a Doctor record, or the ExportTrailer as the last line */
+    ExportLine: components['schemas']['Doctor'] | components['schemas']['ExportTrailer'];
+    /** @description The last line of an export: where the changes feed takes over */
+    ExportTrailer: {
+      export: {
+        /** @description The dataset exported (lower case) */
+        country: string;
+        /** @description Records sent in this response (lines before this one) */
+        records: number;
+        /** @description true: every record of the snapshot after `after` was sent. false: the export stopped early (see `reason`); resume it with `resume` and `after` */
+        complete: boolean;
+        /** @description Only when not complete: why the export stopped, and when to resume it */
+        reason?: string;
+        /** @description Send it as `since` to `GET /api/v1/changes` (same country) for every change after this snapshot; equal to the `Changes-Cursor` header */
+        changesCursor: string;
+      } & {
+        [key: string]: unknown;
+      };
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One value of a facet and how many records it finds */
+    FacetValue: {
+      /**
+       * @description The value as the facet's filter takes it in a query string (`true` or `false` for a boolean filter): `?<facet>=<value>` finds `count` records
+       * @example dentistry
+       * @example berlin
+       * @example true
+       */
+      value: string;
+      /** @description Records the search would find with this value, every other filter applied */
+      count: number;
+      /**
+       * @description Display label: a specialty's in `lang` (default en), a city's most common published name, an insurance scheme's own name; absent for the others
+       * @example Dentistry
+       * @example Berlin
+       * @example Gesetzliche Krankenversicherung
+       */
+      label?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Values of one facet in a dataset, matching `q`, most records first, then value */
+    FacetValueList: {
+      values: components['schemas']['FacetValue'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description API 1.4, only with `facets`: each facet asked for, with its values, most records first, then value. A facet counts with every filter of the search but its own. */
+    Facets: {
+      specialty?: components['schemas']['FacetValue'][];
+      city?: components['schemas']['FacetValue'][];
+      verified?: components['schemas']['FacetValue'][];
+      whatsapp?: components['schemas']['FacetValue'][];
+      language?: components['schemas']['FacetValue'][];
+      acceptingNewPatients?: components['schemas']['FacetValue'][];
+      wheelchairAccessible?: components['schemas']['FacetValue'][];
+      insurance?: components['schemas']['FacetValue'][];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Non-secret metadata of an API key; the secret itself is never returned */
+    Key: {
+      /** @description Key identifier */
+      id: string;
+      /** @description Name given at creation */
+      name: string;
+      /** @description Leading characters of the secret, to tell keys apart */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description When the key was created (UTC)
+       */
+      creationTime: string;
+    };
+    KeyResponse: {
+      key: components['schemas']['Key'];
+    };
+    /** @description RFC 9457 problem details (application/problem+json) */
+    Problem: {
+      /** @description URI reference identifying the problem type */
+      type: string;
+      /** @description Short summary of the problem type */
+      title: string;
+      /** @description The HTTP status code */
+      status: number;
+      /** @description What went wrong with this request */
+      detail: string;
+      /** @description Every bad parameter and why; may be empty */
+      errors: {
+        /** @description The query or path parameter (or header) at fault */
+        parameter: string;
+        /** @description Why it was rejected */
+        reason: string;
+      }[];
     };
     /** @description API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`. Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. */
     SelectedDoctor: {
@@ -642,6 +804,33 @@ export type components = {
       updatedAt?: string | null;
       /** @description API 1.3. When `verified` last became true (UTC); null while the listing is not verified. */
       verifiedAt?: string | null;
+    };
+    /** @description API 1.2. The answer to a batch get: the records found, each once, in the order first asked for, each shaped by `fields`, and the entries that found none */
+    SelectedDoctorBatch: {
+      doctors: components['schemas']['SelectedDoctor'][];
+      /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
+      missing: string[];
+    };
+    /** @description One page of search results, in the order `sort` asks for (by default folded name, then id; with `near`, by distance, then id), each record shaped by `fields` */
+    SelectedDoctorPage: {
+      doctors: components['schemas']['SelectedSearchResult'][];
+      page: {
+        /** @description Records in this page */
+        count: number;
+        /** @description Whether more pages follow */
+        hasMore: boolean;
+        /** @description Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page */
+        nextCursor: string | null;
+        /** @description API 1.3, only with `count=true`: how many records match the filters (all pages). Exact up to 10000; past that it is 10000 and `totalExact` is false. */
+        total?: number;
+        /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
+        totalExact?: boolean;
+      };
+      facets?: components['schemas']['Facets'];
+    };
+    /** @description One published record, shaped by `fields` */
+    SelectedDoctorResponse: {
+      doctor: components['schemas']['SelectedDoctor'];
     };
     /** @description A search record. With `fields` (API 1.2), only the fields named (always `id`). Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. Plus `distanceMeters` when the search used `near` (API 1.2). */
     SelectedSearchResult: {
@@ -793,131 +982,6 @@ export type components = {
       /** @description API 1.2, only when the search used `near`: the distance from that point to `location`, in whole metres (great-circle) */
       distanceMeters?: number;
     };
-    /** @description One page of search results, in the order `sort` asks for (by default folded name, then id; with `near`, by distance, then id), each record shaped by `fields` */
-    SelectedDoctorPage: {
-      doctors: components['schemas']['SelectedSearchResult'][];
-      page: {
-        /** @description Records in this page */
-        count: number;
-        /** @description Whether more pages follow */
-        hasMore: boolean;
-        /** @description Opaque, signed cursor for the next page (send it as `cursor` with the same filters); null when there is no next page */
-        nextCursor: string | null;
-        /** @description API 1.3, only with `count=true`: how many records match the filters (all pages). Exact up to 10000; past that it is 10000 and `totalExact` is false. */
-        total?: number;
-        /** @description API 1.3, only with `count=true`: whether `total` is exact (true) or a lower bound (false). */
-        totalExact?: boolean;
-      };
-      facets?: components['schemas']['Facets'];
-    };
-    /** @description API 1.2. The answer to a batch get: the records found, each once, in the order first asked for, each shaped by `fields`, and the entries that found none */
-    SelectedDoctorBatch: {
-      doctors: components['schemas']['SelectedDoctor'][];
-      /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
-      missing: string[];
-    };
-    /** @description One published record, shaped by `fields` */
-    SelectedDoctorResponse: {
-      doctor: components['schemas']['SelectedDoctor'];
-    };
-    /** @description Non-secret metadata of an API key; the secret itself is never returned */
-    Key: {
-      /** @description Key identifier */
-      id: string;
-      /** @description Name given at creation */
-      name: string;
-      /** @description Leading characters of the secret, to tell keys apart */
-      prefix: string;
-      /**
-       * Format: date-time
-       * @description When the key was created (UTC)
-       */
-      creationTime: string;
-    };
-    KeyResponse: {
-      key: components['schemas']['Key'];
-    };
-    /** @description A record's current state in the dataset's feed */
-    Change: {
-      /** @description The stable id of the record (as in search and single fetch) */
-      id: string;
-      /**
-       * @description `upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)
-       * @enum {string}
-       */
-      change: 'upsert' | 'delete';
-      /** @description The record as search and single fetch return it; null for `delete` */
-      doctor: components['schemas']['Doctor'] | null;
-      /**
-       * Format: date-time
-       * @description API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.
-       */
-      changedAt?: string;
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description One page of the changes feed, in feed order */
-    ChangesPage: {
-      changes: components['schemas']['Change'][];
-      page: {
-        /** @description Changes in this page */
-        count: number;
-        /** @description Whether more changes are ready now; ask again with nextCursor until false */
-        hasMore: boolean;
-        /** @description Always present: send it as `since` (with the same country) for the changes after this page, now or later. When nothing was new it equals the cursor sent. */
-        nextCursor: string;
-      } & {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description The last line of an export: where the changes feed takes over */
-    ExportTrailer: {
-      export: {
-        /** @description The dataset exported (lower case) */
-        country: string;
-        /** @description Records sent in this response (lines before this one) */
-        records: number;
-        /** @description true: every record of the snapshot after `after` was sent. false: the export stopped early (see `reason`); resume it with `resume` and `after` */
-        complete: boolean;
-        /** @description Only when not complete: why the export stopped, and when to resume it */
-        reason?: string;
-        /** @description Send it as `since` to `GET /api/v1/changes` (same country) for every change after this snapshot; equal to the `Changes-Cursor` header */
-        changesCursor: string;
-      } & {
-        [key: string]: unknown;
-      };
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description One NDJSON line: a Doctor record, or the ExportTrailer as the last line */
-    ExportLine: components['schemas']['Doctor'] | components['schemas']['ExportTrailer'];
-    /** @description One city of a dataset */
-    City: {
-      /**
-       * @description The city slug, exactly as search's `city` parameter accepts it (and as in profile URLs)
-       * @example berlin
-       * @example san-sebastian
-       */
-      slug: string;
-      /**
-       * @description Display name: the most common published address city among the city's records; null when none publishes one
-       * @example Berlin
-       * @example San Sebastián
-       */
-      name: string | null;
-      /** @description Published records in this city */
-      count: number;
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description Cities of one dataset, most records first, then slug */
-    CityList: {
-      cities: components['schemas']['City'][];
-    } & {
-      [key: string]: unknown;
-    };
     /** @description One code of the specialty vocabulary */
     Specialty: {
       /**
@@ -979,42 +1043,6 @@ export type components = {
     } & {
       [key: string]: unknown;
     };
-    /** @description A city of the dataset whose name matches: search with `city=<citySlug>` */
-    CitySuggestion: {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      type: 'city';
-      /**
-       * @description A city slug: search with `city=<citySlug>`
-       * @example muenchen
-       */
-      citySlug: string;
-      /**
-       * @description Display name: the most common matching spelling among the city's records (the slug if none)
-       * @example München
-       */
-      name: string;
-    } & {
-      [key: string]: unknown;
-    };
-    /** @description A published record search’s `q` finds for the text: fetch it with `GET /api/v1/doctors/{id}` */
-    DoctorSuggestion: {
-      /**
-       * @description discriminator enum property added by openapi-typescript
-       * @enum {string}
-       */
-      type: 'doctor';
-      /** @description The record id: `GET /api/v1/doctors/{id}` */
-      id: string;
-      /** @description Published display name (the legal name when there is none) */
-      name: string;
-      /** @description Published address city; null when there is none */
-      city: string | null;
-    } & {
-      [key: string]: unknown;
-    };
     /**
      * @description Specialties, then cities, then doctors, in the typeahead’s order
      * @example {
@@ -1046,34 +1074,6 @@ export type components = {
       )[];
     } & {
       [key: string]: unknown;
-    };
-    /** @description A record that became served, changed (`doctor.upserted`) or stopped being served (`doctor.deleted`) in a dataset an endpoint follows. Several deliveries for one record can arrive out of order (retries): keep, per `data.id`, the one with the highest `data.version`. */
-    DoctorChangeEvent: {
-      /** @enum {string} */
-      type: 'doctor.upserted' | 'doctor.deleted';
-      /**
-       * Format: date-time
-       * @description When the change was made (= `data.changedAt`)
-       */
-      timestamp: string;
-      data: {
-        /** @description The record id (as in search and the changes feed) */
-        id: string;
-        /**
-         * @description The dataset
-         * @enum {string}
-         */
-        country: 'de' | 'es' | 'it' | 'pt';
-        /** @description The record's version: only grows; a delivery with a lower one than held is stale */
-        version: number;
-        /**
-         * Format: date-time
-         * @description When the change was made
-         */
-        changedAt: string;
-        /** @description The record as search returns it; null for `doctor.deleted` */
-        doctor: components['schemas']['Doctor'] | null;
-      };
     };
     /** @description Sent by "Send test event" in the console, to check an endpoint and its signature check. */
     WebhookTestEvent: {

@@ -153,7 +153,20 @@ function finishDocument(document: JsonObject): JsonObject {
   dropComponentIds(document);
   addDiscriminators(document);
   addWebhooks(document, componentSchemas(document));
+  sortComponentSchemas(document);
   return document;
+}
+
+// zod registers a component when the module declaring it is loaded, so their order would be the order
+// in which modules happened to load: in name order, one process's document is every process's.
+function sortComponentSchemas(document: JsonObject): void {
+  if (!isObject(document.components) || !isObject(document.components.schemas)) return;
+  const schemas = document.components.schemas;
+  document.components.schemas = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((name) => [name, schemas[name]]),
+  );
 }
 
 /**
