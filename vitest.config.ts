@@ -21,9 +21,9 @@ export default defineConfig({
     minWorkers: 1,
     // A worker process serves file after file, and the files of a project share its module graph
     // instead of importing every module again (unit, integration and e2e: 874 s with a graph per file,
-    // 547 s shared, one quiet day with coverage). A spec leaves nothing behind that a later file could
-    // meet (docs/development.md, "Tests"). Smoke files, which build and start commands, and the serial
-    // projects keep a graph per file (`isolate: true` below).
+    // 547 s shared, one quiet day with coverage; the three serial projects' imports 34 s in all). A spec
+    // leaves nothing behind that a later file could meet (docs/development.md, "Tests"). Smoke files,
+    // which build and start commands, keep a graph per file (`isolate: true` below).
     poolOptions: { forks: { isolate: false } },
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
@@ -102,7 +102,7 @@ export default defineConfig({
         // load need both cores).
         test: {
           name: 'faults',
-          poolOptions: { forks: { singleFork: true, isolate: true } },
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 1 },
           include: ['test/faults/**/*.fault.spec.ts'],
           env: COMPILED_PROCESSES,
@@ -116,7 +116,7 @@ export default defineConfig({
         // the flood compares latencies, which nothing else may skew.
         test: {
           name: 'security',
-          poolOptions: { forks: { singleFork: true, isolate: true } },
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 2 },
           include: ['test/security/**/*.security.spec.ts'],
           env: COMPILED_PROCESSES,
@@ -130,7 +130,7 @@ export default defineConfig({
         // three Elasticsearch nodes, several workers): private instances on free ports only, after the rest.
         test: {
           name: 'cluster',
-          poolOptions: { forks: { singleFork: true, isolate: true } },
+          poolOptions: { forks: { singleFork: true } },
           sequence: { groupOrder: 3 },
           include: ['test/cluster/**/*.cluster.spec.ts'],
           env: COMPILED_PROCESSES,
