@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../src/search/cursor.js';
 import { arcDistanceMeters, parseBbox } from '../src/search/geo.js';
-import { compoundParts, indexedWords, specialtyNamesOf, wordsOf } from '../src/search/search-analysis.js';
+import {
+  compoundParts,
+  indexedWords,
+  joinedWords,
+  specialtyNamesOf,
+  wordsOf,
+} from '../src/search/search-analysis.js';
 import { boundSortOrder, defaultSortOrder, sortOrderOf } from '../src/search/search-order.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 import {
@@ -11,7 +17,12 @@ import {
   toDoctorPage,
   type SearchHit,
 } from '../src/search/search-query.js';
-import { relevanceTextQuery, RELEVANCE_FIELDS, TYPO_FUZZINESS } from '../src/search/search-relevance.js';
+import {
+  JOINED_WEIGHT,
+  relevanceTextQuery,
+  RELEVANCE_FIELDS,
+  TYPO_FUZZINESS,
+} from '../src/search/search-relevance.js';
 import { toDoctor } from '../src/places/doctor.js';
 import { servedState, SITE_ORIGIN } from './fixtures.js';
 
@@ -59,6 +70,17 @@ describe('search analysis', () => {
     expect(compoundParts('haus'.repeat(17))).toEqual([]);
   });
 
+  it('joins each pair of neighbouring words of a text, never across texts nor with a short word', () => {
+    expect(joinedWords(['Clínica Dental Sonrisa', 'Zahnarzt-Praxis Dr. Ana Weiß'])).toEqual([
+      'clinicadental',
+      'dentalsonrisa',
+      'zahnarztpraxis',
+      'anaweiss',
+    ]);
+    expect(joinedWords(['Dental', 'Clínica'])).toEqual([]);
+    expect(joinedWords(['La Coruña'])).toEqual([]);
+  });
+
   it('names a specialty code in every page language, its synonyms and the code itself', () => {
     const names = specialtyNamesOf(['dentistry', 'no-such-code']);
     expect(names).toEqual(
@@ -76,8 +98,22 @@ describe('the relevance query', () => {
     expect(words.minimum_should_match).toBe(2);
     const [first, last] = words.should;
     const fields = Object.keys(RELEVANCE_FIELDS);
-    expect(first?.dis_max.queries).toHaveLength(fields.length * 2);
-    expect(last?.dis_max.queries).toHaveLength(fields.length * 3);
+    // Per field an exact and a corrected match (and a prefix for the last word), and the joined pairs
+    // matched exactly or corrected, never as a prefix.
+    expect(first?.dis_max.queries).toHaveLength(fields.length * 2 + 2);
+    expect(last?.dis_max.queries).toHaveLength(fields.length * 3 + 2);
+    expect(first?.dis_max.queries).toContainEqual({
+      match: { joinedText: { query: 'zahnarzt', boost: JOINED_WEIGHT } },
+    });
+    expect(last?.dis_max.queries).toContainEqual({
+      match: {
+        joinedText: { query: 'ber', boost: JOINED_WEIGHT / 2, fuzziness: TYPO_FUZZINESS, prefix_length: 1 },
+      },
+    });
+    const joinedPrefixes = last?.dis_max.queries.filter(
+      (clause) => 'prefix' in clause && 'joinedText' in clause.prefix,
+    );
+    expect(joinedPrefixes).toEqual([]);
     expect(first?.dis_max.queries).toContainEqual({
       match: { nameText: { query: 'zahnarzt', boost: 1.5, fuzziness: TYPO_FUZZINESS, prefix_length: 1 } },
     });

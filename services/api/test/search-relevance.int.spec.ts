@@ -68,6 +68,15 @@ const PLACES = [
     citySlug: 'madrid',
     location: { latitude: 40.42, longitude: -3.7 },
   }),
+  placeState({
+    id: 'rel-es-clinica-dental',
+    name: 'Clínica Dental Robles',
+    country: 'es',
+    primaryType: 'Consulta',
+    city: 'Madrid',
+    citySlug: 'madrid',
+    location: { latitude: 40.43, longitude: -3.69 },
+  }),
   placeState({ id: 'rel-fiji', name: 'Praxis Fidschi', location: { latitude: -17.7, longitude: 178.4 } }),
   placeState({ id: 'rel-hidden', name: 'Zahnarztpraxis Geschlossen', closed: true, location: north(2) }),
 ];
@@ -112,6 +121,25 @@ describe('GET /api/v1/doctors, API 1.3: sort, relevance, bbox and count', () => 
       expect(await ids('country=es&q=zahnarzt%20madrid&sort=relevance')).toEqual(['rel-es-dentista']);
       expect(await ids('country=es&q=pediatrics&sort=relevance')).toEqual(['rel-es-pediatra']);
       expect(await ids('country=de&q=dentistry&sort=relevance')).toEqual(['rel-zahn-mueller']);
+    });
+
+    it('finds two words typed as one, with a typo too, and leaves the words typed apart as they were', async () => {
+      expect(await ids('country=es&q=clinicadental&sort=relevance')).toEqual(['rel-es-clinica-dental']);
+      expect(await ids('country=es&q=clinicadentl%20madrid&sort=relevance')).toEqual([
+        'rel-es-clinica-dental',
+      ]);
+      expect(await ids('country=es&q=clinicasonrisa&sort=relevance')).toEqual(['rel-es-dentista']);
+      // Typed apart, the dentist (a "dental" specialty synonym) still matches, below the name.
+      expect(await ids('country=es&q=clinica%20dental&sort=relevance')).toEqual([
+        'rel-es-clinica-dental',
+        'rel-es-dentista',
+      ]);
+      expect(await ids('country=es&q=clinica&sort=relevance')).toEqual(
+        expect.arrayContaining(['rel-es-clinica-dental', 'rel-es-dentista']),
+      );
+      // Literal search reads no joined words; nor does a prefix ("clinicaden" is no whole pair).
+      expect(await ids('country=es&q=clinicadental')).toEqual([]);
+      expect(await ids('country=es&q=clinicaden&sort=relevance')).toEqual([]);
     });
 
     it('takes the last word as a prefix and rewards the words in order in the name', async () => {

@@ -13,6 +13,9 @@ import { foldText } from '../shared/text.js';
  *   parts, so "Zahnarzt" finds "Zahnarztpraxis" and "Kinder" finds "Kinderarztpraxis". Parts come from
  *   the specialty vocabulary's German words and a short list of the words practices are named with;
  *   a word that cannot be read as parts stays one word (never a guess from a fragment).
+ * - Run-together words: each pair of neighbouring words of a text is also indexed as one word
+ *   (`joinedWords`; what a shingle filter with an empty separator writes), so a query word typed
+ *   without its space ("clinicadental", "zahnarztpraxis") matches the two words it joins.
  * - Specialties across languages: a record's specialty codes add their labels and synonyms in every
  *   page language and the code itself, so "dentist" finds a Spanish "Dentista" record and
  *   "dentistry" (the code) finds them all.
@@ -181,6 +184,28 @@ export function indexedWords(text: string, country: CountryCode): string[] {
       const part = pending.shift() as string;
       out.push(part);
       pending.push(...compoundParts(part));
+    }
+  }
+  return out;
+}
+
+/** A word shorter than this is never joined to its neighbour: "dr ana" as "drana" would be a name by chance. */
+const MIN_JOINED_PART_LENGTH = 3;
+
+/**
+ * Each pair of neighbouring words of each text, written as one word ("Clínica Dental Sonrisa" gives
+ * "clinicadental" and "dentalsonrisa"), when both words have at least MIN_JOINED_PART_LENGTH letters.
+ * Words of different texts are never joined.
+ */
+export function joinedWords(texts: ReadonlyArray<string>): string[] {
+  const out: string[] = [];
+  for (const text of texts) {
+    const words = wordsOf(text);
+    for (let index = 1; index < words.length; index += 1) {
+      const first = words[index - 1] as string;
+      const second = words[index] as string;
+      if (first.length >= MIN_JOINED_PART_LENGTH && second.length >= MIN_JOINED_PART_LENGTH)
+        out.push(first + second);
     }
   }
   return out;

@@ -5,7 +5,7 @@ import type { InsuranceCode, LanguageCode } from '../events/patient-attributes.j
 import type { PublicRecord } from '../places/place-fold.js';
 import { isServed, type PlaceState } from '../events/place-state.js';
 import { foldText } from '../shared/text.js';
-import { indexedText, specialtyNamesOf } from './search-analysis.js';
+import { indexedText, joinedWords, specialtyNamesOf } from './search-analysis.js';
 import { SORT_NAME_MAX_CODE_POINTS } from '../requests/page-bounds.js';
 import type { GeoPoint } from './geo.js';
 import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
@@ -43,6 +43,11 @@ export type SearchDocument = {
   specialtyText: string;
   /** The address's city and region as relevance search reads them. */
   cityText: string;
+  /**
+   * Each pair of neighbouring words of the name, the specialties and the city as one word
+   * (search-analysis.ts, `joinedWords`): what a query word typed without its space matches.
+   */
+  joinedText: string;
   // Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
   /** The record's location: what `near` measures from. */
   location: GeoPoint | null;
@@ -115,6 +120,7 @@ export const SEARCH_DOCUMENT_MAPPING = {
     nameText: { type: 'text', analyzer: 'standard' },
     specialtyText: { type: 'text', analyzer: 'standard' },
     cityText: { type: 'text', analyzer: 'standard' },
+    joinedText: { type: 'text', analyzer: 'standard' },
     location: { type: 'geo_point' },
     cityName: { type: 'keyword' },
     cityKey: { type: 'keyword' },
@@ -182,14 +188,17 @@ function relevanceTextOf(
   doctor: Doctor,
   specialtyCodes: ReadonlyArray<string>,
   country: CountryCode,
-): Pick<SearchDocument, 'nameText' | 'specialtyText' | 'cityText'> {
-  const present = (texts: ReadonlyArray<string | null>) =>
-    texts.filter((text): text is string => text !== null).join(' ');
-  const specialties = [doctor.primaryType, ...doctor.specialties, ...specialtyNamesOf(specialtyCodes)];
+): Pick<SearchDocument, 'nameText' | 'specialtyText' | 'cityText' | 'joinedText'> {
+  const texts = (all: ReadonlyArray<string | null>) => all.filter((text): text is string => text !== null);
+  const names = texts([doctor.name, doctor.legalName]);
+  const specialties = texts([doctor.primaryType, ...doctor.specialties, ...specialtyNamesOf(specialtyCodes)]);
+  const city = texts([doctor.address.city, doctor.address.state]);
   return {
-    nameText: indexedText(present([doctor.name, doctor.legalName]), country),
-    specialtyText: indexedText(present(specialties), country),
-    cityText: indexedText(present([doctor.address.city, doctor.address.state]), country),
+    nameText: indexedText(names.join(' '), country),
+    specialtyText: indexedText(specialties.join(' '), country),
+    cityText: indexedText(city.join(' '), country),
+    // A set: the same label in several languages would repeat its pair.
+    joinedText: [...new Set(joinedWords([...names, ...specialties, ...city]))].join(' '),
   };
 }
 

@@ -16,6 +16,10 @@ import { wordsOf } from './search-analysis.js';
  *   exactly; the first letter must be right (people rarely mistype it, and it keeps the query fast).
  *   An exact match scores above a corrected one.
  * - The last word may be a prefix (typing "Zahnarzt Ber" finds Berlin), scored below a whole word.
+ * - Run-together words: a word may also match two neighbouring words of the name, the specialties or
+ *   the city typed without the space between them ("clinicadental" finds "Clínica Dental",
+ *   "zahnarztpraxis" finds "Zahnarzt-Praxis"), exactly or with a typo, scored as a specialty word. Not as
+ *   a prefix: a half-typed word would match every pair it begins.
  * - A record whose name holds the words as a phrase (in order, at most two words apart) scores higher.
  * - Place names in every language (place-names.ts): words that make up another name of a city of the
  *   dataset ("munich", "monaco di baviera") also match that city's records, as the city field does.
@@ -30,6 +34,8 @@ type RelevanceField = keyof typeof RELEVANCE_FIELDS;
 export const TYPO_FUZZINESS = 'AUTO:4,7';
 /** A corrected word scores this share of an exact one. */
 const CORRECTED_WEIGHT = 0.5;
+/** A word matching two joined words (search-analysis.ts, `joinedWords`) scores as a specialty word. */
+export const JOINED_WEIGHT = 2;
 /** A prefix scores this share of a whole word. */
 const PREFIX_WEIGHT = 0.6;
 /** What the other fields of a word add to its best field's score. */
@@ -43,7 +49,10 @@ const WORDS_ALL_BUT_ONE_FROM = 4;
 
 type MatchClause = {
   match: Partial<
-    Record<RelevanceField, { query: string; boost: number; fuzziness?: string; prefix_length?: number }>
+    Record<
+      RelevanceField | 'joinedText',
+      { query: string; boost: number; fuzziness?: string; prefix_length?: number }
+    >
   >;
 };
 type PrefixClause = { prefix: Partial<Record<RelevanceField, { value: string; boost: number }>> };
@@ -130,6 +139,19 @@ function wordClause(word: string, isLast: boolean, citySlugs: ReadonlyArray<stri
     });
     if (isLast) queries.push({ prefix: { [field]: { value: word, boost: boost(weight, PREFIX_WEIGHT) } } });
   }
+  queries.push(
+    { match: { joinedText: { query: word, boost: JOINED_WEIGHT } } },
+    {
+      match: {
+        joinedText: {
+          query: word,
+          boost: boost(JOINED_WEIGHT, CORRECTED_WEIGHT),
+          fuzziness: TYPO_FUZZINESS,
+          prefix_length: 1,
+        },
+      },
+    },
+  );
   if (citySlugs.length > 0) {
     queries.push({
       constant_score: { filter: { terms: { citySlug: [...citySlugs] } }, boost: RELEVANCE_FIELDS.cityText },
