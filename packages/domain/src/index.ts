@@ -176,6 +176,25 @@ export {
   type SortOrder,
 } from './search/search-order.js';
 export { RELEVANCE_FIELDS, TYPO_FUZZINESS, relevanceTextQuery } from './search/search-relevance.js';
+export {
+  SUGGESTION_RADII_M,
+  buildNearbyCitiesRequest,
+  buildRadiusRingsRequest,
+  buildSuggestionCountRequest,
+  buildTermSuggestRequest,
+  citySuggestion,
+  correctedQuery,
+  needsSuggestions,
+  radiusSuggestion,
+  type NearbyCitiesAggregation,
+  type RadiusRingsAggregation,
+  type TermSuggestResponse,
+} from './search/search-suggestions.js';
+export {
+  searchSuggestionSchema,
+  searchSuggestionsSchema,
+  type SearchSuggestion,
+} from './search/search-suggestion.js';
 export { indexedText, indexedWords, wordsOf } from './search/search-analysis.js';
 export {
   doctorPageSchema,

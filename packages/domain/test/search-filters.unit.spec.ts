@@ -102,6 +102,7 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'count',
       'facets',
       'facetLimit',
+      'suggestions',
     ]);
   });
 

@@ -49,6 +49,18 @@ import {
   type SuggestHitSource,
   type SuggestPage,
   type SuggestParams,
+  buildNearbyCitiesRequest,
+  buildRadiusRingsRequest,
+  buildSuggestionCountRequest,
+  buildTermSuggestRequest,
+  citySuggestion,
+  correctedQuery,
+  needsSuggestions,
+  radiusSuggestion,
+  type NearbyCitiesAggregation,
+  type RadiusRingsAggregation,
+  type SearchFilters,
+  type SearchSuggestion,
 } from '@directory/domain';
 import { aliasSearchRequest, isIndexNotFound, searchAlias, type SearchClient } from '@directory/search-index';
 import type { SearchRequestCache } from './search-request-cache.js';
@@ -165,6 +177,37 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return toCitiesPage(await aggregate<CitiesAggregation>(buildCityCountsRequest(params.country, slugs)));
   }
 
+  /**
+   * What an empty first page suggests (search-suggestions.ts): the term suggester, the radius rings and
+   * the nearby cities at once, then one count of the corrected q. At most four requests.
+   */
+  async function suggestionsFor(
+    filters: SearchFilters,
+    order: SearchOrder,
+    requestTime: Date,
+  ): Promise<SearchSuggestion[]> {
+    const terms = filters.q === undefined ? null : buildTermSuggestRequest(filters.q);
+    const rings = buildRadiusRingsRequest(filters, order, requestTime);
+    const cities = buildNearbyCitiesRequest(filters, order, requestTime);
+    const [suggested, ringCounts, cityCounts] = await Promise.all([
+      terms === null ? undefined : search(terms),
+      rings === null ? undefined : aggregate<RadiusRingsAggregation>(rings),
+      cities === null ? undefined : aggregate<NearbyCitiesAggregation>(cities),
+    ]);
+    const corrected = filters.q === undefined ? null : correctedQuery(filters.q, suggested?.suggest);
+    let query: SearchSuggestion | null = null;
+    if (corrected !== null) {
+      const counted = await search(
+        buildSuggestionCountRequest(filters, { q: corrected }, order, requestTime),
+      );
+      const found = totalOf(counted?.hits.total).value;
+      if (found > 0) query = { kind: 'query', q: corrected, resultCount: found };
+    }
+    return [query, radiusSuggestion(ringCounts), citySuggestion(filters, cityCounts)].filter(
+      (suggestion): suggestion is SearchSuggestion => suggestion !== null,
+    );
+  }
+
   return {
     async searchDoctors(request, requestTime) {
       const filters = filtersOf(request);
@@ -186,11 +229,18 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const hits = response?.hits.hits ?? [];
       const total = request.count === true ? totalOf(response?.hits.total) : undefined;
       const page = toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
-      if (request.facets === undefined) return page;
-      return {
-        ...page,
-        facets: toFacets(request.facets, request.country, request.lang, response?.aggregations),
-      };
+      const withFacets =
+        request.facets === undefined
+          ? page
+          : {
+              ...page,
+              facets: toFacets(request.facets, request.country, request.lang, response?.aggregations),
+            };
+      if (request.suggestions !== true) return withFacets;
+      const suggestions = needsSuggestions(request, page.doctors.length)
+        ? await suggestionsFor(filters, order, requestTime)
+        : [];
+      return { ...withFacets, suggestions };
     },
 
     async getDoctor<Shape extends RecordShape>(doctorId: string, shape: Shape = {} as Shape) {

@@ -5,7 +5,12 @@ import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
 
 type Record = Doctor & { distanceMeters?: number };
+type Suggestion =
+  | { kind: 'query'; q: string; resultCount: number }
+  | { kind: 'radius'; radius: number; resultCount: number }
+  | { kind: 'city'; city: string; name: string | null; resultCount: number };
 type Page = {
+  suggestions?: Suggestion[];
   doctors: Record[];
   page: { count: number; hasMore: boolean; nextCursor: string | null; total?: number; totalExact?: boolean };
 };
@@ -181,6 +186,31 @@ describe('GET /api/v1/doctors, API 1.3: sort, relevance, bbox and count', () => 
         }
       } while (cursor !== null);
       expect(seen).toEqual(all);
+    });
+  });
+
+  describe('suggestions=true (API 1.4)', () => {
+    it('suggests a corrected q, a wider radius, a nearby city, each only when it applies', async () => {
+      const suggestions = async (query: string) => (await page(`${query}&suggestions=true`)).suggestions;
+      // A literal q with a typo: the known word, with what it finds (every other parameter kept).
+      expect(await suggestions('country=de&q=zahnartz')).toEqual([
+        { kind: 'query', q: 'zahnarzt', resultCount: 2 },
+      ]);
+      expect(await suggestions('country=de&q=zahnartz&city=hamburg')).toEqual([]);
+      // Nothing within 500 m: the smallest larger radius that finds something (rel-augen, 1 km).
+      const near = `near=${BERLIN.latitude},${BERLIN.longitude}`;
+      expect(await suggestions(`country=de&${near}&radius=500`)).toEqual([
+        { kind: 'radius', radius: 2_000, resultCount: 1 },
+      ]);
+      // The children's practice is in Hamburg, not Berlin: the nearest city that has it.
+      expect(await suggestions('country=de&city=berlin&q=kinderarztpraxis')).toEqual([
+        { kind: 'city', city: 'hamburg', name: 'Hamburg', resultCount: 1 },
+      ]);
+      // Nothing close: an empty list. A page with records: an empty list. Not asked: no field at all.
+      expect(await suggestions('country=de&q=xqxqxqxq')).toEqual([]);
+      expect(await suggestions('country=de&q=zahnarzt')).toEqual([]);
+      expect(await page('country=de&q=zahnartz')).not.toHaveProperty('suggestions');
+      expectRefused(await search('country=de&suggestions=yes'), 'suggestions');
     });
   });
 

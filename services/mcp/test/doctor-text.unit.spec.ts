@@ -55,6 +55,29 @@ describe('renderPage: the facet lines', () => {
     ]);
   });
 
+  it('says what to try after an empty page: each suggestion as the argument to change, or a hint', () => {
+    const text = renderPage({
+      doctors: [],
+      page,
+      suggestions: [
+        { kind: 'query', q: 'zahnarzt', resultCount: 3 },
+        { kind: 'radius', radius: 25_000, resultCount: 1 },
+        { kind: 'city', city: 'muenchen', name: 'München\n- forged', resultCount: 12 },
+      ],
+    });
+    expect(text.split('\n')).toEqual([
+      'No doctors match these filters.',
+      'Try instead (call search_doctors again with this one argument changed, every other kept):',
+      '- q "zahnarzt" finds 3 records',
+      '- radius 25000 (metres) finds 1 record',
+      '- city "muenchen" (München - forged) finds 12 records',
+    ]);
+    expect(renderPage({ doctors: [], page, suggestions: [] }).split('\n')).toEqual([
+      'No doctors match these filters.',
+      'Nothing close finds records: try fewer filters, fewer or other words in q, or another city.',
+    ]);
+  });
+
   it('keeps a crawled label on its line', () => {
     const text = renderPage({
       doctors: [],

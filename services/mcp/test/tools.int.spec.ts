@@ -17,6 +17,8 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
   const apiGet = async (url: string) => api.inject({ url, headers: { authorization: `Bearer ${secret}` } });
+  // The tool asks for suggestions unless told not to: its answers compare with the API's asked alike.
+  const apiSearch = async (url: string) => apiGet(`${url}&suggestions=true`);
   const textOf = (result: CallToolResult) =>
     result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
@@ -55,7 +57,12 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       expect.arrayContaining(['country', 'city', 'q', 'whatsapp', 'verified', 'limit', 'cursor']),
     );
     expect((search?.inputSchema.properties?.country as { enum?: string[] }).enum).toEqual([...COUNTRY_CODES]);
-    expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual(['doctors', 'facets', 'page']);
+    expect(Object.keys(search?.outputSchema?.properties ?? {}).sort()).toEqual([
+      'doctors',
+      'facets',
+      'page',
+      'suggestions',
+    ]);
     const get = tools.find((tool) => tool.name === 'get_doctor');
     expect(get?.inputSchema.required).toEqual(['doctorId']);
     expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor']);
@@ -92,7 +99,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       'de-schmidt',
     ]);
     expect(dentists.structuredContent).toEqual(
-      (await apiGet('/api/v1/doctors?country=de&specialty=dentistry')).json(),
+      (await apiSearch('/api/v1/doctors?country=de&specialty=dentistry')).json(),
     );
   });
 
@@ -151,7 +158,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
     ];
     for (const [args, query] of cases) {
       const tool = await call('search_doctors', args);
-      const http = await apiGet(`/api/v1/doctors?${query}`);
+      const http = await apiSearch(`/api/v1/doctors?${query}`);
       expect(http.statusCode).toBe(200);
       expect(tool.structuredContent).toEqual(http.json());
     }
@@ -159,10 +166,12 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       .structuredContent as DoctorPage;
     const cursor = first.page.nextCursor ?? '';
     const toolNext = await call('search_doctors', { country: 'de', limit: 10, cursor });
-    const httpNext = await apiGet(`/api/v1/doctors?country=de&limit=10&cursor=${encodeURIComponent(cursor)}`);
+    const httpNext = await apiSearch(
+      `/api/v1/doctors?country=de&limit=10&cursor=${encodeURIComponent(cursor)}`,
+    );
     expect(toolNext.structuredContent).toEqual(httpNext.json());
     // A cursor from one transport works on the other: one query service, one secret.
-    const httpFirst = (await apiGet('/api/v1/doctors?country=de&limit=10')).json<DoctorPage>();
+    const httpFirst = (await apiSearch('/api/v1/doctors?country=de&limit=10')).json<DoctorPage>();
     expect(httpFirst.page.nextCursor).toBe(cursor);
   });
 
@@ -236,7 +245,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
     const page = result.structuredContent as DoctorPage;
     expect(page).toEqual(
       (
-        await apiGet(
+        await apiSearch(
           '/api/v1/doctors?country=de&specialty=dentistry&facets=specialty,verified,insurance&facetLimit=3',
         )
       ).json(),
@@ -270,7 +279,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       const args = { country: 'de', limit: 100, openAt: `2026-11-23T${time}+01:00` };
       const tool = await call('search_doctors', args);
       expect(tool.isError ?? false, textOf(tool)).toBe(false);
-      const http = await apiGet(
+      const http = await apiSearch(
         `/api/v1/doctors?country=de&limit=100&openAt=${encodeURIComponent(args.openAt)}`,
       );
       expect(tool.structuredContent).toEqual(http.json());
@@ -300,7 +309,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
       cursor: null,
     });
     expect(result.isError ?? false, textOf(result)).toBe(false);
-    expect(result.structuredContent).toEqual((await apiGet('/api/v1/doctors?country=it')).json());
+    expect(result.structuredContent).toEqual((await apiSearch('/api/v1/doctors?country=it')).json());
   });
 
   it('answers bad or unknown doctor ids with tool errors (foreign host never fetched)', async () => {

@@ -4,6 +4,7 @@ import { selectedDoctorSchema } from '../requests/record-shape.js';
 import { CURSOR_MAX_LENGTH, LIMIT_MAX } from '../requests/page-bounds.js';
 import { TOTAL_EXACT_UP_TO } from './search-order.js';
 import { facetsSchema, type Facets } from './facets.js';
+import { searchSuggestionsSchema, type SearchSuggestion } from './search-suggestion.js';
 
 /**
  * The `page` object of a DoctorPage (docs/api.md, `GET /api/v1/doctors` — search), shared by the OpenAPI
@@ -49,6 +50,10 @@ export const doctorPageSchema = z.strictObject({
   doctors: z.array(searchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
   facets: facetsSchema.optional(),
+  suggestions: searchSuggestionsSchema.optional().meta({
+    description:
+      'API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise',
+  }),
 });
 export type DoctorPage = z.output<typeof doctorPageSchema>;
 
@@ -57,6 +62,10 @@ export const selectedDoctorPageSchema = z.strictObject({
   doctors: z.array(selectedSearchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
   facets: facetsSchema.optional(),
+  suggestions: searchSuggestionsSchema.optional().meta({
+    description:
+      'API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise',
+  }),
 });
 
 /** A page of records of any shape (record-shape.ts): the Doctor's (DoctorPage) or a selection's. */
@@ -65,4 +74,6 @@ export type RecordPage<Record> = {
   page: DoctorPage['page'];
   /** Only when the search asked for facets (facets.ts). */
   facets?: Facets;
+  /** Only when the search asked for suggestions (search-suggestions.ts). */
+  suggestions?: SearchSuggestion[];
 };

@@ -72,6 +72,8 @@ export type SearchParams = SearchFilters & {
   sort?: SortOrder;
   count?: true;
   facets?: FacetRequest;
+  /** Only when asked (search-suggestions.ts); the MCP tool asks unless told not to. */
+  suggestions?: true;
 };
 /** A search as requested: what selects and pages the records, and how they are shaped. */
 export type SearchRequest = SearchParams & RecordShape;
@@ -90,6 +92,7 @@ export const KNOWN_PARAMETERS = [
   'count',
   'facets',
   'facetLimit',
+  'suggestions',
 ] as const;
 /** How records are shaped (record-shape.ts); search, get and batch take them. */
 export const RECORD_SHAPE_PARAMETERS = ['fields', 'lang'] as const;
@@ -104,6 +107,7 @@ const NON_FILTER_ADDED_IN: Record<string, LaterVersion> = {
   count: '1.3',
   facets: '1.4',
   facetLimit: '1.4',
+  suggestions: '1.4',
 };
 /** What cannot be combined with `ids`: everything that selects or pages the records of a search. */
 const SEARCH_ONLY_PARAMETERS: ReadonlyArray<string> = KNOWN_PARAMETERS;
@@ -139,6 +143,13 @@ const countFromQuery = z.preprocess(
   countFromTool,
 );
 
+const suggestionsDescription =
+  'API 1.4. true adds `suggestions`: on an empty first page, up to three changes of one parameter that find records (a corrected `q`, a wider `radius`, a nearby `city`), each with how many; otherwise an empty list. See "Zero results" in the API guide.';
+const suggestionsFromTool = z.boolean({ error: 'must be true or false' }).optional();
+const suggestionsFromQuery = z
+  .preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), suggestionsFromTool)
+  .describe(suggestionsDescription);
+
 const cursor = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty; omit cursor to start at the first page' })
@@ -155,6 +166,7 @@ export const searchParamsSchema = z.object({
   count: countFromQuery.describe(countDescription),
   facets: facetsParameter,
   facetLimit: facetLimitFromQuery,
+  suggestions: suggestionsFromQuery,
   fields: fieldsParameter,
   lang: langParameter,
 });
@@ -175,6 +187,9 @@ export const searchToolInputSchema = z.object({
   count: countFromTool.describe(countDescription),
   facets: facetsParameter,
   facetLimit: facetLimitFromTool,
+  suggestions: suggestionsFromTool.describe(
+    `${suggestionsDescription} Default true here (false leaves them out): an empty answer says what to try next.`,
+  ),
 });
 
 /** Validates the query string of `GET /api/v1/doctors`: a search, or with `ids` a batch get. */
@@ -241,9 +256,11 @@ function parseWith(
     return more.length === 0 ? parsed : fail([...parsed.error, ...more]);
   }
   if (withoutNear.length > 0) return fail(withoutNear);
-  const { limit, cursor, sort, count, facets, facetLimit } = parsed.value;
+  const { limit, cursor, sort, count, facets, facetLimit, suggestions } = parsed.value;
   // Only the query string takes them (the tool's values have neither).
   const { fields, lang } = parsed.value as Partial<z.output<typeof searchParamsSchema>>;
+  // The tool asks for suggestions unless told not to; the query string only when asked.
+  const suggest = source === 'tool' ? suggestions !== false : suggestions === true;
   return ok({
     ...filtersOf(parsed.value),
     limit,
@@ -251,6 +268,7 @@ function parseWith(
     ...(sort === undefined ? {} : { sort }),
     ...(count === true ? { count } : {}),
     ...(facets === undefined ? {} : { facets: { names: facets, limit: facetLimit ?? FACET_LIMIT_DEFAULT } }),
+    ...(suggest ? { suggestions: true as const } : {}),
     ...recordShapeOf(fields, lang),
   });
 }

@@ -1,4 +1,4 @@
-import type { Doctor, DoctorPage, Facets, SearchResult } from '@directory/domain';
+import type { Doctor, DoctorPage, Facets, SearchResult, SearchSuggestion } from '@directory/domain';
 import { displayable } from './displayable.js';
 
 // Short text renderings for clients that only show text content; the full records are in
@@ -7,12 +7,36 @@ import { displayable } from './displayable.js';
 export function renderPage(input: DoctorPage): string {
   const page = displayable(input);
   const facets = page.facets === undefined ? [] : facetLines(page.facets);
-  if (page.doctors.length === 0) return ['No doctors match these filters.', ...facets].join('\n');
+  if (page.doctors.length === 0) {
+    const tryNext = page.suggestions === undefined ? [] : suggestionLines(page.suggestions);
+    return ['No doctors match these filters.', ...tryNext, ...facets].join('\n');
+  }
   const lines = page.doctors.map((doctor, index) => `${index + 1}. ${summaryLine(doctor)}`);
   const paging = page.page.hasMore
     ? `More results: call search_doctors again with the same filters and cursor "${page.page.nextCursor}".`
     : 'This is the last page.';
   return [`${page.page.count} doctors:`, ...lines, paging, ...facets].join('\n');
+}
+
+/** What to try after an empty page: each suggestion as the argument to change, or a general hint. */
+function suggestionLines(suggestions: ReadonlyArray<SearchSuggestion>): string[] {
+  if (suggestions.length === 0)
+    return ['Nothing close finds records: try fewer filters, fewer or other words in q, or another city.'];
+  const lines = suggestions.map((suggestion) => {
+    const found = `finds ${suggestion.resultCount} ${suggestion.resultCount === 1 ? 'record' : 'records'}`;
+    switch (suggestion.kind) {
+      case 'query':
+        return `- q "${suggestion.q}" ${found}`;
+      case 'radius':
+        return `- radius ${suggestion.radius} (metres) ${found}`;
+      case 'city':
+        return `- city "${suggestion.city}"${suggestion.name === null ? '' : ` (${suggestion.name})`} ${found}`;
+    }
+  });
+  return [
+    'Try instead (call search_doctors again with this one argument changed, every other kept):',
+    ...lines,
+  ];
 }
 
 /** One line per facet: each value as its argument takes it, its label, and how many records it finds. */

@@ -42,6 +42,12 @@ export function queryOf(args: Record<string, unknown>): string {
     .join('&');
 }
 
+/** The API search of the tool's `args`: the tool asks for suggestions unless told not to. */
+export function apiSearchUrl(args: Record<string, unknown>): string {
+  const suggestions = args.suggestions === false || args.suggestions === true ? {} : { suggestions: true };
+  return `/api/v1/doctors?${queryOf({ ...args, ...suggestions })}`;
+}
+
 /** search_doctors' page for `args`, checked equal to the API's answer to the same request. */
 export async function searchLikeApi(
   session: ToolSession,
@@ -49,7 +55,7 @@ export async function searchLikeApi(
 ): Promise<DoctorPage> {
   const result = await session.call('search_doctors', args);
   expect(result.isError ?? false, textOf(result)).toBe(false);
-  expect(result.structuredContent).toEqual((await session.apiGet(`/api/v1/doctors?${queryOf(args)}`)).json());
+  expect(result.structuredContent).toEqual((await session.apiGet(apiSearchUrl(args))).json());
   return result.structuredContent as DoctorPage;
 }
 
