@@ -657,6 +657,34 @@ export type components = {
         reason: string;
       }[];
     };
+    /** @description A change of one parameter that makes an empty search find records (API 1.4, only with `suggestions=true`) */
+    SearchSuggestion:
+      | {
+          /** @constant */
+          kind: 'query';
+          /** @description The q to send instead: each unknown word replaced by a known one */
+          q: string;
+          /** @description How many records the search finds with this change (every other parameter kept) */
+          resultCount: number;
+        }
+      | {
+          /** @constant */
+          kind: 'radius';
+          /** @description The radius to send instead, in metres */
+          radius: number;
+          /** @description How many records the search finds with this change (every other parameter kept) */
+          resultCount: number;
+        }
+      | {
+          /** @constant */
+          kind: 'city';
+          /** @description The city slug to send instead */
+          city: string;
+          /** @description The city's most common published name */
+          name: string | null;
+          /** @description How many records the search finds with this change (every other parameter kept) */
+          resultCount: number;
+        };
     /** @description API 1.2. A record with only the fields named in `fields` (always `id`), in this order; the extras (`specialtyCodes`, `openingHours`, and since API 1.3 `languages`, `acceptingNewPatients`, `wheelchairAccessible`, `insurance`) only when named or with `fields=*`. Without `fields`, every `Doctor` field is present (nullable ones as null) and the extras are absent: exactly the `Doctor` record. */
     SelectedDoctor: {
       /** @description Stable place identifier */
@@ -827,6 +855,8 @@ export type components = {
         totalExact?: boolean;
       };
       facets?: components['schemas']['Facets'];
+      /** @description API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise */
+      suggestions?: components['schemas']['SearchSuggestion'][];
     };
     /** @description One published record, shaped by `fields` */
     SelectedDoctorResponse: {
@@ -1451,6 +1481,8 @@ export interface operations {
         )[];
         /** @description API 1.4. Only with `facets`: values listed per facet, 1 to 100, most records first; default 10. */
         facetLimit?: number;
+        /** @description API 1.4. true adds `suggestions`: on an empty first page, up to three changes of one parameter that find records (a corrected `q`, a wider `radius`, a nearby `city`), each with how many; otherwise an empty list. See "Zero results" in the API guide. */
+        suggestions?: boolean;
         /**
          * @description API 1.2. Comma-separated names of the record fields to return (`id` always comes back), or `*` for every field: id, name, legalName, address, location, phone, phoneType, additionalPhones, email, website, googleMapsUrl, primaryType, specialties, rating, reviewCount, whatsappEligible, verified, workingHours, profileUrl, specialtyCodes, openingHours, languages, acceptingNewPatients, wheelchairAccessible, insurance, observedAt, updatedAt, verifiedAt. Names are case-sensitive; fields come out in this order. `specialtyCodes` and `openingHours` (API 1.2), `languages`, `acceptingNewPatients`, `wheelchairAccessible` and `insurance` (API 1.3) are returned only when named here. Without `fields`, the full 1.1 record. Sent as one comma-separated value (`fields=name,phone`); `*` only alone.
          * @example [
