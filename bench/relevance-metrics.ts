@@ -73,6 +73,12 @@ export function meanOf(
   };
 }
 
+/** The share of queries a system answered with nothing (a failed query counts as no answer); null without queries. */
+export function zeroResultRate(answerSizes: ReadonlyArray<number>): number | null {
+  if (answerSizes.length === 0) return null;
+  return answerSizes.filter((size) => size === 0).length / answerSizes.length;
+}
+
 export const isTypoClass = (queryClass: QueryClass) => queryClass.endsWith('-typo');
 
 /** The goals relevance ranking is tuned for. */

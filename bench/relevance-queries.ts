@@ -30,6 +30,7 @@ export const BASE_CLASSES = [
   'name-fragment',
   'specialty-city',
   'cross-language-specialty-city',
+  'run-together',
 ] as const;
 export type BaseClass = (typeof BASE_CLASSES)[number];
 export type QueryClass = BaseClass | `${BaseClass}-typo`;
@@ -65,6 +66,8 @@ export const FRAGMENT_MAX_HOLDERS = 10;
 const FRAGMENT_MIN_LETTERS = 4;
 /** Typos go into words at least this long, never into the first letter (people get that one right). */
 export const TYPO_MIN_LETTERS = 5;
+/** Both words joined by a run-together query have at least this many letters (as the index joins them). */
+const RUN_TOGETHER_MIN_LETTERS = 3;
 /** Draws per wanted query before a class gives up on a small dataset. */
 const ATTEMPTS_PER_QUERY = 200;
 
@@ -253,6 +256,25 @@ function nameFragmentQuery(index: CountryIndex, target: JudgedPlace): Draft | nu
   return null;
 }
 
+/**
+ * "ClínicaDental Sonrisa": the full-name query with two neighbouring words typed as one (both words of
+ * letters only, at least RUN_TOGETHER_MIN_LETTERS long), judged as the full name.
+ */
+function runTogetherQuery(index: CountryIndex, target: JudgedPlace, random: Random): Draft | null {
+  const full = fullNameQuery(index, target);
+  if (full === null) return null;
+  const tokens = full.text.split(' ');
+  const joinable = (token: string | undefined) =>
+    token !== undefined && LETTERS_ONLY.test(token) && Array.from(token).length >= RUN_TOGETHER_MIN_LETTERS;
+  const pairs = tokens.flatMap((token, at) =>
+    at > 0 && joinable(tokens[at - 1]) && joinable(token) ? [at] : [],
+  );
+  if (pairs.length === 0) return null;
+  const at = random.pick(pairs);
+  const joined = [...tokens.slice(0, at - 1), `${tokens[at - 1]}${tokens[at]}`, ...tokens.slice(at + 1)];
+  return { text: joined.join(' '), judgments: full.judgments };
+}
+
 /** A code of the target that one of its published labels means, with that label. */
 function publishedSpecialty(target: JudgedPlace, random: Random): { code: string; label: string } | null {
   const labelled = target.labels.flatMap((label) => {
@@ -320,6 +342,8 @@ function draftOf(
       return specialtyCityQuery(index, target, random);
     case 'cross-language-specialty-city':
       return crossLanguageQuery(index, target, random);
+    case 'run-together':
+      return runTogetherQuery(index, target, random);
   }
 }
 

@@ -5,8 +5,9 @@
 // (the API without `sort`: every word required, name order) and a plain Elasticsearch `multi_match` with
 // `fuzziness: AUTO` over the index's text fields. Prints recall@10 and NDCG@10 by system, query class and
 // dataset (relevance-metrics.ts), and the goal lines. A system that answers 400 (a `sort` the API does not
-// know yet) is reported unavailable with the API's reason, not as a failure. The last stdout line is JSON
-// (overall and one-typo figures, the goals; with `--json` every class and dataset too); `--details FILE`
+// know yet) is reported unavailable with the API's reason, not as a failure. Also prints each system's
+// zero-result rate over the workload. The last stdout line is JSON (overall, one-typo and run-together
+// figures, the zero-result rate, the goals; with `--json` every class and dataset too); `--details FILE`
 // writes every query's answer as graded, one JSON line per query and system.
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ import {
   meanOf,
   ndcgAt,
   recallAt,
+  zeroResultRate,
   type MeanScore,
   type QueryScore,
 } from './relevance-metrics.js';
@@ -386,6 +388,20 @@ try {
     `seed ${options.seed}, ${documents.length} places, ${queries.length} queries; recall@${CUTOFF} and NDCG@${CUTOFF}, means per query`,
   );
   printTable(systems, runs, queries);
+  // Over the whole workload: how often a search is a dead end (the API's suggestions are for these).
+  const zeroResults = Object.fromEntries(
+    systems.map((system) => {
+      const run = runs.get(system.name);
+      const rate =
+        run?.unavailable === undefined
+          ? zeroResultRate(run?.details.map((d) => d.answered.length) ?? [])
+          : null;
+      return [system.name, rate];
+    }),
+  );
+  log(
+    `zero-result rate: ${systems.map((system) => `${system.name} ${zeroResults[system.name]?.toFixed(3) ?? '–'}`).join(', ')}`,
+  );
   const scores = [...runs.values()].flatMap((run) => run.scores);
   const goals = checkGoals(scores, 'ours', 'multi_match');
   log('');
@@ -413,6 +429,8 @@ try {
         failed: runs.get(system.name)?.failures.length ?? 0,
         overall: cell(system.name, () => true),
         oneTypo: cell(system.name, (s) => isTypoClass(s.queryClass)),
+        runTogether: cell(system.name, (s) => s.queryClass === 'run-together'),
+        zeroResultRate: zeroResults[system.name] ?? null,
         byClass: !options.json
           ? undefined
           : Object.fromEntries(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkGoals, meanOf, ndcgAt, recallAt, type QueryScore } from '../../bench/relevance-metrics.js';
+import {
+  checkGoals,
+  meanOf,
+  ndcgAt,
+  recallAt,
+  zeroResultRate,
+  type QueryScore,
+} from '../../bench/relevance-metrics.js';
 import type { Grade } from '../../bench/relevance-queries.js';
 
 const judged = (entries: Array<[string, Grade]>) => new Map<string, Grade>(entries);
@@ -69,6 +76,14 @@ describe('ndcgAt', () => {
   it('scores the best ten of many judged places as the ideal', () => {
     const many = judged(Array.from({ length: 20 }, (_, n) => [`p${n}`, n < 3 ? 2 : 1] as [string, Grade]));
     expect(ndcgAt(['p0', 'p1', 'p2', 'p10', 'p11', 'p12', 'p13', 'p14', 'p15', 'p16'], many)).toBeCloseTo(1);
+  });
+});
+
+describe('zeroResultRate', () => {
+  it('is the share of empty answers, null without any', () => {
+    expect(zeroResultRate([0, 3, 10, 0])).toBe(0.5);
+    expect(zeroResultRate([1])).toBe(0);
+    expect(zeroResultRate([])).toBeNull();
   });
 });
 

@@ -143,6 +143,17 @@ describe('buildQuerySet', () => {
     expect(queries.some((query) => query.country === 'it')).toBe(false);
   });
 
+  it('joins two neighbouring words of a full name for run-together, judged as that name', () => {
+    const squeezed = (text: string) => wordsOf(text).join('');
+    for (const query of queries.filter((q) => q.queryClass === 'run-together')) {
+      const meant = [...query.judgments]
+        .filter(([, grade]) => grade === 2)
+        .map(([id]) => byId.get(id)?.name ?? '');
+      expect(meant.map(squeezed), query.text).toContain(squeezed(query.text));
+      for (const name of meant) expect(wordsOf(name)).toHaveLength(wordsOf(query.text).length + 1);
+    }
+  });
+
   it('is the same for the same seed whatever the order of the places, and differs for another seed', () => {
     const again = buildQuerySet([...places].reverse(), 42, 5);
     expect(again.map((query) => [query.queryClass, query.text, [...query.judgments]])).toEqual(
