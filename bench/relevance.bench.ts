@@ -6,7 +6,8 @@
 // `fuzziness: AUTO` over the index's text fields. Prints recall@10 and NDCG@10 by system, query class and
 // dataset (relevance-metrics.ts), and the goal lines. A system that answers 400 (a `sort` the API does not
 // know yet) is reported unavailable with the API's reason, not as a failure. Also prints each system's
-// zero-result rate over the workload. The last stdout line is JSON (overall, one-typo and run-together
+// zero-result rate over the workload, and how often suggest and q find a large city by another of its
+// names (relevance-place-names.ts). The last stdout line is JSON (overall, one-typo and run-together
 // figures, the zero-result rate, the goals; with `--json` every class and dataset too); `--details FILE`
 // writes every query's answer as graded, one JSON line per query and system.
 import { writeFile } from 'node:fs/promises';
@@ -28,6 +29,14 @@ import {
   type MeanScore,
   type QueryScore,
 } from './relevance-metrics.js';
+import {
+  PLACE_NAME_CITIES,
+  SUGGEST_CUTOFF,
+  placeNameQueries,
+  placeNameRates,
+  type PlaceNameQuery,
+  type PlaceNameResult,
+} from './relevance-place-names.js';
 import { QUERY_CLASSES, buildQuerySet, type JudgedPlace, type LabelledQuery } from './relevance-queries.js';
 
 type Options = {
@@ -339,6 +348,59 @@ async function writeDetails(
   log(`per-query details: ${path}`);
 }
 
+/** Each place-name query asked of suggest and of relevance search (relevance-place-names.ts). */
+async function askPlaceNames(
+  api: RunningApi,
+  queries: ReadonlyArray<PlaceNameQuery>,
+  documents: ReadonlyArray<SearchDocument>,
+  concurrency: number,
+): Promise<PlaceNameResult[]> {
+  const idsByCity = new Map<string, Set<string>>();
+  for (const document of documents) {
+    const key = `${document.country}:${document.citySlug}`;
+    idsByCity.set(key, (idsByCity.get(key) ?? new Set()).add(document.placeId));
+  }
+  const get = async <Body>(path: string, params: Record<string, string>) => {
+    const response = await fetch(`${api.base}${path}?${new URLSearchParams(params).toString()}`, {
+      headers: api.headers,
+    });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return (await response.json()) as Body;
+  };
+  const results: PlaceNameResult[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < queries.length) {
+        const query = queries[next++] as PlaceNameQuery;
+        const { country, text } = query;
+        const suggested = await get<{ suggestions: Array<{ type: string; citySlug?: string }> }>('/suggest', {
+          country,
+          q: text,
+          limit: String(SUGGEST_CUTOFF),
+        });
+        const found = await get<{ doctors: Array<{ id: string }> }>('/doctors', {
+          country,
+          q: text,
+          sort: 'relevance',
+          limit: String(CUTOFF),
+        });
+        const cityIds = idsByCity.get(`${country}:${query.citySlug}`) ?? new Set<string>();
+        results.push({
+          country,
+          suggestFound: suggested.suggestions
+            .slice(0, SUGGEST_CUTOFF)
+            .some(
+              (suggestion) => suggestion.type === 'city' && query.slugs.includes(suggestion.citySlug ?? ''),
+            ),
+          searchFound: found.doctors.some((doctor) => cityIds.has(doctor.id)),
+        });
+      }
+    }),
+  );
+  return results;
+}
+
 function describeRun(run: SystemRun): string {
   if (run.unavailable !== undefined) return `unavailable (${run.unavailable})`;
   const failed = run.failures.length > 0 ? `, ${run.failures.length} failed (scored as no answer)` : '';
@@ -382,6 +444,9 @@ try {
     )
   )
     for (const line of apiErrors(api.process.output()).slice(0, 3)) log(`  API log: ${line}`);
+  const placeNames = placeNameRates(
+    await askPlaceNames(api, placeNameQueries(documents), documents, options.concurrency),
+  );
   await api.process.stop('SIGTERM');
   log('');
   log(
@@ -402,6 +467,15 @@ try {
   log(
     `zero-result rate: ${systems.map((system) => `${system.name} ${zeroResults[system.name]?.toFixed(3) ?? '–'}`).join(', ')}`,
   );
+  log('');
+  log(
+    `other names of the ${PLACE_NAME_CITIES} largest cities per dataset: found in suggest's first ${SUGGEST_CUTOFF}, in q's (sort=relevance) first ${CUTOFF}`,
+  );
+  for (const rate of placeNames) {
+    log(
+      `  ${rate.country.padEnd(4)} ${String(rate.queries).padStart(5)} names  suggest ${rate.suggest.toFixed(3)}  q ${rate.search.toFixed(3)}`,
+    );
+  }
   const scores = [...runs.values()].flatMap((run) => run.scores);
   const goals = checkGoals(scores, 'ours', 'multi_match');
   log('');
@@ -448,6 +522,7 @@ try {
               ]),
             ),
       })),
+      placeNames,
       goals,
     }),
   );

@@ -190,6 +190,7 @@ export {
   type RadiusRingsAggregation,
   type TermSuggestResponse,
 } from './search/search-suggestions.js';
+export { cityNameGroupsOf, type CityNameGroup } from './search/place-names.js';
 export {
   searchSuggestionSchema,
   searchSuggestionsSchema,
