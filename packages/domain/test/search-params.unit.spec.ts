@@ -280,14 +280,44 @@ describe('parseSearchToolInput', () => {
           limit: 5,
         }),
       ),
-    ).toEqual({ country: 'es', city: 'madrid', q: 'dent', whatsapp: true, verified: false, limit: 5 });
-    expect(valueOf(parseSearchToolInput({ country: 'de' }))).toEqual({ country: 'de', limit: 25 });
+    ).toEqual({
+      country: 'es',
+      city: 'madrid',
+      q: 'dent',
+      whatsapp: true,
+      verified: false,
+      limit: 5,
+      suggestions: true,
+    });
+    expect(valueOf(parseSearchToolInput({ country: 'de' }))).toEqual({
+      country: 'de',
+      limit: 25,
+      suggestions: true,
+    });
+  });
+
+  it('asks for suggestions unless told not to, while the query string asks only when told to', () => {
+    expect(valueOf(parseSearchToolInput({ country: 'de', suggestions: false }))).toEqual({
+      country: 'de',
+      limit: 25,
+    });
+    expect(valueOf(parseSearchParams({ country: 'de' }))).toEqual({ country: 'de', limit: 25 });
+    expect(valueOf(parseSearchParams({ country: 'de', suggestions: 'false' }))).toEqual({
+      country: 'de',
+      limit: 25,
+    });
+    expect(valueOf(parseSearchParams({ country: 'de', suggestions: 'true' }))).toEqual({
+      country: 'de',
+      limit: 25,
+      suggestions: true,
+    });
   });
 
   it('treats null as absent', () => {
     expect(valueOf(parseSearchToolInput({ country: 'de', city: null, limit: null, cursor: null }))).toEqual({
       country: 'de',
       limit: 25,
+      suggestions: true,
     });
   });
 
