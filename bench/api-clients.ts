@@ -7,6 +7,7 @@ import {
   decodeChangesCursor,
   snapshotStart,
   toChangesPage,
+  type FacetRequest,
   type SearchFilters,
   type SearchOrder,
   type SortValues,
@@ -18,8 +19,14 @@ import { percentile, runConcurrently, type BenchEnvironment, type PhaseRun } fro
 
 /** One side of a search comparison: the directory's API, or the same requests straight to the engine. */
 export type Client = {
-  /** One page; resolves to what fetches the next page, or null after the last. */
-  search: (filters: SearchFilters, limit: number, after: unknown, order: SearchOrder) => Promise<unknown>;
+  /** One page (with `facets` when given); resolves to what fetches the next page, or null after the last. */
+  search: (
+    filters: SearchFilters,
+    limit: number,
+    after: unknown,
+    order: SearchOrder,
+    facets?: FacetRequest,
+  ) => Promise<unknown>;
   get: (id: string) => Promise<boolean>;
 };
 
@@ -33,7 +40,7 @@ export function runPhase(client: Client, tasks: Task[], concurrency: number): Pr
     let after: unknown = undefined;
     for (let page = 0; page < task.pages; page += 1) {
       after = await timed(() =>
-        client.search(task.filters, task.limit, after, { sort: task.sort, count: task.count }),
+        client.search(task.filters, task.limit, after, { sort: task.sort, count: task.count }, task.facets),
       );
       if (after === null) break;
     }
@@ -56,19 +63,24 @@ async function json(response: Response): Promise<unknown> {
 /** Searches and gets through the API over HTTP. */
 export function apiSearchClient(api: RunningApi): Client {
   return {
-    search: async (filters, limit, after, { sort, count }) => {
+    search: async (filters, limit, after, { sort, count }, facets) => {
       const query = new URLSearchParams({
         ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
         limit: String(limit),
         ...(sort === undefined ? {} : { sort }),
         ...(count === true ? { count: 'true' } : {}),
+        ...(facets === undefined ? {} : { facets: facets.names.join(','), facetLimit: String(facets.limit) }),
       });
       if (typeof after === 'string') query.set('cursor', after);
       const body = (await json(
         await fetch(`${api.base}/doctors?${query.toString()}`, { headers: api.headers }),
       )) as {
         page: { nextCursor: string | null };
+        facets?: unknown;
       };
+      // A search whose facets were dropped on the way would measure less work than raw does.
+      if (facets !== undefined && body.facets === undefined)
+        throw new Error('the API answered without facets');
       return body.page.nextCursor;
     },
     get: async (id) => {
@@ -80,7 +92,10 @@ export function apiSearchClient(api: RunningApi): Client {
   };
 }
 
-/** The identical requests the directory sends, straight to Elasticsearch. */
+/**
+ * The identical requests the directory sends, straight to Elasticsearch: the bodies come from the
+ * domain's builder the API calls (facets included), never written here.
+ */
 export function rawSearchClient(environment: BenchEnvironment): Client {
   const searchUrl = `${environment.config.ELASTICSEARCH_URL[0]}/${environment.alias}/_search`;
   // A relevance search's shard preference is a URL parameter, not part of the body.
@@ -94,8 +109,16 @@ export function rawSearchClient(environment: BenchEnvironment): Client {
       },
     );
   return {
-    search: async (filters, limit, after, order) => {
-      const body = buildSearchRequest(filters, limit, after as SortValues | undefined, undefined, {}, order);
+    search: async (filters, limit, after, order, facets) => {
+      const body = buildSearchRequest(
+        filters,
+        limit,
+        after as SortValues | undefined,
+        undefined,
+        {},
+        order,
+        facets,
+      );
       const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
       const hits = result.hits.hits;
       return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;

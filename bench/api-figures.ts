@@ -1,6 +1,6 @@
 // bench:api's figures over its rounds (pure: test/bench/api-figures.unit.spec.ts): each round compares
 // ours and raw on the same requests; the medians and ranges over the rounds are what it reports, and the
-// goals of the zipf mix are judged on them.
+// goals of the zipf and facets mixes are judged on them.
 import { figure, formatFigure, type Figure } from './rounds.js';
 
 /** One side's phase in one round. */
@@ -92,4 +92,38 @@ export function zipfGoals(figures: ApiRoundFigures): Array<{ met: boolean; line:
           : ` (above raw in round${slower.length === 1 ? '' : 's'} ${slower.join(', ')})`),
     },
   ];
+}
+
+/** The facets mix's goals: facets cost at most 1.2× the p99 of the same searches, and ours ÷ raw ≥ 0.9. */
+export const FACETS_MAX_P99_COST = 1.2;
+export const FACETS_MIN_RATIO = 0.9;
+
+/**
+ * Each round's p99 of the faceted searches ÷ the p99 of the same searches without facets, both ours
+ * (`plain`: the round's phase without facets, one per round).
+ */
+export function facetsCost(rounds: ReadonlyArray<ApiRound>, plain: ReadonlyArray<PhaseSummary>): Figure {
+  if (plain.length !== rounds.length) throw new Error('one phase without facets per round');
+  return figure(rounds.map((round, index) => round.ours.p99 / (plain[index] as PhaseSummary).p99));
+}
+
+export function facetsGoals(
+  figures: ApiRoundFigures,
+  cost: Figure,
+): { cost: { met: boolean; line: string }; ratio: { met: boolean; line: string } } {
+  const mark = (met: boolean) => (met ? '✔' : '✘');
+  const costMet = cost.median <= FACETS_MAX_P99_COST;
+  const ratioMet = figures.ratio.median >= FACETS_MIN_RATIO;
+  return {
+    cost: {
+      met: costMet,
+      line:
+        `${mark(costMet)} goal: p99 with facets ÷ without ≤ ${FACETS_MAX_P99_COST} ` +
+        `(median ${formatFigure(cost)})`,
+    },
+    ratio: {
+      met: ratioMet,
+      line: `${mark(ratioMet)} goal: median ratio ours ÷ raw ≥ ${FACETS_MIN_RATIO} (${figures.ratio.median.toFixed(2)})`,
+    },
+  };
 }

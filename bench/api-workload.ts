@@ -1,7 +1,17 @@
 // The data and requests of `npm run bench:api`: served records spread over four datasets' cities, and
-// the requests drawn from them (uniform or Zipf mixes, and the changes feed's consumers). Every draw
-// comes from seeded generators, so the same options give the same records and requests in every run.
-import { initialPlaceState, type PlaceState, type SearchFilters, type SortOrder } from '@directory/domain';
+// the requests drawn from them (uniform, Zipf, relevance or faceted mixes, and the changes feed's
+// consumers). Every draw comes from seeded generators, so the same options give the same records and
+// requests in every run.
+import {
+  FACET_LIMIT_DEFAULT,
+  FACET_NAMES,
+  initialPlaceState,
+  type FacetName,
+  type FacetRequest,
+  type PlaceState,
+  type SearchFilters,
+  type SortOrder,
+} from '@directory/domain';
 import { citiesOf } from '@directory/sample-data';
 import { createRandom } from './seeded-random.js';
 
@@ -116,8 +126,11 @@ export type Task =
       pages: number;
       sort?: SortOrder;
       count?: boolean;
+      /** Asked on every page, as a client that keeps its query string and adds the cursor. */
+      facets?: FacetRequest;
     }
   | { kind: 'get'; id: string };
+export type SearchTask = Extract<Task, { kind: 'search' }>;
 
 export function workload(count: number, records: number): Task[] {
   const tasks: Task[] = [];
@@ -128,22 +141,29 @@ export function workload(count: number, records: number): Task[] {
       requests += 1;
       continue;
     }
-    const country = pick(LIVE);
-    const filters: SearchFilters = { country };
-    if (random() < 0.5) filters.city = pick(citiesByCountry[country].slice(0, 10)).slug;
-    if (random() < 0.25) filters.whatsapp = random() < 0.5;
-    if (random() < 0.25) filters.verified = random() < 0.5;
-    if (random() < 0.25) filters.q = pick(SURNAMES).slice(0, 4);
-    if (random() < 0.15) {
-      const city = pick(citiesByCountry[country].slice(0, 10));
-      filters.near = { lat: city.latitude, lon: city.longitude };
-      if (random() < 0.5) filters.radius = pick([2_000, 10_000, 50_000]);
-    }
+    const filters = uniformFilters(random);
     const pages = 1 + Math.floor(random() * 5);
     tasks.push({ kind: 'search', filters, limit: pick([10, 25, 50]), pages });
     requests += pages;
   }
   return tasks;
+}
+
+/** A uniform-mix search's filters, drawn from `next` in the order the uniform mix always drew them. */
+function uniformFilters(next: () => number): SearchFilters {
+  const choose = <T>(items: ReadonlyArray<T>): T => items[Math.floor(next() * items.length)] as T;
+  const country = choose(LIVE);
+  const filters: SearchFilters = { country };
+  if (next() < 0.5) filters.city = choose(citiesByCountry[country].slice(0, 10)).slug;
+  if (next() < 0.25) filters.whatsapp = next() < 0.5;
+  if (next() < 0.25) filters.verified = next() < 0.5;
+  if (next() < 0.25) filters.q = choose(SURNAMES).slice(0, 4);
+  if (next() < 0.15) {
+    const city = choose(citiesByCountry[country].slice(0, 10));
+    filters.near = { lat: city.latitude, lon: city.longitude };
+    if (next() < 0.5) filters.radius = choose([2_000, 10_000, 50_000]);
+  }
+  return filters;
 }
 
 /**
@@ -253,6 +273,47 @@ export function relevanceWorkload(count: number): Task[] {
     requests += pages;
   }
   return tasks;
+}
+
+const facetsRandom = createRandom(17).next;
+/** `facetLimit`s asked: mostly the default. */
+const FACET_LIMITS = [FACET_LIMIT_DEFAULT, FACET_LIMIT_DEFAULT, 5, 20];
+
+/**
+ * Faceted searches (`--mix facets`): the uniform mix's searches (its filters, page sizes and depths; no
+ * gets), each asking for 1–4 distinct facets of any kind. Its own random source by default, so the other
+ * mixes draw what they always drew; `withoutFacets` gives the same searches without them.
+ */
+export function facetsWorkload(count: number, next: () => number = facetsRandom): SearchTask[] {
+  const choose = <T>(items: ReadonlyArray<T>): T => items[Math.floor(next() * items.length)] as T;
+  const tasks: SearchTask[] = [];
+  for (let requests = 0; requests < count;) {
+    const filters = uniformFilters(next);
+    const facets = { names: facetNames(1 + Math.floor(next() * 4), next), limit: choose(FACET_LIMITS) };
+    const pages = 1 + Math.floor(next() * 5);
+    tasks.push({ kind: 'search', filters, limit: choose([10, 25, 50]), pages, facets });
+    requests += pages;
+  }
+  return tasks;
+}
+
+/** `count` distinct facet names in a random order (a partial Fisher–Yates shuffle). */
+function facetNames(count: number, next: () => number): FacetName[] {
+  const names = [...FACET_NAMES];
+  for (let index = 0; index < count; index += 1) {
+    const other = index + Math.floor(next() * (names.length - index));
+    [names[index], names[other]] = [names[other] as FacetName, names[index] as FacetName];
+  }
+  return names.slice(0, count);
+}
+
+/** The same requests, searches without their facets: what the facets cost is measured against. */
+export function withoutFacets(tasks: ReadonlyArray<Task>): Task[] {
+  return tasks.map((task) => {
+    if (task.kind !== 'search') return task;
+    const { facets: _facets, ...search } = task;
+    return search;
+  });
 }
 
 export type FeedTask = { country: Live; limit: number; pages: number };

@@ -1,4 +1,4 @@
-// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf|relevance --rounds R]`:
+// `npm run bench:api [-- --records N --requests N --concurrency C --mix uniform|zipf|relevance|facets --rounds R]`:
 // search (mixed filters, pages 1..N via cursors) and get-by-id through the full API over HTTP, against the identical
 // Elasticsearch requests sent directly, with the same concurrency, in the same run, on ≥100k served records.
 // About one search in six is a geo search (near a city, some with a radius), sorted by distance.
@@ -9,13 +9,24 @@
 // feed query sent straight to PostgreSQL, on the same records stored as the worker stores them.
 // `--mix relevance` sends `sort=relevance` searches (names, types, cities, typos and half-typed words, a
 // page or two deep): the same scored requests go straight to Elasticsearch on the raw side.
+// `--mix facets` sends the uniform mix's searches (no gets) with 1–4 facets each, ours against the same
+// aggregation requests straight to Elasticsearch, and a third side: ours with the same searches without
+// facets, what the facets cost is measured against.
 // The records and the requests are drawn in api-workload.ts.
 // It prints the machine and the engines' settings first; then ours and raw run in R rounds (default 3)
 // after a warm-up, their order alternating from round to round; each round is printed, then the median
-// and range of each figure over the rounds (bench/api-figures.ts), and for `--mix zipf` its goals.
+// and range of each figure over the rounds (bench/api-figures.ts), and for `--mix zipf` and `facets` their goals.
 import { parseArgs } from 'node:util';
 import { type RunningProcess } from '@directory/testing';
-import { feedWorkload, relevanceWorkload, workload, zipfWorkload } from './api-workload.js';
+import {
+  facetsWorkload,
+  feedWorkload,
+  relevanceWorkload,
+  withoutFacets,
+  workload,
+  zipfWorkload,
+  type Task,
+} from './api-workload.js';
 import { startApi } from './bench-api.js';
 import { createBenchEnvironment, log, type PhaseRun } from './bench-environment.js';
 import { indexServedRecords, storeServedRecords } from './served-records.js';
@@ -37,12 +48,15 @@ import {
   figure,
   formatFigure,
   parseRounds,
+  type Figure,
   resultsOf,
   roundedRange,
   ROUNDS_OPTION,
 } from './rounds.js';
 import {
   apiRoundFigures,
+  facetsCost,
+  facetsGoals,
   formatApiFigures,
   formatApiRound,
   zipfGoals,
@@ -60,7 +74,7 @@ type BenchOptions = {
   rounds: number;
 };
 
-const MIXES = ['uniform', 'zipf', 'relevance'] as const;
+const MIXES = ['uniform', 'zipf', 'relevance', 'facets'] as const;
 type Mix = (typeof MIXES)[number];
 
 function parseOptions(): BenchOptions {
@@ -86,8 +100,11 @@ function parseOptions(): BenchOptions {
 
 /** One side's measured phases, added up: every latency, the wall seconds, and where the CPU went. */
 type SideFigures = { latencies: number[]; seconds: number; cpu: CpuUsage };
-/** Each round's comparison, and both sides' phases added up over the rounds. */
-type SearchComparison = { rounds: ApiRound[]; ours: SideFigures; raw: SideFigures };
+/**
+ * Each round's comparison, and both sides' phases added up over the rounds; for the facets mix, also each
+ * round's phase of ours with the same searches without facets (`plain`, else empty).
+ */
+type SearchComparison = { rounds: ApiRound[]; ours: SideFigures; raw: SideFigures; plain: PhaseSummary[] };
 
 /** One side's phase of one round: its requests' latencies and seconds, and where the CPU went meanwhile. */
 type MeasuredPhase = { run: PhaseRun; cpu: CpuUsage };
@@ -102,12 +119,14 @@ async function measureSearchAndGet(
   sides: { ours: Client; raw: Client },
 ): Promise<SearchComparison> {
   const { mix, records, requestsPerPhase, concurrency } = options;
-  const requestsFor = (count: number) =>
+  const requestsFor = (count: number): Task[] =>
     mix === 'zipf'
       ? zipfWorkload(count, records)
       : mix === 'relevance'
         ? relevanceWorkload(count)
-        : workload(count, records);
+        : mix === 'facets'
+          ? facetsWorkload(count)
+          : workload(count, records);
   // Each round draws its own requests from the mix (both sides of a round send the same ones): a cache
   // may keep what is popular across rounds, as in production, but never a whole replayed sequence.
   const roundTasks = Array.from({ length: options.rounds }, () => requestsFor(requestsPerPhase));
@@ -116,19 +135,28 @@ async function measureSearchAndGet(
     run: (round: number) =>
       measurePhase(apiPid, () => runPhase(sides[name], roundTasks[round] ?? [], concurrency)),
   });
+  // The facets mix's draws are searches only; `plain` sends them through ours without their facets.
+  const plain = {
+    name: 'plain',
+    run: (round: number) =>
+      measurePhase(apiPid, () => runPhase(sides.ours, withoutFacets(roundTasks[round] ?? []), concurrency)),
+  };
   const rounds = await alternateRounds<MeasuredPhase>({
     rounds: options.rounds,
-    sides: [side('ours'), side('raw')],
+    sides: mix === 'facets' ? [side('ours'), plain, side('raw')] : [side('ours'), side('raw')],
     // One untimed round's worth a side: the engines' caches and JIT, and ours' hot-query cache, reach
     // the steady state the rounds measure (500 requests left the zipf mix's first round cold).
     warmup: async () => {
       log(`warming up (${requestsPerPhase} requests a side)`);
-      await runPhase(sides.raw, requestsFor(requestsPerPhase), concurrency);
+      const tasks = requestsFor(requestsPerPhase);
+      await runPhase(sides.raw, tasks, concurrency);
       await runPhase(sides.ours, requestsFor(requestsPerPhase), concurrency);
+      if (mix === 'facets') await runPhase(sides.ours, withoutFacets(tasks), concurrency);
     },
     afterRound: ({ round, order, results }) => {
       const phase = (name: string) => summarizePhase(results.get(name) as MeasuredPhase);
       log(formatApiRound(round, order, { ours: phase('ours'), raw: phase('raw') }));
+      if (mix === 'facets') log(`  ours without facets p99 ${phase('plain').p99.toFixed(2)} ms`);
     },
   });
   const added = (name: 'ours' | 'raw'): SideFigures => {
@@ -148,6 +176,7 @@ async function measureSearchAndGet(
     })),
     ours: added('ours'),
     raw: added('raw'),
+    plain: mix === 'facets' ? resultsOf(rounds, 'plain').map(summarizePhase) : [],
   };
 }
 
@@ -168,20 +197,34 @@ function summarizePhase({ run, cpu }: MeasuredPhase): PhaseSummary {
   return { ...summarize(run), stealSeconds: cpu.stealSeconds };
 }
 
-function printSearchFigures(options: BenchOptions, search: SearchComparison): ApiRoundFigures {
+/** The facets mix's own figures: what facets cost (ours with ÷ without), and whether each goal holds. */
+type FacetsFigures = { cost: Figure; plainP99: Figure; costMet: boolean; ratioMet: boolean };
+
+function printSearchFigures(
+  options: BenchOptions,
+  search: SearchComparison,
+): { figures: ApiRoundFigures; facets: FacetsFigures | undefined } {
   const figures = apiRoundFigures(search.rounds);
   const o = summarize(search.ours);
   const r = summarize(search.raw);
   log(
     `${options.mix} mix: records ${options.records}, concurrency ${options.concurrency}, ` +
-      `${search.rounds[0]?.ours.count ?? 0} requests per side and round (search pages + gets)`,
+      `${search.rounds[0]?.ours.count ?? 0} requests per side and round ` +
+      (options.mix === 'facets' ? '(faceted search pages)' : '(search pages + gets)'),
   );
   for (const line of formatApiFigures(figures)) log(line);
   log(`all rounds pooled: ours p99 ${o.p99.toFixed(2)} ms, raw p99 ${r.p99.toFixed(2)} ms`);
   log(`ours ${formatCpu(search.ours.cpu, search.ours.seconds)}`);
   log(`raw  ${formatCpu(search.raw.cpu, search.raw.seconds)}`);
   if (options.mix === 'zipf') for (const goal of zipfGoals(figures)) log(goal.line);
-  return figures;
+  if (options.mix !== 'facets') return { figures, facets: undefined };
+  const plainP99 = figure(search.plain.map((phase) => phase.p99));
+  log(`ours without facets: p99 ${formatFigure(plainP99, 2, 'ms')}`);
+  const cost = facetsCost(search.rounds, search.plain);
+  const goals = facetsGoals(figures, cost);
+  log(goals.cost.line);
+  log(goals.ratio.line);
+  return { figures, facets: { cost, plainP99, costMet: goals.cost.met, ratioMet: goals.ratio.met } };
 }
 
 /** Both sides' feed reads added up over the rounds, and ours ÷ raw pages per second in each round. */
@@ -228,11 +271,13 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
  * The feed's figures, then one JSON line for each comparison; the last line stays the search and get
  * one. Its `ours`, `raw` and `ratio` are medians over the rounds; `p99_ours_ms` and `p99_raw_ms` are the
  * p99 of every round's requests pooled, `p99_ms` and `raw_p99_ms` the medians of each round's p99.
+ * The facets mix adds `p99_plain_ms` (the same searches without facets), `facets_p99_cost` (the median of
+ * each round's p99 with ÷ without facets) and whether each of its goals holds.
  */
 function printFeedAndFigureLines(
   mix: BenchOptions['mix'],
   search: SearchComparison,
-  figures: ApiRoundFigures,
+  { figures, facets }: ReturnType<typeof printSearchFigures>,
   feed: FeedComparison,
 ): void {
   const o = summarize(search.ours);
@@ -270,6 +315,16 @@ function printFeedAndFigureLines(
       raw_p99_ms: round2(figures.rawP99.median),
       p99_le_raw_every_round: figures.p99LeRawEveryRound,
       steal_s: round2(figures.stealSeconds),
+      ...(facets === undefined
+        ? {}
+        : {
+            // The facets mix's goals: p99 with facets ÷ without (medians of each round's), and the ratio.
+            p99_plain_ms: round2(facets.plainP99.median),
+            facets_p99_cost: round2(facets.cost.median),
+            facets_p99_cost_range: roundedRange(facets.cost),
+            facets_p99_cost_met: facets.costMet,
+            ratio_met: facets.ratioMet,
+          }),
     }),
   );
 }
