@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   apiRoundFigures,
+  facetsCost,
+  facetsGoals,
   formatApiFigures,
   formatApiRound,
   zipfGoals,
@@ -58,6 +60,26 @@ describe('apiRoundFigures', () => {
   it('fails the ratio goal below 1.5', () => {
     const [ratio] = zipfGoals(apiRoundFigures([{ ours: phase(140, 5), raw: phase(100, 10) }]));
     expect(ratio).toEqual({ met: false, line: '✘ goal: median ratio ≥ 1.5 (1.40)' });
+  });
+});
+
+describe('facetsGoals', () => {
+  it("judges each round's p99 with facets ÷ without by its median, and the ratio apart from it", () => {
+    const rounds: ApiRound[] = [
+      { ours: phase(90, 12), raw: phase(100, 10) }, // cost 1.2, ratio 0.9
+      { ours: phase(80, 15), raw: phase(100, 10) }, // cost 1.5, ratio 0.8
+      { ours: phase(95, 11), raw: phase(100, 10) }, // cost 1.1, ratio 0.95
+    ];
+    const cost = facetsCost(rounds, [phase(200, 10), phase(200, 10), phase(200, 10)]);
+    expect(cost).toMatchObject({ median: 1.2, min: 1.1, max: 1.5 });
+    expect(facetsGoals(apiRoundFigures(rounds), cost)).toEqual({
+      cost: { met: true, line: '✔ goal: p99 with facets ÷ without ≤ 1.2 (median 1.20 (1.10–1.50))' },
+      ratio: { met: true, line: '✔ goal: median ratio ours ÷ raw ≥ 0.9 (0.90)' },
+    });
+    const slower = facetsCost(rounds.slice(1, 2), [phase(200, 10)]);
+    const goals = facetsGoals(apiRoundFigures(rounds.slice(1, 2)), slower);
+    expect([goals.cost.met, goals.ratio.met]).toEqual([false, false]);
+    expect(() => facetsCost(rounds, [phase(200, 10)])).toThrow('one phase without facets per round');
   });
 });
 
