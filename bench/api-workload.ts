@@ -282,7 +282,9 @@ const FACET_LIMITS = [FACET_LIMIT_DEFAULT, FACET_LIMIT_DEFAULT, 5, 20];
 /**
  * Faceted searches (`--mix facets`): the uniform mix's searches (its filters, page sizes and depths; no
  * gets), each asking for 1–4 distinct facets of any kind. Its own random source by default, so the other
- * mixes draw what they always drew; `withoutFacets` gives the same searches without them.
+ * mixes draw what they always drew; `withoutFacets` gives the same searches without them. The records
+ * hold no patient attributes (`servedPlace`), so those four facets list no value, yet each still
+ * runs its filter over the whole index (its global aggregation), as every facet does.
  */
 export function facetsWorkload(count: number, next: () => number = facetsRandom): SearchTask[] {
   const choose = <T>(items: ReadonlyArray<T>): T => items[Math.floor(next() * items.length)] as T;

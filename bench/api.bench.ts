@@ -15,7 +15,8 @@
 // The records and the requests are drawn in api-workload.ts.
 // It prints the machine and the engines' settings first; then ours and raw run in R rounds (default 3)
 // after a warm-up, their order alternating from round to round; each round is printed, then the median
-// and range of each figure over the rounds (bench/api-figures.ts), and for `--mix zipf` and `facets` their goals.
+// and range of each figure over the rounds (bench/api-figures.ts), and the goals of `--mix zipf` and
+// `--mix facets`.
 import { parseArgs } from 'node:util';
 import { type RunningProcess } from '@directory/testing';
 import {
