@@ -101,10 +101,11 @@ describe('near and radius parameters', () => {
       ok: true,
       value: { country: 'de', near: BERLIN, radius: 2500, limit: 25 },
     });
+    // The tool asks for suggestions unless told not to (an empty page then says what to try).
     expect(parseSearchToolInput({ country: 'de', near: '52.52,13.405', radius: 2500, cursor: null })).toEqual(
       {
         ok: true,
-        value: { country: 'de', near: BERLIN, radius: 2500, limit: 25 },
+        value: { country: 'de', near: BERLIN, radius: 2500, limit: 25, suggestions: true },
       },
     );
     expect(parseSearchParams({ country: 'de', near: '52.52,13.405' })).toEqual({
