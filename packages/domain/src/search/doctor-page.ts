@@ -46,14 +46,17 @@ export type SearchResult = z.output<typeof searchResultSchema>;
 export const selectedSearchResultSchema = selectedDoctorSchema.extend({ distanceMeters });
 
 /** One page of search results, as served by `GET /api/v1/doctors` and the MCP tool `search_doctors`. */
+/** A page's `suggestions`, the same in both page shapes. */
+const suggestionsField = searchSuggestionsSchema.optional().meta({
+  description:
+    'API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise',
+});
+
 export const doctorPageSchema = z.strictObject({
   doctors: z.array(searchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
   facets: facetsSchema.optional(),
-  suggestions: searchSuggestionsSchema.optional().meta({
-    description:
-      'API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise',
-  }),
+  suggestions: suggestionsField,
 });
 export type DoctorPage = z.output<typeof doctorPageSchema>;
 
@@ -62,10 +65,7 @@ export const selectedDoctorPageSchema = z.strictObject({
   doctors: z.array(selectedSearchResultSchema).max(LIMIT_MAX),
   page: pageInfoSchema,
   facets: facetsSchema.optional(),
-  suggestions: searchSuggestionsSchema.optional().meta({
-    description:
-      'API 1.4, only with `suggestions=true`: what to try when the first page is empty (see "Zero results"); empty otherwise',
-  }),
+  suggestions: suggestionsField,
 });
 
 /** A page of records of any shape (record-shape.ts): the Doctor's (DoctorPage) or a selection's. */
