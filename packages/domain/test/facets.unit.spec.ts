@@ -8,7 +8,12 @@ import {
   valuesAggregation,
   type FacetsResponse,
 } from '../src/search/facets.js';
-import { parseFacetValuesParams, toFacetValuesPage } from '../src/search/facet-values.js';
+import {
+  buildFacetValuesRequest,
+  parseFacetValuesParams,
+  toFacetValuesPage,
+} from '../src/search/facet-values.js';
+import { openAtClause } from '../src/search/open-at.js';
 import { filteredQueryOf, buildSearchRequest } from '../src/search/search-query.js';
 import { parseSearchParams, parseSearchToolInput } from '../src/search/search-params.js';
 import { SEARCH_FILTERS } from '../src/search/search-filters.js';
@@ -32,8 +37,9 @@ describe('facets and facetLimit parameters', () => {
     expect(value).not.toHaveProperty('facets');
   });
 
-  it('names no facet for a filter without a stored value to count', () => {
-    for (const name of ['openNow', 'openAt', 'q', 'near', 'bbox', 'updatedSince', 'country', 'languages']) {
+  it('names no facet for a filter that is not a list of values', () => {
+    expect(parseFacetNames('openNow')).toEqual(['openNow']);
+    for (const name of ['openAt', 'q', 'near', 'bbox', 'updatedSince', 'country', 'languages']) {
       expect(parseFacetNames(name), name).toBeNull();
     }
   });
@@ -112,8 +118,8 @@ describe('the facet aggregations of a search', () => {
     const specialtyClause = { term: { specialtyCodes: 'dentistry' } };
     const verifiedClause = { term: { verified: true } };
     expect(all.filter).toEqual([SERVED, { term: { country: 'de' } }, verifiedClause, specialtyClause]);
-    const aggs = body.aggs?.facets.aggs;
-    expect(body.aggs?.facets.global).toEqual({});
+    const aggs = body.aggs?.facets?.aggs;
+    expect(body.aggs?.facets?.global).toEqual({});
     expect(aggs?.specialty?.filter.bool).toEqual({
       filter: [SERVED, { term: { country: 'de' } }, verifiedClause],
       must: all.must,
@@ -122,9 +128,27 @@ describe('the facet aggregations of a search', () => {
       filter: [SERVED, { term: { country: 'de' } }, specialtyClause],
       must: all.must,
     });
-    // No city filter: the city facet counts under the whole search.
-    expect(aggs?.city?.filter.bool).toEqual({ filter: all.filter, must: all.must });
-    expect(Object.keys(aggs ?? {})).toEqual(['specialty', 'verified', 'city']);
+    // No city filter: the city facet counts among the search's own records, under its query.
+    expect(Object.keys(aggs ?? {})).toEqual(['specialty', 'verified']);
+    expect(body.aggs?.matching).toEqual({
+      filter: { match_all: {} },
+      aggs: { city: { filter: { match_all: {} }, aggs: { values: valuesAggregation('city', 'de', 7) } } },
+    });
+  });
+
+  it("counts openNow among the search's records open at the request time, filtered by it or not", () => {
+    const requestTime = new Date('2026-03-04T10:00:00Z');
+    const openNow = { names: ['openNow' as const], limit: 10 };
+    const open = openAtClause('de', requestTime);
+    for (const withFilter of [filters, { ...filters, openNow: true as const }]) {
+      const request = buildSearchRequest(withFilter, 10, undefined, requestTime, {}, {}, openNow);
+      expect(request.aggs).toEqual({
+        matching: { filter: { match_all: {} }, aggs: { openNow: { filter: open } } },
+      });
+    }
+    expect(() => buildSearchRequest(filters, 10, undefined, undefined, {}, {}, openNow)).toThrow(
+      'openNow needs the request time',
+    );
   });
 
   it('limits coded facets to their vocabulary, each shard sending all of it', () => {
@@ -138,14 +162,18 @@ describe('the facet aggregations of a search', () => {
     expect(valuesAggregation('city', 'de', 7).aggs?.names.terms.field).toBe('cityName');
   });
 
-  it('a facet without another clause than the served rule and country has no must', () => {
-    const aggs = buildFacetAggregations(
+  it('a facet without another clause than its own and the served rule has no must', () => {
+    const aggs = buildFacetAggregations<{ term: Record<string, string | boolean> }, never>(
       { names: ['city'], limit: 3 },
       'de',
-      [{ from: 'served', clause: SERVED }],
+      [
+        { from: 'served', clause: SERVED },
+        { from: 'city', clause: { term: { citySlug: 'berlin' } } },
+      ],
       [],
     );
-    expect(aggs.facets.aggs.city?.filter).toEqual({ bool: { filter: [SERVED] } });
+    expect(aggs.facets?.aggs.city?.filter).toEqual({ bool: { filter: [SERVED] } });
+    expect(aggs).not.toHaveProperty('matching');
   });
 });
 
@@ -164,12 +192,16 @@ describe('toFacets', () => {
       city: {
         values: { buckets: [{ key: 'berlin', doc_count: 5, names: { buckets: [{ key: 'Berlin' }] } }] },
       },
+    },
+    // The facets the search sets no filter of: counted under its query.
+    matching: {
       insurance: { values: { buckets: [{ key: 'gkv', doc_count: 1 }] } },
       language: { values: { buckets: [{ key: 'en', doc_count: 2 }] } },
+      openNow: { doc_count: 6 },
     },
   };
   const all = {
-    names: ['specialty', 'verified', 'city', 'insurance', 'language', 'whatsapp'],
+    names: ['specialty', 'verified', 'city', 'insurance', 'language', 'whatsapp', 'openNow'],
     limit: 10,
   } as const;
 
@@ -184,7 +216,11 @@ describe('toFacets', () => {
       insurance: [{ value: 'gkv', count: 1, label: 'Gesetzliche Krankenversicherung' }],
       language: [{ value: 'en', count: 2 }],
       whatsapp: [],
+      openNow: [{ value: 'true', count: 6 }],
     });
+    expect(
+      toFacets({ names: ['openNow'], limit: 10 }, 'de', 'en', { matching: { openNow: { doc_count: 0 } } }),
+    ).toEqual({ openNow: [] });
     expect(
       toFacets({ names: ['specialty'], limit: 10 }, 'de', undefined, response).specialty?.[0]?.label,
     ).toBe('Dentistry');
@@ -204,7 +240,7 @@ describe('the facet-value search', () => {
       ok: true,
       value: { name: 'specialty', country: 'de', q: 'zahn', limit: 10, lang: 'de' },
     });
-    expect(parseFacetValuesParams('openNow', { limit: '0', other: 'x' })).toMatchObject({
+    expect(parseFacetValuesParams('openAt', { limit: '0', other: 'x' })).toMatchObject({
       ok: false,
       error: [
         { parameter: 'name', reason: expect.stringContaining('must be a facet name') as string },
@@ -231,5 +267,21 @@ describe('the facet-value search', () => {
     expect(page('gen')).toEqual(['general-practice']);
     expect(page(undefined, 2)).toEqual(['general-practice', 'dentistry']);
     expect(page('nothing')).toEqual([]);
+  });
+
+  it('counts openNow in the whole dataset at the request time, its one value true', () => {
+    const requestTime = new Date('2026-03-04T10:00:00Z');
+    const params = { name: 'openNow', country: 'es', lang: 'en', limit: 10 } as const;
+    const request = buildFacetValuesRequest(params, requestTime);
+    expect(request.aggs.facets.aggs).toEqual({
+      openNow: {
+        filter: { bool: { filter: [...request.query.bool.filter, openAtClause('es', requestTime)] } },
+      },
+    });
+    const answer = { facets: { openNow: { doc_count: 12 } } };
+    expect(toFacetValuesPage(params, answer).values).toEqual([{ value: 'true', count: 12 }]);
+    expect(toFacetValuesPage({ ...params, q: 'tr' }, answer).values).toEqual([{ value: 'true', count: 12 }]);
+    expect(toFacetValuesPage({ ...params, q: 'f' }, answer).values).toEqual([]);
+    expect(toFacetValuesPage(params, { facets: { openNow: { doc_count: 0 } } }).values).toEqual([]);
   });
 });

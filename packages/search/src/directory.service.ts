@@ -115,7 +115,8 @@ export type Directory = {
   /** Typeahead: specialties, cities and doctors matching the typed text (suggest.ts). Throws SearchUnavailableError. */
   suggest(params: SuggestParams): Promise<SuggestPage>;
   /** The values of one facet in a dataset, matching a prefix, counted (facet-values.ts). Throws SearchUnavailableError. */
-  listFacetValues(params: FacetValuesParams): Promise<FacetValuesPage>;
+  /** `requestTime`: when the request came in, the instant the openNow facet counts at. */
+  listFacetValues(params: FacetValuesParams, requestTime: Date): Promise<FacetValuesPage>;
 };
 
 /** Elasticsearch could not answer (down, slow, overloaded): a 503 for the client, details only in logs. */
@@ -275,13 +276,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
       return toSpecialtyCountsPage(lang, counts);
     },
 
-    async listFacetValues(params) {
+    async listFacetValues(params, requestTime) {
       // City values are unbounded: the cities list finds them in the index (facet-values.ts).
       if (params.name === 'city') {
         const { country, q, limit } = params;
         return cityFacetValues(await listCities({ country, limit, ...(q === undefined ? {} : { q }) }));
       }
-      return toFacetValuesPage(params, await aggregate<FacetsResponse>(buildFacetValuesRequest(params)));
+      const request = buildFacetValuesRequest(params, requestTime);
+      return toFacetValuesPage(params, await aggregate<FacetsResponse>(request));
     },
 
     async suggest(params) {

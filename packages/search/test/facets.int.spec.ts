@@ -16,7 +16,7 @@ import { createDirectory } from '../src/index.js';
 /**
  * Facet counts against a brute-force recount on the real index: for random filter combinations over the
  * sample data, each facet value's count is the total of the same search with that value as the facet's
- * filter (its own filter replaced: disjunctive; q and openAt kept), no value with records is left out unless `facetLimit`
+ * filter (its own filter replaced: disjunctive; q and openAt kept; openNow counted at the request time), no value with records is left out unless `facetLimit`
  * cut it after the listed ones, and values come most records first. The index has two shards, so the
  * counts are exact beyond the single-shard default. fast-check prints the seed and the counterexample
  * of a failure; `FACETS_SEED=<seed>` replays it.
@@ -48,6 +48,9 @@ function valuesOf(name: FacetName, document: Served): Array<string | boolean> {
       return document.wheelchairAccessible === null ? [] : [document.wheelchairAccessible];
     case 'insurance':
       return document.insurance;
+    case 'openNow':
+      // The filter takes only true; whether a record is open is the index's to work out at REQUEST_TIME.
+      return [true];
   }
 }
 
@@ -103,6 +106,7 @@ describe('search facets count what the search would find with each value (real E
             acceptingNewPatients: sometimes(fc.boolean()),
             wheelchairAccessible: sometimes(fc.boolean()),
             insurance: pick('insurance'),
+            openNow: sometimes(fc.constant(true)),
             q: sometimes(fc.constantFrom('praxis', 'dr', 'clinica', 'centro', 'studio', 'med')),
             // A filter without a facet applies to every facet alike.
             openAt: sometimes(fc.constantFrom('2026-03-02T10:00:00+01:00', '2026-03-07T19:30:00Z')),

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { placeState } from '@directory/testing';
 import { createKeyedApi, type KeyedApi } from './support/api-harness.js';
 import { expectProblem } from './support/problem.js';
@@ -128,6 +128,29 @@ describe('GET /api/v1/doctors with facets', () => {
     expect((await facetsOf('facets=specialty')).specialty?.[0]?.label).toBe('Dentistry');
   });
 
+  describe('openNow, counted at the time of the request', () => {
+    // Only the clock is set (every record opens Mondays 08:00-12:00 in Berlin); timers stay real.
+    const at = (instant: string) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date(instant));
+    };
+    afterEach(() => vi.useRealTimers());
+
+    it('counts the records open then, with or without the openNow filter, in search and facet values', async () => {
+      at('2026-03-02T09:30:00+01:00');
+      expect((await facetsOf('facets=openNow,verified')).openNow).toEqual([{ value: 'true', count: 5 }]);
+      // Its own filter is left out, as every facet's; verified=true applies to it.
+      expect((await facetsOf('openNow=true&verified=true&facets=openNow')).openNow).toEqual([
+        { value: 'true', count: 3 },
+      ]);
+      const values = await api.getOk<{ values: Value[] }>('/api/v1/facets/openNow?country=de');
+      expect(values.values).toEqual([{ value: 'true', count: 5 }]);
+      at('2026-03-02T13:30:00+01:00');
+      expect((await facetsOf('facets=openNow')).openNow).toEqual([]);
+      expect((await api.getOk<{ values: Value[] }>('/api/v1/facets/openNow?country=de')).values).toEqual([]);
+    });
+  });
+
   it("applies every filter but a facet's own to its counts", async () => {
     const facets = await facetsOf('specialty=dentistry&city=berlin&facets=specialty,city,verified');
     // The specialty facet ignores specialty=dentistry but keeps city=berlin.
@@ -178,7 +201,7 @@ describe('GET /api/v1/doctors with facets', () => {
 
   it('refuses unknown or repeated facet names and a bad facetLimit with 400 problem+json', async () => {
     const cases: Array<[string, string[]]> = [
-      ['facets=openNow', ['facets']],
+      ['facets=openAt', ['facets']],
       ['facets=languages', ['facets']],
       ['facets=city,city', ['facets']],
       ['facets=', ['facets']],
@@ -233,7 +256,7 @@ describe('GET /api/v1/facets/{name}', () => {
   });
 
   it('refuses an unknown facet and bad parameters with 400, and needs the key', async () => {
-    const problem = expectProblem(await api.get('/api/v1/facets/openNow?limit=0&x=1'), 400);
+    const problem = expectProblem(await api.get('/api/v1/facets/openAt?limit=0&x=1'), 400);
     expect(problem.errors.map((error) => error.parameter)).toEqual(['name', 'x', 'country', 'limit']);
     expect(expectProblem(await api.get('/api/v1/facets/city?country=de&q=a&q=b'), 400).errors).toEqual([
       { parameter: 'q', reason: 'must be given once' },

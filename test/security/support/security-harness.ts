@@ -105,7 +105,10 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
       listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
       suggest: (params) => ((directoryCalls += 1), real.suggest(params)),
-      listFacetValues: (params) => ((directoryCalls += 1), real.listFacetValues(params)),
+      listFacetValues: (params, requestTime) => (
+        (directoryCalls += 1),
+        real.listFacetValues(params, requestTime)
+      ),
     };
   };
   const datasets = (siteOrigin = SITE_ORIGIN): Datasets => {

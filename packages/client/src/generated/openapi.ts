@@ -619,6 +619,7 @@ export type components = {
       acceptingNewPatients?: components['schemas']['FacetValue'][];
       wheelchairAccessible?: components['schemas']['FacetValue'][];
       insurance?: components['schemas']['FacetValue'][];
+      openNow?: components['schemas']['FacetValue'][];
     } & {
       [key: string]: unknown;
     };
@@ -1463,7 +1464,7 @@ export interface operations {
         /** @description API 1.3. true adds `page.total`, how many records match, and `page.totalExact`: exact up to 10000; past that `total` is 10000, a lower bound, with `totalExact: false`. */
         count?: boolean;
         /**
-         * @description API 1.4. Comma-separated facet names (specialty, city, verified, whatsapp, language, acceptingNewPatients, wheelchairAccessible, insurance): the answer adds `facets`, each value a filter of that name takes with how many records it would find and, for specialty, city and insurance, its label. A facet's counts apply every filter but its own (docs/api.md, "Facets"). Sent as one comma-separated value (`facets=specialty,city`), each name once.
+         * @description API 1.4. Comma-separated facet names (specialty, city, verified, whatsapp, language, acceptingNewPatients, wheelchairAccessible, insurance, openNow): the answer adds `facets`, each value a filter of that name takes with how many records it would find and, for specialty, city and insurance, its label. A facet's counts apply every filter but its own (docs/api.md, "Facets"). Sent as one comma-separated value (`facets=specialty,city`), each name once.
          * @example [
          *       "specialty",
          *       "city"
@@ -1478,6 +1479,7 @@ export interface operations {
           | 'acceptingNewPatients'
           | 'wheelchairAccessible'
           | 'insurance'
+          | 'openNow'
         )[];
         /** @description API 1.4. Only with `facets`: values listed per facet, 1 to 100, most records first; default 10. */
         facetLimit?: number;
@@ -3684,7 +3686,8 @@ export interface operations {
           | 'language'
           | 'acceptingNewPatients'
           | 'wheelchairAccessible'
-          | 'insurance';
+          | 'insurance'
+          | 'openNow';
       };
       cookie?: never;
     };

@@ -14,6 +14,7 @@ import { fail, ok, type Result } from '../shared/result.js';
 import { foldText } from '../shared/text.js';
 import { PAGE_LANGUAGE_CODES } from '../places/profile-url.js';
 import { datasetFilter, type CitiesPage } from './city-list.js';
+import { openAtClause } from './open-at.js';
 import {
   FACET_LIMIT_DEFAULT,
   FACET_LIMIT_MAX,
@@ -21,6 +22,7 @@ import {
   facetValue,
   facetValueSchema,
   matchesPrefix,
+  openNowValues,
   valuesAggregation,
   type FacetName,
   type FacetValue,
@@ -35,7 +37,8 @@ import {
  *
  * `city` is the cities list (city-list.ts) under another name: its values are unbounded, so the index
  * finds the matching ones. Every other facet has a short closed list (a vocabulary, or true and false):
- * one aggregation counts all of it and `q` is matched here, against the labels in `lang`.
+ * one aggregation counts all of it and `q` is matched here, against the labels in `lang`. `openNow`
+ * counts the records open at the request time (its one value, `true`).
  */
 
 export const FACET_VALUES_Q_MAX_LENGTH = 100;
@@ -98,25 +101,27 @@ export type FacetValuesRequestBody = {
 
 /**
  * Every value of a closed-list facet in the dataset, counted (not for `city`: see above). Shaped like a
- * search's facets (one global aggregation), so one reading serves both.
+ * search's facets (one global aggregation), so one reading serves both. `requestTime` is the instant
+ * `openNow` counts at.
  */
-export function buildFacetValuesRequest(params: FacetValuesParams): FacetValuesRequestBody {
-  if (params.name === 'city') throw new Error('the city facet is searched through the cities list');
-  const filter = datasetFilter(params.country);
+export function buildFacetValuesRequest(
+  params: FacetValuesParams,
+  requestTime: Date,
+): FacetValuesRequestBody {
+  const { name, country } = params;
+  if (name === 'city') throw new Error('the city facet is searched through the cities list');
+  const filter = datasetFilter(country);
+  const facet =
+    name === 'openNow'
+      ? { filter: { bool: { filter: [...filter, openAtClause(country, requestTime)] } } }
+      : {
+          filter: { bool: { filter } },
+          aggs: { values: valuesAggregation(name, country, CLOSED_LIST_SIZE) },
+        };
   return {
     size: 0,
     query: { bool: { filter } },
-    aggs: {
-      facets: {
-        global: {},
-        aggs: {
-          [params.name]: {
-            filter: { bool: { filter } },
-            aggs: { values: valuesAggregation(params.name, params.country, CLOSED_LIST_SIZE) },
-          },
-        },
-      },
-    },
+    aggs: { facets: { global: {}, aggs: { [name]: facet } } },
     track_total_hits: false,
   };
 }
@@ -126,8 +131,12 @@ export function toFacetValuesPage(
   params: FacetValuesParams,
   aggregations: FacetsResponse | undefined,
 ): FacetValuesPage {
-  const buckets = aggregations?.facets?.[params.name]?.values?.buckets ?? [];
-  const values = buckets.map((bucket) => facetValue(params.name, params.country, params.lang, bucket));
+  const { name, country, lang } = params;
+  const facet = aggregations?.facets?.[name];
+  const values =
+    name === 'openNow'
+      ? openNowValues(facet?.doc_count ?? 0)
+      : (facet?.values?.buckets ?? []).map((bucket) => facetValue(name, country, lang, bucket));
   const folded = params.q === undefined ? undefined : foldText(params.q);
   const matching = folded === undefined ? values : values.filter((value) => matchesPrefix(value, folded));
   return { values: matching.slice(0, params.limit) };

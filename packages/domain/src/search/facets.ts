@@ -15,12 +15,16 @@ import type { SearchField } from './search-document.js';
  *
  * Disjunctive: a facet's counts apply every filter of the search but its own (with `specialty=dentistry`
  * the specialty facet still counts every other specialty, while the city facet counts only dentists).
- * Each facet is a `filter` aggregation inside one `global` aggregation: global leaves the search's query
- * behind, and the filter is that query's clauses minus the facet's own. The hits query stays as it is.
+ * A facet whose filter the search sets is a `filter` aggregation inside one `global` aggregation: global
+ * leaves the search's query behind, and the filter is that query's clauses minus the facet's own. Every
+ * other facet counts under the query itself (buildFacetAggregations). The hits query stays as it is.
  *
- * Only filters over a stored value have a facet. `openNow` and `openAt` have none: they are worked out
- * from opening ranges at a given instant, so there is no value to count. `q`, `near`, `radius`, `bbox`
- * and `updatedSince` are not value lists either. `country` selects the dataset and is never counted.
+ * `openNow` is the one facet without a stored value: whether a place is open is worked out from its
+ * opening ranges at the request time, so its facet is a `filter` aggregation of that clause, counted as the
+ * single value `true` (the only value the filter takes). `openAt` has no facet: its instant is the filter's
+ * own value, and a facet that applies every filter but its own would have no instant left to count at.
+ * `q`, `near`, `radius`, `bbox` and `updatedSince` are not value lists. `country` selects the dataset and
+ * is never counted.
  *
  * What may be counted: the search document's fields, which hold only the public record's values
  * (search-document.ts); the coded fields are further limited to their vocabularies, so a value the
@@ -41,6 +45,7 @@ export const FACET_NAMES = [
   'acceptingNewPatients',
   'wheelchairAccessible',
   'insurance',
+  'openNow',
 ] as const satisfies ReadonlyArray<FilterName>;
 export type FacetName = (typeof FACET_NAMES)[number];
 
@@ -70,7 +75,10 @@ type FacetKind =
     }
   | { kind: 'city' };
 
-const FACET_KINDS: Record<FacetName, FacetKind> = {
+/** The facets counted by values: every one but openNow (counted by its clause, see above). */
+export type ValuesFacetName = Exclude<FacetName, 'openNow'>;
+
+const FACET_KINDS: Record<ValuesFacetName, FacetKind> = {
   specialty: {
     kind: 'code',
     values: () => SPECIALTY_CODES,
@@ -148,41 +156,76 @@ type TermsAggregation = {
   aggs?: { names: { terms: { field: 'cityName'; size: 1; order: Order } } };
 };
 
+/** A facet whose own filter the search sets: counted over the whole index with every clause but that one. */
+type DisjunctiveFacet<Clause, Must> = {
+  filter: { bool: { filter: Clause[]; must?: Must[] } };
+  aggs: { values: TermsAggregation };
+};
+/** A facet counted among the records the search selects: its values, or (openNow) those open now. */
+type MatchingFacet<Clause> =
+  { filter: { match_all: Record<string, never> }; aggs: { values: TermsAggregation } } | { filter: Clause };
+
 export type FacetAggregations<Clause, Must> = {
-  facets: {
+  /** The facets whose own filter the search sets (global leaves the search's query behind). */
+  facets?: {
     global: Record<string, never>;
-    aggs: Partial<
-      Record<
-        FacetName,
-        { filter: { bool: { filter: Clause[]; must?: Must[] } }; aggs: { values: TermsAggregation } }
-      >
-    >;
+    aggs: Partial<Record<FacetName, DisjunctiveFacet<Clause, Must>>>;
+  };
+  /** Every other facet, under the search's query: no second pass over the index. */
+  matching?: {
+    filter: { match_all: Record<string, never> };
+    aggs: Partial<Record<FacetName, MatchingFacet<Clause>>>;
   };
 };
 
 /**
  * The aggregations of a search with facets: for each facet, its values among the records every clause
- * of the search but the facet's own filter selects.
+ * of the search but the facet's own filter selects. A facet whose filter the search does not set counts
+ * among the search's own records, which the query has already found: only the others run their clauses
+ * (and the text query, the dearest part) again over the index. `openNowClause` is the open-at clause of
+ * the request time, needed when `openNow` is asked for: its count is the search's records that clause
+ * keeps, whether or not the search filters by it (its own filter added back is the same clause).
  */
 export function buildFacetAggregations<Clause, Must>(
   request: FacetRequest,
   country: CountryCode,
   clauses: ReadonlyArray<NamedClause<Clause>>,
   must: ReadonlyArray<Must>,
+  openNowClause?: Clause,
 ): FacetAggregations<Clause, Must> {
-  const aggs: FacetAggregations<Clause, Must>['facets']['aggs'] = {};
+  const disjunctive: Partial<Record<FacetName, DisjunctiveFacet<Clause, Must>>> = {};
+  const matching: Partial<Record<FacetName, MatchingFacet<Clause>>> = {};
   for (const name of request.names) {
+    if (name === 'openNow') {
+      if (openNowClause === undefined) throw new Error('the openNow facet needs the request time');
+      matching[name] = { filter: openNowClause };
+      continue;
+    }
+    const values = valuesAggregation(name, country, request.limit);
+    if (!clauses.some((named) => named.from === name)) {
+      matching[name] = { filter: { match_all: {} }, aggs: { values } };
+      continue;
+    }
     const filter = clauses.filter((named) => named.from !== name).map((named) => named.clause);
-    aggs[name] = {
+    disjunctive[name] = {
       filter: { bool: must.length > 0 ? { filter, must: [...must] } : { filter } },
-      aggs: { values: valuesAggregation(name, country, request.limit) },
+      aggs: { values },
     };
   }
-  return { facets: { global: {}, aggs } };
+  const aggregations: FacetAggregations<Clause, Must> = {};
+  if (Object.keys(disjunctive).length > 0) aggregations.facets = { global: {}, aggs: disjunctive };
+  if (Object.keys(matching).length > 0) {
+    aggregations.matching = { filter: { match_all: {} }, aggs: matching };
+  }
+  return aggregations;
 }
 
 /** The terms aggregation of one facet's values, most records first, then value. */
-export function valuesAggregation(name: FacetName, country: CountryCode, size: number): TermsAggregation {
+export function valuesAggregation(
+  name: ValuesFacetName,
+  country: CountryCode,
+  size: number,
+): TermsAggregation {
   const field = SEARCH_FILTERS[name].field;
   const kind = FACET_KINDS[name];
   switch (kind.kind) {
@@ -212,9 +255,11 @@ type Bucket = {
   doc_count: number;
   names?: { buckets: ReadonlyArray<{ key: unknown }> };
 };
-/** The part of a search response the facets read. */
+type FacetResponse = { doc_count?: number; values?: { buckets: ReadonlyArray<Bucket> } };
+/** The part of a search response the facets read: each facet under one of the two containers. */
 export type FacetsResponse = {
-  facets?: Partial<Record<FacetName, { values?: { buckets: ReadonlyArray<Bucket> } }>>;
+  facets?: Partial<Record<FacetName, FacetResponse>>;
+  matching?: Partial<Record<FacetName, FacetResponse>>;
 };
 
 /**
@@ -230,14 +275,24 @@ export function toFacets(
   const labelLanguage = lang ?? FACET_LABEL_LANGUAGE_DEFAULT;
   const facets: Facets = {};
   for (const name of request.names) {
-    const buckets = aggregations?.facets?.[name]?.values?.buckets ?? [];
+    const facet = aggregations?.facets?.[name] ?? aggregations?.matching?.[name];
+    if (name === 'openNow') {
+      facets[name] = openNowValues(facet?.doc_count ?? 0);
+      continue;
+    }
+    const buckets = facet?.values?.buckets ?? [];
     facets[name] = buckets.map((bucket) => facetValue(name, country, labelLanguage, bucket));
   }
   return facets;
 }
 
+/** The openNow facet's one value, `true`, with the records open at the request time; none: no value. */
+export function openNowValues(count: number): FacetValue[] {
+  return count > 0 ? [{ value: 'true', count }] : [];
+}
+
 export function facetValue(
-  name: FacetName,
+  name: ValuesFacetName,
   country: CountryCode,
   lang: PageLanguage,
   bucket: Bucket,

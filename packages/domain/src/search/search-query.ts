@@ -193,7 +193,11 @@ export function buildSearchRequest(
   };
   if (facets !== undefined) {
     const country = SEARCH_FILTERS.country.canonical(filters.country);
-    body.aggs = buildFacetAggregations(facets, country, named, must);
+    // The openNow facet counts at the request time, as the openNow filter does.
+    const openNow = facets.names.includes('openNow')
+      ? openAtClause(country, requireRequestTime(requestTime))
+      : undefined;
+    body.aggs = buildFacetAggregations(facets, country, named, must, openNow);
   }
   if (sort === 'relevance') {
     // Scores depend on a shard copy's statistics; every page of one search (the same filters) reads
@@ -271,8 +275,7 @@ function searchClauses(
         add(openAtClause(country, new Date(value)));
         break;
       case 'openNow':
-        if (requestTime === undefined) throw new Error('openNow needs the request time');
-        add(openAtClause(country, requestTime));
+        add(openAtClause(country, requireRequestTime(requestTime)));
         break;
       case 'since':
         if (typeof value !== 'string') throw new Error(`since filter on ${field} needs an instant`);
@@ -289,6 +292,11 @@ function searchClauses(
     named.push({ from: 'near', clause: { geo_distance: { distance: `${radiusMeters}m`, location: near } } });
   }
   return { named, must, near, radiusMeters };
+}
+
+function requireRequestTime(requestTime: Date | undefined): Date {
+  if (requestTime === undefined) throw new Error('openNow needs the request time');
+  return requestTime;
 }
 
 function firstSortKey(sort: SortOrder, near: GeoPoint | undefined): SearchRequestBody['sort'][0] {

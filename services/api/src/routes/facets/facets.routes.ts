@@ -31,8 +31,10 @@ export function facetRoutes(
     }),
     async (request) => {
       const { name } = request.params as { name: string };
+      // The edge reads the clock: the openNow facet counts at the time this request is served.
+      const requestTime = new Date();
       const params = parsedQuery(request, (raw) => parseFacetValuesParams(name, raw));
-      return datasetOf(options.datasets, request).directory.listFacetValues(params);
+      return datasetOf(options.datasets, request).directory.listFacetValues(params, requestTime);
     },
   );
   done();
