@@ -110,11 +110,12 @@ export function rawSearchClient(environment: BenchEnvironment): Client {
     );
   return {
     search: async (filters, limit, after, order, facets) => {
+      // The request time, as the API's edge reads it (the openNow facet counts at it).
       const body = buildSearchRequest(
         filters,
         limit,
         after as SortValues | undefined,
-        undefined,
+        new Date(),
         {},
         order,
         facets,
