@@ -5,7 +5,7 @@ import { COUNTRY_CODES, COUNTRY_QUERY_PATTERN } from '@directory/domain';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { RESPONSE_DESCRIPTIONS, TAG_DECLARATIONS } from '../routes/route-docs.js';
 import { addWebhooks } from './openapi-webhooks.js';
-import { SUCCESS_EXAMPLES, problemExamples } from '../routes/response-examples.js';
+import { MORE_SUCCESS_EXAMPLES, SUCCESS_EXAMPLES, problemExamples } from '../routes/response-examples.js';
 import {
   baseUrlFor,
   toPostmanCollection,
@@ -13,7 +13,7 @@ import {
   type PostmanCollection,
 } from './postman-collection.js';
 
-export const OPENAPI_VERSION = '1.3.0';
+export const OPENAPI_VERSION = '1.4.0';
 
 const DESCRIPTION = `Read-only access to published doctor and clinic directory records.
 
@@ -140,7 +140,9 @@ function finishDocument(document: JsonObject): JsonObject {
         for (const media of Object.values(isObject(response.content) ? response.content : {})) {
           if (!isObject(media)) continue;
           openResponseSchema(media.schema, componentSchemas(document));
-          if (code === 200) media.example = SUCCESS_EXAMPLES[path];
+          const more = MORE_SUCCESS_EXAMPLES[path];
+          if (code === 200 && more === undefined) media.example = SUCCESS_EXAMPLES[path];
+          else if (code === 200) media.examples = { main: { value: SUCCESS_EXAMPLES[path] }, ...more };
           else
             media.examples = Object.fromEntries(
               Object.entries(problemExamples(status, path)).map(([name, value]) => [name, { value }]),

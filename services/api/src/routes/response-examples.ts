@@ -97,6 +97,27 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
   },
 };
 
+/**
+ * Further named examples of a path's 200, after its main one (SUCCESS_EXAMPLES, which comes first and
+ * is the one tools that show a single example take).
+ */
+export const MORE_SUCCESS_EXAMPLES: Record<string, Record<string, { summary: string; value: unknown }>> = {
+  '/api/v1/doctors': {
+    zeroResults: {
+      summary: 'Nothing found, with `suggestions=true` (API 1.4): what finds records instead',
+      value: {
+        doctors: [],
+        page: { count: 0, hasMore: false, nextCursor: null },
+        suggestions: [
+          { kind: 'query', q: 'zahnarzt', resultCount: 412 },
+          { kind: 'radius', radius: 10000, resultCount: 6 },
+          { kind: 'city', city: 'potsdam', name: 'Potsdam', resultCount: 23 },
+        ],
+      },
+    },
+  },
+};
+
 const KEY_IN_QUERY = problemFor(
   'keyInQuery',
   'API keys must never be sent in the URL or query string: send the key in the X-API-Key header (or Authorization: Bearer). Treat the key you sent as leaked and replace it.',
