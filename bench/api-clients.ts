@@ -3,6 +3,7 @@
 // workload's tasks through one of them, and their summary (bench:api, bench:scale).
 import { request as httpRequest } from 'node:http';
 import {
+  buildFacetsRequest,
   buildSearchRequest,
   decodeChangesCursor,
   snapshotStart,
@@ -110,17 +111,24 @@ export function rawSearchClient(environment: BenchEnvironment): Client {
     );
   return {
     search: async (filters, limit, after, order, facets) => {
-      // The request time, as the API's edge reads it (the openNow facet counts at it).
+      // The request time, as the API's edge reads it (the openNow facet counts at it). With facets, the
+      // directory's two requests side by side: the page, and its facets.
+      const requestTime = new Date();
       const body = buildSearchRequest(
         filters,
         limit,
         after as SortValues | undefined,
-        new Date(),
+        requestTime,
         {},
         order,
-        facets,
       );
-      const result = (await json(await post(body))) as { hits: { hits: Array<{ sort: SortValues }> } };
+      const [page] = await Promise.all([
+        post(body).then(json),
+        facets === undefined
+          ? undefined
+          : post(buildFacetsRequest(filters, facets, requestTime, order)).then(json),
+      ]);
+      const result = page as { hits: { hits: Array<{ sort: SortValues }> } };
       const hits = result.hits.hits;
       return hits.length > limit ? (hits[limit - 1]?.sort ?? null) : null;
     },

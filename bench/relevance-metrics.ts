@@ -87,6 +87,10 @@ export const GOALS = {
   typoRecall: 0.9,
   /** Ours beats plain multi_match's NDCG@10 over all queries by at least this much. */
   ndcgMarginOverMultiMatch: 0.05,
+  /** Other names of the largest cities found, by suggest and by q alike, at least this often. */
+  placeNamesFound: 0.95,
+  /** Ours answers nothing to at most this share of the workload. */
+  zeroResultRateMax: 0.005,
 } as const;
 
 export type GoalCheck = { goal: string; value: number | null; target: number | null; met: boolean | null };
@@ -109,6 +113,31 @@ export function checkGoals(scores: ReadonlyArray<QueryScore>, ours: string, mult
       value: margin,
       target: GOALS.ndcgMarginOverMultiMatch,
       met: margin === null ? null : margin >= GOALS.ndcgMarginOverMultiMatch - 1e-9,
+    },
+  ];
+}
+
+/**
+ * The goal lines of what the workload's scores do not hold: the other names of cities, found by suggest
+ * and by q (the lower of the two, over every dataset), and ours' zero-result rate; null where unmeasured.
+ */
+export function checkCoverageGoals(
+  placeNames: { suggest: number; search: number } | null,
+  oursZeroResultRate: number | null,
+): GoalCheck[] {
+  const found = placeNames === null ? null : Math.min(placeNames.suggest, placeNames.search);
+  return [
+    {
+      goal: `other city names found by suggest and by q (the lower) ≥ ${GOALS.placeNamesFound}`,
+      value: found,
+      target: GOALS.placeNamesFound,
+      met: found === null ? null : found >= GOALS.placeNamesFound,
+    },
+    {
+      goal: `zero-result rate of ours ≤ ${GOALS.zeroResultRateMax}`,
+      value: oursZeroResultRate,
+      target: GOALS.zeroResultRateMax,
+      met: oursZeroResultRate === null ? null : oursZeroResultRate <= GOALS.zeroResultRateMax,
     },
   ];
 }

@@ -20,6 +20,7 @@ import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
 import {
   CUTOFF,
+  checkCoverageGoals,
   checkGoals,
   isTypoClass,
   meanOf,
@@ -477,7 +478,11 @@ try {
     );
   }
   const scores = [...runs.values()].flatMap((run) => run.scores);
-  const goals = checkGoals(scores, 'ours', 'multi_match');
+  const allPlaceNames = placeNames.find((rate) => rate.country === 'all');
+  const goals = [
+    ...checkGoals(scores, 'ours', 'multi_match'),
+    ...checkCoverageGoals(allPlaceNames ?? null, zeroResults.ours ?? null),
+  ];
   log('');
   for (const goal of goals) {
     const verdict = goal.met === null ? 'unavailable' : goal.met ? 'met' : 'NOT met';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkCoverageGoals,
   checkGoals,
   meanOf,
   ndcgAt,
@@ -129,5 +130,16 @@ describe('meanOf and checkGoals', () => {
       'multi_match',
     );
     expect(withoutOurs.map((goal) => goal.met)).toEqual([null, null]);
+  });
+
+  it('checks the lower of suggest and q for city names, and the zero-result rate against its bound', () => {
+    const [names, zero] = checkCoverageGoals({ suggest: 1, search: 0.94 }, 0.005);
+    expect(names).toMatchObject({ value: 0.94, met: false });
+    expect(zero).toMatchObject({ value: 0.005, met: true });
+    expect(checkCoverageGoals({ suggest: 0.95, search: 1 }, 0.006).map((goal) => goal.met)).toEqual([
+      true,
+      false,
+    ]);
+    expect(checkCoverageGoals(null, null).map((goal) => goal.met)).toEqual([null, null]);
   });
 });

@@ -160,6 +160,7 @@ export {
 } from './search/city-list.js';
 export {
   buildSearchRequest,
+  buildFacetsRequest,
   buildGetByProfileQuery,
   buildGetByIdQuery,
   toDoctorPage,

@@ -14,7 +14,7 @@ import {
   toFacetValuesPage,
 } from '../src/search/facet-values.js';
 import { openAtClause } from '../src/search/open-at.js';
-import { filteredQueryOf, buildSearchRequest } from '../src/search/search-query.js';
+import { buildFacetsRequest, buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 import { parseSearchParams, parseSearchToolInput } from '../src/search/search-params.js';
 import { SEARCH_FILTERS } from '../src/search/search-filters.js';
 
@@ -93,33 +93,25 @@ describe('the facet aggregations of a search', () => {
     verified: true,
     q: 'praxis',
   };
-  const facets = { names: ['specialty', 'verified', 'city'] as const, limit: 7 };
-  const body = buildSearchRequest(
-    filters,
-    25,
-    undefined,
-    undefined,
-    {},
-    {},
-    {
-      names: [...facets.names],
-      limit: facets.limit,
-    },
-  );
+  const facets = { names: ['city', 'verified', 'specialty'], limit: 7 } as const;
+  const body = buildFacetsRequest(filters, { names: [...facets.names], limit: facets.limit });
+  const page = buildSearchRequest(filters, 25);
 
-  it('leaves the hits query as it is without facets', () => {
-    const without = buildSearchRequest(filters, 25);
-    expect({ ...body, aggs: undefined }).toEqual({ ...without, aggs: undefined });
-    expect(without).not.toHaveProperty('aggs');
+  it('counts among the records the page selects, whatever its size, cursor or order', () => {
+    expect(body).toMatchObject({ size: 0, track_total_hits: false, query: filteredQueryOf(page) });
+    expect(page).not.toHaveProperty('aggs');
+    // The same facets in any order make the same request (one cache entry).
+    const reordered = buildFacetsRequest(filters, { names: ['specialty', 'city', 'verified'], limit: 7 });
+    expect(JSON.stringify(reordered)).toBe(JSON.stringify(body));
   });
 
   it("counts each facet under every clause of the search but its own filter's", () => {
-    const all = filteredQueryOf(body).bool;
+    const all = filteredQueryOf(page).bool;
     const specialtyClause = { term: { specialtyCodes: 'dentistry' } };
     const verifiedClause = { term: { verified: true } };
     expect(all.filter).toEqual([SERVED, { term: { country: 'de' } }, verifiedClause, specialtyClause]);
-    const aggs = body.aggs?.facets?.aggs;
-    expect(body.aggs?.facets?.global).toEqual({});
+    const aggs = body.aggs.facets?.aggs;
+    expect(body.aggs.facets?.global).toEqual({});
     expect(aggs?.specialty?.filter.bool).toEqual({
       filter: [SERVED, { term: { country: 'de' } }, verifiedClause],
       must: all.must,
@@ -130,7 +122,7 @@ describe('the facet aggregations of a search', () => {
     });
     // No city filter: the city facet counts among the search's own records, under its query.
     expect(Object.keys(aggs ?? {})).toEqual(['specialty', 'verified']);
-    expect(body.aggs?.matching).toEqual({
+    expect(body.aggs.matching).toEqual({
       filter: { match_all: {} },
       aggs: { city: { filter: { match_all: {} }, aggs: { values: valuesAggregation('city', 'de', 7) } } },
     });
@@ -141,14 +133,11 @@ describe('the facet aggregations of a search', () => {
     const openNow = { names: ['openNow' as const], limit: 10 };
     const open = openAtClause('de', requestTime);
     for (const withFilter of [filters, { ...filters, openNow: true as const }]) {
-      const request = buildSearchRequest(withFilter, 10, undefined, requestTime, {}, {}, openNow);
-      expect(request.aggs).toEqual({
+      expect(buildFacetsRequest(withFilter, openNow, requestTime).aggs).toEqual({
         matching: { filter: { match_all: {} }, aggs: { openNow: { filter: open } } },
       });
     }
-    expect(() => buildSearchRequest(filters, 10, undefined, undefined, {}, {}, openNow)).toThrow(
-      'openNow needs the request time',
-    );
+    expect(() => buildFacetsRequest(filters, openNow)).toThrow('openNow needs the request time');
   });
 
   it('limits coded facets to their vocabulary, each shard sending all of it', () => {

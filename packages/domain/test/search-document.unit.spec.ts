@@ -271,7 +271,8 @@ function expectAllowlisted(document: SearchDocument): void {
   expect(doctorSchema.safeParse(doctor).success).toBe(true);
 }
 
-describe('search document allowlist law', () => {
+// 300 folds of random crawls take about 2 s alone and past vitest's 5 s when both cores are busy.
+describe('search document allowlist law', { timeout: 30_000 }, () => {
   it('never emits a key outside the allowlist, whatever a crawl carries', () => {
     fc.assert(
       fc.property(observedArbitrary, junk, junk, (crawledObserved, crawlExtra, payloadExtra) => {

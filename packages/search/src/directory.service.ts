@@ -2,6 +2,7 @@ import {
   buildCitiesRequest,
   buildCityCountsRequest,
   buildFacetValuesRequest,
+  buildFacetsRequest,
   cityFacetValues,
   toFacets,
   toFacetValuesPage,
@@ -224,19 +225,21 @@ export function createDirectory(options: DirectoryOptions): Directory {
         if (!decoded.ok) throw new InvalidCursorError(decoded.error);
         after = decoded.value;
       }
-      const response = await search<FacetsResponse>(
-        buildSearchRequest(filters, request.limit, after, requestTime, request, order, request.facets),
-      );
+      // The facets are a request of their own, side by side with the page's: the same for every page
+      // of the search, so the hot-query cache answers them after the first (search-query.ts).
+      const [response, facets] = await Promise.all([
+        search(buildSearchRequest(filters, request.limit, after, requestTime, request, order)),
+        request.facets === undefined
+          ? undefined
+          : aggregate<FacetsResponse>(buildFacetsRequest(filters, request.facets, requestTime, order)),
+      ]);
       const hits = response?.hits.hits ?? [];
       const total = request.count === true ? totalOf(response?.hits.total) : undefined;
       const page = toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
       const withFacets =
         request.facets === undefined
           ? page
-          : {
-              ...page,
-              facets: toFacets(request.facets, request.country, request.lang, response?.aggregations),
-            };
+          : { ...page, facets: toFacets(request.facets, request.country, request.lang, facets) };
       if (request.suggestions !== true) return withFacets;
       const suggestions = needsSuggestions(request, page.doctors.length)
         ? await suggestionsFor(filters, order, requestTime)

@@ -195,7 +195,8 @@ export function buildFacetAggregations<Clause, Must>(
 ): FacetAggregations<Clause, Must> {
   const disjunctive: Partial<Record<FacetName, DisjunctiveFacet<Clause, Must>>> = {};
   const matching: Partial<Record<FacetName, MatchingFacet<Clause>>> = {};
-  for (const name of request.names) {
+  // In the table's order whatever the order asked: the same facets make the same request (and cache key).
+  for (const name of FACET_NAMES.filter((known) => request.names.includes(known))) {
     if (name === 'openNow') {
       if (openNowClause === undefined) throw new Error('the openNow facet needs the request time');
       matching[name] = { filter: openNowClause };

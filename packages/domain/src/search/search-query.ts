@@ -108,8 +108,14 @@ export type SearchRequestBody = {
   track_total_hits: false | number;
   /** Relevance pages of one search read the same shard copies, so their scores agree (see below). */
   preference?: string;
-  /** Only with facets (facets.ts). */
-  aggs?: FacetAggregations<SearchFilterClause, TextQuery | ScoredTextQuery>;
+};
+
+/** A search's facets (facets.ts), asked beside its page: see buildFacetsRequest. */
+export type FacetsRequestBody = {
+  size: 0;
+  query: FilteredQuery;
+  aggs: FacetAggregations<SearchFilterClause, TextQuery | ScoredTextQuery>;
+  track_total_hits: false;
 };
 
 export type ProfileRequestBody = {
@@ -164,7 +170,6 @@ export function buildSearchRequest(
   requestTime?: Date,
   shape: RecordShape = {},
   order: SearchOrder = {},
-  facets?: FacetRequest,
 ): SearchRequestBody {
   requirePageSize(limit);
   const sort = sortOrderOf(filters, order.sort);
@@ -191,14 +196,6 @@ export function buildSearchRequest(
     _source: sourceFor(shape, 'sortName', 'placeId'),
     track_total_hits: order.count === true ? TOTAL_EXACT_UP_TO : false,
   };
-  if (facets !== undefined) {
-    const country = SEARCH_FILTERS.country.canonical(filters.country);
-    // The openNow facet counts at the request time, as the openNow filter does.
-    const openNow = facets.names.includes('openNow')
-      ? openAtClause(country, requireRequestTime(requestTime))
-      : undefined;
-    body.aggs = buildFacetAggregations(facets, country, named, must, openNow);
-  }
   if (sort === 'relevance') {
     // Scores depend on a shard copy's statistics; every page of one search (the same filters) reads
     // the same copies, so a cursor's score is compared with the scores it was taken from.
@@ -211,6 +208,35 @@ export function buildSearchRequest(
     body.search_after = [after[0], after[1]];
   }
   return body;
+}
+
+/**
+ * The facets of a search, as a request of its own beside the page's: the records the search selects (its
+ * filters and text query: a count needs no score, so no distance decay, sort or size), whatever the page's
+ * cursor, size, shape or order. So every page of a search, in any page size, asks the same request: the
+ * hot-query cache answers it once, and searches that share their filters and facets share it. The sort
+ * order only chooses how `q` matches (scored words under relevance, prefixes otherwise), as on the page.
+ */
+export function buildFacetsRequest(
+  filters: SearchFilters,
+  facets: FacetRequest,
+  requestTime?: Date,
+  order: SearchOrder = {},
+): FacetsRequestBody {
+  const sort = sortOrderOf(filters, order.sort);
+  const { named, must } = searchClauses(filters, sort, requestTime);
+  const country = SEARCH_FILTERS.country.canonical(filters.country);
+  // The openNow facet counts at the request time, as the openNow filter does.
+  const openNow = facets.names.includes('openNow')
+    ? openAtClause(country, requireRequestTime(requestTime))
+    : undefined;
+  const filter = named.map(({ clause }) => clause);
+  return {
+    size: 0,
+    query: { bool: must.length > 0 ? { filter, must } : { filter } },
+    aggs: buildFacetAggregations(facets, country, named, must, openNow),
+    track_total_hits: false,
+  };
 }
 
 type SearchClauses = {
