@@ -6,6 +6,7 @@ import {
   FACET_LIMIT_DEFAULT,
   FACET_NAMES,
   initialPlaceState,
+  insuranceCodesOf,
   type FacetName,
   type FacetRequest,
   type PlaceState,
@@ -107,8 +108,49 @@ export function servedPlace(index: number): PlaceState {
       rating: Math.round(random() * 50) / 10,
       reviewCount: Math.floor(random() * 300),
       whatsappEligible: mobile,
-      workingHours: null,
+      workingHours: index % 4 === 0 ? null : weekdayHours(country, index),
+      ...patientAttributes(country, index),
     },
+  };
+}
+
+// The weekdays in each dataset's language, as its sources write them.
+const WEEKDAYS: Record<Live, ReadonlyArray<string>> = {
+  de: ['Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag'],
+  es: ['lunes', 'martes', 'miércoles', 'jueves', 'viernes'],
+  it: ['lunedì', 'martedì', 'mercoledì', 'giovedì', 'venerdì'],
+  pt: ['segunda-feira', 'terça-feira', 'quarta-feira', 'quinta-feira', 'sexta-feira'],
+};
+const NATIVE_LANGUAGE: Record<Live, string> = { de: 'de', es: 'es', it: 'it', pt: 'pt' };
+
+/** A share in [0, 1) of `index` and `salt`, without drawing from `random` (the other draws stay as they were). */
+function share(index: number, salt: number): number {
+  return (((index + 1) * 2_654_435_761 + salt * 40_503) >>> 0) / 2 ** 32;
+}
+
+/** Weekday opening hours (08:00–13:00, half of them also 15:00–19:00), so openNow has records to count. */
+function weekdayHours(country: Live, index: number): Record<string, Array<{ open: string; close: string }>> {
+  const afternoon = share(index, 3) < 0.5;
+  const periods = [
+    { open: '08:00', close: '13:00' },
+    ...(afternoon ? [{ open: '15:00', close: '19:00' }] : []),
+  ];
+  return Object.fromEntries(WEEKDAYS[country].map((day) => [day, periods]));
+}
+
+/** Patient attributes as crawls give them: often unknown, the dataset's language first. */
+function patientAttributes(country: Live, index: number) {
+  const known = (salt: number, unknown: number, yes: number) => {
+    const value = share(index, salt);
+    return value < unknown ? null : value < unknown + yes;
+  };
+  const english = share(index, 4) < 0.4;
+  const codes = insuranceCodesOf(country);
+  return {
+    languages: english ? [NATIVE_LANGUAGE[country], 'en'] : [NATIVE_LANGUAGE[country]],
+    acceptingNewPatients: known(5, 0.4, 0.4),
+    wheelchairAccessible: known(6, 0.5, 0.35),
+    insurance: codes.filter((_, position) => share(index, 7 + position) < 0.6),
   };
 }
 
@@ -283,8 +325,7 @@ const FACET_LIMITS = [FACET_LIMIT_DEFAULT, FACET_LIMIT_DEFAULT, 5, 20];
  * Faceted searches (`--mix facets`): the uniform mix's searches (its filters, page sizes and depths; no
  * gets), each asking for 1–4 distinct facets of any kind. Its own random source by default, so the other
  * mixes draw what they always drew; `withoutFacets` gives the same searches without them. The records
- * hold no patient attributes (`servedPlace`), so those four facets list no value, yet each still
- * runs its filter over the whole index (its global aggregation), as every facet does.
+ * carry patient attributes and weekday hours (`servedPlace`), so every facet has values to count.
  */
 export function facetsWorkload(count: number, next: () => number = facetsRandom): SearchTask[] {
   const choose = <T>(items: ReadonlyArray<T>): T => items[Math.floor(next() * items.length)] as T;
