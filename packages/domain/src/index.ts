@@ -66,6 +66,13 @@ export {
   type Tombstone,
 } from './search/search-document.js';
 export { projectPlace, type PlaceProjection } from './search/place-projection.js';
+export {
+  mergeLinkOf,
+  resolveMerge,
+  resolveMerges,
+  type MergeForward,
+  type MergeLink,
+} from './places/merges.js';
 export { specialtyCodeOf, SPECIALTY_CODES, type SpecialtyCode } from './places/specialty-vocabulary.js';
 export {
   parseSpecialtiesParams,

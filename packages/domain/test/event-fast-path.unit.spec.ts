@@ -133,6 +133,7 @@ const payloads: Record<string, fc.Arbitrary<unknown>> = {
   }),
   'place.suppressed': fc.record({ reason: text.filter((reason) => reason.length > 0) }),
   'place.unsuppressed': fc.record({ reason: text.filter((reason) => reason.length > 0) }),
+  'place.merged': fc.record({ into: fc.stringMatching(PLACE_ID_PATTERN) }),
 };
 // Half of them crawls: the type with nearly every field.
 const eventType = fc.oneof(fc.constant('place.crawled'), fc.constantFrom(...PLACE_EVENT_TYPES));

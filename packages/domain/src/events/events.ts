@@ -129,6 +129,14 @@ export type Publication = z.infer<typeof publicationSchema>;
 const reasonSchema = z.strictObject({ reason: boundedText(TEXT_LIMITS.reason).min(1) });
 const emptyPayloadSchema = z.strictObject({});
 
+/**
+ * `place.merged`, on the stream of the place merged away: `into` is the place that survives (the same
+ * practice's other record). Chains (A into B, B into C) are followed when the merge is read (merges.ts).
+ */
+export const mergePayloadSchema = z.strictObject({
+  into: z.string().regex(PLACE_ID_PATTERN, 'Expected 1-128 characters of A-Z a-z 0-9 _ -'),
+});
+
 function eventSchema<Type extends string, Payload extends z.ZodType>(type: Type, payload: Payload) {
   // Unknown envelope keys are stripped (not stored); payloads decide their own strictness.
   return z.object({
@@ -151,6 +159,8 @@ export const placeEventSchema = z.discriminatedUnion('type', [
   eventSchema('place.reopened', emptyPayloadSchema),
   eventSchema('place.verified', emptyPayloadSchema),
   eventSchema('place.unverified', emptyPayloadSchema),
+  eventSchema('place.merged', mergePayloadSchema),
+  eventSchema('place.unmerged', emptyPayloadSchema),
 ]);
 export type PlaceEvent = z.infer<typeof placeEventSchema>;
 export type PlaceEventType = PlaceEvent['type'];
@@ -193,7 +203,13 @@ export function parsePlaceEventWithZod(raw: unknown): Result<PlaceEvent> {
   return storable(result.data);
 }
 
+const SELF_MERGE_MESSAGE = "Expected another place than the event's own placeId";
+
 function storable(event: PlaceEvent): Result<PlaceEvent> {
+  // The one rule across fields (kept out of the schema so the compiled fast path stays plain JSON Schema).
+  if (event.type === 'place.merged' && event.payload.into === event.placeId) {
+    return fail(`payload.into: ${SELF_MERGE_MESSAGE}`);
+  }
   if (hasUnstorableText(event)) return fail(`${unstorableTextPath(event, [])}: ${UNSTORABLE_TEXT_MESSAGE}`);
   return ok(event);
 }

@@ -30,6 +30,14 @@ export type PlaceState = {
   suppressedReason: string | null;
   closed: boolean;
   verified: boolean;
+  /**
+   * The place this one was merged into (its own latest `place.merged`, until a later `place.unmerged`):
+   * a merged-away place is not served, and its id forwards to the survivor. Only the direct link: a chain
+   * (A into B into C) is followed when read (merges.ts), since B's stream is not A's.
+   */
+  mergedInto: string | null;
+  /** `occurredAt` of that `place.merged`; null while not merged. */
+  mergedAt: string | null;
 };
 
 export function initialPlaceState(placeId: string): PlaceState {
@@ -45,6 +53,8 @@ export function initialPlaceState(placeId: string): PlaceState {
     suppressedReason: null,
     closed: false,
     verified: false,
+    mergedInto: null,
+    mergedAt: null,
   };
 }
 
@@ -90,6 +100,11 @@ export function evolve(state: PlaceState, event: PlaceEvent): PlaceState {
       };
     case 'place.unverified':
       return { ...state, version, verified: false, verifiedAt: null };
+    case 'place.merged':
+      // Merged again into another place: the newest merge is the one that holds.
+      return { ...state, version, mergedInto: event.payload.into, mergedAt: event.occurredAt };
+    case 'place.unmerged':
+      return { ...state, version, mergedInto: null, mergedAt: null };
     default:
       return assertNever(event);
   }
@@ -112,14 +127,15 @@ export function orderedStream(placeId: string, events: ReadonlyArray<StoredPlace
   return [...byEventId.values()].sort(compareEvents);
 }
 
-/** Served means visible in search and on single fetch. */
+/** Served means visible in search and on single fetch. A merged-away place is hidden like a suppressed one. */
 export function isServed(state: PlaceState): boolean {
   return (
     state.published &&
     state.publication !== null &&
     state.observed !== null &&
     state.suppressedReason === null &&
-    !state.closed
+    !state.closed &&
+    state.mergedInto === null
   );
 }
 

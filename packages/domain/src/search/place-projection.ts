@@ -1,6 +1,7 @@
 import type { ToDoctorOptions } from '../places/doctor.js';
 import { foldPlaceForProjection } from '../places/place-fold.js';
 import type { StoredPlaceEvent } from '../events/place-state.js';
+import { mergeLinkOf, type MergeLink } from '../places/merges.js';
 import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
 
 /**
@@ -12,6 +13,11 @@ export type PlaceProjection = {
   placeId: string;
   stateVersion: number;
   document: SearchDocument | Tombstone;
+  /**
+   * The place's own merge, stored beside the document (not in it: the index never needs it) so that a
+   * read of a merged-away id can say where it went. Absent: not merged away.
+   */
+  merge?: MergeLink;
 };
 
 /** Projects one place: folds its whole stream into state, then turns the state into its index document. */
@@ -21,5 +27,7 @@ export function projectPlace(
   options: ToDoctorOptions,
 ): PlaceProjection {
   const { state, record } = foldPlaceForProjection(placeId, events, options);
-  return { placeId, stateVersion: state.version, document: toSearchDocument(state, options, record) };
+  const merge = mergeLinkOf(state);
+  const document = toSearchDocument(state, options, record);
+  return { placeId, stateVersion: state.version, document, ...(merge === null ? {} : { merge }) };
 }
