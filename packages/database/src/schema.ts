@@ -31,6 +31,10 @@ export type PlacesTable = {
   changed_at: ColumnType<Date | null, never, never>;
   /** Until when a worker's sweeper has claimed the place to refold it (a lease; null: not claimed). */
   sweep_claimed_until: ColumnType<Date | null, never, Date | null>;
+  /** The place this one was merged into (its own merge, not the chain's end); null: not merged away. */
+  merged_into: ColumnType<string | null, never, never>;
+  /** When it was merged away (the `place.merged` event's `occurredAt`); null: not merged away. */
+  merged_at: ColumnType<Date | null, never, never>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

@@ -48,6 +48,8 @@ export {
   parseDoctorIds,
   planBatch,
   toDoctorBatch,
+  mergeCandidatesOf,
+  withMergedIds,
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,
   IDS_DESCRIPTION,
@@ -256,6 +258,8 @@ export {
   type FeedRow,
   type ListedPlace,
   type ChangesPage,
+  type ChangesPageOptions,
+  type ChangeEntry,
 } from './changes/changes-page.js';
 export {
   KEY_EXPIRY_CHOICES,

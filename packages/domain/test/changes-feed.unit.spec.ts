@@ -376,6 +376,7 @@ describe('changes page', () => {
     doctor: served ? { ...doctor, id: placeId } : null,
     version: Number(x),
     changedAt: `2026-11-01T00:00:${x.padStart(2, '0').slice(-2)}.000Z`,
+    mergedInto: null,
   });
   const listedPlace = (placeId: string): ListedPlace => ({ placeId, doctor: { ...doctor, id: placeId } });
   const feedFrom = (x: string, id: string, timed = false): FeedCursor => ({
@@ -410,6 +411,37 @@ describe('changes page', () => {
     // The same rows in a 1.2 feed: no changedAt (the 1.2 entries, byte for byte).
     const untimed = toChangesPage({ listed: [], changes }, 5, 'de', feedFrom('0', ''), SECRET);
     expect(untimed.changes.every((entry) => !('changedAt' in entry))).toBe(true);
+  });
+
+  it('names the survivor of a merged-away record only in a feed that asked for merges', () => {
+    const changes = [
+      row('a', '10', true),
+      { ...row('b', '11', false), mergedInto: 'a' },
+      row('c', '12', false),
+    ];
+    const asked = toChangesPage({ listed: [], changes }, 5, 'de', feedFrom('0', '', true), SECRET, 'live', {
+      merges: true,
+    });
+    expect(asked.changes.slice(1)).toEqual([
+      { id: 'b', change: 'merged', doctor: null, mergedInto: 'a', changedAt: '2026-11-01T00:00:11.000Z' },
+      { id: 'c', change: 'delete', doctor: null, changedAt: '2026-11-01T00:00:12.000Z' },
+    ]);
+    // Without merges: the delete it always was, byte for byte.
+    const plain = toChangesPage({ listed: [], changes }, 5, 'de', feedFrom('0', ''), SECRET);
+    expect(JSON.stringify(plain.changes[1])).toBe('{"id":"b","change":"delete","doctor":null}');
+  });
+
+  it('accepts merges=true and merges=false, and nothing else', () => {
+    expect(parseChangesParams({ country: 'de' })).toMatchObject({ ok: true, value: { merges: false } });
+    expect(parseChangesParams({ country: 'de', merges: 'true' })).toMatchObject({
+      ok: true,
+      value: { merges: true },
+    });
+    expect(parseChangesParams({ country: 'de', merges: 'false' })).toMatchObject({
+      ok: true,
+      value: { merges: false },
+    });
+    expect(parseChangesParams({ country: 'de', merges: 'yes' }).ok).toBe(false);
   });
 
   it('returns the cursor it was given when nothing is new', () => {

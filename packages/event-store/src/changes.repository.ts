@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
+import { readMergeForwards } from './merges.repository.js';
 import {
   changesToRead,
   feedPartOf,
@@ -42,12 +43,13 @@ export async function readChanges(
     doctor: Doctor | null;
     version: number;
     changed_at: Date;
+    merged: boolean;
   }>`
     with fence as (select pg_snapshot_xmin(pg_current_snapshot()) as below)
-    select place_id, changed_xid::text as xid, served, doctor, version, changed_at
+    select place_id, changed_xid::text as xid, served, doctor, version, changed_at, merged
     from (
       (select place_id, changed_xid, served, document -> 'doctor' as doctor, state_version as version,
-              changed_at
+              changed_at, merged_into is not null as merged
          from places
         where feed_country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
@@ -59,7 +61,7 @@ export async function readChanges(
       -- A departure's version is its place's: the move to another dataset is a state of the place.
       (select place_id, changed_xid, false, null::json,
               (select state_version from places where places.place_id = place_departures.place_id),
-              changed_at
+              changed_at, false
          from place_departures
         where country = ${country}
           and (changed_xid, place_id) > (${after.xid}::xid8, ${after.placeId})
@@ -70,12 +72,16 @@ export async function readChanges(
     ) as feed
     order by changed_xid, place_id
     limit ${limit}`.execute(db);
+  // Chains are followed only for the page's merged-away records: none, and no second query, in most pages.
+  const mergedIds = result.rows.filter((row) => !row.served && row.merged).map((row) => row.place_id);
+  const forwards = await readMergeForwards(db, mergedIds);
   return result.rows.map((row) => ({
     position: { xid: row.xid, placeId: row.place_id },
     served: row.served,
     doctor: row.served ? row.doctor : null,
     version: row.version,
     changedAt: row.changed_at.toISOString(),
+    mergedInto: row.served ? null : (forwards.get(row.place_id)?.mergedInto ?? null),
   }));
 }
 

@@ -54,3 +54,4 @@ export {
   recordFeedClock,
 } from './feed-clock.repository.js';
 export { openExport, type StoreExport } from './exports.repository.js';
+export { readMergeForwards } from './merges.repository.js';

@@ -19,6 +19,13 @@ export const problemSchema = z
     status: z.number().int().min(400).max(599).meta({ description: 'The HTTP status code' }),
     detail: z.string().meta({ description: 'What went wrong with this request' }),
     errors: z.array(parameterErrorSchema).meta({ description: 'Every bad parameter and why; may be empty' }),
+    mergedInto: z.string().optional().meta({
+      description:
+        'API 1.4, only on the 404 of a record merged into another (the same practice listed twice): the id of the record that survives (the end of a chain of merges). Fetch that one instead.',
+    }),
+    mergedAt: z.iso.datetime({ offset: true }).optional().meta({
+      description: 'API 1.4, with `mergedInto`: when this record was merged away (ISO 8601)',
+    }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (application/problem+json)' });
 export type Problem = z.infer<typeof problemSchema>;
@@ -47,13 +54,21 @@ export const PROBLEM_TYPES = {
 export type ProblemKind = keyof typeof PROBLEM_TYPES;
 
 /** The API's one error type: thrown anywhere, turned into a problem body by the one error handler. */
+/** Members a problem adds to the five every problem has (RFC 9457 extension members). */
+export type ProblemExtensions = Pick<Problem, 'mergedInto' | 'mergedAt'>;
+
 export class ProblemError extends Error {
   readonly problem: Problem;
-  constructor(kind: ProblemKind, detail: string, errors: ParameterError[] = []) {
+  constructor(
+    kind: ProblemKind,
+    detail: string,
+    errors: ParameterError[] = [],
+    extensions: ProblemExtensions = {},
+  ) {
     super(detail);
     this.name = 'ProblemError';
     const { type, title, status } = PROBLEM_TYPES[kind];
-    this.problem = { type, title, status, detail, errors };
+    this.problem = { type, title, status, detail, errors, ...extensions };
   }
 }
 

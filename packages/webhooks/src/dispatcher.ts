@@ -263,6 +263,7 @@ function deliveriesOf(
       version: change.version,
       changedAt: change.changedAt,
       doctor: change.served ? change.doctor : null,
+      mergedInto: change.served ? null : change.mergedInto,
     };
     try {
       deliveries.push({

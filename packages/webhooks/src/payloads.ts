@@ -12,6 +12,12 @@ export type ChangeEvent = {
   changedAt: string;
   /** Null: the record stopped being served in this dataset. */
   doctor: Doctor | null;
+  /**
+   * API 1.4: a record no longer served because it was merged away, the final survivor's id. It is
+   * still sent as `doctor.deleted` (a receiver that knows nothing of merges removes it, as it should),
+   * with `data.mergedInto` added for a receiver that re-keys. Absent or null otherwise.
+   */
+  mergedInto?: string | null;
 };
 
 /** The body of a change's delivery (docs/api.md, "What is sent"): the Doctor inside is the allowlist. */
@@ -24,6 +30,7 @@ const changePayloadSchema = z.strictObject({
     version: z.number().int(),
     changedAt: z.string(),
     doctor: doctorSchema.nullable(),
+    mergedInto: z.string().optional(),
   }),
 });
 
@@ -53,6 +60,9 @@ export function changePayload(change: ChangeEvent): string {
       version: change.version,
       changedAt: change.changedAt,
       doctor: change.doctor,
+      ...(change.doctor === null && typeof change.mergedInto === 'string'
+        ? { mergedInto: change.mergedInto }
+        : {}),
     },
   });
 }

@@ -20,7 +20,7 @@ export function mcpRoute(app: FastifyInstance, options: { datasets: Datasets }, 
   app.post(MCP_PATH, { bodyLimit: MAX_BODY_BYTES, preValidation: rejectBatch }, async (request, reply) => {
     rejectUnsupportedProtocolVersion(request);
     // The tools read the dataset of the key's mode: a sandbox key's tools see sandbox records only.
-    const server = createToolServer(datasetOf(options.datasets, request).directory, request.log);
+    const server = createToolServer(datasetOf(options.datasets, request), request.log);
     // JSON responses rather than SSE: the tools answer at once, and the reply then goes through
     // Fastify like any other (rate-limit headers, request id, access log).
     const transport = new WebStandardStreamableHTTPServerTransport({

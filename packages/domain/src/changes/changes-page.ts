@@ -16,6 +16,11 @@ export type FeedRow = {
   doctor: Doctor | null;
   version: number;
   changedAt: string;
+  /**
+   * For a record no longer served because it was merged away: the final survivor of its merge chain
+   * (merges.ts), read with the row. Null otherwise.
+   */
+  mergedInto: string | null;
 };
 
 /** A place a snapshot lists: served now in the dataset, with its doctor. */
@@ -29,15 +34,21 @@ export type ListedPlace = { placeId: string; doctor: Doctor };
 export type FeedRead = { listed: ReadonlyArray<ListedPlace>; changes: ReadonlyArray<FeedRow> };
 
 /**
- * `upsert`: the record is served with this doctor; `delete`: it is no longer served in this dataset.
- * `changedAt` (API 1.3) only in a timed feed (see `FeedCursor`): 1.2 entries stay as they were.
+ * `upsert`: the record is served with this doctor; `delete`: it is no longer served in this dataset;
+ * `merged` (API 1.4, only when asked for with `merges`): it is no longer served because it was merged
+ * into `mergedInto`. `changedAt` (API 1.3) only in a timed feed (see `FeedCursor`): 1.2 entries stay as
+ * they were.
  */
 export type ChangeEntry = {
   id: string;
-  change: 'upsert' | 'delete';
+  change: 'upsert' | 'delete' | 'merged';
   doctor: Doctor | null;
+  mergedInto?: string;
   changedAt?: string;
 };
+
+/** How a page's entries are told: `merges` (API 1.4) names merged-away records' survivors. */
+export type ChangesPageOptions = { merges?: boolean };
 
 export type ChangesPage = {
   changes: ChangeEntry[];
@@ -73,6 +84,7 @@ export function toChangesPage(
   secret: string,
   /** The mode of the key the page is for: its cursors are bound to it (see `encodeChangesCursor`). */
   mode: ApiKeyMode = 'live',
+  { merges = false }: ChangesPageOptions = {},
 ): ChangesPage {
   requirePageSize(limit);
   const listed = read.listed.slice(0, limit).map(toUpsert);
@@ -93,7 +105,7 @@ export function toChangesPage(
   const changes = read.changes.slice(0, room);
   const last = changes[changes.length - 1]?.position;
   const next = last === undefined ? feed : feedCursorAt(last, feed);
-  const entries = [...listed, ...changes.map((row) => toChangeEntry(row, feed.timed))];
+  const entries = [...listed, ...changes.map((row) => toChangeEntry(row, feed.timed, merges))];
   return {
     changes: entries,
     page: {
@@ -108,11 +120,18 @@ function toUpsert(place: ListedPlace): ChangeEntry {
   return { id: place.placeId, change: 'upsert', doctor: place.doctor };
 }
 
-function toChangeEntry(row: FeedRow, timed: boolean): ChangeEntry {
-  // A served row always carries its doctor; anything else is a removal, whatever the row holds.
-  const entry: ChangeEntry =
-    row.served && row.doctor !== null
-      ? { id: row.position.placeId, change: 'upsert', doctor: row.doctor }
-      : { id: row.position.placeId, change: 'delete', doctor: null };
+function toChangeEntry(row: FeedRow, timed: boolean, merges: boolean): ChangeEntry {
+  const entry = changeOf(row, merges);
   return timed ? { ...entry, changedAt: row.changedAt } : entry;
+}
+
+function changeOf(row: FeedRow, merges: boolean): ChangeEntry {
+  const id = row.position.placeId;
+  // A served row always carries its doctor; anything else is a removal, whatever the row holds.
+  if (row.served && row.doctor !== null) return { id, change: 'upsert', doctor: row.doctor };
+  // Only a feed that asked for merges learns of them: to any other a merge is the removal it always was.
+  if (merges && row.mergedInto !== null) {
+    return { id, change: 'merged', doctor: null, mergedInto: row.mergedInto };
+  }
+  return { id, change: 'delete', doctor: null };
 }

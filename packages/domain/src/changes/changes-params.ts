@@ -27,7 +27,11 @@ export const CHANGES_DEFAULT_LIMIT = 100;
 export type ChangesStart =
   { kind: 'snapshot' } | { kind: 'instant'; at: Date } | { kind: 'cursor'; token: string };
 
-export type ChangesParams = { country: CountryCode; start: ChangesStart; limit: number };
+/**
+ * `merges` (API 1.4): a record merged away into another comes as a `merged` entry naming the survivor
+ * instead of a `delete`; without it the feed is what it was.
+ */
+export type ChangesParams = { country: CountryCode; start: ChangesStart; limit: number; merges: boolean };
 
 const SINCE_INSTANT_REASON = `${OPEN_AT_REASON}, or a cursor exactly as page.nextCursor gave it`;
 
@@ -55,14 +59,22 @@ export const changesParamsSchema = z.object({
     { max: CHANGES_LIMIT_MAX, default: CHANGES_DEFAULT_LIMIT },
     `Changes per page, 1 to ${CHANGES_LIMIT_MAX}.`,
   ),
+  merges: z
+    .preprocess(
+      (value) => (value === 'true' ? true : value === 'false' ? false : value),
+      z.boolean({ error: 'must be true or false' }).optional(),
+    )
+    .describe(
+      'API 1.4. true: a record merged away into another record (the same practice listed twice) comes as a `merged` entry with `mergedInto`, the id of the record that survives, instead of a `delete`, so a mirror can re-key it. Send it on every request of the feed; without it every entry is as before.',
+    ),
 });
 
 /** Validates a parsed query string (values are strings, or arrays when a parameter was repeated). */
 export function parseChangesParams(raw: Record<string, unknown>): Result<ChangesParams, ParameterError[]> {
   const parsed = parseParameters(changesParamsSchema, raw, 'query');
   if (!parsed.ok) return parsed;
-  const { country, since, limit } = parsed.value;
-  return ok({ country, limit, start: changesStartOf(since) });
+  const { country, since, limit, merges } = parsed.value;
+  return ok({ country, limit, start: changesStartOf(since), merges: merges === true });
 }
 
 function changesStartOf(since: string | undefined): ChangesStart {

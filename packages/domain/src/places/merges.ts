@@ -32,10 +32,7 @@ export function mergeLinkOf(state: PlaceState): MergeLink | null {
  * state. Read here, the answer depends only on the current links, whatever order they came in; an
  * unmerge that breaks the loop brings the forwarding back.
  */
-export function resolveMerge(
-  placeId: string,
-  links: ReadonlyMap<string, MergeLink>,
-): MergeForward | null {
+export function resolveMerge(placeId: string, links: ReadonlyMap<string, MergeLink>): MergeForward | null {
   const own = links.get(placeId);
   if (own === undefined) return null;
   const seen = new Set<string>([placeId]);

@@ -6,6 +6,8 @@ import type { ProfileRef } from '../places/profile-url.js';
 import type { ParameterError } from '../requests/query-parameters.js';
 import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../requests/record-shape.js';
 import { fail, ok, type Result } from '../shared/result.js';
+import { PLACE_ID_PATTERN } from '../events/events.js';
+import type { MergeForward } from '../places/merges.js';
 import { SERVED, type TermFilter } from './search-query.js';
 
 /**
@@ -128,7 +130,31 @@ function profileFilter(ref: ProfileRef): { bool: { filter: TermFilter[] } } {
   };
 }
 
-export type DoctorBatch<Record> = { doctors: Record[]; missing: string[] };
+/**
+ * `merged` (API 1.4): the `missing` ids that were merged away, each to its survivor (the end of its
+ * chain), in `missing` order; present only when there is one, so a batch naming no merged-away id is
+ * answered byte for byte as before. The ids stay in `missing` too: they no longer name a served record.
+ */
+export type DoctorBatch<Record> = { doctors: Record[]; missing: string[]; merged?: { [id: string]: string } };
+
+/** The `missing` entries that could be merged-away ids (a profile URL never is one): what to look up. */
+export function mergeCandidatesOf(batch: DoctorBatch<unknown>): string[] {
+  return batch.missing.filter((entry) => PLACE_ID_PATTERN.test(entry));
+}
+
+/** The batch with its `merged` map, from where each merged-away id forwards to (merges.ts). */
+export function withMergedIds<Record>(
+  batch: DoctorBatch<Record>,
+  forwards: ReadonlyMap<string, MergeForward>,
+): DoctorBatch<Record> {
+  const merged = Object.fromEntries(
+    batch.missing.flatMap((entry) => {
+      const forward = forwards.get(entry);
+      return forward === undefined ? [] : [[entry, forward.mergedInto] as const];
+    }),
+  );
+  return Object.keys(merged).length === 0 ? batch : { ...batch, merged };
+}
 
 /** The answer to a batch: records once each in request order, and the entries that found none. */
 export function toDoctorBatch<Shape extends RecordShape>(

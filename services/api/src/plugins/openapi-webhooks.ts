@@ -38,6 +38,11 @@ export const WEBHOOK_SCHEMAS: Record<string, JsonObject> = {
             oneOf: [{ $ref: `${COMPONENT_REF}Doctor` }, { type: 'null' }],
             description: 'The record as search returns it; null for `doctor.deleted`',
           },
+          mergedInto: {
+            type: 'string',
+            description:
+              'API 1.4, on `doctor.deleted` only: the record was removed because it was merged into the record with this id (the end of a chain of merges). Remove `id` and point it at this record.',
+          },
         },
       },
     },

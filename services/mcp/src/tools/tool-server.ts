@@ -2,7 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import { MAX_DOCTOR_ID_LENGTH, type Directory } from '@directory/search';
+import { MAX_DOCTOR_ID_LENGTH, type Dataset } from '@directory/search';
+import { readMergeForwards } from '@directory/event-store';
 import {
   assertNever,
   fail,
@@ -21,6 +22,9 @@ import {
   searchToolInputSchema,
   specialtiesPageSchema,
   specialtiesToolInputSchema,
+  PLACE_ID_PATTERN,
+  type Doctor,
+  type MergeForward,
 } from '@directory/domain';
 import { renderDoctor, renderPage } from './doctor-text.js';
 import { renderSpecialties } from './specialty-text.js';
@@ -52,7 +56,7 @@ Filters (a record must match every one given): ${FILTERS} limit is 1-100 (defaul
 Results come in a fixed order (name, then id). By specialty: get the code from list_specialties (e.g. "pediatrics" for Kinderarzt, pediatra or paediatrician) and pass it as specialty. Near a place: give near as "latitude,longitude" (and optionally radius in metres); results then come nearest first (then id), each with distanceMeters, the distance in whole metres. Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Facets: facets = "specialty,city" (any of ${FACET_NAMES.join(', ')}) adds facets, each value with count, how many records the search finds with that value as the argument of the same name (every other filter kept), most first; facetLimit (1-${FACET_LIMIT_MAX}, default ${FACET_LIMIT_DEFAULT}) values each. No results: suggestions (on unless suggestions = false) lists what finds records instead (kind query: a corrected q; radius: a wider radius; city: the nearest city with matches), each with resultCount; call search_doctors again with that one argument changed. Invalid arguments return an error naming each bad argument.`;
 
 const GET_DESCRIPTION = `Fetch one published Doctor record by its id (from a search_doctors result) or by its profile URL on the directory's website (profileUrl; translated URLs such as /de/aerzte/... or /es/medicos/... resolve to the same record). ${RECORD} ${WHATSAPP}
-The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error.`;
+The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error. An id merged into another record (the same practice listed twice) returns the record that survives, with merge saying which id was asked for and which one answers: use the answering id from then on.`;
 
 const getDoctorInputSchema = z.object({
   doctorId: z
@@ -64,7 +68,17 @@ const getDoctorInputSchema = z.object({
     ),
 });
 
-const getDoctorOutputSchema = z.strictObject({ doctor: doctorSchema });
+const getDoctorOutputSchema = z.strictObject({
+  doctor: doctorSchema,
+  merge: z
+    .strictObject({
+      from: z.string().describe('The id asked for: merged away, no longer its own record'),
+      into: z.string().describe('The id of the record that survives, the one returned'),
+      mergedAt: z.string().describe('When the id asked for was merged away (ISO 8601)'),
+    })
+    .optional()
+    .describe('Present when the id asked for was merged into another record and get_doctor followed it'),
+});
 
 const LIST_SPECIALTIES_DESCRIPTION = `List the specialty codes that the specialty argument of search_doctors accepts: stable, language-independent codes (e.g. "dentistry", "general-practice", "pediatrics") mapped from the published primary types and specialties, each with its label in lang (en, de, es, fr, it or pt; default en). Map what the user asks for ("Zahnarzt", "children's doctor") to a code from this list, then search with it; never invent a code.
 Without country: every code, in code order. With country: only the codes that published records of that dataset carry, each with count (how many records search_doctors finds with it), most records first.`;
@@ -79,7 +93,18 @@ const SPECIALTIES_INPUT = advertisedInputSchema(specialtiesToolInputSchema);
  * A fresh MCP server holding the read-only tools over the one query service (the same
  * `Directory` as the HTTP API). Stateless: the transport layer builds one per HTTP request.
  */
-export function createToolServer(directory: Directory, log: FastifyBaseLogger): McpServer {
+export function createToolServer(dataset: Dataset, log: FastifyBaseLogger): McpServer {
+  const { directory, db } = dataset;
+
+  /** The survivor of a merged-away id, when it is served: what get_doctor answers instead. */
+  async function followMerge(doctorId: string): Promise<{ forward: MergeForward; doctor: Doctor } | null> {
+    if (!PLACE_ID_PATTERN.test(doctorId)) return null;
+    const forward = (await readMergeForwards(db, [doctorId])).get(doctorId);
+    if (forward === undefined) return null;
+    const survivor = await directory.getDoctor(forward.mergedInto);
+    return survivor.status === 'found' ? { forward, doctor: survivor.doctor } : null;
+  }
+
   const server = new McpServer(SERVER_INFO, {
     instructions: `Read-only access to a directory of published doctors' practices and clinics in Europe and Mexico. Use search_doctors to find records (country required; page with cursor), get_doctor to fetch one by id or profile URL, and list_specialties for the codes of search_doctors' specialty filter. ${WHATSAPP}`,
   });
@@ -123,8 +148,17 @@ export function createToolServer(directory: Directory, log: FastifyBaseLogger): 
         switch (result.status) {
           case 'invalid':
             return invalidArguments('get_doctor', [{ parameter: 'doctorId', reason: result.reason }]);
-          case 'not-found':
-            return toolError('No current published record has this id.');
+          case 'not-found': {
+            const followed = await followMerge(parsed.value);
+            if (followed === null) return toolError('No current published record has this id.');
+            const { forward, doctor } = followed;
+            const merge = { from: forward.placeId, into: forward.mergedInto, mergedAt: forward.mergedAt };
+            const note = `Followed a merge: ${merge.from} was merged into ${merge.into} on ${merge.mergedAt}; this is ${merge.into}, use that id from now on.`;
+            return {
+              structuredContent: { doctor, merge },
+              content: [{ type: 'text', text: `${note}\n\n${renderDoctor(doctor)}` }],
+            };
+          }
           case 'found':
             return {
               structuredContent: { doctor: result.doctor },

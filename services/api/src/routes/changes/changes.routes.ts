@@ -37,6 +37,8 @@ const CHANGES_DESCRIPTION = `API 1.2. Every record that became served, changed o
 
 **Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as \`delete\` with \`doctor: null\`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A \`delete\` for an \`id\` you do not hold (a record served and removed while you were starting) is to be ignored.
 
+**Merged records** (API 1.4): with \`merges=true\`, a record merged away into another record (the same practice listed twice) comes as \`merged\` with \`mergedInto\`, the id of the record that survives (the end of a chain of merges), instead of \`delete\`: remove it and point its id at the survivor. Without \`merges\` it comes as \`delete\`, as before.
+
 Cursors are opaque, signed and bound to the country and to the key's mode (API 1.3: a cursor a test key received is refused with a live key, and the reverse); a tampered, malformed or foreign cursor, or one sent with another country or a key of the other mode, is rejected with 400 (\`errors[].parameter\` = \`since\`). Unknown or repeated parameters are rejected with 400.`;
 
 export function changeRoutes(
@@ -61,12 +63,12 @@ export function changeRoutes(
       },
     },
     async (request) => {
-      const { country, start, limit } = parsedQuery(request, parseChangesParams);
+      const { country, start, limit, merges } = parsedQuery(request, parseChangesParams);
       const { mode } = requireApiKey(request);
       const { db } = datasetOf(datasets, request);
       const from = await feedCursorOf(db, { country, mode }, start, cursorSecret);
       const read = await readFeedPage(db, { country, from, limit });
-      return toChangesPage(read, limit, country, from, cursorSecret, mode);
+      return toChangesPage(read, limit, country, from, cursorSecret, mode, { merges });
     },
   );
   done();

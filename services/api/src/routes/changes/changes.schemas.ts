@@ -8,13 +8,19 @@ import { doctorComponent } from '../doctors/doctors.schemas.js';
 export const changeEntrySchema = z
   .looseObject({
     id: z.string().meta({ description: 'The stable id of the record (as in search and single fetch)' }),
-    change: z.enum(['upsert', 'delete']).meta({
+    change: z.enum(['upsert', 'delete', 'merged']).meta({
       description:
-        '`upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)',
+        '`upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset); `merged` (API 1.4, only with `merges=true`): it is no longer served because it was merged into the record `mergedInto`',
     }),
     doctor: doctorComponent
       .nullable()
-      .meta({ description: 'The record as search and single fetch return it; null for `delete`' }),
+      .meta({
+        description: 'The record as search and single fetch return it; null for `delete` and `merged`',
+      }),
+    mergedInto: z.string().optional().meta({
+      description:
+        'API 1.4, for `merged` only: the id of the record this one was merged into (the end of a chain of merges). Remove `id` and point it at this record.',
+    }),
     changedAt: z.iso.datetime().optional().meta({
       description:
         'API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.',

@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { datasetOf, type Datasets } from '@directory/search';
+import { readMergeForwards } from '@directory/event-store';
 import {
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,
+  PLACE_ID_PATTERN,
   assertNever,
   filterDescriptions,
+  mergeCandidatesOf,
+  withMergedIds,
   parseBatchGetQuery,
   parseDoctorsQuery,
   type RecordShape,
@@ -57,7 +61,7 @@ ${FILTERS}
 
 Unknown or repeated parameters are rejected with 400.`;
 
-const BATCH_GET_DESCRIPTION = `API 1.3. Gets up to ${MAX_BATCH_IDS} records in one request: \`ids\` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all). The answer is \`{ doctors, missing }\`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. \`fields\` and \`lang\` shape the records as in search; nothing else is accepted (no \`country\`: ids name their records).
+const BATCH_GET_DESCRIPTION = `API 1.3. Gets up to ${MAX_BATCH_IDS} records in one request: \`ids\` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all). The answer is \`{ doctors, missing }\`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of \`missing\` are ids of records merged into another, \`merged\` maps each to the id of the record that survives. \`fields\` and \`lang\` shape the records as in search; nothing else is accepted (no \`country\`: ids name their records).
 
 A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated \`GET /api/v1/doctors?ids=…\` gives for the same ids.`;
 
@@ -89,7 +93,8 @@ export function doctorRoutes(
   );
 
   async function getDoctors(request: FastifyRequest, ids: string[], shape: RecordShape, reply: FastifyReply) {
-    const result = await datasetOf(datasets, request).directory.getDoctors(ids, shape);
+    const { directory, db } = datasetOf(datasets, request);
+    const result = await directory.getDoctors(ids, shape);
     if (result.status === 'invalid') {
       throw new ProblemError(
         'invalidParameter',
@@ -98,7 +103,10 @@ export function doctorRoutes(
       );
     }
     answerWith(reply, batchWriter(shape));
-    return result.batch;
+    // Only a batch with ids it did not find asks the store where they went (by primary key).
+    const candidates = mergeCandidatesOf(result.batch);
+    if (candidates.length === 0) return result.batch;
+    return withMergedIds(result.batch, await readMergeForwards(db, candidates));
   }
 
   // `:` cannot occur in a doctor id (A-Z a-z 0-9 _ -), and the path has no `/` after `doctors`, so it
@@ -126,7 +134,7 @@ export function doctorRoutes(
       operationId: 'getDoctor',
       summary: 'Fetch one published record by id or profile URL',
       description:
-        'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.',
+        'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`.',
       params: doctorParamsSchema,
       querystring: getQuerySchema,
       ok: getResponseSchema,
@@ -135,14 +143,26 @@ export function doctorRoutes(
     async (request, reply) => {
       const shape = parsedRecordShape(request);
       const { doctorId } = request.params as { doctorId: string };
-      const result = await datasetOf(datasets, request).directory.getDoctor(doctorId, shape);
+      const { directory, db } = datasetOf(datasets, request);
+      const result = await directory.getDoctor(doctorId, shape);
       switch (result.status) {
         case 'invalid':
           throw new ProblemError('invalidParameter', 'The doctorId is invalid.', [
             { parameter: 'doctorId', reason: result.reason },
           ]);
-        case 'not-found':
-          throw new ProblemError('notFound', 'No current published record has this id.');
+        case 'not-found': {
+          // Still the 404 of 1.1 (the id is no longer served); a merged-away id adds where it went.
+          const forward = PLACE_ID_PATTERN.test(doctorId)
+            ? (await readMergeForwards(db, [doctorId])).get(doctorId)
+            : undefined;
+          if (forward === undefined) {
+            throw new ProblemError('notFound', 'No current published record has this id.');
+          }
+          throw new ProblemError('notFound', 'No current published record has this id.', [], {
+            mergedInto: forward.mergedInto,
+            mergedAt: forward.mergedAt,
+          });
+        }
         case 'found':
           answerWith(reply, recordWriter(shape));
           return { doctor: result.doctor };

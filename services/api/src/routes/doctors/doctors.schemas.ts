@@ -53,8 +53,17 @@ const missingSchema = z.array(z.string()).max(MAX_BATCH_IDS).meta({
     'The entries of `ids` (as sent, decoded) that match no served record, in request order, each once',
 });
 
+const mergedSchema = z.record(z.string(), z.string()).optional().meta({
+  description:
+    'API 1.4, present only when some entry of `missing` is the id of a record merged into another (the same practice listed twice): each such id, mapped to the id of the record that survives (the end of a chain of merges). Ask for that id instead.',
+});
+
 export const selectedDoctorBatchComponent = z
-  .strictObject({ doctors: z.array(selectedDoctorComponent).max(MAX_BATCH_IDS), missing: missingSchema })
+  .strictObject({
+    doctors: z.array(selectedDoctorComponent).max(MAX_BATCH_IDS),
+    missing: missingSchema,
+    merged: mergedSchema,
+  })
   .meta({
     id: 'SelectedDoctorBatch',
     description:
@@ -81,6 +90,7 @@ export const doctorPageSchemaForWriter = doctorPageSchema.extend({
 export const doctorBatchSchemaForWriter = z.strictObject({
   doctors: z.array(doctorSchema).max(MAX_BATCH_IDS),
   missing: missingSchema,
+  merged: mergedSchema,
 });
 
 export const doctorResponseSchemaForWriter = z.strictObject({ doctor: doctorSchema });
