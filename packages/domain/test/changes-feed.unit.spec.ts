@@ -314,11 +314,11 @@ describe('changes parameters', () => {
   it('accepts country (any case), since and limit, with the feed defaults', () => {
     expect(parseChangesParams({ country: 'DE' })).toEqual({
       ok: true,
-      value: { country: 'de', limit: 100, start: { kind: 'snapshot' } },
+      value: { country: 'de', limit: 100, start: { kind: 'snapshot' }, merges: false },
     });
     expect(parseChangesParams({ country: 'pt', since: 'x.y', limit: '1000' })).toEqual({
       ok: true,
-      value: { country: 'pt', limit: 1000, start: { kind: 'cursor', token: 'x.y' } },
+      value: { country: 'pt', limit: 1000, start: { kind: 'cursor', token: 'x.y' }, merges: false },
     });
   });
 
