@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { toSearchDocument, type PlaceState } from '@directory/domain';
+import { mergeLinkOf, toSearchDocument, type PlaceState } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
 import { SITE_ORIGIN, indexPlaces } from './place-fixtures.js';
 
@@ -15,11 +15,16 @@ export type ServingStores = { db: Database; client: Client; alias: string };
 export async function storeServedPlaces(stores: ServingStores, states: PlaceState[]): Promise<void> {
   await savePlaceStates(
     stores.db,
-    states.map((state) => ({
-      placeId: state.placeId,
-      stateVersion: state.version,
-      document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
-    })),
+    states.map((state) => {
+      // A merged-away state's merge is stored beside its tombstone, as the worker stores it.
+      const merge = mergeLinkOf(state);
+      return {
+        placeId: state.placeId,
+        stateVersion: state.version,
+        document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
+        ...(merge === null ? {} : { merge }),
+      };
+    }),
   );
   await indexPlaces(stores.client, stores.alias, states);
   await waitForFeedFence(stores.db);

@@ -65,7 +65,7 @@ describe('MCP tools search_doctors, get_doctor and list_specialties (same query 
     ]);
     const get = tools.find((tool) => tool.name === 'get_doctor');
     expect(get?.inputSchema.required).toEqual(['doctorId']);
-    expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor']);
+    expect(Object.keys(get?.outputSchema?.properties ?? {})).toEqual(['doctor', 'merge']);
     const specialties = tools.find((tool) => tool.name === 'list_specialties');
     expect(specialties?.description).toMatch(/specialty argument of search_doctors/);
     expect(Object.keys(specialties?.inputSchema.properties ?? {})).toEqual(['country', 'lang']);

@@ -14,6 +14,7 @@ import {
   createTestSandbox,
   createTestSearch,
   indexPlaces,
+  storeServedPlaces,
   testDataset,
   testDatasets,
   type TestDatabase,
@@ -39,6 +40,8 @@ export type McpHarness = {
   servedGermanIds: string[];
   /** Indexes records into the sandbox dataset (what `dk_test_` keys read). */
   indexSandbox: (states: PlaceState[]) => Promise<void>;
+  /** Stores folded states in the live dataset as the worker does (store and index, merges included). */
+  storeLive: (states: PlaceState[]) => Promise<void>;
   /** Starts an MCP server on an ephemeral port; returns its /mcp URL. */
   startMcp: (options?: McpServerOptions) => Promise<URL>;
   /** The HTTP API over the same database, Redis prefix and alias (for comparisons and shared quotas). */
@@ -94,6 +97,8 @@ export async function createMcpHarness(label: string): Promise<McpHarness> {
     redis,
     servedGermanIds,
     indexSandbox: (sandboxStates) => indexPlaces(search.client, sandbox.alias, sandboxStates),
+    storeLive: (liveStates) =>
+      storeServedPlaces({ db: database.db, client: search.client, alias }, liveStates),
     startMcp: async (options = {}) => {
       const app = await buildMcpApp(
         {
