@@ -53,6 +53,23 @@ describe('webhook payloads', () => {
     expect(body).toBe(documentedBody(change(doctor)));
   });
 
+  it('add mergedInto to the removal of a merged-away record, and to nothing else (API 1.4)', () => {
+    const removal = JSON.parse(changePayload({ ...change(null), mergedInto: 'ChIJ-survivor' })) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(removal.type).toBe('doctor.deleted');
+    expect(removal.data).toEqual({
+      ...JSON.parse(documentedBody(change(null))).data,
+      mergedInto: 'ChIJ-survivor',
+    });
+    // A served record never carries it, and a removal without a merge is the 1.3 body.
+    expect(changePayload({ ...change(doctor), mergedInto: 'ChIJ-survivor' })).toBe(
+      documentedBody(change(doctor)),
+    );
+    expect(changePayload({ ...change(null), mergedInto: null })).toBe(documentedBody(change(null)));
+  });
+
   it('refuse a doctor that lacks a required field rather than send a partial record', () => {
     const { profileUrl: _dropped, ...partial } = doctor;
     expect(() => changePayload(change(partial as Doctor))).toThrow(/profileUrl/);

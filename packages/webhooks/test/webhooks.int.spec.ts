@@ -138,21 +138,34 @@ async function register(url: string, options: WebhookOptions, countries: Country
 
 /** Writes places the way the worker does (the event store's own function); resolves once the feed shows them. */
 async function writePlaces(
-  places: Array<{ id: string; version: number; country?: CountryCode; removed?: boolean }>,
+  places: Array<{
+    id: string;
+    version: number;
+    country?: CountryCode;
+    removed?: boolean;
+    mergedInto?: string;
+  }>,
 ) {
   await savePlaceStates(
     database.db,
     places.map((place) => {
-      const state = placeState({
+      const folded = placeState({
         id: place.id,
         name: `${place.id} v${place.version}`,
         version: place.version,
         ...(place.removed === true ? { suppressed: true } : { country: place.country ?? 'de' }),
       });
+      const merge =
+        place.mergedInto === undefined
+          ? null
+          : { placeId: place.id, mergedInto: place.mergedInto, mergedAt: '2026-02-01T00:00:00.000Z' };
+      const state =
+        merge === null ? folded : { ...folded, mergedInto: merge.mergedInto, mergedAt: merge.mergedAt };
       return {
         placeId: place.id,
         stateVersion: place.version,
         document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }),
+        ...(merge === null ? {} : { merge }),
       };
     }),
   );
@@ -538,6 +551,36 @@ describe('webhook limits', () => {
     expect(
       (await deliveriesOfPlace(receiving.endpoint.id, 'wh-fold')).map((row) => row.place_version).sort(),
     ).toEqual([3, 4]);
+  });
+
+  it('sends a merge as doctor.deleted naming the survivor in data.mergedInto (API 1.4)', async () => {
+    const endpoint = await register('https://hooks.example.test/merges', PUBLIC);
+    await writePlaces([
+      { id: 'wh-survivor', version: 1 },
+      { id: 'wh-merged', version: 1 },
+      { id: 'wh-removed', version: 1 },
+    ]);
+    await dispatchOnce(database.db, DISPATCH_LIMITS);
+    // A chain: wh-merged into wh-middle into wh-survivor (wh-middle was never served here).
+    await writePlaces([
+      { id: 'wh-middle', version: 1, removed: true, mergedInto: 'wh-survivor' },
+      { id: 'wh-merged', version: 2, removed: true, mergedInto: 'wh-middle' },
+      { id: 'wh-removed', version: 2, removed: true },
+    ]);
+    await dispatchOnce(database.db, DISPATCH_LIMITS);
+    const bodies = new Map(
+      (await deliveriesOf(endpoint.endpoint.id)).map((row) => [
+        `${row.place_id}@${row.place_version}`,
+        JSON.parse(row.payload) as { type: string; data: Record<string, unknown> },
+      ]),
+    );
+    expect(bodies.get('wh-merged@2')).toMatchObject({
+      type: 'doctor.deleted',
+      data: { id: 'wh-merged', version: 2, doctor: null, mergedInto: 'wh-survivor' },
+    });
+    expect(bodies.get('wh-removed@2')?.type).toBe('doctor.deleted');
+    expect(bodies.get('wh-removed@2')?.data).not.toHaveProperty('mergedInto');
+    expect(bodies.get('wh-survivor@1')?.data).not.toHaveProperty('mergedInto');
   });
 
   it('sets aside a change whose stored document lacks what the allowlist needs, delivering the rest', async () => {
