@@ -8,6 +8,12 @@ export type MirrorStore = {
   remove(id: string): void | Promise<void>;
   /** Called after each page is applied: the cursor to resume from. Keep it with the records if you can. */
   saveCursor(cursor: string): void | Promise<void>;
+  /**
+   * API 1.4, optional: the record `id` was merged into the record `into` (the same practice listed twice),
+   * called after `remove(id)`, so the store can point the old id at the survivor. Given, the feed is read
+   * with `merges=true`; without it a merge is a removal like any other.
+   */
+  merged?(id: string, into: string): void | Promise<void>;
 };
 
 export type MirrorOptions = {
@@ -43,6 +49,7 @@ export async function syncMirror(reader: FeedReader, options: MirrorOptions): Pr
     ...(options.cursor === undefined ? {} : { since: options.cursor }),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.store.merged === undefined ? {} : { merges: true }),
   };
   for await (const page of reader.changePages(params)) {
     for (const change of page.changes) {
@@ -51,6 +58,10 @@ export async function syncMirror(reader: FeedReader, options: MirrorOptions): Pr
         result.upserts += 1;
       } else if (change.change === 'delete') {
         await options.store.remove(change.id);
+        result.removals += 1;
+      } else if (change.change === 'merged') {
+        await options.store.remove(change.id);
+        if (change.mergedInto !== undefined) await options.store.merged?.(change.id, change.mergedInto);
         result.removals += 1;
       }
     }

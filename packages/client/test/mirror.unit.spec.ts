@@ -67,6 +67,36 @@ describe('syncMirror', () => {
     expect(result).toEqual({ cursor: 'c3', upserts: 4, removals: 2, pages: 3 });
   });
 
+  it('asks for merges only when the store takes them, and re-keys a merged-away record (API 1.4)', async () => {
+    const pages: Array<ChangesPage['changes']> = [
+      [
+        { id: 'a', change: 'upsert', doctor: record('a', 'A') },
+        { id: 'b', change: 'upsert', doctor: record('b', 'B') },
+      ],
+      [{ id: 'a', change: 'merged', doctor: null, mergedInto: 'b' }],
+    ];
+    const asked: ChangesParams[] = [];
+    const reader = {
+      changePages(params: ChangesParams) {
+        asked.push(params);
+        return feed(pages).changePages(params);
+      },
+    };
+    const { records, store } = memoryStore();
+    const forwards = new Map<string, string>();
+    const result = await syncMirror(reader, {
+      country: 'de',
+      store: { ...store, merged: (id, into) => void forwards.set(id, into) },
+    });
+    expect(asked[0]?.merges).toBe(true);
+    expect([...records.keys()]).toEqual(['b']);
+    expect(Object.fromEntries(forwards)).toEqual({ a: 'b' });
+    expect(result).toMatchObject({ upserts: 2, removals: 1 });
+    // A store without `merged` reads the feed as before.
+    await syncMirror(reader, { country: 'de', store: memoryStore().store });
+    expect(asked[1]).not.toHaveProperty('merges');
+  });
+
   it('resumes from the last page it completed when the store fails midway, and ends with the same mirror', async () => {
     const failing = memoryStore('c');
     await expect(syncMirror(feed(PAGES), { country: 'de', store: failing.store })).rejects.toThrow(

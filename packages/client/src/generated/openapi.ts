@@ -82,7 +82,7 @@ export type paths = {
     };
     /**
      * Fetch up to 100 published records by id or profile URL
-     * @description API 1.3. Gets up to 100 records in one request: `ids` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most 16384 characters in all). The answer is `{ doctors, missing }`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. `fields` and `lang` shape the records as in search; nothing else is accepted (no `country`: ids name their records).
+     * @description API 1.3. Gets up to 100 records in one request: `ids` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most 16384 characters in all). The answer is `{ doctors, missing }`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of `missing` are ids of records merged into another, `merged` maps each to the id of the record that survives. `fields` and `lang` shape the records as in search; nothing else is accepted (no `country`: ids name their records).
      *
      *     A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated `GET /api/v1/doctors?ids=…` gives for the same ids.
      */
@@ -104,7 +104,7 @@ export type paths = {
     };
     /**
      * Fetch one published record by id or profile URL
-     * @description Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted.
+     * @description Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`.
      */
     get: operations['getDoctor'];
     put?: never;
@@ -135,6 +135,8 @@ export type paths = {
      *     **Order and guarantees**: the snapshot comes in `id` order, then changes in a fixed order (by the store transaction that made them), each as the record's current state: a record changed again after you read it comes again later with its newest state, so applying every change in order (`upsert` = put, `delete` = remove, by `id`) leaves the mirror equal to what search serves. No change is ever skipped, and a consumer following the cursors never gets the same state of a record twice. A change becomes visible once every transaction that started before it has finished (normally well under a second).
      *
      *     **Removals**: a record that stops being served after your start (suppressed, closed, unpublished, or moved to another dataset) comes as `delete` with `doctor: null`. Records that stopped being served before your start, or were never served in the dataset, do not appear. A `delete` for an `id` you do not hold (a record served and removed while you were starting) is to be ignored.
+     *
+     *     **Merged records** (API 1.4): with `merges=true`, a record merged away into another record (the same practice listed twice) comes as `merged` with `mergedInto`, the id of the record that survives (the end of a chain of merges), instead of `delete`: remove it and point its id at the survivor. Without `merges` it comes as `delete`, as before.
      *
      *     Cursors are opaque, signed and bound to the country and to the key's mode (API 1.3: a cursor a test key received is refused with a live key, and the reverse); a tampered, malformed or foreign cursor, or one sent with another country or a key of the other mode, is rejected with 400 (`errors[].parameter` = `since`). Unknown or repeated parameters are rejected with 400.
      */
@@ -359,12 +361,14 @@ export type components = {
       /** @description The stable id of the record (as in search and single fetch) */
       id: string;
       /**
-       * @description `upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset)
+       * @description `upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset); `merged` (API 1.4, only with `merges=true`): it is no longer served because it was merged into the record `mergedInto`
        * @enum {string}
        */
-      change: 'upsert' | 'delete';
-      /** @description The record as search and single fetch return it; null for `delete` */
+      change: 'upsert' | 'delete' | 'merged';
+      /** @description The record as search and single fetch return it; null for `delete` and `merged` */
       doctor: components['schemas']['Doctor'] | null;
+      /** @description API 1.4, for `merged` only: the id of the record this one was merged into (the end of a chain of merges). Remove `id` and point it at this record. */
+      mergedInto?: string;
       /**
        * Format: date-time
        * @description API 1.3, in a feed started at an instant or from an export (and the pages its cursors lead to): when the change was made, ISO 8601 UTC. Entries come in the order changes became visible, which may differ from the order of `changedAt` by the length of a write.
@@ -543,6 +547,8 @@ export type components = {
         changedAt: string;
         /** @description The record as search returns it; null for `doctor.deleted` */
         doctor: components['schemas']['Doctor'] | null;
+        /** @description API 1.4, on `doctor.deleted` only: the record was removed because it was merged into the record with this id (the end of a chain of merges). Remove `id` and point it at this record. */
+        mergedInto?: string;
       };
     };
     /** @description A published record search’s `q` finds for the text: fetch it with `GET /api/v1/doctors/{id}` */
@@ -657,6 +663,13 @@ export type components = {
         /** @description Why it was rejected */
         reason: string;
       }[];
+      /** @description API 1.4, only on the 404 of a record merged into another (the same practice listed twice): the id of the record that survives (the end of a chain of merges). Fetch that one instead. */
+      mergedInto?: string;
+      /**
+       * Format: date-time
+       * @description API 1.4, with `mergedInto`: when this record was merged away (ISO 8601)
+       */
+      mergedAt?: string;
     };
     /** @description A change of one parameter that makes an empty search find records (API 1.4, only with `suggestions=true`) */
     SearchSuggestion:
@@ -839,6 +852,10 @@ export type components = {
       doctors: components['schemas']['SelectedDoctor'][];
       /** @description The entries of `ids` (as sent, decoded) that match no served record, in request order, each once */
       missing: string[];
+      /** @description API 1.4, present only when some entry of `missing` is the id of a record merged into another (the same practice listed twice): each such id, mapped to the id of the record that survives (the end of a chain of merges). Ask for that id instead. */
+      merged?: {
+        [key: string]: string;
+      };
     };
     /** @description One page of search results, in the order `sort` asks for (by default folded name, then id; with `near`, by distance, then id), each record shaped by `fields` */
     SelectedDoctorPage: {
@@ -2379,6 +2396,8 @@ export interface operations {
         since?: string;
         /** @description Changes per page, 1 to 1000. */
         limit?: number;
+        /** @description API 1.4. true: a record merged away into another record (the same practice listed twice) comes as a `merged` entry with `mergedInto`, the id of the record that survives, instead of a `delete`, so a mirror can re-key it. Send it on every request of the feed; without it every entry is as before. */
+        merges?: boolean;
       };
       header?: {
         /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
