@@ -12,11 +12,9 @@ export const changeEntrySchema = z
       description:
         '`upsert`: the record is served in this dataset, as `doctor` (new or changed); `delete`: it is no longer served in this dataset (suppressed, closed, unpublished or moved to another dataset); `merged` (API 1.4, only with `merges=true`): it is no longer served because it was merged into the record `mergedInto`',
     }),
-    doctor: doctorComponent
-      .nullable()
-      .meta({
-        description: 'The record as search and single fetch return it; null for `delete` and `merged`',
-      }),
+    doctor: doctorComponent.nullable().meta({
+      description: 'The record as search and single fetch return it; null for `delete` and `merged`',
+    }),
     mergedInto: z.string().optional().meta({
       description:
         'API 1.4, for `merged` only: the id of the record this one was merged into (the end of a chain of merges). Remove `id` and point it at this record.',
