@@ -9,6 +9,8 @@ import {
   planBatch,
   toDoctorBatch,
   type BatchEntry,
+  mergeCandidatesOf,
+  withMergedIds,
 } from '../src/search/doctor-batch.js';
 import { IDS_CONFLICT_REASON, parseDoctorsQuery } from '../src/search/search-params.js';
 import { SITE_ORIGIN, servedState } from './fixtures.js';
@@ -203,5 +205,25 @@ describe('planBatch and toDoctorBatch', () => {
   it('answers every entry missing when no index stands behind the alias', () => {
     const plan = planBatch(entriesOf(['a', URL_DE]), {});
     expect(toDoctorBatch(plan, undefined, {})).toEqual({ doctors: [], missing: ['a', URL_DE] });
+  });
+});
+
+describe('merged ids in a batch (API 1.4)', () => {
+  const batch = { doctors: [], missing: ['pl_old', 'https://site.example/de/aerzte/de/berlin/x', 'pl_gone'] };
+  const forward = (placeId: string, mergedInto: string) =>
+    [placeId, { placeId, mergedInto, mergedAt: '2026-02-01T00:00:00.000Z' }] as const;
+
+  it('looks up only the missing entries that can be ids', () => {
+    expect(mergeCandidatesOf(batch)).toEqual(['pl_old', 'pl_gone']);
+  });
+
+  it('maps each merged-away id to its survivor, in missing order, keeping it in missing', () => {
+    const merged = withMergedIds(batch, new Map([forward('pl_gone', 'pl_b'), forward('pl_old', 'pl_a')]));
+    expect(merged).toEqual({ ...batch, merged: { pl_old: 'pl_a', pl_gone: 'pl_b' } });
+    expect(Object.keys(merged.merged ?? {})).toEqual(['pl_old', 'pl_gone']);
+  });
+
+  it('leaves a batch without merged-away ids exactly as it was', () => {
+    expect(withMergedIds(batch, new Map())).toBe(batch);
   });
 });

@@ -259,3 +259,63 @@ describe('merge fold laws', () => {
     );
   });
 });
+
+// Several places merging into each other: whatever order their events arrive in, and whatever is
+// replayed, each place folds to the same state and every id forwards to the same survivor (or none).
+const PLACES = ['p1', 'p2', 'p3', 'p4'];
+const mergeEventsArbitrary = fc.array(
+  fc.tuple(
+    fc.constantFrom(...PLACES),
+    fc.option(fc.constantFrom(...PLACES), { nil: null }),
+    fc.constantFrom(...INSTANTS),
+  ),
+  { maxLength: 12 },
+);
+
+function eventsOf(specs: ReadonlyArray<[string, string | null, string]>): StoredPlaceEvent[] {
+  return specs.flatMap(([placeId, into, occurredAt], index) => {
+    const fields = { eventId: `e${index}`, occurredAt, position: index + 1, placeId };
+    if (into === null) return [makeEvent('place.unmerged', {}, fields)];
+    // A merge into itself never reaches a fold: validation turns it into a dead letter.
+    return into === placeId ? [] : [makeEvent('place.merged', { into }, fields)];
+  });
+}
+
+function forwardsOf(events: ReadonlyArray<StoredPlaceEvent>) {
+  const links = PLACES.flatMap((placeId) => {
+    const link = mergeLinkOf(
+      foldPlace(
+        placeId,
+        events.filter((event) => event.placeId === placeId),
+      ),
+    );
+    return link === null ? [] : [link];
+  });
+  return resolveMerges(PLACES, links);
+}
+
+describe('merges across places', () => {
+  it('resolve to the same survivors for any order and replay of the same events', () => {
+    fc.assert(
+      fc.property(
+        mergeEventsArbitrary
+          .map(eventsOf)
+          .chain((events) =>
+            fc.tuple(
+              fc.constant(events),
+              fc.shuffledSubarray(events, { minLength: events.length }),
+              fc.array(fc.nat(Math.max(0, events.length - 1)), { maxLength: events.length === 0 ? 0 : 6 }),
+            ),
+          ),
+        ([events, shuffled, replayed]) => {
+          const replays = replayed.flatMap((index) => (events[index] ? [events[index]] : []));
+          const expected = forwardsOf(events);
+          expect(forwardsOf([...shuffled, ...replays])).toEqual(expected);
+          // A survivor is never itself merged away.
+          for (const forward of expected.values()) expect(expected.has(forward.mergedInto)).toBe(false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
