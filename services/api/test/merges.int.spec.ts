@@ -190,6 +190,24 @@ describe('merged records (API 1.4)', () => {
     await expectMirrorEqualsSearch();
   });
 
+  it('stores a merge into itself as a dead letter with its reason, and stores nothing else of it', async () => {
+    const selfMerge = merge('mg-m1', 'mg-m1', '2026-05-01T00:00:00Z');
+    const result = await ingestBatch(deps, [{ raw: selfMerge, source: 'merges-spec:self' }]);
+    expect(result).toMatchObject({ stored: 0, deadLettered: 1 });
+    const letters = await api.harness.database.db
+      .selectFrom('dead_letters')
+      .select(['event_id', 'reason'])
+      .where('event_id', '=', selfMerge.eventId)
+      .execute();
+    expect(letters).toEqual([
+      {
+        event_id: selfMerge.eventId,
+        reason: "payload.into: Expected another place than the event's own placeId",
+      },
+    ]);
+    expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m1')).doctor.id).toBe('mg-m1');
+  });
+
   it('restores both records on an unmerge, everywhere', async () => {
     await ingest([unmerge('mg-m2', '2026-04-01T00:00:00Z')]);
     expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m2')).doctor.id).toBe('mg-m2');
