@@ -44,7 +44,9 @@ describe('problem type pages', () => {
     const accept = `${'text/html;q=0.1;'.repeat(20_000)},`.repeat(5);
     const started = performance.now();
     negotiatePageFormat(accept);
-    expect(performance.now() - started).toBeLessThan(500);
+    // About 0.1 s alone (0.6 s with both cores busy); a quadratic reading of these 1.6 MB would take hours,
+    // so a bound well above a busy machine's time still tells linear from not.
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('writes a self-contained page with the code spans of its description', () => {
