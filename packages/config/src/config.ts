@@ -336,6 +336,30 @@ const environmentSchema = z
     WEBHOOK_TEST_EVENTS_MAX: positiveInt.default(20),
     WEBHOOK_ENDPOINT_CHANGES_MAX: positiveInt.default(30),
     WEBHOOK_CONSOLE_WINDOW_S: positiveInt.default(3_600),
+    // Console e-mail (verification and password-reset links): the SMTP server (smtp:// or smtps://,
+    // credentials in the URL), the sender, and the origin the mailed links point at (what account holders
+    // open: the console as they reach it). Unset outside production: a local receiver on 2525
+    // (`npm run demo` starts one) and the console's own address; production must name all three.
+    SMTP_URL: urlWithProtocols(['smtp:', 'smtps:']).optional(),
+    MAIL_FROM: z
+      .string()
+      .max(320)
+      .refine((value) => value.includes('@') && !/[\r\n]/.test(value), {
+        message: 'must be an address such as "Doctor Directory <no-reply@example.com>", on one line',
+      })
+      .optional(),
+    CONSOLE_PUBLIC_URL: urlWithProtocols(['http:', 'https:'])
+      .refine((value) => !URL.canParse(value) || new URL(value).origin === value.replace(/\/$/, ''), {
+        message: 'must be an origin such as https://console.example.com (no path, query or fragment)',
+      })
+      .optional(),
+    // Account e-mail limits (docs/security.md, "Account e-mail"): verification mails per account, reset
+    // requests per e-mail address and per client address, password changes per account, all per window.
+    CONSOLE_MAIL_WINDOW_S: positiveInt.default(3_600),
+    CONSOLE_VERIFY_MAIL_MAX: positiveInt.default(5),
+    CONSOLE_RESET_MAX_PER_EMAIL: positiveInt.default(3),
+    CONSOLE_RESET_MAX_PER_ADDRESS: positiveInt.default(20),
+    CONSOLE_PASSWORD_CHANGE_MAX: positiveInt.default(5),
   })
   // (A malformed DATABASE_URL is reported by its own rule; zod runs these refinements even then.)
   .refine(
@@ -394,6 +418,34 @@ const environmentSchema = z
   );
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
+
+/** The console's mail settings (smtp URL, sender, the origin of the mailed links). */
+export type ConsoleMailSettings = { smtpUrl: string; from: string; publicUrl: string };
+
+/**
+ * The console's mail settings, with development defaults (a local receiver on 2525, the console's own
+ * address). In production each must be set: a ConfigError names every one missing. Checked by the
+ * console at start-up only, so the other processes need none of them.
+ */
+export function consoleMailSettings(config: Config): ConsoleMailSettings {
+  if (config.NODE_ENV === 'production') {
+    const missing = (['SMTP_URL', 'MAIL_FROM', 'CONSOLE_PUBLIC_URL'] as const).filter(
+      (variable) => config[variable] === undefined,
+    );
+    if (missing.length > 0)
+      throw new ConfigError(
+        missing.map((variable) => ({
+          variable,
+          reason: 'must be set in production: the console mails verification and password-reset links',
+        })),
+      );
+  }
+  return {
+    smtpUrl: config.SMTP_URL ?? 'smtp://127.0.0.1:2525',
+    from: config.MAIL_FROM ?? 'Doctor Directory <no-reply@doctor-directory.example>',
+    publicUrl: (config.CONSOLE_PUBLIC_URL ?? `http://${config.HOST}:${config.CONSOLE_PORT}`).replace(/\/$/, ''),
+  };
+}
 
 /** Where the sandbox dataset lives: its database and the alias its index is read through. */
 export type SandboxStoreNames = { databaseUrl: string; alias: string };
@@ -515,6 +567,17 @@ function redisTopologyProblems(
 export function loadConfigOrExit(environment: Record<string, string | undefined> = process.env): Config {
   try {
     return loadConfig(environment);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+/** For the console's entry point: its mail settings, or the same clear message and exit code as above. */
+export function consoleMailSettingsOrExit(config: Config): ConsoleMailSettings {
+  try {
+    return consoleMailSettings(config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -81,6 +81,20 @@ export type AccountsTable = {
   email: string;
   password_hash: string;
   created_at: ColumnType<Date, never, never>;
+  /** When the holder followed a verification link; null until then (accounts older than 0016: their creation). */
+  email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+};
+
+export type AccountTokensTable = {
+  /** SHA-256 hex of the token's random part (the token itself is only in the mail). */
+  id: string;
+  account_id: string;
+  purpose: 'verify-email' | 'reset-password';
+  /** The address the link was mailed to. */
+  email: string;
+  created_at: ColumnType<Date, never, never>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 };
 
 export type ApiKeysTable = {
@@ -119,6 +133,11 @@ export type ConsoleSessionsTable = {
   account_id: string;
   created_at: ColumnType<Date, never, never>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The browser's User-Agent as sent at sign-in, cut to 256 characters. */
+  user_agent: string | null;
+  /** The client's network at sign-in (an IPv4 /24, an IPv6 /48), never its full address. */
+  address_range: string | null;
 };
 
 export type WebhookEndpointsTable = {
@@ -211,6 +230,7 @@ export type DatabaseSchema = {
   api_key_usage: ApiKeyUsageTable;
   api_key_usage_flushes: ApiKeyUsageFlushesTable;
   console_sessions: ConsoleSessionsTable;
+  account_tokens: AccountTokensTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_feed_positions: WebhookFeedPositionsTable;

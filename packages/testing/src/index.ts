@@ -56,3 +56,4 @@ export {
 export { storeServedPlaces, waitForFeedFence, type ServingStores } from './served-places.js';
 export { createTestSandbox, testDatasets, type TestSandbox } from './test-datasets.js';
 export { startDroppingDnsServer, type DroppingDnsServer } from './dropping-dns-server.js';
+export { startMailReceiver, type MailReceiver, type ReceivedMail } from './mail-receiver.js';
