@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '@directory/config';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
@@ -6,7 +6,9 @@ import {
   createTestRedis,
   createTestSearch,
   freePort,
+  startMailReceiver,
   startProcess,
+  type MailReceiver,
   type RunningProcess,
   type TestDatabase,
   type TestRedis,
@@ -22,6 +24,10 @@ export type ConsoleStack = {
   apiUrl: string;
   consoleUrl: string;
   browser: Browser;
+  /** The SMTP server the console mails to (SMTP_URL): the mails it sent, parsed. */
+  mailbox: MailReceiver;
+  /** Follows the verification link mailed to `email` in `page` and confirms (live keys need it). */
+  verifyEmail: (page: Page, email: string) => Promise<void>;
   /** Stops the browser and both processes, and removes what they used. */
   close: () => Promise<void>;
 };
@@ -37,6 +43,8 @@ export async function startConsoleStack(
   const alias = `${search.prefix}_doctors`;
   await ensureDoctorsIndex(search.client, alias);
   const [apiPort, consolePort] = [await freePort(), await freePort()];
+  const mailbox = await startMailReceiver();
+  const consoleUrl = `http://127.0.0.1:${consolePort}`;
   const processEnv = {
     DATABASE_URL: database.url,
     REDIS_URL: loadConfig().REDIS_URL,
@@ -46,6 +54,8 @@ export async function startConsoleStack(
     API_PORT: String(apiPort),
     CONSOLE_PORT: String(consolePort),
     LOG_LEVEL: 'info',
+    SMTP_URL: mailbox.url,
+    CONSOLE_PUBLIC_URL: consoleUrl,
     ...env,
   };
   const api = startProcess('services/api/src/server.ts', [], processEnv);
@@ -55,6 +65,7 @@ export async function startConsoleStack(
     await redis.cleanup();
     await search.cleanup();
     await database.drop();
+    await mailbox.close();
   };
   let browser: Browser;
   try {
@@ -73,8 +84,17 @@ export async function startConsoleStack(
     api,
     console: consoleProcess,
     apiUrl: `http://127.0.0.1:${apiPort}`,
-    consoleUrl: `http://127.0.0.1:${consolePort}`,
+    consoleUrl,
     browser,
+    mailbox,
+    verifyEmail: async (page, email) => {
+      const mail = await mailbox.waitForMail((received) => received.to.includes(email), 10_000);
+      const link = mail.links.find((candidate) => candidate.startsWith(`${consoleUrl}/verify-email?token=`));
+      if (link === undefined) throw new Error('the verification mail holds no verification link');
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByText('Your e-mail address is confirmed.').waitFor();
+    },
     close: async () => {
       await browser.close();
       await cleanUp();

@@ -47,6 +47,11 @@ describe('key console in a real browser, against the real API', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${consoleUrl}/keys`);
+    // Live keys need the address confirmed: the real mail's link, followed in the browser.
+    await expect(page.getByTestId('verify-banner').isVisible()).resolves.toBe(true);
+    await stack.verifyEmail(page, 'e2e@example.com');
+    await page.goto(`${consoleUrl}/keys`);
+    expect(await page.getByTestId('verify-banner').count()).toBe(0);
 
     const secrets = new Map<string, string>();
     for (let index = 1; index <= 5; index += 1) {

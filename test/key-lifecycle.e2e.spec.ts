@@ -23,6 +23,8 @@ describe('key expiry, rolling and usage in a real browser, against the real API'
     await page.getByLabel('Password').fill('e2e password 1234');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(`${consoleUrl}/keys`);
+    await stack.verifyEmail(page, 'lifecycle-e2e@example.com');
+    await page.goto(`${consoleUrl}/keys`);
   });
 
   afterAll(() => stack?.close());

@@ -89,3 +89,38 @@ export async function lockAccount(trx: Database, accountId: string): Promise<voi
     .executeTakeFirst();
   if (account === undefined) throw new AccountNotFoundError(accountId);
 }
+
+/** The credentials of an account by id, or null. */
+export async function findAccountById(db: Database, accountId: string): Promise<AccountCredentials | null> {
+  const row = await db
+    .selectFrom('accounts')
+    .select(['id', 'email', 'password_hash'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row === undefined ? null : { id: row.id, email: row.email, passwordHash: row.password_hash };
+}
+
+/**
+ * Records that the holder of `email` proved they read it (a verification or reset link was followed),
+ * if that is still the account's address; true when the account's address is (now) verified.
+ */
+export async function markEmailVerified(db: Database, accountId: string, email: string): Promise<boolean> {
+  const row = await db
+    .updateTable('accounts')
+    .set({ email_verified_at: sql<Date>`coalesce(email_verified_at, now())` })
+    .where('id', '=', accountId)
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Replaces an account's password hash; false when there is no such account. */
+export async function setPasswordHash(db: Database, accountId: string, passwordHash: string): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

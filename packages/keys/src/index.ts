@@ -20,8 +20,11 @@ export {
   AccountNotFoundError,
   ensureAccount,
   findAccountByEmail,
+  findAccountById,
   findAccountCredentials,
   insertAccount,
+  markEmailVerified,
+  setPasswordHash,
   type AccountCredentials,
 } from './account.repository.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';

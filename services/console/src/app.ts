@@ -30,6 +30,10 @@ import { authRoutes } from './auth/auth.routes.js';
 import { keysRoutes } from './keys/keys.routes.js';
 import { createWebhookBudgets, type WebhookBudgetLimits } from './webhooks/webhook-budgets.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { accountRoutes } from './accounts/account.routes.js';
+import { createAccountMail } from './accounts/account-mail.js';
+import { createAccountThrottles, type AccountLimits } from './accounts/account-throttles.js';
+import type { Mailer } from './mail/mailer.js';
 import { pageContext, sendPage } from './pages/render.js';
 
 /** Everything the console talks to, built by the caller (server.ts, or a test with its own DB/prefix). */
@@ -56,6 +60,13 @@ export type ConsoleDependencies = {
    * them (specs of the other pages) the webhook pages are not served.
    */
   webhooks?: { options: WebhookOptions; limits: WebhookBudgetLimits };
+  /**
+   * The console's mails (verification and reset links): the mailer (SMTP_URL, MAIL_FROM; closed with the
+   * app) and the origin the links open (CONSOLE_PUBLIC_URL).
+   */
+  mail: { mailer: Mailer; publicUrl: string };
+  /** Verification mails, reset requests and password changes per window (docs/security.md). */
+  accountLimits: AccountLimits;
 };
 
 export type ConsoleOptions = LogOptions;
@@ -75,11 +86,34 @@ export async function buildConsoleApp(
   registerErrorPages(app, csrf);
   registerAssetsAndHealth(app);
 
+  const mail = createAccountMail({
+    db: deps.db,
+    mailer: deps.mail.mailer,
+    secret: deps.secret,
+    publicUrl: deps.mail.publicUrl,
+    log: app.log,
+  });
+  // Mails still being sent (after their page was answered) are waited for at close; then the mailer
+  // (its pooled SMTP connections) closes with the app.
+  app.addHook('onClose', async () => {
+    await mail.drain();
+    deps.mail.mailer.close();
+  });
   await app.register(authRoutes, {
     db: deps.db,
     sessions,
     csrf,
+    mail,
     ...createThrottles(deps),
+    clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
+  });
+  await app.register(accountRoutes, {
+    db: deps.db,
+    sessions,
+    csrf,
+    mail,
+    throttles: createAccountThrottles({ redis: deps.redis, prefix: deps.redisPrefix, limits: deps.accountLimits }),
+    secret: deps.secret,
     clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
   });
   await app.register(keysRoutes, {
@@ -218,3 +252,5 @@ function registerAssetsAndHealth(app: FastifyInstance): void {
   );
   app.get('/healthz', (_request, reply) => reply.send({ status: 'ok' }));
 }
+export { createSmtpMailer, type Mailer } from './mail/mailer.js';
+export type { AccountLimits } from './accounts/account-throttles.js';

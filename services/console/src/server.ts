@@ -1,16 +1,19 @@
 // `npm run console`: the key console. Config, logger, listen, graceful close; the app is in app.ts.
-import { loadConfigOrExit } from '@directory/config';
+import { consoleMailSettingsOrExit, loadConfigOrExit } from '@directory/config';
 import { serveUntilSignal } from '@directory/http-server';
 import { openStores } from '@directory/keyed-access';
 import { postgresCheck, redisCheck, startProcessOperations, startTracing } from '@directory/observability';
 import { webhookOptionsOf } from '@directory/webhooks';
 import { buildConsoleApp } from './app.js';
+import { createSmtpMailer } from './mail/mailer.js';
 
 /** `directory console`: serves until a stop signal (serveUntilSignal). */
 export async function startConsoleServer(): Promise<void> {
   const config = loadConfigOrExit();
+  const mailSettings = consoleMailSettingsOrExit(config);
   await startTracing('console'); // before the stores are opened: their queries are traced from the start
   const { db, redis, close } = openStores(config, { autoPipelining: false });
+  const mailer = createSmtpMailer({ smtpUrl: mailSettings.smtpUrl, from: mailSettings.from });
   const operations = await startProcessOperations({
     service: 'console',
     host: config.OPS_HOST,
@@ -43,6 +46,15 @@ export async function startConsoleServer(): Promise<void> {
           endpointChangesMax: config.WEBHOOK_ENDPOINT_CHANGES_MAX,
           windowSeconds: config.WEBHOOK_CONSOLE_WINDOW_S,
         },
+      },
+      mail: { mailer, publicUrl: mailSettings.publicUrl },
+      accountLimits: {
+        verificationMailsMax: config.CONSOLE_VERIFY_MAIL_MAX,
+        resetsPerEmailMax: config.CONSOLE_RESET_MAX_PER_EMAIL,
+        resetsPerAddressMax: config.CONSOLE_RESET_MAX_PER_ADDRESS,
+        mailWindowSeconds: config.CONSOLE_MAIL_WINDOW_S,
+        passwordChangesMax: config.CONSOLE_PASSWORD_CHANGE_MAX,
+        passwordChangeWindowSeconds: config.CONSOLE_LOGIN_WINDOW_S,
       },
     },
     { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { KyselyPlugin } from 'kysely';
 import { buildApp, type AppDependencies } from '@directory/api';
 import { buildConsoleApp, type ConsoleDependencies } from '@directory/console';
+import { LOOSE_ACCOUNT_LIMITS, consoleMail } from './console-forms.js';
 import type { Database } from '@directory/database';
 import type { Datasets, Directory } from '@directory/search';
 import { createApiKey, ensureAccount } from '@directory/keys';
@@ -157,8 +158,9 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
           logOptions,
         ),
       ),
-    console: async (overrides = {}) =>
-      track(
+    console: async (overrides = {}) => {
+      const mail = await consoleMail();
+      const app = track(
         await buildConsoleApp(
           {
             db,
@@ -171,11 +173,15 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
             trustedProxies: [],
             clientIpv6PrefixBits: 64,
             keyPolicy: { max: 120, windowSeconds: 60 },
+            mail: mail.mail,
+            accountLimits: LOOSE_ACCOUNT_LIMITS,
             ...overrides,
           },
           logOptions,
         ),
-      ),
+      );
+      return app;
+    },
     listen: async (app) => {
       await app.listen({ host: '127.0.0.1', port: 0 });
       return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -58,6 +58,7 @@ export function signInPage(options: AuthFormOptions): SafeHtml {
         ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', error: options.errors?.password })}
         <button type="submit" class="primary block">Sign in</button>
       </form>
+      <p class="switch"><a href="/forgot-password">Forgot your password?</a></p>
       <p class="switch">New here? <a href="/sign-up">Create an account</a></p>
     </section>`,
   });

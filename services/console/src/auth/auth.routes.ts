@@ -7,6 +7,7 @@ import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import { signInPage, signUpPage } from './auth.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { SessionControl } from '../plugins/session.plugin.js';
+import type { AccountMail } from '../accounts/account-mail.js';
 import { formFields, pageContext, sendPage } from '../pages/render.js';
 
 export type AuthRoutesOptions = {
@@ -15,6 +16,8 @@ export type AuthRoutesOptions = {
   csrf: CsrfControl;
   throttle: LoginThrottle;
   signUpThrottle: SignUpThrottle;
+  /** Mails the verification link of a new account. */
+  mail: AccountMail;
   /** Leading bits that make an IPv6 client's address group, what the throttles count (config CLIENT_IPV6_PREFIX_BITS). */
   clientIpv6PrefixBits: number;
 };
@@ -90,13 +93,18 @@ async function handleSignUp(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { db, sessions, csrf, signUpThrottle } = options;
+  const { db, sessions, csrf, signUpThrottle, mail } = options;
   const form = formFields(request.body, ['email', 'password']);
   const result = await signUp(db, signUpThrottle, { ...form, client: clientOf(options, request) });
   switch (result.kind) {
     case 'created':
       await sessions.start(request, reply, result.accountId);
       request.log.info({ accountId: result.accountId }, 'account created');
+      // After the answer: signing up does not wait for (or fail with) the SMTP server; the account page
+      // can mail the link again.
+      mail.later('verification mail', () =>
+        mail.sendVerification({ accountId: result.accountId, email: result.email }),
+      );
       return reply.redirect('/keys', 303);
     case 'invalid':
       return sendPage(

@@ -13,7 +13,7 @@ export const emailSchema = z
   .max(MAX_EMAIL_LENGTH, 'That email address is too long.')
   .refine(isAccountEmail, 'Enter an email address like name@example.com.');
 
-const newPasswordSchema = z
+export const newPasswordSchema = z
   .string()
   .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters.`)
   .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters.`);

@@ -42,6 +42,9 @@ export type KeysRoutesOptions = {
 };
 
 type KeyParams = { Params: { keyId: string } };
+
+const UNVERIFIED_MESSAGE =
+  'Confirm your e-mail address first: follow the link we mailed you (or have it mailed again). Test keys work without it.';
 type KeyRequest = FastifyRequest<KeyParams>;
 
 /** What the keys page shows besides the list: the outcome of a form, and the secret made just now. */
@@ -110,6 +113,15 @@ async function createKey(
   // Likewise a form from before modes were offered creates a live key; any other value is refused.
   const mode = fields.mode === '' ? 'live' : fields.mode;
   if (!isApiKeyMode(mode)) return sendNotAccepted(options.csrf, request, reply);
+  // A live key reads the live directory: only once the holder proved the address is theirs. Test keys
+  // (sample data only) need no proof.
+  if (mode === 'live' && !sessionOf(request).emailVerified)
+    return sendKeysPage(options, request, reply, {
+      status: 403,
+      nameValue: name,
+      modeValue: mode,
+      notice: { tone: 'error', message: UNVERIFIED_MESSAGE },
+    });
   const result = await createKeyForAccount(
     options.db,
     sessionOf(request).accountId,

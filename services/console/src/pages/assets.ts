@@ -43,6 +43,7 @@ button, .button { display: inline-block; border: 1px solid transparent; border-r
 .create-form { display: flex; gap: .75rem; align-items: flex-end; flex-wrap: wrap; }
 .alert { border-radius: .6rem; padding: .8rem 1rem; margin-bottom: 1.25rem; border: 1px solid; }
 .alert.error { background: #fdecec; border-color: #f3b7b7; color: #8e1c1c; }
+.alert.warning-banner { background: var(--warn-bg); border-color: var(--warn-line); color: #5c4400; }
 .alert.success { background: #e8f6ee; border-color: #a8dcbf; color: #145c37; }
 .secret-card { border-color: var(--warn-line); background: var(--warn-bg); }
 .warning { margin: 0 0 1rem; }

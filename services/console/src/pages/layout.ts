@@ -8,6 +8,8 @@ export type PageContext = {
   csrfToken: string;
   /** The signed-in account's email, or null. */
   signedInAs: string | null;
+  /** Signed in with an address not verified yet: every page says so, with a button to mail the link again. */
+  emailUnverified?: boolean;
   /** After a POST: the URL the page should show, so a reload does a GET instead of re-posting. */
   replaceUrl?: string;
 };
@@ -37,7 +39,17 @@ export function layout(options: {
   const sections =
     context.signedInAs === null
       ? ''
-      : html`<nav aria-label="Console"><a href="/keys">API keys</a> <a href="/webhooks">Webhooks</a></nav>`;
+      : html`<nav aria-label="Console"><a href="/keys">API keys</a> <a href="/webhooks">Webhooks</a> <a href="/account">Account</a></nav>`;
+  const verifyBanner =
+    context.signedInAs !== null && context.emailUnverified === true
+      ? html`<div class="alert warning-banner" role="status" data-testid="verify-banner">
+          Confirm your e-mail address to create live keys and webhooks: follow the link we mailed to
+          <strong>${context.signedInAs}</strong>.
+          <form method="post" action="/verify-email/resend" class="inline">
+            ${csrfField(context.csrfToken)}<button type="submit" class="secondary small-button">Mail the link again</button>
+          </form>
+        </div>`
+      : '';
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -55,6 +67,7 @@ export function layout(options: {
   ${account}
 </header>
 <main id="main" class="${options.wide ? 'container wide' : 'container'}">
+${verifyBanner}
 ${options.body}
 </main>
 <footer class="site-footer">API keys authenticate requests to <code>/api/v1</code>. Keep them in server-side secret storage.</footer>

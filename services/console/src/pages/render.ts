@@ -13,7 +13,12 @@ export function pageContext(
   csrf: CsrfControl,
   extra: Pick<PageContext, 'replaceUrl'> = {},
 ): PageContext {
-  return { csrfToken: csrf.tokenFor(request, reply), signedInAs: request.session?.email ?? null, ...extra };
+  return {
+    csrfToken: csrf.tokenFor(request, reply),
+    signedInAs: request.session?.email ?? null,
+    emailUnverified: request.session !== null && !request.session.emailVerified,
+    ...extra,
+  };
 }
 
 /** The error page of a state-changing form that held a value its page does not offer (400). */

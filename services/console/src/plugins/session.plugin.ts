@@ -6,6 +6,7 @@ import {
   findSession,
   type ConsoleSession,
 } from '../sessions/session.repository.js';
+import { MAX_USER_AGENT_LENGTH, addressRangeOf } from '../sessions/session-origin.js';
 
 declare module 'fastify' {
   // Module augmentation needs an interface.
@@ -71,7 +72,15 @@ export function registerSessions(
     start: async (request, reply, accountId) => {
       // A fresh token at every sign-in (no session fixation); any earlier session of this browser ends.
       if (request.session !== null) await deleteSession(options.db, request.session.id);
-      const { token } = await createSession(options.db, { accountId, ttlSeconds: options.ttlSeconds });
+      const userAgent = request.headers['user-agent'];
+      const { token } = await createSession(options.db, {
+        accountId,
+        ttlSeconds: options.ttlSeconds,
+        origin: {
+          userAgent: typeof userAgent === 'string' ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null,
+          addressRange: addressRangeOf(request.ip),
+        },
+      });
       reply.setCookie(cookieName(request, SESSION_COOKIE), token, cookieOptions(request, options.ttlSeconds));
     },
     end: async (request, reply) => {

@@ -132,6 +132,16 @@ async function createEndpoint(
 ): Promise<FastifyReply> {
   const form = endpointFormOf(formFields(request.body, ['url']).url, formValues(request.body, 'countries'));
   if (form === null) return sendNotAccepted(options.csrf, request, reply);
+  // Endpoints receive live data: only once the holder proved the address is theirs.
+  if (!sessionOf(request).emailVerified)
+    return sendWebhooksPage(options, request, reply, {
+      status: 403,
+      form,
+      notice: {
+        tone: 'error',
+        message: 'Confirm your e-mail address first: follow the link we mailed you (or have it mailed again).',
+      },
+    });
   const accountId = sessionOf(request).accountId;
   const budget = await options.budgets.endpointChange(accountId);
   if (!budget.allowed) {
