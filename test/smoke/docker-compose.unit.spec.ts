@@ -158,6 +158,8 @@ describe('docker-compose.yml', () => {
     expect(config.NODE_ENV).toBe('production');
     // The secrets come from the operator's shell or .env file, never from this file.
     expect(composeText).toContain('CURSOR_SECRET: ${CURSOR_SECRET:?');
+    // The console's SMTP server too (it carries credentials, and production needs one).
+    expect(composeText).toContain('SMTP_URL: ${SMTP_URL:?');
     expect(composeText).toContain('CONSOLE_SECRET: ${CONSOLE_SECRET:?');
     expect(composeText).toContain('WEBHOOK_SECRET_KEY: ${WEBHOOK_SECRET_KEY:?');
   });

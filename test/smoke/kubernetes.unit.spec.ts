@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, type Config } from '@directory/config';
+import { ConfigError, consoleMailSettings, loadConfig, type Config } from '@directory/config';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
@@ -67,6 +67,7 @@ const SECRET_VALUES: Record<string, string> = {
   CURSOR_SECRET: 'a-cursor-secret-of-thirty-two-characters-or-more',
   CONSOLE_SECRET: 'a-console-secret-of-thirty-two-characters-or-more',
   WEBHOOK_SECRET_KEY: 'a-webhook-secret-key-of-thirty-two-characters-or-more',
+  SMTP_URL: 'smtp://console:password@smtp.example.internal:587',
 };
 /** The owner's URL, in a Secret of its own that only the migrate Job reads. */
 const MIGRATION_SECRET = 'directory-migration-secrets';
@@ -217,6 +218,8 @@ describe('deploy/kubernetes', () => {
       const config = configWithSecrets(objects);
       expect(config.NODE_ENV).toBe('production');
       expect(config.DATABASE_POOL_MAX).toBeGreaterThanOrEqual(config.WORKER_CONCURRENCY + 2);
+      // What the console needs besides (its mails), set too.
+      expect(consoleMailSettings(config).publicUrl).toMatch(/^https:\/\//);
     });
 
     it(`${rendering}: the secrets' placeholders stop every process, naming each one`, () => {
@@ -349,6 +352,9 @@ describe('deploy/kubernetes', () => {
           expect(egress(name, { peer: { ip: '10.20.0.5' }, port }), `${name} ${port}`).toBe(true);
         }
         expect(egress(name, { peer: { ip: '10.20.0.5' }, port: 80 }), name).toBe(false);
+        // Only the console reaches an SMTP relay on the private network (its mails), never the internet's.
+        expect(egress(name, { peer: { ip: '10.20.0.5' }, port: 587 }), name).toBe(name === 'console');
+        expect(egress(name, { peer: internet, port: 587 }), name).toBe(false);
         expect(egress(name, { peer: internet, port: 5432 }), name).toBe(false);
         // Only the worker reaches the internet (webhooks), only on 443.
         expect(egress(name, { peer: internet, port: 443 }), name).toBe(name === 'worker');

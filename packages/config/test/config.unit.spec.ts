@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   INDEX_REFRESH_INTERVAL_MS,
+  consoleMailSettings,
   databaseTimeouts,
   loadConfig,
   ownerDatabaseUrls,
@@ -60,6 +61,41 @@ describe('loadConfig', () => {
         WEBHOOK_SECRET_KEY: 'z'.repeat(40),
       }).NODE_ENV,
     ).toBe('production');
+  });
+
+  it("requires the console's mail settings in production only, naming each one missing", () => {
+    const secrets = {
+      NODE_ENV: 'production',
+      CURSOR_SECRET: 'x'.repeat(40),
+      CONSOLE_SECRET: 'y'.repeat(40),
+      WEBHOOK_SECRET_KEY: 'z'.repeat(40),
+    };
+    // Every other process starts without them.
+    expect(() => consoleMailSettings(loadConfig(secrets))).toThrow(ConfigError);
+    expect(() => consoleMailSettings(loadConfig(secrets))).toThrow(
+      /SMTP_URL[\s\S]*MAIL_FROM[\s\S]*CONSOLE_PUBLIC_URL/,
+    );
+    const production = {
+      ...secrets,
+      SMTP_URL: 'smtps://user:pass@smtp.example.com',
+      MAIL_FROM: 'Directory <no-reply@example.com>',
+      CONSOLE_PUBLIC_URL: 'https://console.example.com/',
+    };
+    expect(consoleMailSettings(loadConfig(production))).toEqual({
+      smtpUrl: 'smtps://user:pass@smtp.example.com',
+      from: 'Directory <no-reply@example.com>',
+      publicUrl: 'https://console.example.com',
+    });
+    expect(consoleMailSettings(loadConfig({}))).toEqual({
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      from: 'Doctor Directory <no-reply@doctor-directory.example>',
+      publicUrl: 'http://127.0.0.1:3002',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'http://smtp.example.com' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ CONSOLE_PUBLIC_URL: 'https://console.example.com/app' })).toThrow(
+      /CONSOLE_PUBLIC_URL/,
+    );
+    expect(() => loadConfig({ MAIL_FROM: 'a@example.com\nBcc: b@example.com' })).toThrow(/MAIL_FROM/);
   });
 
   it('bounds ingest batches by bytes: 8 MiB unless set, between 64 KiB and 64 MiB', () => {
