@@ -1,6 +1,7 @@
 // `npm run demo`: the whole platform on this machine, seeded with realistic sample data.
 // Services up → migrate → generate events → worker → ingest through the real queue (progress bar) →
-// the sandbox's sample data → a demo API key and a demo test key → API, MCP server and console. Ctrl-C stops everything this command started.
+// the sandbox's sample data → a demo API key and a demo test key → a local mail receiver → API, MCP server
+// and console. Ctrl-C stops everything this command started.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import {
   revokeApiKey,
 } from '@directory/keys';
 import { generateEvents } from '@directory/sample-data';
+import { startMailReceiver } from '@directory/testing';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -161,6 +163,20 @@ try {
   const { secret: testSecret } = await demoKey('test');
   await db.destroy();
 
+  // The console mails verification and password-reset links: without an SMTP server of the user's own
+  // (SMTP_URL), a local receiver on the console's default (127.0.0.1:2525) keeps them as files.
+  const mailDir = join(dataDir, 'demo-mail');
+  let mailLine = `  Console mails  sent to SMTP_URL (${config.SMTP_URL ?? ''})`;
+  if (config.SMTP_URL === undefined) {
+    say(`starting a local mail receiver on 127.0.0.1:2525 (mails → ${mailDir}) …`);
+    await startMailReceiver({
+      port: 2525,
+      directory: mailDir,
+      onMail: (mail) => say(`mail to ${mail.to.join(', ')}: "${mail.subject}" → ${mailDir}`),
+    });
+    mailLine = `  Console mails  ${mailDir}/  (one .txt and one .eml per mail: sign-up and password-reset links)`;
+  }
+
   say('starting the API, the MCP server and the console …');
   await Promise.all(['api', 'mcp', 'console'].map((server) => start(server, /Server listening at/)));
 
@@ -172,6 +188,7 @@ try {
     `  API            ${api}/api/v1   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
     `  MCP server     http://${config.HOST}:${config.MCP_PORT}/mcp   (Authorization: Bearer <key>)`,
     `  Key console    http://${config.HOST}:${config.CONSOLE_PORT}/`,
+    mailLine,
     '',
     `  Demo API key   ${secret}`,
     `  Demo test key  ${testSecret}   (reads the sandbox's sample data: docs/api.md "Sandbox")`,
