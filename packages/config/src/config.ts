@@ -443,7 +443,10 @@ export function consoleMailSettings(config: Config): ConsoleMailSettings {
   return {
     smtpUrl: config.SMTP_URL ?? 'smtp://127.0.0.1:2525',
     from: config.MAIL_FROM ?? 'Doctor Directory <no-reply@doctor-directory.example>',
-    publicUrl: (config.CONSOLE_PUBLIC_URL ?? `http://${config.HOST}:${config.CONSOLE_PORT}`).replace(/\/$/, ''),
+    publicUrl: (config.CONSOLE_PUBLIC_URL ?? `http://${config.HOST}:${config.CONSOLE_PORT}`).replace(
+      /\/$/,
+      '',
+    ),
   };
 }
 

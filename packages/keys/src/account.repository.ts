@@ -116,7 +116,11 @@ export async function markEmailVerified(db: Database, accountId: string, email: 
 }
 
 /** Replaces an account's password hash; false when there is no such account. */
-export async function setPasswordHash(db: Database, accountId: string, passwordHash: string): Promise<boolean> {
+export async function setPasswordHash(
+  db: Database,
+  accountId: string,
+  passwordHash: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('accounts')
     .set({ password_hash: passwordHash })

@@ -39,7 +39,10 @@ export async function startMailReceiver(
   options: { port?: number; host?: string; directory?: string; onMail?: (mail: ReceivedMail) => void } = {},
 ): Promise<MailReceiver> {
   const mails: ReceivedMail[] = [];
-  const waiters = new Set<{ matches: (mail: ReceivedMail) => boolean; resolve: (mail: ReceivedMail) => void }>();
+  const waiters = new Set<{
+    matches: (mail: ReceivedMail) => boolean;
+    resolve: (mail: ReceivedMail) => void;
+  }>();
   if (options.directory !== undefined) await mkdir(options.directory, { recursive: true });
 
   const keep = async (raw: Buffer): Promise<void> => {

@@ -112,7 +112,11 @@ export async function buildConsoleApp(
     sessions,
     csrf,
     mail,
-    throttles: createAccountThrottles({ redis: deps.redis, prefix: deps.redisPrefix, limits: deps.accountLimits }),
+    throttles: createAccountThrottles({
+      redis: deps.redis,
+      prefix: deps.redisPrefix,
+      limits: deps.accountLimits,
+    }),
     secret: deps.secret,
     clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
   });

@@ -38,9 +38,20 @@ export type AccountMail = {
 
 export function createAccountMail(deps: AccountMailDependencies): AccountMail {
   const pending = new Set<Promise<void>>();
-  const linkTo = async (purpose: AccountTokenPurpose, path: string, account: { accountId: string; email: string }, ttlSeconds: number) => {
+  const linkTo = async (
+    purpose: AccountTokenPurpose,
+    path: string,
+    account: { accountId: string; email: string },
+    ttlSeconds: number,
+  ) => {
     const { token, id } = mintAccountToken(deps.secret, purpose, randomBytes(ACCOUNT_TOKEN_RANDOM_BYTES));
-    await storeAccountToken(deps.db, { id, accountId: account.accountId, purpose, email: account.email, ttlSeconds });
+    await storeAccountToken(deps.db, {
+      id,
+      accountId: account.accountId,
+      purpose,
+      email: account.email,
+      ttlSeconds,
+    });
     return `${deps.publicUrl}${path}?token=${token}`;
   };
   return {
@@ -54,7 +65,10 @@ export function createAccountMail(deps: AccountMailDependencies): AccountMail {
     },
     sendPasswordReset: async (account) => {
       const link = await linkTo('reset-password', '/reset-password', account, RESET_TOKEN_TTL_S);
-      await deps.mailer.send(account.email, passwordResetMail({ link, validMinutes: RESET_TOKEN_TTL_S / 60 }));
+      await deps.mailer.send(
+        account.email,
+        passwordResetMail({ link, validMinutes: RESET_TOKEN_TTL_S / 60 }),
+      );
       deps.log.info({ accountId: account.accountId }, 'password reset mail sent');
     },
     sendPasswordChanged: async (email) => {
@@ -62,7 +76,10 @@ export function createAccountMail(deps: AccountMailDependencies): AccountMail {
     },
     later: (what, task) => {
       const running = task().catch((error: unknown) => {
-        deps.log.error({ err: error instanceof Error ? { message: error.message, name: error.name } : {} }, `${what} failed`);
+        deps.log.error(
+          { err: error instanceof Error ? { message: error.message, name: error.name } : {} },
+          `${what} failed`,
+        );
       });
       pending.add(running);
       void running.finally(() => pending.delete(running));

@@ -47,7 +47,11 @@ export function createAccountThrottles(options: {
   const verification = limiter('verify-mail:account', limits.verificationMailsMax, limits.mailWindowSeconds);
   const resetPerAddress = limiter('reset:address', limits.resetsPerAddressMax, limits.mailWindowSeconds);
   const resetPerEmail = limiter('reset:email', limits.resetsPerEmailMax, limits.mailWindowSeconds);
-  const change = limiter('password-change:account', limits.passwordChangesMax, limits.passwordChangeWindowSeconds);
+  const change = limiter(
+    'password-change:account',
+    limits.passwordChangesMax,
+    limits.passwordChangeWindowSeconds,
+  );
   const admit = async (decision: Promise<{ allowed: boolean; retryAfterSeconds?: number }>) => {
     const result = await decision;
     return result.allowed ? null : (result.retryAfterSeconds ?? 1);

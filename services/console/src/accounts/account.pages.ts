@@ -22,10 +22,16 @@ function field(options: FieldOptions): SafeHtml {
     <label for="${options.id}">${options.label}</label>
     ${options.hint ? html`<p class="hint" id="${options.id}-hint">${options.hint}</p>` : ''}
     ${options.error ? html`<p class="field-error" id="${options.id}-error">${options.error}</p>` : ''}
-    <input id="${options.id}" name="${options.id}" type="${options.type}" autocomplete="${options.autocomplete}" required
+    <input
+      id="${options.id}"
+      name="${options.id}"
+      type="${options.type}"
+      autocomplete="${options.autocomplete}"
+      required
       ${options.value === undefined ? '' : html`value="${options.value}"`}
       ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
-      ${options.error ? html`aria-invalid="true"` : ''} />
+      ${options.error ? html`aria-invalid="true"` : ''}
+    />
   </div>`;
 }
 
@@ -34,7 +40,9 @@ export type Notice = { kind: 'error' | 'success'; text: string };
 
 function noticeBox(notice: Notice | undefined): SafeHtml | '' {
   if (notice === undefined) return '';
-  return html`<div class="alert ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">${notice.text}</div>`;
+  return html`<div class="alert ${notice.kind}" role="${notice.kind === 'error' ? 'alert' : 'status'}">
+    ${notice.text}
+  </div>`;
 }
 
 function timestamp(date: Date): SafeHtml {
@@ -109,7 +117,9 @@ export function resetPasswordPage(options: {
     context: options.context,
     body: html`<section class="card narrow" aria-labelledby="title">
       <h1 id="title">Choose a new password</h1>
-      <p class="muted">For <strong>${options.email}</strong>. Every browser signed in to the account will be signed out.</p>
+      <p class="muted">
+        For <strong>${options.email}</strong>. Every browser signed in to the account will be signed out.
+      </p>
       <form method="post" action="/reset-password" novalidate>
         ${csrfField(options.context.csrfToken)}
         <input type="hidden" name="token" value="${options.token}" />
@@ -122,7 +132,10 @@ export function resetPasswordPage(options: {
 }
 
 /** A link that is malformed, altered, expired, used or superseded: one answer for all. */
-export function invalidLinkPage(options: { context: PageContext; again: { href: string; label: string } }): SafeHtml {
+export function invalidLinkPage(options: {
+  context: PageContext;
+  again: { href: string; label: string };
+}): SafeHtml {
   return messagePage({
     context: options.context,
     title: 'This link does not work',
@@ -164,10 +177,13 @@ export function accountPage(options: {
       ${noticeBox(options.notice)}
       <section class="card" aria-labelledby="address-title">
         <h2 id="address-title">E-mail address</h2>
-        <p><strong>${options.email}</strong>
-          ${options.emailVerified
-            ? html`<span class="badge active" data-testid="email-state">Verified</span>`
-            : html`<span class="badge warn" data-testid="email-state">Not verified</span>`}</p>
+        <p>
+          <strong>${options.email}</strong> ${
+            options.emailVerified
+              ? html`<span class="badge active" data-testid="email-state">Verified</span>`
+              : html`<span class="badge warn" data-testid="email-state">Not verified</span>`
+          }
+        </p>
         <p><a href="/account/sessions">Where you are signed in</a></p>
       </section>
       <section class="card" aria-labelledby="password-title">
@@ -191,18 +207,21 @@ export function sessionsPage(options: {
   notice?: Notice;
 }): SafeHtml {
   const rows = options.sessions.map(
-    (session) => html`<tr data-testid="session">
-      <th scope="row">${browserNameOf(session.userAgent)}${session.current ? html` <span class="badge active">This browser</span>` : ''}</th>
-      <td>${session.addressRange ?? 'unknown'}</td>
-      <td>${timestamp(session.createdAt)}</td>
-      <td>${timestamp(session.lastSeenAt)}</td>
-      <td class="actions">
-        <form method="post" action="/account/sessions/${session.handle}/sign-out" class="inline">
-          ${csrfField(options.context.csrfToken)}
-          <button type="submit" class="danger-outline">Sign out</button>
-        </form>
-      </td>
-    </tr>`,
+    (session) =>
+      html`<tr data-testid="session">
+        <th scope="row">
+          ${browserNameOf(session.userAgent)}${session.current ? html` <span class="badge active">This browser</span>` : ''}
+        </th>
+        <td>${session.addressRange ?? 'unknown'}</td>
+        <td>${timestamp(session.createdAt)}</td>
+        <td>${timestamp(session.lastSeenAt)}</td>
+        <td class="actions">
+          <form method="post" action="/account/sessions/${session.handle}/sign-out" class="inline">
+            ${csrfField(options.context.csrfToken)}
+            <button type="submit" class="danger-outline">Sign out</button>
+          </form>
+        </td>
+      </tr>`,
   );
   return layout({
     title: 'Sessions',
@@ -212,11 +231,26 @@ export function sessionsPage(options: {
       ${noticeBox(options.notice)}
       <section class="card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
-        <p class="muted">Addresses are shown as their network (a /24, or an IPv6 /48). A session also ends by itself when its lifetime is over.</p>
-        <div class="table-wrap"><table>
-          <thead><tr><th scope="col">Browser</th><th scope="col">Network</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>${rows}</tbody>
-        </table></div>
+        <p class="muted">
+          Addresses are shown as their network (a /24, or an IPv6 /48). A session also ends by itself when its
+          lifetime is over.
+        </p>
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Browser</th>
+                <th scope="col">Network</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">Last seen</th>
+                <th scope="col"><span class="visually-hidden">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>
+        </div>
         <form method="post" action="/account/sessions/sign-out-everywhere" class="button-row">
           ${csrfField(options.context.csrfToken)}
           <button type="submit" class="danger">Sign out everywhere</button>

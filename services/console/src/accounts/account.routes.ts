@@ -93,7 +93,11 @@ async function handleResetRequest(
       reply.header('retry-after', String(result.retryAfterSeconds));
       return sendPage(
         reply,
-        forgotPasswordPage({ context, email, notice: { kind: 'error', text: tooManyText(result.retryAfterSeconds) } }),
+        forgotPasswordPage({
+          context,
+          email,
+          notice: { kind: 'error', text: tooManyText(result.retryAfterSeconds) },
+        }),
         429,
       );
     default:
@@ -110,7 +114,11 @@ async function showResetForm(
   const holder = await holderOfToken(options.db, options.secret, 'reset-password', token);
   const context = pageContext(request, reply, options.csrf);
   if (holder === null)
-    return sendPage(reply, invalidLinkPage({ context, again: { href: '/forgot-password', label: 'Ask for a new link' } }), 400);
+    return sendPage(
+      reply,
+      invalidLinkPage({ context, again: { href: '/forgot-password', label: 'Ask for a new link' } }),
+      400,
+    );
   return sendPage(reply, resetPasswordPage({ context, token, email: holder.email }));
 }
 
@@ -149,8 +157,16 @@ async function handleReset(
       const holder = await holderOfToken(options.db, options.secret, 'reset-password', token);
       const context = pageContext(request, reply, options.csrf);
       if (holder === null)
-        return sendPage(reply, invalidLinkPage({ context, again: { href: '/forgot-password', label: 'Ask for a new link' } }), 400);
-      return sendPage(reply, resetPasswordPage({ context, token, email: holder.email, error: result.error }), 400);
+        return sendPage(
+          reply,
+          invalidLinkPage({ context, again: { href: '/forgot-password', label: 'Ask for a new link' } }),
+          400,
+        );
+      return sendPage(
+        reply,
+        resetPasswordPage({ context, token, email: holder.email, error: result.error }),
+        400,
+      );
     }
     default:
       return assertNever(result);
@@ -165,7 +181,8 @@ async function showConfirmEmail(
   const { token } = formFields(request.query, ['token']);
   const holder = await holderOfToken(options.db, options.secret, 'verify-email', token);
   const context = pageContext(request, reply, options.csrf);
-  if (holder === null) return sendPage(reply, invalidLinkPage({ context, again: resendTarget(request) }), 400);
+  if (holder === null)
+    return sendPage(reply, invalidLinkPage({ context, again: resendTarget(request) }), 400);
   return sendPage(reply, confirmEmailPage({ context, token, email: holder.email }));
 }
 
@@ -199,7 +216,10 @@ async function handleConfirmEmail(
       title: 'Address confirmed',
       notice: { kind: 'success', text: 'Your e-mail address is confirmed.' },
       text: 'You can now create live API keys and webhooks.',
-      next: request.session === null ? { href: '/sign-in', label: 'Sign in' } : { href: '/keys', label: 'Go to your API keys' },
+      next:
+        request.session === null
+          ? { href: '/sign-in', label: 'Sign in' }
+          : { href: '/keys', label: 'Go to your API keys' },
     }),
   );
 }
@@ -213,7 +233,10 @@ async function handleResend(
   switch (result.kind) {
     case 'sent':
       return sendAccountPage(options, request, reply, {
-        notice: { kind: 'success', text: `We mailed a new link to ${sessionOf(request).email}. Only the latest link works.` },
+        notice: {
+          kind: 'success',
+          text: `We mailed a new link to ${sessionOf(request).email}. Only the latest link works.`,
+        },
       });
     case 'alreadyVerified':
       return reply.redirect('/account', 303);
@@ -240,7 +263,12 @@ function sendAccountPage(
   extras: AccountPageExtras = {},
 ): FastifyReply {
   const session = sessionOf(request);
-  const context = pageContext(request, reply, options.csrf, request.method === 'POST' ? { replaceUrl: '/account' } : {});
+  const context = pageContext(
+    request,
+    reply,
+    options.csrf,
+    request.method === 'POST' ? { replaceUrl: '/account' } : {},
+  );
   const { status, ...rest } = extras;
   return sendPage(
     reply,
@@ -264,7 +292,10 @@ async function handleChange(
   });
   switch (result.kind) {
     case 'changed': {
-      request.log.info({ accountId: session.accountId, endedSessions: result.endedSessions }, 'password changed');
+      request.log.info(
+        { accountId: session.accountId, endedSessions: result.endedSessions },
+        'password changed',
+      );
       const email = result.email;
       options.mail.later('password changed mail', () => options.mail.sendPasswordChanged(email));
       const others = result.endedSessions;
@@ -335,5 +366,7 @@ async function handleSignOutSession(
   }
   await deleteSessionsOfAccount(options.db, current.accountId, { only: target.id });
   request.log.info('session signed out from the sessions page');
-  return sendSessionsPage(options, request, reply, { notice: { kind: 'success', text: 'That session is signed out.' } });
+  return sendSessionsPage(options, request, reply, {
+    notice: { kind: 'success', text: 'That session is signed out.' },
+  });
 }

@@ -43,7 +43,8 @@ export async function confirmEmail(
   });
 }
 
-export type ResendResult = { kind: 'sent' } | { kind: 'alreadyVerified' } | { kind: 'throttled'; retryAfterSeconds: number };
+export type ResendResult =
+  { kind: 'sent' } | { kind: 'alreadyVerified' } | { kind: 'throttled'; retryAfterSeconds: number };
 
 /** A new verification link on the signed-in holder's request (counted per account). */
 export async function resendVerification(
@@ -131,7 +132,8 @@ export async function changePassword(
   if (blocked !== null) return { kind: 'throttled', retryAfterSeconds: blocked };
   const account = await findAccountById(deps.db, input.accountId);
   const current = input.currentPassword.slice(0, MAX_PASSWORD_LENGTH + 1);
-  if (account === null || !(await verifyPassword(current, account.passwordHash))) return { kind: 'wrongPassword' };
+  if (account === null || !(await verifyPassword(current, account.passwordHash)))
+    return { kind: 'wrongPassword' };
   const password = newPasswordSchema.safeParse(input.newPassword);
   if (!password.success)
     return { kind: 'invalid', error: password.error.issues[0]?.message ?? 'Invalid password.' };

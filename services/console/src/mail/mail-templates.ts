@@ -7,17 +7,28 @@ export type MailContent = { subject: string; text: string; html: string };
 /** A small HTML mail: every value goes through the escaping `html` template, like the pages. */
 function htmlMail(title: string, body: SafeHtml): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>
-<body style="font-family: system-ui, sans-serif; color: #172033; line-height: 1.5">
-<h1 style="font-size: 1.3rem">${title}</h1>
-${body}
-<p style="color: #5b6478; font-size: .85rem">${PRODUCT_NAME} Console</p>
-</body></html>`.value;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <title>${title}</title>
+      </head>
+      <body style="font-family: system-ui, sans-serif; color: #172033; line-height: 1.5">
+        <h1 style="font-size: 1.3rem">${title}</h1>
+        ${body}
+        <p style="color: #5b6478; font-size: .85rem">${PRODUCT_NAME} Console</p>
+      </body>
+    </html>`.value;
 }
 
 function button(link: string, label: string): SafeHtml {
-  return html`<p><a href="${link}" style="display: inline-block; background: #0b6bcb; color: #fff; padding: .55rem 1rem; border-radius: .5rem; text-decoration: none; font-weight: 600">${label}</a></p>
-<p style="font-size: .85rem">Or open this address: <br><a href="${link}">${link}</a></p>`;
+  return html`<p>
+      <a
+        href="${link}"
+        style="display: inline-block; background: #0b6bcb; color: #fff; padding: .55rem 1rem; border-radius: .5rem; text-decoration: none; font-weight: 600"
+        >${label}</a
+      >
+    </p>
+    <p style="font-size: .85rem">Or open this address: <br /><a href="${link}">${link}</a></p>`;
 }
 
 /** The link that proves the account holder reads this address (sent at sign-up and on request). */
@@ -37,10 +48,16 @@ export function verificationMail(options: { email: string; link: string; validHo
     ].join('\n'),
     html: htmlMail(
       title,
-      html`<p>Someone (we hope you) created a ${PRODUCT_NAME} Console account for <strong>${options.email}</strong>.</p>
-<p>Confirm the address to create live API keys and webhooks.</p>
-${button(options.link, 'Confirm my address')}
-<p>The link works once, for ${options.validHours} hours. If you did not sign up, ignore this mail: nothing happens.</p>`,
+      html`<p>
+          Someone (we hope you) created a ${PRODUCT_NAME} Console account for
+          <strong>${options.email}</strong>.
+        </p>
+        <p>Confirm the address to create live API keys and webhooks.</p>
+        ${button(options.link, 'Confirm my address')}
+        <p>
+          The link works once, for ${options.validHours} hours. If you did not sign up, ignore this mail:
+          nothing happens.
+        </p>`,
     ),
   };
 }
@@ -64,9 +81,12 @@ export function passwordResetMail(options: { link: string; validMinutes: number 
     html: htmlMail(
       title,
       html`<p>Someone asked to reset the password of the ${PRODUCT_NAME} Console account of this address.</p>
-${button(options.link, 'Choose a new password')}
-<p>The link works once, for ${options.validMinutes} minutes. Choosing a new password signs out every browser signed in to the account.</p>
-<p>If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
+        ${button(options.link, 'Choose a new password')}
+        <p>
+          The link works once, for ${options.validMinutes} minutes. Choosing a new password signs out every
+          browser signed in to the account.
+        </p>
+        <p>If you did not ask for this, ignore this mail: your password stays as it is.</p>`,
     ),
   };
 }
@@ -86,9 +106,12 @@ export function passwordChangedMail(options: { resetLink: string }): MailContent
     ].join('\n'),
     html: htmlMail(
       title,
-      html`<p>The password of your ${PRODUCT_NAME} Console account was just changed, and every other browser signed out.</p>
-<p>If that was not you, choose a new password now:</p>
-${button(options.resetLink, 'Reset my password')}`,
+      html`<p>
+          The password of your ${PRODUCT_NAME} Console account was just changed, and every other browser
+          signed out.
+        </p>
+        <p>If that was not you, choose a new password now:</p>
+        ${button(options.resetLink, 'Reset my password')}`,
     ),
   };
 }

@@ -39,14 +39,18 @@ export function layout(options: {
   const sections =
     context.signedInAs === null
       ? ''
-      : html`<nav aria-label="Console"><a href="/keys">API keys</a> <a href="/webhooks">Webhooks</a> <a href="/account">Account</a></nav>`;
+      : html`<nav aria-label="Console">
+          <a href="/keys">API keys</a> <a href="/webhooks">Webhooks</a> <a href="/account">Account</a>
+        </nav>`;
   const verifyBanner =
     context.signedInAs !== null && context.emailUnverified === true
       ? html`<div class="alert warning-banner" role="status" data-testid="verify-banner">
           Confirm your e-mail address to create live keys and webhooks: follow the link we mailed to
           <strong>${context.signedInAs}</strong>.
           <form method="post" action="/verify-email/resend" class="inline">
-            ${csrfField(context.csrfToken)}<button type="submit" class="secondary small-button">Mail the link again</button>
+            ${csrfField(context.csrfToken)}<button type="submit" class="secondary small-button">
+              Mail the link again
+            </button>
           </form>
         </div>`
       : '';

@@ -87,7 +87,8 @@ export async function findSession(db: Database, token: string): Promise<ConsoleS
     lastSeenAt: row.last_seen_at,
   };
   // Clocks of this process and the database may differ a little: a minute is all the precision shown.
-  if (Date.now() - session.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_S * 1000) await touchSession(db, session);
+  if (Date.now() - session.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_S * 1000)
+    await touchSession(db, session);
   return session;
 }
 

@@ -139,7 +139,8 @@ async function createEndpoint(
       form,
       notice: {
         tone: 'error',
-        message: 'Confirm your e-mail address first: follow the link we mailed you (or have it mailed again).',
+        message:
+          'Confirm your e-mail address first: follow the link we mailed you (or have it mailed again).',
       },
     });
   const accountId = sessionOf(request).accountId;
