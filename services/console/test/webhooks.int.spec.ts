@@ -79,6 +79,32 @@ describe('console: webhook endpoints', () => {
     await harness.close();
   });
 
+  it('adds no endpoint for an account whose address is not verified yet (403), then does once it is', async () => {
+    const unverified = new TestBrowser(harness.app);
+    await signUp(unverified, 'unverified-hooks@example.com', undefined, { verified: false });
+    const before = (await endpointRows()).length;
+    const refused = await postCreateForm(harness, unverified, 'https://hooks.example.com/unverified', ['de']);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('Confirm your e-mail address first');
+    expect(await endpointRows()).toHaveLength(before);
+
+    const mail = await harness.mailbox.waitForMail((received) =>
+      received.to.includes('unverified-hooks@example.com'),
+    );
+    const token = new URL(mail.links[0] ?? 'https://console.test/').searchParams.get('token') ?? '';
+    expect((await unverified.post('/verify-email', { token }, { tokenFrom: '/account' })).statusCode).toBe(
+      200,
+    );
+    const added = await postCreateForm(harness, unverified, 'https://hooks.example.com/unverified', ['de']);
+    expect(added.statusCode).toBe(200);
+    expect(await endpointRows()).toHaveLength(before + 1);
+    // The other specs here count every endpoint: this one goes.
+    await harness.database.db
+      .deleteFrom('webhook_endpoints')
+      .where('url', '=', 'https://hooks.example.com/unverified')
+      .execute();
+  });
+
   it('sends a signed-out visitor to the sign-in page, and links the pages from the navigation', async () => {
     const signedOut = await new TestBrowser(harness.app).get('/webhooks');
     expect(signedOut.statusCode).toBe(303);
