@@ -36,7 +36,14 @@ const LINK_PATTERN = /https?:\/\/[^\s<>"]+/g;
  * `directory` as a `.eml` and a `.txt` file. Loopback only, no TLS, any sender, any recipient.
  */
 export async function startMailReceiver(
-  options: { port?: number; host?: string; directory?: string; onMail?: (mail: ReceivedMail) => void } = {},
+  options: {
+    port?: number;
+    host?: string;
+    directory?: string;
+    onMail?: (mail: ReceivedMail) => void;
+    /** Holds each mail's acceptance back this long: a slow mail server, for specs about timing. */
+    delayMs?: number;
+  } = {},
 ): Promise<MailReceiver> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<{
@@ -83,10 +90,13 @@ export async function startMailReceiver(
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        keep(Buffer.concat(chunks)).then(
-          () => callback(),
-          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-        );
+        const delayed = new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+        delayed
+          .then(() => keep(Buffer.concat(chunks)))
+          .then(
+            () => callback(),
+            (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+          );
       });
     },
   });

@@ -76,10 +76,12 @@ export function createAccountMail(deps: AccountMailDependencies): AccountMail {
     },
     later: (what, task) => {
       const running = task().catch((error: unknown) => {
-        deps.log.error(
-          { err: error instanceof Error ? { message: error.message, name: error.name } : {} },
-          `${what} failed`,
-        );
+        // The error's name and code only: an SMTP answer may quote the recipient.
+        const { name, code } =
+          error instanceof Error
+            ? (error as Error & { code?: unknown })
+            : { name: 'unknown', code: undefined };
+        deps.log.error({ err: { name, code } }, `${what} failed`);
       });
       pending.add(running);
       void running.finally(() => pending.delete(running));

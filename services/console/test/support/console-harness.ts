@@ -33,11 +33,12 @@ export type ConsoleHarness = {
 export async function startConsole(
   label: string,
   overrides: Partial<ConsoleDependencies> = {},
+  options: { mailDelayMs?: number } = {},
 ): Promise<ConsoleHarness> {
   const database = await createTestDatabase(label);
   const redis = createTestRedis(label);
   const logs: string[] = [];
-  const mailbox = await startMailReceiver();
+  const mailbox = await startMailReceiver({ delayMs: options.mailDelayMs });
   const mailer = createSmtpMailer({ smtpUrl: mailbox.url, from: 'Doctor Directory <no-reply@console.test>' });
   const app = await buildConsoleApp(
     {
