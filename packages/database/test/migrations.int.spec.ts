@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '@directory/testing';
 import * as lagSince from '../src/migrations/0008-lag-since.js';
+import * as accountTokens from '../src/migrations/0016-account-tokens.js';
 import { migrateDownAll, migrateToLatest } from '../src/migrator.js';
 
 async function tableNames(database: TestDatabase): Promise<string[]> {
@@ -118,5 +119,24 @@ describe('migrations', () => {
         and changed_xid <= '999999999'::xid8 and changed_xid <> all('{}'::xid8[])
       order by place_id limit 101`.execute(database.db);
     expect(JSON.stringify(plan.rows[0]?.['QUERY PLAN'])).toContain('"Index Name":"places_feed_snapshot"');
+  });
+
+  it('treats the accounts that exist at upgrade as verified, at their creation time (0016)', async () => {
+    const db = database.db as unknown as Kysely<unknown>;
+    await accountTokens.down(db);
+    await sql`
+      insert into accounts (id, email, password_hash, created_at)
+      values ('before-upgrade', 'old@example.com', '!', '2026-01-02T03:04:05Z')`.execute(database.db);
+    await accountTokens.up(db);
+    await sql`insert into accounts (id, email, password_hash) values ('after-upgrade', 'new@example.com', '!')`.execute(
+      database.db,
+    );
+    const rows = await sql<{ id: string; verified: string | null }>`
+      select id, to_char(email_verified_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as verified
+      from accounts where id in ('before-upgrade', 'after-upgrade') order by id`.execute(database.db);
+    expect(rows.rows).toEqual([
+      { id: 'after-upgrade', verified: null },
+      { id: 'before-upgrade', verified: '2026-01-02 03:04:05' },
+    ]);
   });
 });
