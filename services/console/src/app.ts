@@ -31,6 +31,7 @@ import { keysRoutes } from './keys/keys.routes.js';
 import { createWebhookBudgets, type WebhookBudgetLimits } from './webhooks/webhook-budgets.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { accountRoutes } from './accounts/account.routes.js';
+import { sessionsRoutes } from './sessions/sessions.routes.js';
 import { createAccountMail } from './accounts/account-mail.js';
 import { createAccountThrottles, type AccountLimits } from './accounts/account-throttles.js';
 import type { Mailer } from './mail/mailer.js';
@@ -120,6 +121,7 @@ export async function buildConsoleApp(
     secret: deps.secret,
     clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
   });
+  await app.register(sessionsRoutes, { db: deps.db, sessions, csrf });
   await app.register(keysRoutes, {
     db: deps.db,
     vouches: createKeyVouches(deps.redis, deps.redisPrefix),

@@ -20,13 +20,11 @@ import {
   messagePage,
   resetPasswordPage,
   resetRequestedPage,
-  sessionsPage,
 } from './account.pages.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { SessionControl } from '../plugins/session.plugin.js';
 import { formFields, pageContext, sendPage } from '../pages/render.js';
 import { redirectSignedOutToSignIn, sessionOf } from '../sessions/signed-in.js';
-import { deleteSessionsOfAccount, listSessions, sessionHandle } from '../sessions/session.repository.js';
 
 export type AccountRoutesOptions = {
   db: Database;
@@ -40,9 +38,8 @@ export type AccountRoutesOptions = {
 };
 
 const signedIn = { onRequest: redirectSignedOutToSignIn };
-type HandleParams = { Params: { handle: string } };
 
-/** E-mail verification, password reset and change, and the account's sessions. */
+/** E-mail verification, and password reset and change. */
 export function accountRoutes(app: FastifyInstance, options: AccountRoutesOptions, done: () => void): void {
   const { csrf } = options;
   app.get('/forgot-password', async (request, reply) =>
@@ -56,16 +53,6 @@ export function accountRoutes(app: FastifyInstance, options: AccountRoutesOption
   app.post('/verify-email/resend', signedIn, async (request, reply) => handleResend(options, request, reply));
   app.get('/account', signedIn, async (request, reply) => sendAccountPage(options, request, reply));
   app.post('/account/password', signedIn, async (request, reply) => handleChange(options, request, reply));
-  app.get('/account/sessions', signedIn, async (request, reply) => sendSessionsPage(options, request, reply));
-  app.post<HandleParams>('/account/sessions/:handle/sign-out', signedIn, async (request, reply) =>
-    handleSignOutSession(options, request, reply),
-  );
-  app.post('/account/sessions/sign-out-everywhere', signedIn, async (request, reply) => {
-    await deleteSessionsOfAccount(options.db, sessionOf(request).accountId);
-    await options.sessions.end(request, reply);
-    request.log.info('signed out everywhere');
-    return reply.redirect('/sign-in', 303);
-  });
   done();
 }
 
@@ -323,50 +310,4 @@ async function handleChange(
     default:
       return assertNever(result);
   }
-}
-
-async function sendSessionsPage(
-  options: AccountRoutesOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  extras: { status?: number; notice?: { kind: 'error' | 'success'; text: string } } = {},
-): Promise<FastifyReply> {
-  const current = sessionOf(request);
-  const sessions = (await listSessions(options.db, current.accountId)).map((session) => ({
-    ...session,
-    handle: sessionHandle(session.id),
-    current: session.id === current.id,
-  }));
-  const context = pageContext(
-    request,
-    reply,
-    options.csrf,
-    request.method === 'POST' ? { replaceUrl: '/account/sessions' } : {},
-  );
-  return sendPage(reply, sessionsPage({ context, sessions, notice: extras.notice }), extras.status ?? 200);
-}
-
-async function handleSignOutSession(
-  options: AccountRoutesOptions,
-  request: FastifyRequest<HandleParams>,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
-  const current = sessionOf(request);
-  const target = (await listSessions(options.db, current.accountId)).find(
-    (session) => sessionHandle(session.id) === request.params.handle,
-  );
-  if (target === undefined)
-    return sendSessionsPage(options, request, reply, {
-      status: 404,
-      notice: { kind: 'error', text: 'That session has already ended.' },
-    });
-  if (target.id === current.id) {
-    await options.sessions.end(request, reply);
-    return reply.redirect('/sign-in', 303);
-  }
-  await deleteSessionsOfAccount(options.db, current.accountId, { only: target.id });
-  request.log.info('session signed out from the sessions page');
-  return sendSessionsPage(options, request, reply, {
-    notice: { kind: 'success', text: 'That session is signed out.' },
-  });
 }
