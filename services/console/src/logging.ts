@@ -3,7 +3,8 @@ import type { LoggerOptions } from '@directory/http-server';
 /**
  * pino options, stricter than http-server's (which keeps sanitized query strings and redacts only API-key
  * headers): requests are logged as id, method and path only (no headers, so no cookies; no bodies,
- * so no passwords or CSRF tokens). The redact paths are a second line of defence for anything that
+ * so no passwords, CSRF tokens or link tokens; the query string, where a mailed link carries its token,
+ * is cut off). The redact paths are a second line of defence for anything that
  * logs a request or reply object in full.
  */
 export function loggerOptions(level: string): LoggerOptions {
@@ -17,6 +18,12 @@ export function loggerOptions(level: string): LoggerOptions {
         'res.headers["set-cookie"]',
         'body.password',
         'body._csrf',
+        'body.token',
+        'body.currentPassword',
+        'body.newPassword',
+        '*.currentPassword',
+        '*.newPassword',
+        '*.token',
         '*.password',
         '*.secret',
       ],
