@@ -21,7 +21,7 @@ import * as webhookSchedule from './migrations/0013-webhook-schedule.js';
 import * as webhookRetention from './migrations/0014-webhook-retention.js';
 import * as sandboxMarker from './migrations/0015-sandbox-marker.js';
 import * as placeMerges from './migrations/0016-place-merges.js';
-import * as accountTokens from './migrations/0016-account-tokens.js';
+import * as accountTokens from './migrations/0017-account-tokens.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -41,7 +41,7 @@ const migrations: Record<string, Migration> = {
   '0014-webhook-retention': webhookRetention,
   '0015-sandbox-marker': sandboxMarker,
   '0016-place-merges': placeMerges,
-  '0016-account-tokens': accountTokens,
+  '0017-account-tokens': accountTokens,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

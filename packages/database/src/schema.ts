@@ -81,7 +81,7 @@ export type AccountsTable = {
   email: string;
   password_hash: string;
   created_at: ColumnType<Date, never, never>;
-  /** When the holder followed a verification link; null until then (accounts older than 0016: their creation). */
+  /** When the holder followed a verification link; null until then (accounts older than 0017: their creation). */
   email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 };
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, type TestDatabase } from '@directory/testing';
 import * as lagSince from '../src/migrations/0008-lag-since.js';
-import * as accountTokens from '../src/migrations/0016-account-tokens.js';
+import * as accountTokens from '../src/migrations/0017-account-tokens.js';
 import { migrateDownAll, migrateToLatest } from '../src/migrator.js';
 
 async function tableNames(database: TestDatabase): Promise<string[]> {
@@ -121,7 +121,7 @@ describe('migrations', () => {
     expect(JSON.stringify(plan.rows[0]?.['QUERY PLAN'])).toContain('"Index Name":"places_feed_snapshot"');
   });
 
-  it('treats the accounts that exist at upgrade as verified, at their creation time (0016)', async () => {
+  it('treats the accounts that exist at upgrade as verified, at their creation time (0017)', async () => {
     const db = database.db as unknown as Kysely<unknown>;
     await accountTokens.down(db);
     await sql`
