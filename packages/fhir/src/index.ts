@@ -1,0 +1,50 @@
+// The FHIR R4 directory: the pure mapping, declarations and translation (services/api serves them).
+export * from './fhir-resources.js';
+export { fhirIdOf, placeIdOf, FHIR_ID_MAX_LENGTH, FHIR_ID_REASON } from './resource-ids.js';
+export type { ServedRecord } from './served-record.js';
+export {
+  PLAN_NET,
+  TIME_ZONE_EXTENSION,
+  LANGUAGE_SYSTEM,
+  URI_SYSTEM,
+  hoursOfOperationOf,
+  referenceTo,
+  resourceOf,
+  toHealthcareService,
+  toLocation,
+  toOrganization,
+  type MappingOptions,
+} from './record-resources.js';
+export {
+  SPECIALTY_RESOURCE_ID,
+  specialtyCodeSystem,
+  specialtyCodeSystemUrl,
+  specialtyValueSet,
+  specialtyValueSetUrl,
+  type CodeSystemResource,
+  type ValueSetResource,
+} from './specialty-codes.js';
+export {
+  ALL_TYPES,
+  COUNT_DEFAULT,
+  ID_PARAMETERS,
+  INCLUDES,
+  INTERACTIONS,
+  RESULT_PARAMETERS,
+  SEARCH_PARAMETERS,
+  includeName,
+  searchParametersOf,
+  type IncludeDeclaration,
+  type SearchParameterDeclaration,
+  type SearchParameterName,
+} from './search-declarations.js';
+export {
+  translateSearch,
+  type FhirParameters,
+  type FhirQuery,
+  type ResultParameters,
+  type TranslatedSearch,
+} from './search-translation.js';
+export { capabilityStatement, type CapabilityStatement } from './capability.js';
+export { operationOutcomeOf, type ProblemLike } from './operation-outcome.js';
+export { searchBundle, searchUrl, type BundleEntry, type SearchBundle } from './search-bundle.js';

@@ -1,0 +1,170 @@
+import type { DirectoryResourceType } from './fhir-resources.js';
+
+/**
+ * THE declaration of what /fhir/R4 serves: the interactions, the search parameters with their
+ * modifiers and prefixes, and the includes. The CapabilityStatement is built from it (capability.ts),
+ * the search translation accepts exactly what it declares (search-translation.ts), and the
+ * conformance spec runs one test per entry: a parameter served but not declared, or declared but
+ * not served, fails there.
+ *
+ * Every filter is answered by the API's own search (its filter table and query builder): a parameter is
+ * declared only where it translates into one of the API's filters with FHIR's meaning, so some FHIR
+ * parameters of these types are not here yet (docs/fhir.md, "Not yet served").
+ */
+
+export type SearchParameterType = 'token' | 'string' | 'date' | 'reference' | 'special';
+
+export type SearchParameterDeclaration = {
+  name: string;
+  type: SearchParameterType;
+  resourceTypes: readonly DirectoryResourceType[];
+  /** The standard definition, when the parameter is FHIR R4's own. */
+  definition?: string;
+  /** The modifiers accepted besides none. */
+  modifiers?: readonly string[];
+  /** The comparison prefixes accepted (date parameters); none given means `eq`. */
+  prefixes?: readonly string[];
+  /** Whether one parameter may list several values separated by commas (an OR). */
+  orValues?: true;
+  documentation: string;
+};
+
+export const ALL_TYPES: readonly DirectoryResourceType[] = ['Organization', 'Location', 'HealthcareService'];
+
+const R4 = 'http://hl7.org/fhir/SearchParameter';
+
+export const SEARCH_PARAMETERS = [
+  {
+    name: '_id',
+    type: 'token',
+    resourceTypes: ALL_TYPES,
+    definition: `${R4}/Resource-id`,
+    orValues: true,
+    documentation:
+      'Resource ids, comma-separated (up to 100): the record ids the resources are derived from. Combines only with the result parameters and with organization/location.',
+  },
+  {
+    name: '_lastUpdated',
+    type: 'date',
+    resourceTypes: ALL_TYPES,
+    definition: `${R4}/Resource-lastUpdated`,
+    prefixes: ['ge', 'gt', 'sa'],
+    documentation:
+      'When the record’s public fields last changed (meta.lastUpdated), as a lower bound: ge (at or after), gt and sa (after). A date without a time is a UTC day. Upper bounds (le, lt, eb, eq) are not served yet.',
+  },
+  {
+    name: '_text',
+    type: 'special',
+    resourceTypes: ALL_TYPES,
+    documentation:
+      'Free text, ranked by the API’s relevance (typos, prefixes, specialties in any language); results come best match first.',
+  },
+  {
+    name: 'address-country',
+    type: 'string',
+    resourceTypes: ALL_TYPES,
+    definition: `${R4}/Location-address-country`,
+    documentation:
+      'The dataset: an ISO 3166-1 alpha-2 country code (case-insensitive, exact). Required by every search that does not select ids, as `country` is by /api/v1/doctors. On HealthcareService it is the address of its location.',
+  },
+  {
+    name: 'address-city',
+    type: 'string',
+    resourceTypes: ALL_TYPES,
+    definition: `${R4}/Location-address-city`,
+    documentation:
+      'The whole city name (case- and accent-insensitive, e.g. "Madrid" or "San Sebastián"), or its slug; another name of a large city finds the same records. Not a prefix. On HealthcareService it is the address of its location.',
+  },
+  {
+    name: 'near',
+    type: 'special',
+    resourceTypes: ['Location'],
+    definition: `${R4}/Location-near`,
+    documentation:
+      'latitude|longitude|distance|unit (unit km or m; distance default 5 km, at most 50 km): locations within that distance, nearest first.',
+  },
+  {
+    name: 'specialty',
+    type: 'token',
+    resourceTypes: ['HealthcareService'],
+    definition: `${R4}/HealthcareService-specialty`,
+    documentation:
+      'One specialty code of the directory code system, as system|code or code (CodeSystem/specialty lists them).',
+  },
+  {
+    name: 'service-type',
+    type: 'token',
+    resourceTypes: ['HealthcareService'],
+    definition: `${R4}/HealthcareService-service-type`,
+    documentation: 'The same codes as specialty (a service’s type is its specialties here).',
+  },
+  {
+    name: 'active',
+    type: 'token',
+    resourceTypes: ['Organization', 'HealthcareService'],
+    definition: `${R4}/Organization-active`,
+    documentation: 'Every served record is active: true matches all, false none.',
+  },
+  {
+    name: 'organization',
+    type: 'reference',
+    resourceTypes: ['Location', 'HealthcareService'],
+    definition: `${R4}/Location-organization`,
+    orValues: true,
+    documentation:
+      'Organization/{id} or {id}, comma-separated (up to 100): the managing organization (Location) or provider (HealthcareService).',
+  },
+  {
+    name: 'location',
+    type: 'reference',
+    resourceTypes: ['HealthcareService'],
+    definition: `${R4}/HealthcareService-location`,
+    orValues: true,
+    documentation: 'Location/{id} or {id}, comma-separated (up to 100): where the service is provided.',
+  },
+] as const satisfies readonly SearchParameterDeclaration[];
+
+export type SearchParameterName = (typeof SEARCH_PARAMETERS)[number]['name'];
+
+/** The parameters that select records by id: they combine with each other, not with the filters. */
+export const ID_PARAMETERS: readonly SearchParameterName[] = ['_id', 'organization', 'location'];
+
+/** The result parameters (FHIR's "search result parameters" and our paging token). */
+export const RESULT_PARAMETERS = [
+  '_count',
+  '_summary',
+  '_include',
+  '_revinclude',
+  '_cursor',
+  '_format',
+] as const;
+
+/** A reference between the three types: what `_include` follows and `_revinclude` follows back. */
+export type IncludeDeclaration = {
+  source: DirectoryResourceType;
+  parameter: SearchParameterName;
+  target: DirectoryResourceType;
+};
+
+export const INCLUDES: readonly IncludeDeclaration[] = [
+  { source: 'Location', parameter: 'organization', target: 'Organization' },
+  { source: 'HealthcareService', parameter: 'organization', target: 'Organization' },
+  { source: 'HealthcareService', parameter: 'location', target: 'Location' },
+];
+
+export function includeName(include: IncludeDeclaration): string {
+  return `${include.source}:${include.parameter}`;
+}
+
+/** What each resource type answers besides search: read and vread (the current version only). */
+export const INTERACTIONS = ['read', 'vread', 'search-type'] as const;
+
+/** The parameters a type's search accepts, in table order. */
+export function searchParametersOf(type: DirectoryResourceType): SearchParameterDeclaration[] {
+  return SEARCH_PARAMETERS.filter((parameter) =>
+    (parameter.resourceTypes as readonly DirectoryResourceType[]).includes(type),
+  );
+}
+
+/** The page size without `_count`, and its bounds (the API's own limit). */
+export const COUNT_DEFAULT = 20;
