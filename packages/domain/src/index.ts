@@ -170,6 +170,7 @@ export {
 export {
   buildSearchRequest,
   buildFacetsRequest,
+  buildGetByIdsQuery,
   buildGetByProfileQuery,
   buildGetByIdQuery,
   toDoctorPage,

@@ -44,7 +44,12 @@ export async function sendProblem(reply: FastifyReply, problem: Problem): Promis
   return reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(problem);
 }
 
-function toMappedProblem(
+/**
+ * The problem an error is answered with (ProblemError's own, an app's mapping, or the generic one): the
+ * one choice of status and wording, which an app answering in another format (FHIR's
+ * OperationOutcome) renders its own way.
+ */
+export function toMappedProblem(
   error: FastifyError,
   request: FastifyRequest,
   mappings: ReadonlyArray<ProblemMapping>,

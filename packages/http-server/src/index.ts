@@ -1,5 +1,11 @@
 export { entityTagOf } from './conditional-get.js';
-export { installErrorHandling, unavailableWhen, type ProblemMapping } from './error-handler.js';
+export {
+  installErrorHandling,
+  toMappedProblem,
+  unavailableWhen,
+  type MappedProblem,
+  type ProblemMapping,
+} from './error-handler.js';
 export { requestIdOptions, type LoggerOptions } from './logging.js';
 export { registerHttpCaching, type HttpCachingOptions } from './http-caching.plugin.js';
 export { PROBLEM_TYPES, ProblemError, problemFor, problemSchema, type ProblemKind } from './problem.js';

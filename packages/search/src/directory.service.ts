@@ -10,6 +10,7 @@ import {
   type FacetValuesPage,
   type FacetValuesParams,
   buildGetByIdQuery,
+  buildGetByIdsQuery,
   buildGetByProfileQuery,
   buildSearchRequest,
   buildSpecialtyCountsRequest,
@@ -27,6 +28,9 @@ import {
   toDoctorBatch,
   toDoctorPage,
   type BatchResponse,
+  type DoctorExtras,
+  type Doctor,
+  type DoctorPage,
   toSpecialtyCountsPage,
   toSuggestPage,
   specialtyVocabularyPage,
@@ -86,6 +90,11 @@ export type GetDoctorResult<Record> =
 export type GetDoctorsResult<Record> =
   { status: 'found'; batch: DoctorBatch<Record> } | { status: 'invalid'; errors: ParameterError[] };
 
+/** A served record whole, with the stream version its index document was written with. */
+export type VersionedRecord = { doctor: Doctor; extras: DoctorExtras; version: number };
+/** A page of whole records (the FHIR directory's search): the records and the API's page object. */
+export type VersionedPage = { records: VersionedRecord[]; page: DoctorPage['page'] };
+
 // No shape given: the full record without its extras.
 type Plain = { fields?: undefined };
 
@@ -109,6 +118,14 @@ export type Directory = {
     entries: ReadonlyArray<string>,
     shape?: Shape,
   ): Promise<GetDoctorsResult<ShapedRecord<Shape>>>;
+  /**
+   * One page of a search as `searchDoctors` answers it (the same filters, order, cursors and count),
+   * each record whole and with its stream version. `request` must ask for every field (`fields=*`).
+   * Throws InvalidCursorError, SearchUnavailableError.
+   */
+  searchVersionedRecords(request: SearchRequest, requestTime: Date): Promise<VersionedPage>;
+  /** Served records by place id, whole and with their stream versions, in place id order. Throws SearchUnavailableError. */
+  getVersionedRecords(placeIds: ReadonlyArray<string>): Promise<VersionedRecord[]>;
   /** The city slugs of a dataset with names and counts. Throws SearchUnavailableError. */
   listCities(params: CitiesParams): Promise<CitiesPage>;
   /** The specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
@@ -210,21 +227,43 @@ export function createDirectory(options: DirectoryOptions): Directory {
     );
   }
 
+  /** Where a page resumes: after its cursor's sort values (checked against the filters and order). */
+  function resumeAfter(request: SearchRequest, filters: SearchFilters): SortValues | undefined {
+    if (request.cursor === undefined) return undefined;
+    const decoded = decodeCursor(
+      request.cursor,
+      filters,
+      cursorSecret,
+      boundSortOrder(filters, request.sort),
+    );
+    if (!decoded.ok) throw new InvalidCursorError(decoded.error);
+    return decoded.value;
+  }
+
   return {
+    async searchVersionedRecords(request, requestTime) {
+      if (request.fields === undefined)
+        throw new Error('searchVersionedRecords needs every field (fields=*)');
+      const filters = filtersOf(request);
+      const order: SearchOrder = { sort: request.sort, count: request.count };
+      const after = resumeAfter(request, filters);
+      const body = buildSearchRequest(filters, request.limit, after, requestTime, request, order);
+      const response = await search({ ...body, version: true });
+      const hits = response?.hits.hits ?? [];
+      const total = request.count === true ? totalOf(response?.hits.total) : undefined;
+      const { page } = toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
+      return { records: hits.slice(0, request.limit).map(versionedRecordOf), page };
+    },
+
+    async getVersionedRecords(placeIds) {
+      if (placeIds.length === 0) return [];
+      return (await searchSources(buildGetByIdsQuery(placeIds))).map(versionedRecordOf);
+    },
+
     async searchDoctors(request, requestTime) {
       const filters = filtersOf(request);
       const order: SearchOrder = { sort: request.sort, count: request.count };
-      let after: SortValues | undefined;
-      if (request.cursor !== undefined) {
-        const decoded = decodeCursor(
-          request.cursor,
-          filters,
-          cursorSecret,
-          boundSortOrder(filters, request.sort),
-        );
-        if (!decoded.ok) throw new InvalidCursorError(decoded.error);
-        after = decoded.value;
-      }
+      const after = resumeAfter(request, filters);
       // The facets are a request of their own, side by side with the page's: the same for every page
       // of the search, so the hot-query cache answers them after the first (search-query.ts).
       const [response, facets] = await Promise.all([
@@ -310,6 +349,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
       );
     },
   };
+}
+
+/** A hit of a request that asked for the whole record and its version (`version: true`). */
+function versionedRecordOf(hit: SearchHit & { _version?: number }): VersionedRecord {
+  const source = hit._source;
+  if (source?.extras === undefined || typeof hit._version !== 'number')
+    throw new Error('versioned hit without its record, extras or version');
+  return { doctor: source.doctor, extras: source.extras, version: hit._version };
 }
 
 /** `hits.total` of a counted search; no index behind the alias yet counts none. */

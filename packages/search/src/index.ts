@@ -4,6 +4,8 @@ export {
   SearchUnavailableError,
   createDirectory,
   type Directory,
+  type VersionedPage,
+  type VersionedRecord,
 } from './directory.service.js';
 export {
   INITIAL_WATCH_MEMORY,

@@ -21,6 +21,13 @@ import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
 import { facetRoutes } from './routes/facets/facets.routes.js';
 import { problemRoutes } from './routes/problems/problems.routes.js';
+import {
+  FHIR_PREFIX,
+  installFhirAnswers,
+  keyedFhirRoutes,
+  openFhirRoutes,
+} from './routes/fhir/fhir.routes.js';
+import { OPENAPI_VERSION } from './plugins/openapi.plugin.js';
 
 /**
  * Everything the API talks to, built by the caller (server.ts, or a test with its own DB/prefix/alias):
@@ -86,6 +93,27 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       await v1.register(facetRoutes, { datasets });
     },
     { prefix: '/api/v1' },
+  );
+
+  // The same records as FHIR R4 (docs/fhir.md): the metadata open, everything else behind the same
+  // keyed access, quotas and sandbox routing as /api/v1.
+  await app.register(
+    async (fhir) => {
+      const siteOrigin = deps.siteOrigin ?? '';
+      installFhirAnswers(fhir, searchServiceProblemMappings);
+      await fhir.register(openFhirRoutes, { siteOrigin, softwareVersion: OPENAPI_VERSION });
+      await fhir.register(async (keyed) => {
+        registerHttpCaching(keyed, { vary: API_KEY_HEADERS });
+        registerKeyedAccess(keyed, deps);
+        await keyed.register(keyedFhirRoutes, {
+          datasets: deps.datasets,
+          siteOrigin,
+          softwareVersion: OPENAPI_VERSION,
+          mappings: searchServiceProblemMappings,
+        });
+      });
+    },
+    { prefix: FHIR_PREFIX },
   );
 
   await app.ready();

@@ -110,6 +110,11 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
         (directoryCalls += 1),
         real.listFacetValues(params, requestTime)
       ),
+      searchVersionedRecords: (request, requestTime) => (
+        (directoryCalls += 1),
+        real.searchVersionedRecords(request, requestTime)
+      ),
+      getVersionedRecords: (placeIds) => ((directoryCalls += 1), real.getVersionedRecords(placeIds)),
     };
   };
   const datasets = (siteOrigin = SITE_ORIGIN): Datasets => {

@@ -385,6 +385,31 @@ export function buildGetByIdQuery(placeId: string, shape: RecordShape = {}): ByI
   };
 }
 
+/** Served records by place id, whole (record and extras) and with their stream versions (`_version`). */
+export type ByIdsRequestBody = {
+  size: number;
+  query: { bool: { filter: [{ ids: { values: string[] } }, TermFilter] } };
+  sort: [{ placeId: 'asc' }];
+  _source: SourceFields;
+  version: true;
+  track_total_hits: false;
+};
+
+/**
+ * Served records by place ids, in place id order, each with its document version: the stream version
+ * the projection wrote it with (external versioning), which the FHIR directory serves as versionId.
+ */
+export function buildGetByIdsQuery(placeIds: ReadonlyArray<string>): ByIdsRequestBody {
+  return {
+    size: Math.max(1, placeIds.length),
+    query: { bool: { filter: [{ ids: { values: [...placeIds] } }, SERVED] } },
+    sort: [{ placeId: 'asc' }],
+    _source: ['doctor', 'extras', 'placeId'],
+    version: true,
+    track_total_hits: false,
+  };
+}
+
 /**
  * Turns the hits of a `buildSearchRequest(filters, limit, …, order)` query into a DoctorPage. There are
  * `limit + 1` hits exactly when another page follows; the extra one is dropped and the cursor points
