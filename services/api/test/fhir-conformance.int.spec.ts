@@ -1,0 +1,385 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from 'fhir-kit-client';
+import { foldText } from '@directory/domain';
+import {
+  INCLUDES,
+  capabilityStatement,
+  includeName,
+  specialtyCodeSystemUrl,
+  type IncludeDeclaration,
+} from '@directory/fhir';
+import { SITE_ORIGIN } from '@directory/testing';
+import {
+  allPages,
+  createFhirApi,
+  type Bundle,
+  type FhirApi,
+  type ServedDocument,
+} from './support/fhir-harness.js';
+
+/**
+ * Conformance of /fhir/R4's searches: one test per search parameter, prefix and include that the
+ * served CapabilityStatement declares, generated from that statement, each compared with a brute-force
+ * answer over the same records filtered in memory (all pages followed). A declared parameter without a
+ * case here fails, so nothing is declared untested. Paging, includes and read go through a real FHIR
+ * client (fhir-kit-client) over HTTP.
+ */
+
+type Type = 'Organization' | 'Location' | 'HealthcareService';
+type Declared = { type: Type; name: string; documentation: string; prefixes: string[] };
+/** One query of a case: the FHIR parameters and the records that must come back. */
+type Probe = {
+  query: Record<string, string>;
+  expected: (served: ServedDocument[]) => ServedDocument[];
+  subset?: true;
+};
+/** The probes of a parameter (for one prefix, when it has prefixes), built from the indexed records. */
+type Case = (context: Context) => Probe[];
+type Context = { served: ServedDocument[]; country: string; type: Type };
+
+const fhirId = (placeId: string) => placeId.replaceAll('_', '.');
+const inCountry = (country: string) => (document: ServedDocument) => document.country === country;
+const slugOf = (text: string) =>
+  foldText(text)
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '')
+    .join('-');
+
+function distanceMeters(from: { lat: number; lon: number }, to: { lat: number; lon: number }): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(to.lat - from.lat);
+  const dLon = radians(to.lon - from.lon);
+  const a =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(radians(from.lat)) * Math.cos(radians(to.lat)) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_008.7714 * Math.asin(Math.sqrt(a));
+}
+
+function pick<T>(items: readonly T[], index: number): T {
+  const item = items[index % items.length];
+  if (item === undefined) throw new Error('no item to pick');
+  return item;
+}
+
+/** `_lastUpdated` of one prefix: the bound is a record's own updatedAt, so the boundary itself is tried. */
+function lastUpdated(prefix: 'ge' | 'gt' | 'sa'): Case {
+  return ({ served, country }) => {
+    const dated = served.filter(inCountry(country)).filter((document) => document.updatedAt !== null);
+    const bound = pick(dated, 3).updatedAt ?? '';
+    const day = bound.slice(0, 10);
+    const after = (document: ServedDocument, instant: number) =>
+      Date.parse(document.updatedAt ?? '') >= instant;
+    const boundMs = Date.parse(bound);
+    const dayMs = Date.parse(`${day}T00:00:00Z`);
+    const instantProbe: Probe = {
+      query: { 'address-country': country, _lastUpdated: `${prefix}${bound}` },
+      expected: (all) =>
+        all
+          .filter(inCountry(country))
+          .filter((document) => after(document, prefix === 'ge' ? boundMs : boundMs + 1)),
+    };
+    const dayProbe: Probe = {
+      query: { 'address-country': country, _lastUpdated: `${prefix}${day}` },
+      expected: (all) =>
+        all
+          .filter(inCountry(country))
+          .filter((document) => after(document, prefix === 'ge' ? dayMs : dayMs + 86_400_000)),
+    };
+    return [instantProbe, dayProbe];
+  };
+}
+
+function ids(name: '_id' | 'organization' | 'location'): Case {
+  return ({ served }) => {
+    const chosen = [pick(served, 1), pick(served, 7), pick(served, 20)];
+    const prefix = name === 'organization' ? 'Organization/' : name === 'location' ? 'Location/' : '';
+    const value = chosen.map((document) => `${prefix}${fhirId(document.placeId)}`).join(',');
+    const wanted = new Set(chosen.map((document) => document.placeId));
+    return [
+      { query: { [name]: value }, expected: (all) => all.filter((document) => wanted.has(document.placeId)) },
+      // A bare id works as a reference too, and an unknown id matches nothing.
+      {
+        query: { [name]: `${fhirId(chosen[0]?.placeId ?? '')},no.such.id` },
+        expected: (all) => all.filter((document) => document.placeId === chosen[0]?.placeId),
+      },
+    ];
+  };
+}
+
+function specialty(name: 'specialty' | 'service-type'): Case {
+  return ({ served, country }) => {
+    const codes = [
+      ...new Set(served.filter(inCountry(country)).flatMap((document) => document.specialtyCodes)),
+    ].sort();
+    const code = pick(codes, 2);
+    const expected = (all: ServedDocument[]) =>
+      all.filter(inCountry(country)).filter((document) => document.specialtyCodes.includes(code));
+    return [
+      {
+        query: { 'address-country': country, [name]: `${specialtyCodeSystemUrl(SITE_ORIGIN)}|${code}` },
+        expected,
+      },
+      { query: { 'address-country': country, [name]: code }, expected },
+    ];
+  };
+}
+
+/** The brute-force case of every declared parameter (and prefix: `name` + `:` + prefix). */
+const CASES: Readonly<Record<string, Case>> = {
+  _id: ids('_id'),
+  organization: ids('organization'),
+  location: ids('location'),
+  '_lastUpdated:ge': lastUpdated('ge'),
+  '_lastUpdated:gt': lastUpdated('gt'),
+  '_lastUpdated:sa': lastUpdated('sa'),
+  'address-country': ({ served }) =>
+    [...new Set(served.map((document) => document.country))].map((country) => ({
+      query: { 'address-country': country.toUpperCase() },
+      expected: (all) => all.filter(inCountry(country)),
+    })),
+  'address-city': ({ served, country }) => {
+    const named = served
+      .filter(inCountry(country))
+      .filter((document) => document.cityName !== null && slugOf(document.cityName) === document.citySlug);
+    return [pick(named, 0), pick(named, 5)].map((document) => ({
+      query: { 'address-country': country, 'address-city': document.cityName ?? '' },
+      expected: (all) =>
+        all.filter(inCountry(country)).filter((other) => other.citySlug === document.citySlug),
+    }));
+  },
+  _text: ({ served, country }) => {
+    // Relevance adds fuzzy matches; every record whose name holds the word must be among them.
+    const named = served
+      .filter(inCountry(country))
+      .filter((document) => (document.doctor.name ?? '').length > 4);
+    const word =
+      foldText(pick(named, 4).doctor.name ?? '')
+        .split(' ')
+        .sort((a, b) => b.length - a.length)[0] ?? '';
+    return [
+      {
+        query: { 'address-country': country, _text: word },
+        expected: (all) =>
+          all.filter(inCountry(country)).filter((document) =>
+            foldText(document.doctor.name ?? '')
+              .split(' ')
+              .includes(word),
+          ),
+        subset: true,
+      },
+    ];
+  },
+  near: ({ served, country }) => {
+    const located = served.filter(inCountry(country)).filter((document) => document.location !== null);
+    const centre = pick(located, 3).location ?? { lat: 0, lon: 0 };
+    return [
+      { distance: '3', unit: 'km', metres: 3000 },
+      { distance: '800', unit: 'm', metres: 800 },
+    ].map(({ distance, unit, metres }) => ({
+      query: { 'address-country': country, near: `${centre.lat}|${centre.lon}|${distance}|${unit}` },
+      // A metre either way of the edge is left to the cluster's arithmetic.
+      expected: (all) =>
+        all
+          .filter(inCountry(country))
+          .filter(
+            (document) =>
+              document.location !== null && distanceMeters(centre, document.location) <= metres - 1,
+          ),
+      subset: true,
+    }));
+  },
+  specialty: specialty('specialty'),
+  'service-type': specialty('service-type'),
+  active: ({ country }) => [
+    {
+      query: { 'address-country': country, active: 'true' },
+      expected: (all) => all.filter(inCountry(country)),
+    },
+    { query: { 'address-country': country, active: 'false' }, expected: () => [] },
+  ],
+};
+
+type Statement = {
+  rest: Array<{
+    resource: Array<{ type: Type; searchParam: Array<{ name: string; documentation: string }> }>;
+  }>;
+};
+
+/** Each declared (type, parameter) with its prefixes, read off a CapabilityStatement. */
+function declaredIn(statement: Statement): Declared[] {
+  return (statement.rest[0]?.resource ?? []).flatMap((resource) =>
+    resource.searchParam.map((parameter) => ({
+      type: resource.type,
+      name: parameter.name,
+      documentation: parameter.documentation,
+      prefixes: /Prefixes: ([a-z, ]+)\./.exec(parameter.documentation)?.[1]?.split(', ') ?? [],
+    })),
+  );
+}
+
+/**
+ * The tests are generated from the statement the server builds (the same function /metadata answers
+ * with; a test below holds the served one to it): one per type, parameter and prefix.
+ */
+const DECLARED = declaredIn(
+  capabilityStatement({ baseUrl: 'http://localhost/fhir/R4', softwareVersion: '', date: '' }),
+);
+const DECLARED_CASES = DECLARED.flatMap(({ type, name, prefixes }) =>
+  (prefixes.length === 0 ? [name] : prefixes.map((prefix) => `${name}:${prefix}`)).map(
+    (key) => [type, key] as const,
+  ),
+);
+
+/** The ids a search's pages return (each once), following Bundle.link next. */
+async function matchedIds(api: FhirApi, type: Type, query: Record<string, string>): Promise<string[]> {
+  const parameters = new URLSearchParams({ ...query, _count: '50' });
+  const bundles = await allPages(api, `/fhir/R4/${type}?${parameters.toString()}`);
+  const found = bundles.flatMap((bundle) =>
+    (bundle.entry ?? []).filter((entry) => entry.search.mode === 'match'),
+  );
+  for (const entry of found) expect(entry.resource.resourceType).toBe(type);
+  return found.map((entry) => entry.resource.id);
+}
+
+describe('/fhir/R4 search conformance (one test per declared parameter, prefix and include)', () => {
+  let api: FhirApi;
+  let declared: Declared[] = [];
+  let country = '';
+  let client: Client;
+
+  beforeAll(async () => {
+    api = await createFhirApi('api-fhir-conformance');
+    declared = declaredIn(
+      (await api.app.inject({ method: 'GET', url: '/fhir/R4/metadata' })).json<Statement>(),
+    );
+    // The dataset with most served records.
+    const counts = new Map<string, number>();
+    for (const document of api.served) counts.set(document.country, (counts.get(document.country) ?? 0) + 1);
+    country = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    await api.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = api.app.server.address() as AddressInfo;
+    client = new Client({
+      baseUrl: `http://127.0.0.1:${port}/fhir/R4`,
+      customHeaders: { 'x-api-key': api.secret },
+    });
+  }, 120_000);
+  afterAll(() => api.close());
+
+  it('the served CapabilityStatement declares what the tests are generated from, each with a case', () => {
+    expect(declared).toEqual(DECLARED);
+    expect(DECLARED_CASES.length).toBeGreaterThan(15);
+    const untested = DECLARED_CASES.filter(([, key]) => CASES[key] === undefined);
+    expect(untested, 'declared in the CapabilityStatement without a conformance case').toEqual([]);
+  });
+
+  it.each(DECLARED_CASES)(
+    '%s %s answers as the brute-force filter over the same records',
+    async (type, key) => {
+      const probes = CASES[key]?.({ served: api.served, country, type }) ?? [];
+      expect(probes.length, `no case for ${key}`).toBeGreaterThan(0);
+      let found = 0;
+      for (const probe of probes) {
+        const expected = probe
+          .expected(api.served)
+          .map((document) => fhirId(document.placeId))
+          .sort();
+        found += expected.length;
+        const actual = await matchedIds(api, type, probe.query);
+        expect(new Set(actual).size, `${key}: duplicates across pages`).toBe(actual.length);
+        if (probe.subset === true) {
+          expect(actual, `${type} ${JSON.stringify(probe.query)}`).toEqual(expect.arrayContaining(expected));
+        } else {
+          expect(actual.sort(), `${type} ${JSON.stringify(probe.query)}`).toEqual(expected);
+        }
+      }
+      // A case that expects nothing everywhere would prove nothing.
+      expect(found, `${key}: every probe expected no record`).toBeGreaterThan(0);
+    },
+  );
+
+  it('near returns nothing beyond its distance, nearest first', async () => {
+    const located = api.served.filter(inCountry(country)).filter((document) => document.location !== null);
+    const centre = pick(located, 3).location ?? { lat: 0, lon: 0 };
+    const bundles = await allPages(
+      api,
+      `/fhir/R4/Location?address-country=${country}&near=${centre.lat}|${centre.lon}|3|km`,
+    );
+    const distances = bundles
+      .flatMap((bundle) => bundle.entry ?? [])
+      .map((entry) => entry.resource.position as { latitude: number; longitude: number })
+      .map((position) => distanceMeters(centre, { lat: position.latitude, lon: position.longitude }));
+    expect(distances.length).toBeGreaterThan(0);
+    expect(Math.max(...distances)).toBeLessThanOrEqual(3001);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+  });
+
+  it.each(INCLUDES.map((include) => [includeName(include), include] as const))(
+    '_include=%s adds the referenced resource of every match, and _revinclude the way back',
+    async (_name, include: IncludeDeclaration) => {
+      for (const [type, parameter, other] of [
+        [include.source, '_include', include.target],
+        [include.target, '_revinclude', include.source],
+      ] as const) {
+        const bundle = (await client.search({
+          resourceType: type,
+          searchParams: { 'address-country': country, _count: 10, [parameter]: includeName(include) },
+        })) as Bundle;
+        const matches = (bundle.entry ?? []).filter((entry) => entry.search.mode === 'match');
+        const included = (bundle.entry ?? []).filter((entry) => entry.search.mode === 'include');
+        expect(matches.length).toBe(10);
+        expect(included.map((entry) => entry.resource.resourceType)).toEqual(matches.map(() => other));
+        expect(included.map((entry) => entry.resource.id)).toEqual(matches.map((entry) => entry.resource.id));
+      }
+    },
+  );
+
+  it('_count pages with Bundle.link next (a real FHIR client): every record once, each page at most _count', async () => {
+    const expected = api.served
+      .filter(inCountry(country))
+      .map((document) => fhirId(document.placeId))
+      .sort();
+    const seen: string[] = [];
+    let bundle = (await client.search({
+      resourceType: 'Organization',
+      searchParams: { 'address-country': country, _count: 7 },
+    })) as Bundle | undefined;
+    let pages = 0;
+    while (bundle !== undefined) {
+      pages += 1;
+      const entries = bundle.entry ?? [];
+      expect(entries.length).toBeLessThanOrEqual(7);
+      seen.push(...entries.map((entry) => entry.resource.id));
+      const next = bundle.link.find((link) => link.relation === 'next');
+      expect(next === undefined ? undefined : new URL(next.url).searchParams.get('_count')).toBe(
+        next === undefined ? undefined : '7',
+      );
+      bundle = next === undefined ? undefined : ((await client.nextPage({ bundle: bundle })) as Bundle);
+    }
+    expect(pages).toBe(Math.max(1, Math.ceil(expected.length / 7)));
+    expect(seen.sort()).toEqual(expected);
+  });
+
+  it('_summary=count gives the brute-force total without entries', async () => {
+    const bundle = await api.getOk<Bundle>(`/fhir/R4/Location?address-country=${country}&_summary=count`);
+    expect(bundle.total).toBe(api.served.filter(inCountry(country)).length);
+    expect(bundle.entry).toBeUndefined();
+  });
+
+  it('read and vread through the client give the resource a search returned', async () => {
+    const document = pick(api.served, 11);
+    const id = fhirId(document.placeId);
+    for (const resourceType of ['Organization', 'Location', 'HealthcareService'] as const) {
+      const read = (await client.read({ resourceType, id })) as unknown as {
+        id: string;
+        meta: { versionId: string };
+      };
+      expect(read.id).toBe(id);
+      expect(read.meta.versionId).toBe(String(document.version));
+      const vread = await client.vread({ resourceType, id, version: read.meta.versionId });
+      expect(vread).toEqual(read);
+      const searched = await api.getOk<Bundle>(`/fhir/R4/${resourceType}?_id=${id}`);
+      expect(searched.entry?.[0]?.resource).toEqual(read);
+    }
+  });
+});
