@@ -99,6 +99,13 @@ export const SEARCH_PARAMETERS = [
     documentation: 'The same codes as specialty (a service’s type is its specialties here).',
   },
   {
+    name: 'new-patients',
+    type: 'token',
+    resourceTypes: ['HealthcareService'],
+    documentation:
+      'Whether the service takes new patients, as its Plan-Net newpatients extension says: newpt (accepting) or nopt (not accepting), as code or AcceptingPatientsCS|code. A service whose source does not say matches neither. Our own parameter: Plan-Net defines the extension, not a search on it.',
+  },
+  {
     name: 'active',
     type: 'token',
     resourceTypes: ['Organization', 'HealthcareService'],

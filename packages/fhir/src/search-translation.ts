@@ -10,6 +10,7 @@ import {
   type SearchRequest,
 } from '@directory/domain';
 import type { DirectoryResourceType } from './fhir-resources.js';
+import { PLAN_NET } from './record-resources.js';
 import { placeIdOf } from './resource-ids.js';
 import {
   COUNT_DEFAULT,
@@ -68,6 +69,7 @@ const API_NAMES: Readonly<Record<string, string>> = {
   specialty: 'specialty',
   'service-type': 'specialty',
   _lastUpdated: 'updatedSince',
+  'new-patients': 'acceptingNewPatients',
   _count: 'limit',
   _cursor: 'cursor',
 };
@@ -278,6 +280,15 @@ function apiValue(
     }
     case '_lastUpdated':
       return lastUpdatedValue(value, refuse);
+    case 'new-patients': {
+      const bar = value.indexOf('|');
+      if (bar !== -1 && value.slice(0, bar) !== PLAN_NET.acceptingPatients)
+        return refuse(`the system must be ${PLAN_NET.acceptingPatients}`);
+      const code = value.slice(bar + 1);
+      if (code === 'newpt') return { api: 'true' };
+      if (code === 'nopt') return { api: 'false' };
+      return refuse('must be newpt or nopt');
+    }
     default:
       return refuse('is not served');
   }

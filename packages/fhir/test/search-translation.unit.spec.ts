@@ -135,6 +135,31 @@ describe('translateSearch', () => {
     }
   });
 
+  it('new-patients takes Plan-Net’s accepting-patients codes', () => {
+    const accepting = (value: string) =>
+      requestOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['new-patients', value],
+      ]).acceptingNewPatients;
+    expect(accepting('newpt')).toBe(true);
+    expect(accepting('nopt')).toBe(false);
+    expect(
+      accepting('http://hl7.org/fhir/us/davinci-pdex-plan-net/CodeSystem/AcceptingPatientsCS|newpt'),
+    ).toBe(true);
+    expect(
+      errorsOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['new-patients', 'existptonly'],
+      ]),
+    ).toEqual(['new-patients']);
+    expect(
+      errorsOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['new-patients', 'http://x|newpt'],
+      ]),
+    ).toEqual(['new-patients']);
+  });
+
   it('_lastUpdated ge, gt and sa become updatedSince; other prefixes are refused', () => {
     const since = (value: string) =>
       requestOf('Location', [

@@ -191,6 +191,16 @@ const CASES: Readonly<Record<string, Case>> = {
   },
   specialty: specialty('specialty'),
   'service-type': specialty('service-type'),
+  'new-patients': () => {
+    // The fixtures' Madrid records say so either way; the sample data says nothing.
+    const country = 'es';
+    const known = (value: boolean) => (all: ServedDocument[]) =>
+      all.filter(inCountry(country)).filter((document) => document.acceptingNewPatients === value);
+    return [
+      { query: { 'address-country': country, 'new-patients': 'newpt' }, expected: known(true) },
+      { query: { 'address-country': country, 'new-patients': 'nopt' }, expected: known(false) },
+    ];
+  },
   active: ({ country }) => [
     {
       query: { 'address-country': country, active: 'true' },

@@ -343,6 +343,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         description: DESCRIPTION,
         ...(options.siteOrigin ? { contact: { name: 'Doctor directory', url: options.siteOrigin } } : {}),
       },
+      // The same records as a read-only FHIR R4 directory (docs/fhir.md), described by its own
+      // CapabilityStatement rather than here.
+      externalDocs: {
+        description:
+          'The same published records as a read-only FHIR R4 directory (Organization, Location, HealthcareService), with the same API keys: its CapabilityStatement',
+        url: '/fhir/R4/metadata',
+      },
       // Relative: each deployment serves its own API, and `/` resolves against wherever this document
       // was fetched from (its `/openapi.json`). Generated clients take their base URL as an option.
       servers: [
