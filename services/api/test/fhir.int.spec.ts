@@ -193,6 +193,37 @@ describe('/fhir/R4', () => {
     });
   });
 
+  describe('the walk-through of docs/fhir.md', () => {
+    it('dentists in Madrid accepting new patients, with their organisations', async () => {
+      const madridDentists = (accepting: boolean) =>
+        api.served
+          .filter((document) => document.country === 'es' && document.citySlug === 'madrid')
+          .filter((document) => document.specialtyCodes.includes('dentistry'))
+          .filter((document) => document.acceptingNewPatients === accepting)
+          .map((document) => document.placeId.replaceAll('_', '.'))
+          .sort();
+      const expected = madridDentists(true);
+      expect(expected).toContain('fx.madrid.dent');
+      const bundle = await api.getOk<Bundle>(
+        '/fhir/R4/HealthcareService?address-country=es&address-city=Madrid&specialty=dentistry&new-patients=newpt&_include=HealthcareService:organization&_count=100',
+      );
+      const idsOf = (mode: string, type: string) =>
+        (bundle.entry ?? [])
+          .filter((entry) => entry.search.mode === mode && entry.resource.resourceType === type)
+          .map((entry) => entry.resource.id)
+          .sort();
+      expect(idsOf('match', 'HealthcareService')).toEqual(expected);
+      expect(idsOf('include', 'Organization')).toEqual(expected);
+      const notAccepting = await api.getOk<Bundle>(
+        '/fhir/R4/HealthcareService?address-country=es&address-city=Madrid&specialty=dentistry&new-patients=nopt&_count=100',
+      );
+      expect((notAccepting.entry ?? []).map((entry) => entry.resource.id).sort()).toEqual(
+        madridDentists(false),
+      );
+      expect(madridDentists(false)).toContain('fx.madrid.full');
+    });
+  });
+
   describe('validation', () => {
     it('every resource returned for the sample dataset validates against FHIR R4 with 0 errors', async () => {
       const validate = await fhirValidator();
