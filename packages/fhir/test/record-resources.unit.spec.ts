@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toSearchDocument, type PlaceState } from '@directory/domain';
 import { SITE_ORIGIN, placeState } from '@directory/testing';
@@ -16,7 +16,7 @@ import {
   toOrganization,
   type ServedRecord,
 } from '../src/index.js';
-import { fhirValidator } from './support/fhir-validator.js';
+import { fhirValidator, type ValidationResult } from './support/fhir-validator.js';
 
 /**
  * The mapping of a served record to Organization, Location and HealthcareService: which field goes
@@ -253,8 +253,13 @@ describe('the allowlist', () => {
 });
 
 describe('validation against FHIR R4 and Plan-Net', () => {
-  it('every resource of both records validates with 0 errors, and its id matches FHIR’s pattern', async () => {
-    const validate = await fhirValidator();
+  let validate: (resource: object) => ValidationResult;
+  // Indexing the R4 definitions takes seconds (more on a busy machine): once, outside the tests' timeout.
+  beforeAll(async () => {
+    validate = await fhirValidator();
+  }, 60_000);
+
+  it('every resource of both records validates with 0 errors, and its id matches FHIR’s pattern', () => {
     const resources = [madrid, bare].flatMap((record) => [
       toOrganization(record),
       toLocation(record),
@@ -267,8 +272,7 @@ describe('validation against FHIR R4 and Plan-Net', () => {
     }
   });
 
-  it('the validator does find errors (a bad time, a malformed Plan-Net extension)', async () => {
-    const validate = await fhirValidator();
+  it('the validator does find errors (a bad time, a malformed Plan-Net extension)', () => {
     const location = toLocation(madrid);
     expect(
       validate({ ...location, hoursOfOperation: [{ daysOfWeek: ['mon'], openingTime: '24:00:00' }] }).errors,
