@@ -23,7 +23,8 @@ import { facetRoutes } from './routes/facets/facets.routes.js';
 import { problemRoutes } from './routes/problems/problems.routes.js';
 import {
   FHIR_PREFIX,
-  installFhirAnswers,
+  installFhirErrors,
+  installFhirNotFound,
   keyedFhirRoutes,
   openFhirRoutes,
 } from './routes/fhir/fhir.routes.js';
@@ -69,48 +70,58 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   await registerOpenApi(app, deps.siteOrigin === undefined ? {} : { siteOrigin: deps.siteOrigin });
   await app.register(problemRoutes);
 
-  await app.register(
-    async (v1) => {
-      // First, so its onSend hook turns a matching 200 into a 304 before the rate limit's hook gives
-      // that request's quota back. Answers depend on the key: private, varying on its headers.
-      registerHttpCaching(v1, { vary: API_KEY_HEADERS });
-      registerKeyedAccess(v1, deps);
-      await v1.register(keyRoutes);
-      // Every record route reads the dataset of the key's mode (live or sandbox: docs/api.md "Sandbox").
-      const { datasets } = deps;
-      await v1.register(doctorRoutes, { datasets });
-      await v1.register(changeRoutes, { datasets, cursorSecret: deps.cursorSecret });
-      await v1.register(exportRoutes, {
-        datasets,
-        cursorSecret: deps.cursorSecret,
-        redis: deps.redis,
-        redisPrefix: deps.redisPrefix,
-        limits: { ...DEFAULT_EXPORT_LIMITS, ...deps.exportLimits },
-      });
-      await v1.register(cityRoutes, { datasets });
-      await v1.register(specialtyRoutes, { datasets });
-      await v1.register(suggestRoutes, { datasets });
-      await v1.register(facetRoutes, { datasets });
-    },
-    { prefix: '/api/v1' },
-  );
-
-  // The same records as FHIR R4 (docs/fhir.md): the metadata open, everything else behind the same
-  // keyed access, quotas and sandbox routing as /api/v1.
-  await app.register(
-    async (fhir) => {
-      const siteOrigin = deps.siteOrigin ?? '';
-      installFhirAnswers(fhir, searchServiceProblemMappings);
-      await fhir.register(openFhirRoutes, { siteOrigin, softwareVersion: OPENAPI_VERSION });
-      await fhir.register(async (keyed) => {
-        registerHttpCaching(keyed, { vary: API_KEY_HEADERS });
-        registerKeyedAccess(keyed, deps);
-        await keyed.register(keyedFhirRoutes, {
-          datasets: deps.datasets,
-          siteOrigin,
+  // One keyed access for every keyed route of the process, /api/v1 and FHIR's interactions alike: its
+  // database clock (and that clock's metric), key caches and usage flush exist once.
+  await app.register(async (keyed) => {
+    // First, so its onSend hook turns a matching 200 into a 304 before the rate limit's hook gives
+    // that request's quota back. Answers depend on the key: private, varying on its headers.
+    registerHttpCaching(keyed, { vary: API_KEY_HEADERS });
+    registerKeyedAccess(keyed, deps);
+    // Every record route reads the dataset of the key's mode (live or sandbox: docs/api.md "Sandbox").
+    const { datasets } = deps;
+    await keyed.register(
+      async (v1) => {
+        await v1.register(keyRoutes);
+        await v1.register(doctorRoutes, { datasets });
+        await v1.register(changeRoutes, { datasets, cursorSecret: deps.cursorSecret });
+        await v1.register(exportRoutes, {
+          datasets,
+          cursorSecret: deps.cursorSecret,
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+          limits: { ...DEFAULT_EXPORT_LIMITS, ...deps.exportLimits },
+        });
+        await v1.register(cityRoutes, { datasets });
+        await v1.register(specialtyRoutes, { datasets });
+        await v1.register(suggestRoutes, { datasets });
+        await v1.register(facetRoutes, { datasets });
+      },
+      { prefix: '/api/v1' },
+    );
+    // The same records as FHIR R4 (docs/fhir.md), behind the same keyed access, quotas and sandbox
+    // routing as /api/v1; its errors as OperationOutcome.
+    await keyed.register(
+      async (fhir) => {
+        installFhirErrors(fhir, searchServiceProblemMappings);
+        await fhir.register(keyedFhirRoutes, {
+          datasets,
+          siteOrigin: deps.siteOrigin ?? '',
           softwareVersion: OPENAPI_VERSION,
           mappings: searchServiceProblemMappings,
         });
+      },
+      { prefix: FHIR_PREFIX },
+    );
+  });
+
+  // FHIR's open part: the metadata, and the OperationOutcome of a path it does not have.
+  await app.register(
+    async (fhir) => {
+      installFhirErrors(fhir, searchServiceProblemMappings);
+      installFhirNotFound(fhir);
+      await fhir.register(openFhirRoutes, {
+        siteOrigin: deps.siteOrigin ?? '',
+        softwareVersion: OPENAPI_VERSION,
       });
     },
     { prefix: FHIR_PREFIX },

@@ -45,7 +45,7 @@ export type FhirRouteOptions = {
  * OperationOutcome with the status, headers (Retry-After, WWW-Authenticate) and wording the API's
  * error handling chose.
  */
-export function installFhirAnswers(scope: FastifyInstance, mappings: ReadonlyArray<ProblemMapping>): void {
+export function installFhirErrors(scope: FastifyInstance, mappings: ReadonlyArray<ProblemMapping>): void {
   scope.setErrorHandler(async (error: FastifyError, request, reply) => {
     const { problem, headers } = toMappedProblem(error, request, mappings);
     for (const [name, value] of Object.entries(headers ?? {})) reply.header(name, value);
@@ -56,18 +56,22 @@ export function installFhirAnswers(scope: FastifyInstance, mappings: ReadonlyArr
     );
     return sendFhir(reply.code(problem.status), operationOutcomeOf({ ...problem, errors }));
   });
-  scope.setNotFoundHandler(async (_request, reply) =>
-    sendFhir(
-      reply.code(404),
-      operationOutcomeOf(problemFor('notFound', 'There is no such resource; see /fhir/R4/metadata.')),
-    ),
-  );
   scope.addHook('onRequest', (request, _reply, next) => {
     // A 406 as the framework's own statuses are answered (the generic problem of that status).
     next(
       acceptsFhirJson(request) ? undefined : Object.assign(new Error('not acceptable'), { statusCode: 406 }),
     );
   });
+}
+
+/** A path under the FHIR base that does not exist: 404 as an OperationOutcome (once for the prefix). */
+export function installFhirNotFound(scope: FastifyInstance): void {
+  scope.setNotFoundHandler(async (_request, reply) =>
+    sendFhir(
+      reply.code(404),
+      operationOutcomeOf(problemFor('notFound', 'There is no such resource; see /fhir/R4/metadata.')),
+    ),
+  );
 }
 
 function acceptsFhirJson(request: FastifyRequest): boolean {
