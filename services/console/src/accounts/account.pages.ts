@@ -2,37 +2,7 @@ import { html, type SafeHtml } from '../pages/html.js';
 import { csrfField, layout, type PageContext } from '../pages/layout.js';
 import { noticeBox, type Notice } from '../pages/notice.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
-
-type FieldOptions = {
-  id: string;
-  label: string;
-  type: 'email' | 'password';
-  autocomplete: string;
-  value?: string;
-  hint?: string;
-  error?: string;
-};
-
-function field(options: FieldOptions): SafeHtml {
-  const describedBy = [options.hint ? `${options.id}-hint` : '', options.error ? `${options.id}-error` : '']
-    .filter(Boolean)
-    .join(' ');
-  return html`<div class="field">
-    <label for="${options.id}">${options.label}</label>
-    ${options.hint ? html`<p class="hint" id="${options.id}-hint">${options.hint}</p>` : ''}
-    ${options.error ? html`<p class="field-error" id="${options.id}-error">${options.error}</p>` : ''}
-    <input
-      id="${options.id}"
-      name="${options.id}"
-      type="${options.type}"
-      autocomplete="${options.autocomplete}"
-      required
-      ${options.value === undefined ? '' : html`value="${options.value}"`}
-      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
-      ${options.error ? html`aria-invalid="true"` : ''}
-    />
-  </div>`;
-}
+import { field } from '../pages/form-field.js';
 
 const NEW_PASSWORD_HINT = `At least ${MIN_PASSWORD_LENGTH} characters.`;
 

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../pages/html.js';
 import { csrfField, layout, type PageContext } from '../pages/layout.js';
+import { field } from '../pages/form-field.js';
 import { MIN_PASSWORD_LENGTH } from './password.js';
 import type { FieldErrors } from './auth.service.js';
 
@@ -10,35 +11,6 @@ type AuthFormOptions = {
   alert?: string;
   errors?: FieldErrors;
 };
-
-function field(options: {
-  id: 'email' | 'password';
-  label: string;
-  type: string;
-  autocomplete: string;
-  value?: string;
-  hint?: string;
-  error?: string;
-}): SafeHtml {
-  const describedBy = [options.hint ? `${options.id}-hint` : '', options.error ? `${options.id}-error` : '']
-    .filter(Boolean)
-    .join(' ');
-  return html`<div class="field">
-    <label for="${options.id}">${options.label}</label>
-    ${options.hint ? html`<p class="hint" id="${options.id}-hint">${options.hint}</p>` : ''}
-    ${options.error ? html`<p class="field-error" id="${options.id}-error">${options.error}</p>` : ''}
-    <input
-      id="${options.id}"
-      name="${options.id}"
-      type="${options.type}"
-      autocomplete="${options.autocomplete}"
-      required
-      ${options.value === undefined ? '' : html`value="${options.value}"`}
-      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
-      ${options.error ? html`aria-invalid="true"` : ''}
-    />
-  </div>`;
-}
 
 function alertBox(message: string | undefined): SafeHtml | '' {
   return message ? html`<div class="alert error" role="alert">${message}</div>` : '';
