@@ -4,6 +4,7 @@ import { assertNever } from '@directory/domain';
 import { clientAddressGroup } from '@directory/http-server';
 import type { AccountMail } from './account-mail.js';
 import type { AccountThrottles } from './account-throttles.js';
+import type { Notice } from '../pages/notice.js';
 import {
   changePassword,
   confirmEmail,
@@ -56,9 +57,20 @@ export function accountRoutes(app: FastifyInstance, options: AccountRoutesOption
   done();
 }
 
-function tooManyText(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  return `Too many requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+/** A form over its limit: logged (what, never who), `Retry-After` set, and the notice the page shows. */
+function throttledNotice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  what: string,
+  retryAfterSeconds: number,
+): Notice {
+  request.log.warn(`${what} throttled`);
+  reply.header('retry-after', String(retryAfterSeconds));
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return {
+    kind: 'error',
+    text: `Too many requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  };
 }
 
 async function handleResetRequest(
@@ -75,18 +87,10 @@ async function handleResetRequest(
       return sendPage(reply, resetRequestedPage({ context }));
     case 'invalid':
       return sendPage(reply, forgotPasswordPage({ context, email, error: result.error }), 400);
-    case 'throttled':
-      request.log.warn('password reset request throttled');
-      reply.header('retry-after', String(result.retryAfterSeconds));
-      return sendPage(
-        reply,
-        forgotPasswordPage({
-          context,
-          email,
-          notice: { kind: 'error', text: tooManyText(result.retryAfterSeconds) },
-        }),
-        429,
-      );
+    case 'throttled': {
+      const notice = throttledNotice(request, reply, 'password reset request', result.retryAfterSeconds);
+      return sendPage(reply, forgotPasswordPage({ context, email, notice }), 429);
+    }
     default:
       return assertNever(result);
   }
@@ -227,13 +231,10 @@ async function handleResend(
       });
     case 'alreadyVerified':
       return reply.redirect('/account', 303);
-    case 'throttled':
-      request.log.warn('verification mail throttled');
-      reply.header('retry-after', String(result.retryAfterSeconds));
-      return sendAccountPage(options, request, reply, {
-        status: 429,
-        notice: { kind: 'error', text: tooManyText(result.retryAfterSeconds) },
-      });
+    case 'throttled': {
+      const notice = throttledNotice(request, reply, 'verification mail', result.retryAfterSeconds);
+      return sendAccountPage(options, request, reply, { status: 429, notice });
+    }
     default:
       return assertNever(result);
   }
@@ -300,13 +301,10 @@ async function handleChange(
       });
     case 'invalid':
       return sendAccountPage(options, request, reply, { status: 400, errors: { newPassword: result.error } });
-    case 'throttled':
-      request.log.warn('password change throttled');
-      reply.header('retry-after', String(result.retryAfterSeconds));
-      return sendAccountPage(options, request, reply, {
-        status: 429,
-        notice: { kind: 'error', text: tooManyText(result.retryAfterSeconds) },
-      });
+    case 'throttled': {
+      const notice = throttledNotice(request, reply, 'password change', result.retryAfterSeconds);
+      return sendAccountPage(options, request, reply, { status: 429, notice });
+    }
     default:
       return assertNever(result);
   }
