@@ -75,7 +75,8 @@ describe('delivery attempts and a name server that never answers', () => {
     // Cut by the attempt's deadline (1.2 s), not by DNS's own 2 s.
     expect(slowResult.elapsedMs).toBeGreaterThanOrEqual(ATTEMPT_TIMEOUT_MS - 50);
     expect(slowResult.elapsedMs).toBeLessThan(ATTEMPT_TIMEOUT_MS + 600);
-    // A literal address asks no DNS.
-    expect(dns.asked()).toHaveLength(2);
+    // A literal address asks no DNS: every question was the silent name's (how many depends on whether
+    // the resolver's second try, due at 1 s, went out before the 1.2 s deadline stopped it).
+    expect(new Set(dns.asked())).toEqual(new Set(['hooks.silent.example.test']));
   });
 });
