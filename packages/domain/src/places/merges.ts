@@ -11,7 +11,7 @@ export type MergeLink = { placeId: string; mergedInto: string; mergedAt: string 
  * Where a merged-away id forwards to: the **final** survivor of its chain (A into B, B into C: C), and
  * when the id itself was merged away (its own `place.merged`).
  */
-export type MergeForward = { placeId: string; mergedInto: string; mergedAt: string };
+export type MergeForward = MergeLink;
 
 /** The direct merge link of a folded state, or null when the place is not merged away. */
 export function mergeLinkOf(state: PlaceState): MergeLink | null {
