@@ -232,6 +232,7 @@ export {
   parseChangesParams,
   CHANGES_LIMIT_MAX,
   changesParamsSchema,
+  type ChangesParams,
   type ChangesStart,
 } from './changes/changes-params.js';
 export { feedAfterSnapshot } from './changes/changes-cursor.js';

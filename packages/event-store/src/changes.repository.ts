@@ -7,6 +7,7 @@ import {
   snapshotHorizon,
   type CountryCode,
   type Doctor,
+  type DoctorExtras,
   type FeedCursor,
   type FeedPosition,
   type FeedRead,
@@ -147,4 +148,31 @@ export async function readFeedPage(
   const feed = feedPartOf(from);
   const changes = await readChanges(db, { country, after: feed.position, shown: feed.shown, limit: wanted });
   return { listed, changes };
+}
+
+/** A place's current state as the feed's upserts show it, with its extras and its state version. */
+export type ServedPlaceRecord = { placeId: string; doctor: Doctor; extras: DoctorExtras; version: number };
+
+/**
+ * The places of `placeIds` served now in the dataset, read from the table the feed reads (not the
+ * search index, which may trail it): what a feed entry's record is at its newest state. A place absent
+ * from the answer is not served there now; the feed delivers its removal.
+ */
+export async function readServedPlaces(
+  db: Database,
+  options: { country: CountryCode; placeIds: ReadonlyArray<string> },
+): Promise<ServedPlaceRecord[]> {
+  if (options.placeIds.length === 0) return [];
+  const result = await sql<{ place_id: string; doctor: Doctor; extras: DoctorExtras; version: number }>`
+    select place_id, document -> 'doctor' as doctor, document -> 'extras' as extras,
+           state_version as version
+    from places
+    where served and feed_country = ${options.country} and place_id = any(${[...options.placeIds]}::text[])
+  `.execute(db);
+  return result.rows.map((row) => ({
+    placeId: row.place_id,
+    doctor: row.doctor,
+    extras: row.extras,
+    version: row.version,
+  }));
 }

@@ -46,7 +46,14 @@ export {
   readProjectionLag,
   streamPositionOf,
 } from './operations.repository.js';
-export { readChanges, readFeedPage, readListedPlaces, readSnapshotHorizon } from './changes.repository.js';
+export {
+  readChanges,
+  readFeedPage,
+  readListedPlaces,
+  readServedPlaces,
+  readSnapshotHorizon,
+  type ServedPlaceRecord,
+} from './changes.repository.js';
 export {
   FEED_CLOCK_INTERVAL_MS,
   FEED_CLOCK_RETENTION_DAYS,

@@ -1,5 +1,6 @@
 import { DIRECTORY_RESOURCE_TYPES } from './fhir-resources.js';
 import {
+  HISTORY_PARAMETERS,
   INCLUDES,
   INTERACTIONS,
   includeName,
@@ -24,6 +25,19 @@ export type CapabilityOptions = {
 const VREAD_DOCUMENTATION =
   'read and vread serve the current version only: a vread of any other version is a 404 OperationOutcome (history is not kept here).';
 
+const HISTORY_TYPE_DOCUMENTATION = `The changes feed of one dataset as a history Bundle: PUT with the current resource for a record served (new or changed), DELETE without content for one that stopped being served. Versions other than the current are not retained: a record changed several times comes once, at its newest version. Paging follows Bundle.link next (the feed's cursor, in _cursor) and never skips a change; a page without entries has no next, ask its self link again later. Parameters: ${HISTORY_PARAMETERS.map(
+  (parameter) => `${parameter.name}: ${parameter.documentation}`,
+).join(' ')}`;
+
+const HISTORY_INSTANCE_DOCUMENTATION =
+  'The current version only (versions other than the current are not retained): one PUT entry, or a 404 OperationOutcome when no served record has the id. _since leaves it out when its lastUpdated is before the instant; _count is accepted.';
+
+const INTERACTION_DOCUMENTATION: Partial<Record<(typeof INTERACTIONS)[number], string>> = {
+  vread: VREAD_DOCUMENTATION,
+  'history-type': HISTORY_TYPE_DOCUMENTATION,
+  'history-instance': HISTORY_INSTANCE_DOCUMENTATION,
+};
+
 export function capabilityStatement(options: CapabilityOptions) {
   return {
     resourceType: 'CapabilityStatement' as const,
@@ -41,7 +55,7 @@ export function capabilityStatement(options: CapabilityOptions) {
       {
         mode: 'server' as const,
         documentation:
-          'Read-only. Every interaction but GET /metadata needs an API key (X-API-Key or Authorization: Bearer), with the quotas of /api/v1. Paging follows Bundle.link next; unknown search parameters are ignored unless Prefer: handling=strict.',
+          'Read-only. History is not kept: vread and the instance history serve the current version only. Every interaction but GET /metadata needs an API key (X-API-Key or Authorization: Bearer), with the quotas of /api/v1. Paging follows Bundle.link next; unknown search parameters are ignored unless Prefer: handling=strict.',
         security: {
           cors: false,
           description: 'An API key in X-API-Key or Authorization: Bearer, as for /api/v1.',
@@ -50,7 +64,9 @@ export function capabilityStatement(options: CapabilityOptions) {
           type,
           interaction: INTERACTIONS.map((code) => ({
             code,
-            ...(code === 'vread' ? { documentation: VREAD_DOCUMENTATION } : {}),
+            ...(INTERACTION_DOCUMENTATION[code] === undefined
+              ? {}
+              : { documentation: INTERACTION_DOCUMENTATION[code] }),
           })),
           versioning: 'versioned' as const,
           readHistory: false,

@@ -27,6 +27,7 @@ export {
 export {
   ALL_TYPES,
   COUNT_DEFAULT,
+  HISTORY_PARAMETERS,
   ID_PARAMETERS,
   INCLUDES,
   INTERACTIONS,
@@ -48,3 +49,14 @@ export {
 export { capabilityStatement, type CapabilityStatement } from './capability.js';
 export { operationOutcomeOf, type ProblemLike } from './operation-outcome.js';
 export { searchBundle, searchUrl, type BundleEntry, type SearchBundle } from './search-bundle.js';
+export {
+  historyBundle,
+  historyEntryOf,
+  translateHistory,
+  translateInstanceHistory,
+  type HistoryBundle,
+  type HistoryChange,
+  type HistoryEntry,
+  type HistoryRequest,
+  type InstanceHistoryRequest,
+} from './history.js';

@@ -163,8 +163,30 @@ export function includeName(include: IncludeDeclaration): string {
   return `${include.source}:${include.parameter}`;
 }
 
-/** What each resource type answers besides search: read and vread (the current version only). */
-export const INTERACTIONS = ['read', 'vread', 'search-type'] as const;
+/**
+ * What each resource type answers: read and vread (the current version only), search, and the history
+ * of the type (the changes feed) and of an instance (its current version only).
+ */
+export const INTERACTIONS = ['read', 'vread', 'search-type', 'history-type', 'history-instance'] as const;
+
+/**
+ * The parameters of history-type (`GET /{type}/_history`), besides `_cursor` of its next links; the
+ * instance history takes `_since` and `_count`. Not search parameters: the CapabilityStatement states
+ * them in the interactions' documentation.
+ */
+export const HISTORY_PARAMETERS = [
+  {
+    name: 'address-country',
+    documentation:
+      'The dataset (ISO 3166-1 alpha-2, case-insensitive): required by history-type, as `country` is by /api/v1/changes.',
+  },
+  {
+    name: '_since',
+    documentation:
+      'An instant with its offset: the changes made after it (and possibly a few made shortly before). Without it, every record served now, then the changes after.',
+  },
+  { name: '_count', documentation: 'Entries per page, 1 to 100 (default 20).' },
+] as const;
 
 /** The parameters a type's search accepts, in table order. */
 export function searchParametersOf(type: DirectoryResourceType): SearchParameterDeclaration[] {

@@ -108,6 +108,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
           siteOrigin: deps.siteOrigin ?? '',
           softwareVersion: OPENAPI_VERSION,
           mappings: searchServiceProblemMappings,
+          cursorSecret: deps.cursorSecret,
         });
       },
       { prefix: FHIR_PREFIX },

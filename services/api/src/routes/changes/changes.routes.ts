@@ -74,11 +74,16 @@ export function changeRoutes(
   done();
 }
 
-async function feedCursorOf(
+/**
+ * Where a read of the feed starts (also for /fhir/R4's history, whose `_cursor` is this `since`): a
+ * refused cursor is a 400 naming `parameter`.
+ */
+export async function feedCursorOf(
   db: Dataset['db'],
   { country, mode }: { country: CountryCode; mode: ApiKeyMode },
   start: ChangesStart,
   cursorSecret: string,
+  parameter = 'since',
 ): Promise<FeedCursor> {
   switch (start.kind) {
     case 'snapshot':
@@ -92,7 +97,7 @@ async function feedCursorOf(
       const decoded = decodeChangesCursor(start.token, country, cursorSecret, mode);
       if (!decoded.ok) {
         throw new ProblemError('invalidParameter', 'The since cursor cannot be used with this request.', [
-          { parameter: 'since', reason: decoded.error },
+          { parameter, reason: decoded.error },
         ]);
       }
       return decoded.value;

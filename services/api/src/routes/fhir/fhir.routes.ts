@@ -4,20 +4,27 @@ import {
   DIRECTORY_RESOURCE_TYPES,
   SPECIALTY_RESOURCE_ID,
   capabilityStatement,
+  historyBundle,
   operationOutcomeOf,
   placeIdOf,
   resourceOf,
   searchBundle,
   specialtyCodeSystem,
   specialtyValueSet,
+  translateHistory,
+  translateInstanceHistory,
   translateSearch,
   type DirectoryResourceType,
   type FhirParameters,
   type ServedRecord,
   type TranslatedSearch,
 } from '@directory/fhir';
+import { toChangesPage } from '@directory/domain';
+import { readFeedPage, readServedPlaces } from '@directory/event-store';
 import { ProblemError, problemFor, toMappedProblem, type ProblemMapping } from '@directory/http-server';
+import { requireApiKey } from '@directory/keyed-access';
 import { datasetOf, type Datasets } from '@directory/search';
+import { feedCursorOf } from '../changes/changes.routes.js';
 
 /**
  * /fhir/R4 (docs/fhir.md): the served records as FHIR R4 Organization, Location and HealthcareService,
@@ -38,6 +45,8 @@ export type FhirRouteOptions = {
   siteOrigin: string;
   softwareVersion: string;
   mappings: ReadonlyArray<ProblemMapping>;
+  /** Signs the changes feed's cursors, which the history's `_cursor` carries (as /api/v1/changes). */
+  cursorSecret: string;
 };
 
 /**
@@ -128,7 +137,7 @@ export function openFhirRoutes(
   done();
 }
 
-/** read, vread and search of the three types; behind keyed access. */
+/** read, vread, search and history of the three types; behind keyed access. */
 export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOptions): Promise<void> {
   const { datasets } = options;
   const mappingOf = (request: FastifyRequest) => ({
@@ -200,7 +209,93 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
     }
   }
 
+  const invalid = (errors: ReadonlyArray<{ parameter: string; reason: string }>) =>
+    new ProblemError('invalidParameter', 'One or more parameters are invalid; see the issues.', [...errors]);
+  const strictOf = (request: FastifyRequest) =>
+    /\bhandling\s*=\s*strict\b/i.test(String(request.headers.prefer ?? ''));
+
+  /**
+   * history-type: a page of the dataset's changes feed (as GET /api/v1/changes reads it, from its
+   * snapshot, an instant or a cursor), each change with the record's current state read from the table
+   * the feed reads; `next` carries the feed's cursor while the page held changes.
+   */
+  async function typeHistory(type: DirectoryResourceType, request: FastifyRequest, reply: FastifyReply) {
+    const parameters = parametersOf(request);
+    const translated = translateHistory(parameters, { strict: strictOf(request) });
+    if (!translated.ok) throw invalid(translated.error);
+    const { country, start, limit } = translated.value.changes;
+    const { mode } = requireApiKey(request);
+    const { db } = datasetOf(datasets, request);
+    const from = await feedCursorOf(db, { country, mode }, start, options.cursorSecret, '_cursor');
+    const page = toChangesPage(
+      await readFeedPage(db, { country, from, limit }),
+      limit,
+      country,
+      from,
+      options.cursorSecret,
+      mode,
+    );
+    const upserts = page.changes.filter((change) => change.change === 'upsert').map((change) => change.id);
+    const served = new Map(
+      (await readServedPlaces(db, { country, placeIds: upserts })).map((record) => [record.placeId, record]),
+    );
+    const cursor = parameters.find(([name]) => name === '_cursor')?.[1];
+    const bundle = historyBundle(
+      {
+        type,
+        baseUrl: baseUrlOf(request),
+        // An upsert whose record stopped being served since is a removal now (the feed brings it again).
+        changes: page.changes.map((change) => ({
+          placeId: change.id,
+          record: change.change === 'upsert' ? (served.get(change.id) ?? null) : null,
+          ...(change.changedAt === undefined ? {} : { changedAt: change.changedAt }),
+        })),
+        selfParameters: translated.value.selfParameters,
+        ...(cursor === undefined ? {} : { cursor }),
+        nextCursor: page.changes.length > 0 ? page.page.nextCursor : null,
+      },
+      mappingOf(request),
+    );
+    return sendFhir(reply, bundle);
+  }
+
+  /** history-instance: the current version only (history is not kept). */
+  async function instanceHistory(
+    type: DirectoryResourceType,
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+  ) {
+    const translated = translateInstanceHistory(parametersOf(request), { strict: strictOf(request) });
+    if (!translated.ok) throw invalid(translated.error);
+    const record = await readRecord(request, request.params.id);
+    const { since } = translated.value;
+    const updatedAt = record.extras.updatedAt;
+    const current = since === undefined || updatedAt === null || Date.parse(updatedAt) >= since.getTime();
+    const changes = current ? [{ placeId: record.doctor.id, record }] : [];
+    const bundle = historyBundle(
+      {
+        type,
+        baseUrl: baseUrlOf(request),
+        instance: request.params.id,
+        changes,
+        selfParameters: translated.value.selfParameters,
+        nextCursor: null,
+        total: changes.length,
+      },
+      mappingOf(request),
+    );
+    return sendFhir(reply, bundle);
+  }
+
   for (const type of DIRECTORY_RESOURCE_TYPES) {
+    app.get(`/${type}/_history`, { schema: { hide: true } }, (request, reply) =>
+      typeHistory(type, request, reply),
+    );
+    app.get<{ Params: { id: string } }>(
+      `/${type}/:id/_history`,
+      { schema: { hide: true } },
+      (request, reply) => instanceHistory(type, request, reply),
+    );
     app.get(`/${type}`, { schema: { hide: true } }, (request, reply) => search(type, request, reply));
     app.post(`/${type}/_search`, { schema: { hide: true } }, (request, reply) => {
       // FHIR's POST search is a form; Fastify would read a JSON body too, which FHIR does not define.
