@@ -9,6 +9,7 @@ import {
   snapshotStart,
   toChangesPage,
   type FacetRequest,
+  type InternalFilters,
   type SearchFilters,
   type SearchOrder,
   type SortValues,
@@ -48,8 +49,13 @@ export function runPhase(client: Client, tasks: Task[], concurrency: number): Pr
   });
 }
 
-/** A filter value as query-string text: `near` is "lat,lng", `bbox` "minLng,minLat,maxLng,maxLat". */
-function queryValue(value: SearchFilters[keyof SearchFilters]): string {
+/**
+ * A filter value as query-string text: `near` is "lat,lng", `bbox` "minLng,minLat,maxLng,maxLat". The
+ * internal filters have no query-string form (the benchmarks set none).
+ */
+type PublicFilterValue = Exclude<SearchFilters[keyof SearchFilters], InternalFilters>;
+
+function queryValue(value: PublicFilterValue): string {
   if (typeof value !== 'object') return String(value);
   return 'lat' in value
     ? `${value.lat},${value.lon}`
@@ -66,7 +72,11 @@ export function apiSearchClient(api: RunningApi): Client {
   return {
     search: async (filters, limit, after, { sort, count }, facets) => {
       const query = new URLSearchParams({
-        ...Object.fromEntries(Object.entries(filters).map(([name, value]) => [name, queryValue(value)])),
+        ...Object.fromEntries(
+          Object.entries(filters)
+            .filter(([name]) => name !== 'internal')
+            .map(([name, value]) => [name, queryValue(value as PublicFilterValue)]),
+        ),
         limit: String(limit),
         ...(sort === undefined ? {} : { sort }),
         ...(count === true ? { count: 'true' } : {}),

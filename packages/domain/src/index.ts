@@ -111,7 +111,12 @@ export {
   API_KEY_PREFIX_SOURCE,
   type ApiKeyMode,
 } from './keys/api-key.js';
-export { filterDescriptions, filtersOf, type SearchFilters } from './search/search-filters.js';
+export {
+  filterDescriptions,
+  filtersOf,
+  type InternalFilters,
+  type SearchFilters,
+} from './search/search-filters.js';
 export {
   batchParamsSchema,
   parseBatchGetQuery,

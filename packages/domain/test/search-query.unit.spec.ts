@@ -125,6 +125,57 @@ describe('buildSearchRequest', () => {
   });
 });
 
+describe('internal filters (set by the FHIR directory, not by any /api/v1 parameter)', () => {
+  it('add a word match of the name, a literal substring of the display name, an updatedAt upper bound and an OR of specialties', () => {
+    const body = buildSearchRequest(
+      {
+        country: 'es',
+        updatedSince: '2026-09-01T00:00:00Z',
+        internal: {
+          nameWords: 'Clínica  DEN',
+          nameContains: 'a*b?c\\d',
+          updatedBefore: { instant: '2026-10-01T02:00:00+02:00', inclusive: false },
+          specialtyAny: ['pediatrics', 'dentistry', 'pediatrics'],
+        },
+      },
+      10,
+    );
+    expect(filteredQueryOf(body).bool.filter).toEqual([
+      SERVED,
+      { term: { country: 'es' } },
+      { range: { updatedAt: { gte: '2026-09-01T00:00:00.000Z' } } },
+      { match_bool_prefix: { nameText: { query: 'clinica den', operator: 'and' } } },
+      { wildcard: { sortName: { value: '*a\\*b\\?c\\\\d*' } } },
+      { range: { updatedAt: { lt: '2026-10-01T00:00:00.000Z' } } },
+      { terms: { specialtyCodes: ['dentistry', 'pediatrics'] } },
+    ]);
+    const inclusive = buildSearchRequest(
+      { country: 'es', internal: { updatedBefore: { instant: '2026-10-01T00:00:00Z', inclusive: true } } },
+      10,
+    );
+    expect(filteredQueryOf(inclusive).bool.filter).toContainEqual({
+      range: { updatedAt: { lte: '2026-10-01T00:00:00.000Z' } },
+    });
+  });
+
+  it('leave the request of a search without them as it was, and bind its cursors', () => {
+    expect(buildSearchRequest({ country: 'de', internal: {} }, 5)).toEqual(
+      buildSearchRequest({ country: 'de' }, 5),
+    );
+    const template = toDoctor(servedState(), { siteOrigin: SITE_ORIGIN });
+    const hits: SearchHit[] = ['pl_a', 'pl_b'].map((id) => ({
+      _source: { doctor: { ...template, id }, sortName: id, placeId: id },
+    }));
+    const page = toDoctorPage(hits, 1, { country: 'de', internal: { nameWords: 'praxis' } }, SECRET);
+    const cursor = page.page.nextCursor ?? '';
+    expect(decodeCursor(cursor, { country: 'de', internal: { nameWords: 'Praxis' } }, SECRET).ok).toBe(true);
+    expect(decodeCursor(cursor, { country: 'de' }, SECRET).ok).toBe(false);
+    expect(decodeCursor(cursor, { country: 'de', internal: { nameContains: 'praxis' } }, SECRET).ok).toBe(
+      false,
+    );
+  });
+});
+
 describe('buildGetByProfileQuery', () => {
   it('looks up one served record by country, city and profile slug', () => {
     expect(buildGetByProfileQuery({ country: 'it', citySlug: 'roma', profileSlug: 'studio-rossi' })).toEqual({

@@ -48,9 +48,18 @@ export const SEARCH_PARAMETERS = [
     type: 'date',
     resourceTypes: ALL_TYPES,
     definition: `${R4}/Resource-lastUpdated`,
-    prefixes: ['ge', 'gt', 'sa'],
+    prefixes: ['ge', 'gt', 'sa', 'le', 'lt', 'eb', 'eq'],
     documentation:
-      'When the record’s public fields last changed (meta.lastUpdated), as a lower bound: ge (at or after), gt and sa (after). A date without a time is a UTC day. Upper bounds (le, lt, eb, eq) are not served yet.',
+      'When the record’s public fields last changed (meta.lastUpdated): ge (at or after), gt and sa (after), le (at or before), lt and eb (before), eq or no prefix (within). A date without a time is a UTC day, a date-time (with its offset) the millisecond it names. Given twice, a lower and an upper bound make a range.',
+  },
+  {
+    name: 'name',
+    type: 'string',
+    resourceTypes: ALL_TYPES,
+    definition: `${R4}/Organization-name`,
+    modifiers: ['contains'],
+    documentation:
+      'The name or legal name (alias), case- and accent-insensitive: every word given is a word of it, the last one may be the start of a word ("clínica den" finds "Clínica Dental Sol"). name:contains: the text anywhere in the name (else the legal name).',
   },
   {
     name: '_text',
@@ -88,15 +97,18 @@ export const SEARCH_PARAMETERS = [
     type: 'token',
     resourceTypes: ['HealthcareService'],
     definition: `${R4}/HealthcareService-specialty`,
+    orValues: true,
     documentation:
-      'One specialty code of the directory code system, as system|code or code (CodeSystem/specialty lists them).',
+      'Specialty codes of the directory code system, each as system|code or code, comma-separated for any of them (CodeSystem/specialty lists them).',
   },
   {
     name: 'service-type',
     type: 'token',
     resourceTypes: ['HealthcareService'],
     definition: `${R4}/HealthcareService-service-type`,
-    documentation: 'The same codes as specialty (a service’s type is its specialties here).',
+    orValues: true,
+    documentation:
+      'The same codes as specialty, comma-separated for any of them (a service’s type is its specialties here).',
   },
   {
     name: 'new-patients',

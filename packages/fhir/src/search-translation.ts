@@ -1,10 +1,12 @@
 import {
   LIMIT_MAX,
   MAX_BATCH_IDS,
+  SPECIALTY_CODES,
   fail,
   foldText,
   ok,
   parseSearchParams,
+  type InternalFilters,
   type ParameterError,
   type Result,
   type SearchRequest,
@@ -96,6 +98,9 @@ export function translateSearch(
   };
   const includes: string[] = [];
   const revincludes: string[] = [];
+  const modifiers = new Map<string, string>();
+  let lastUpdatedExtra: string | undefined;
+  const internal: InternalFilters = {};
 
   for (const [fullName, value] of parameters) {
     const [name = '', modifier] = fullName.split(':', 2);
@@ -115,14 +120,22 @@ export function translateSearch(
       continue;
     }
     if (given.has(name)) {
-      errors.push({ parameter: name, reason: 'must be given once' });
+      // Two _lastUpdated are a range: one lower and one upper bound (checked with their values).
+      if (name === '_lastUpdated' && lastUpdatedExtra === undefined) lastUpdatedExtra = value;
+      else errors.push({ parameter: name, reason: 'must be given once' });
       continue;
     }
     given.set(name, value);
+    if (modifier !== undefined) modifiers.set(name, modifier);
   }
 
   const selfParameters: Array<[string, string]> = [];
-  for (const [name, value] of given) if (name !== '_cursor') selfParameters.push([name, value]);
+  for (const [name, value] of given) {
+    if (name === '_cursor') continue;
+    const modifier = modifiers.get(name);
+    selfParameters.push([modifier === undefined ? name : `${name}:${modifier}`, value]);
+  }
+  if (lastUpdatedExtra !== undefined) selfParameters.push(['_lastUpdated', lastUpdatedExtra]);
   selfParameters.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const value of includes) selfParameters.push(['_include', value]);
   for (const value of revincludes) selfParameters.push(['_revinclude', value]);
@@ -198,19 +211,49 @@ export function translateSearch(
     });
   }
 
+  let specialties: string[] | undefined;
   for (const name of filterNames) {
     const value = given.get(name);
     if (value === undefined || name === 'active') continue;
-    const apiName = API_NAMES[name];
-    if (apiName === undefined) continue;
-    const translated = apiValue(name, value, options, errors);
-    if (translated === null) continue;
-    if (apiName === 'specialty' && raw.specialty !== undefined && raw.specialty !== translated.api) {
-      errors.push({ parameter: name, reason: 'specialty and service-type must name the same code' });
+    if (name === 'name') {
+      const text = value.trim();
+      if (text === '') errors.push({ parameter: name, reason: 'must not be empty' });
+      else if (modifiers.get(name) === 'contains') internal.nameContains = text;
+      else internal.nameWords = text;
       continue;
     }
+    if (name === 'specialty' || name === 'service-type') {
+      const codes = specialtyCodesOf(name, value, options, errors);
+      if (codes === null) continue;
+      if (specialties !== undefined && !sameCodes(specialties, codes)) {
+        errors.push({ parameter: name, reason: 'specialty and service-type must name the same codes' });
+        continue;
+      }
+      specialties = codes;
+      continue;
+    }
+    if (name === '_lastUpdated') {
+      const range = lastUpdatedRange([value, ...(lastUpdatedExtra === undefined ? [] : [lastUpdatedExtra])]);
+      if (!range.ok) {
+        errors.push({ parameter: name, reason: range.error });
+        continue;
+      }
+      if (range.value.since !== undefined) raw.updatedSince = range.value.since;
+      if (range.value.before !== undefined)
+        internal.updatedBefore = { instant: range.value.before, inclusive: false };
+      continue;
+    }
+    const apiName = API_NAMES[name];
+    if (apiName === undefined) continue;
+    const translated = apiValue(name, value, errors);
+    if (translated === null) continue;
     raw[apiName] = translated.api;
     if (translated.radius !== undefined) raw.radius = translated.radius;
+  }
+  // One code is the API's own filter (its cursors as they were); several are an OR.
+  if (specialties !== undefined) {
+    if (specialties.length === 1) raw.specialty = specialties[0] as string;
+    else internal.specialtyAny = specialties;
   }
   if (given.has('_text')) raw.sort = 'relevance';
   const cursor = given.get('_cursor');
@@ -229,7 +272,41 @@ export function translateSearch(
   const parsed = parseSearchParams(raw);
   if (!parsed.ok)
     return fail(parsed.error.map((error) => ({ ...error, parameter: fhirNameOf(error.parameter, given) })));
-  return ok({ query: { kind: 'search', request: parsed.value }, result, selfParameters });
+  const request: SearchRequest =
+    Object.keys(internal).length === 0 ? parsed.value : { ...parsed.value, internal };
+  return ok({ query: { kind: 'search', request }, result, selfParameters });
+}
+
+/** The codes of a specialty or service-type value: comma-separated, each system|code or code (an OR). */
+function specialtyCodesOf(
+  name: string,
+  value: string,
+  options: TranslationOptions,
+  errors: ParameterError[],
+): string[] | null {
+  const system = specialtyCodeSystemUrl(options.siteOrigin);
+  const codes: string[] = [];
+  for (const entry of value.split(',')) {
+    const bar = entry.indexOf('|');
+    if (bar !== -1 && entry.slice(0, bar) !== system) {
+      errors.push({ parameter: name, reason: `the system must be ${system}` });
+      return null;
+    }
+    const code = entry.slice(bar + 1);
+    if (!(SPECIALTY_CODES as readonly string[]).includes(code)) {
+      errors.push({
+        parameter: name,
+        reason: 'must be codes of CodeSystem/specialty (GET /fhir/R4/CodeSystem/specialty lists them)',
+      });
+      return null;
+    }
+    if (!codes.includes(code)) codes.push(code);
+  }
+  return codes;
+}
+
+function sameCodes(a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean {
+  return a.length === b.length && a.every((code) => b.includes(code));
 }
 
 function fhirNameOf(apiName: string, given: ReadonlyMap<string, string>): string {
@@ -243,12 +320,7 @@ function fhirNameOf(apiName: string, given: ReadonlyMap<string, string>): string
 type ApiValue = { api: string; radius?: string };
 
 /** One FHIR value as the API parameter's text; null (with the error recorded) when it cannot be. */
-function apiValue(
-  name: string,
-  value: string,
-  options: TranslationOptions,
-  errors: ParameterError[],
-): ApiValue | null {
+function apiValue(name: string, value: string, errors: ParameterError[]): ApiValue | null {
   const refuse = (reason: string) => {
     errors.push({ parameter: name, reason });
     return null;
@@ -268,18 +340,6 @@ function apiValue(
       return { api: value };
     case 'near':
       return nearValue(value, refuse);
-    case 'specialty':
-    case 'service-type': {
-      if (value.includes(',')) return refuse('takes one code (an OR of codes is not served yet)');
-      const bar = value.indexOf('|');
-      if (bar === -1) return { api: value };
-      const system = value.slice(0, bar);
-      if (system !== specialtyCodeSystemUrl(options.siteOrigin))
-        return refuse(`the system must be ${specialtyCodeSystemUrl(options.siteOrigin)}`);
-      return { api: value.slice(bar + 1) };
-    }
-    case '_lastUpdated':
-      return lastUpdatedValue(value, refuse);
     case 'new-patients': {
       const bar = value.indexOf('|');
       if (bar !== -1 && value.slice(0, bar) !== PLAN_NET.acceptingPatients)
@@ -309,23 +369,42 @@ function nearValue(value: string, refuse: (reason: string) => null): ApiValue | 
   return { api: `${latitude},${longitude}`, radius: String(metres) };
 }
 
+type LastUpdatedRange = { since?: string; before?: string };
+
 /**
- * `_lastUpdated` as the API's `updatedSince` (records changed at or after an instant): `ge` is that
- * instant; `gt` and `sa` are the instant after it (a millisecond later, the precision of updatedAt),
- * or the next day for a date. A date alone is a UTC day.
+ * `_lastUpdated` (one value, or two: a range) as the API's `updatedSince` (at or after an instant) and the
+ * internal `updatedBefore` (before an instant). A value is a range of time: a date alone is its UTC day,
+ * a date-time the millisecond it names (the precision of updatedAt). `ge` is from its start; `gt` and
+ * `sa` from its end; `lt` and `eb` up to its start; `le` up to its end; `eq` (or no prefix) within it.
+ * At most one lower and one upper bound.
  */
-function lastUpdatedValue(value: string, refuse: (reason: string) => null): ApiValue | null {
-  const hasPrefix = /^[a-z]{2}/.test(value);
-  const prefix = hasPrefix ? value.slice(0, 2) : 'eq';
-  const text = hasPrefix ? value.slice(2) : value;
-  if (!['ge', 'gt', 'sa'].includes(prefix))
-    return refuse(`the prefix ${prefix} is not served yet (ge, gt, sa are)`);
-  const isDay = DAY_PATTERN.test(text);
-  const instant = Date.parse(isDay ? `${text}T00:00:00Z` : text);
-  if (!Number.isFinite(instant) || (!isDay && !/(?:Z|[+-]\d{2}:\d{2})$/.test(text)))
-    return refuse('must be a date (YYYY-MM-DD) or a date-time with a time zone');
-  const after = prefix === 'ge' ? instant : instant + (isDay ? DAY_MS : 1);
-  return { api: new Date(after).toISOString() };
+function lastUpdatedRange(values: ReadonlyArray<string>): Result<LastUpdatedRange> {
+  const range: LastUpdatedRange = {};
+  for (const value of values) {
+    const hasPrefix = /^[a-z]{2}/.test(value);
+    const prefix = hasPrefix ? value.slice(0, 2) : 'eq';
+    const text = hasPrefix ? value.slice(2) : value;
+    if (!['ge', 'gt', 'sa', 'le', 'lt', 'eb', 'eq'].includes(prefix))
+      return fail(`the prefix ${prefix} is not served (ge, gt, sa, le, lt, eb, eq are)`);
+    const isDay = DAY_PATTERN.test(text);
+    const start = Date.parse(isDay ? `${text}T00:00:00Z` : text);
+    if (!Number.isFinite(start) || (!isDay && !/(?:Z|[+-]\d{2}:\d{2})$/.test(text)))
+      return fail('must be a date (YYYY-MM-DD) or a date-time with a time zone');
+    const end = start + (isDay ? DAY_MS : 1);
+    const lower =
+      prefix === 'ge' || prefix === 'eq' ? start : prefix === 'gt' || prefix === 'sa' ? end : null;
+    const upper =
+      prefix === 'lt' || prefix === 'eb' ? start : prefix === 'le' || prefix === 'eq' ? end : null;
+    if (lower !== null) {
+      if (range.since !== undefined) return fail('takes at most one lower bound (ge, gt, sa, eq)');
+      range.since = new Date(lower).toISOString();
+    }
+    if (upper !== null) {
+      if (range.before !== undefined) return fail('takes at most one upper bound (le, lt, eb, eq)');
+      range.before = new Date(upper).toISOString();
+    }
+  }
+  return ok(range);
 }
 
 /** The place ids a reference or id parameter names; null (with the error recorded) when one is bad. */

@@ -160,32 +160,99 @@ describe('translateSearch', () => {
     ).toEqual(['new-patients']);
   });
 
-  it('_lastUpdated ge, gt and sa become updatedSince; other prefixes are refused', () => {
-    const since = (value: string) =>
-      requestOf('Location', [
+  it('_lastUpdated: lower bounds become updatedSince, upper bounds the internal updatedBefore, eq both', () => {
+    const bounds = (...values: string[]) => {
+      const request = requestOf('Location', [
         ['address-country', 'de'],
-        ['_lastUpdated', value],
-      ]).updatedSince;
-    expect(since('ge2026-10-01')).toBe('2026-10-01T00:00:00.000Z');
-    expect(since('gt2026-10-01')).toBe('2026-10-02T00:00:00.000Z');
-    expect(since('sa2026-10-01T08:00:00Z')).toBe('2026-10-01T08:00:00.001Z');
-    expect(since('ge2026-10-01T10:00:00+02:00')).toBe('2026-10-01T08:00:00.000Z');
-    for (const value of [
-      'le2026-10-01',
-      'lt2026-10-01',
-      'eb2026-10-01',
-      'eq2026-10-01',
-      '2026-10-01',
-      'ge2026-10-01T10:00',
+        ...values.map((value): [string, string] => ['_lastUpdated', value]),
+      ]);
+      return [request.updatedSince, request.internal?.updatedBefore?.instant];
+    };
+    expect(bounds('ge2026-10-01')).toEqual(['2026-10-01T00:00:00.000Z', undefined]);
+    expect(bounds('gt2026-10-01')).toEqual(['2026-10-02T00:00:00.000Z', undefined]);
+    expect(bounds('sa2026-10-01T08:00:00Z')).toEqual(['2026-10-01T08:00:00.001Z', undefined]);
+    expect(bounds('ge2026-10-01T10:00:00+02:00')).toEqual(['2026-10-01T08:00:00.000Z', undefined]);
+    expect(bounds('le2026-10-01')).toEqual([undefined, '2026-10-02T00:00:00.000Z']);
+    expect(bounds('lt2026-10-01')).toEqual([undefined, '2026-10-01T00:00:00.000Z']);
+    expect(bounds('eb2026-10-01T08:00:00Z')).toEqual([undefined, '2026-10-01T08:00:00.000Z']);
+    expect(bounds('le2026-10-01T08:00:00Z')).toEqual([undefined, '2026-10-01T08:00:00.001Z']);
+    expect(bounds('eq2026-10-01')).toEqual(['2026-10-01T00:00:00.000Z', '2026-10-02T00:00:00.000Z']);
+    expect(bounds('2026-10-01')).toEqual(['2026-10-01T00:00:00.000Z', '2026-10-02T00:00:00.000Z']);
+    expect(bounds('ge2026-09-01', 'lt2026-10-01')).toEqual([
+      '2026-09-01T00:00:00.000Z',
+      '2026-10-01T00:00:00.000Z',
+    ]);
+    for (const values of [
+      ['ne2026-10-01'],
+      ['ge2026-10-01T10:00'],
+      ['ge2026-10-01', 'gt2026-10-02'],
+      ['le2026-10-01', 'eq2026-09-01'],
+      ['ge2026-10-01', 'le2026-10-02', 'lt2026-10-03'],
     ]) {
       expect(
         errorsOf('Location', [
           ['address-country', 'de'],
-          ['_lastUpdated', value],
+          ...values.map((value): [string, string] => ['_lastUpdated', value]),
         ]),
-        value,
+        values.join(' '),
       ).toEqual(['_lastUpdated']);
     }
+  });
+
+  it('name is the internal nameWords, name:contains nameContains; both repeat in the self link', () => {
+    const translated = search('Organization', [
+      ['address-country', 'es'],
+      ['name', 'Clínica Den'],
+    ]);
+    expect(translated.query).toMatchObject({ request: { internal: { nameWords: 'Clínica Den' } } });
+    const contains = search('Location', [
+      ['address-country', 'es'],
+      ['name:contains', 'ental'],
+    ]);
+    expect(contains.query).toMatchObject({ request: { internal: { nameContains: 'ental' } } });
+    expect(contains.selfParameters).toContainEqual(['name:contains', 'ental']);
+    expect(
+      errorsOf('Location', [
+        ['address-country', 'es'],
+        ['name:exact', 'Sol'],
+      ]),
+    ).toEqual(['name:exact']);
+    expect(
+      errorsOf('Location', [
+        ['address-country', 'es'],
+        ['name', ' '],
+      ]),
+    ).toEqual(['name']);
+  });
+
+  it('specialty and service-type take an OR list: one code stays the API filter, several the internal specialtyAny', () => {
+    const system = specialtyCodeSystemUrl(SITE_ORIGIN);
+    const request = requestOf('HealthcareService', [
+      ['address-country', 'es'],
+      ['specialty', `dentistry,${system}|pediatrics,dentistry`],
+    ]);
+    expect(request.specialty).toBeUndefined();
+    expect(request.internal?.specialtyAny).toEqual(['dentistry', 'pediatrics']);
+    expect(
+      requestOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['specialty', 'pediatrics,dentistry'],
+        ['service-type', 'dentistry,pediatrics'],
+      ]).internal?.specialtyAny?.sort(),
+    ).toEqual(['dentistry', 'pediatrics']);
+    expect(
+      errorsOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['specialty', 'dentistry'],
+        ['service-type', 'dentistry,pediatrics'],
+      ]),
+    ).toEqual(['service-type']);
+    expect(
+      errorsOf('HealthcareService', [
+        ['address-country', 'es'],
+        ['specialty', 'dentistry,not-a-code'],
+      ]),
+    ).toEqual(['specialty']);
   });
 
   it('address-country is required unless ids select the records', () => {

@@ -62,33 +62,86 @@ function pick<T>(items: readonly T[], index: number): T {
   return item;
 }
 
-/** `_lastUpdated` of one prefix: the bound is a record's own updatedAt, so the boundary itself is tried. */
-function lastUpdated(prefix: 'ge' | 'gt' | 'sa'): Case {
+type DatePrefix = 'ge' | 'gt' | 'sa' | 'le' | 'lt' | 'eb' | 'eq';
+
+/**
+ * `_lastUpdated` of one prefix: the bound is a record's own updatedAt, so the boundary itself is tried.
+ * A value is a range (a date its UTC day, a date-time its millisecond): ge from its start, gt and sa from
+ * its end, le up to its end, lt and eb up to its start, eq within it.
+ */
+function lastUpdated(prefix: DatePrefix): Case {
   return ({ served, country }) => {
     const dated = served.filter(inCountry(country)).filter((document) => document.updatedAt !== null);
     const bound = pick(dated, 3).updatedAt ?? '';
     const day = bound.slice(0, 10);
-    const after = (document: ServedDocument, instant: number) =>
-      Date.parse(document.updatedAt ?? '') >= instant;
+    const within = (start: number, end: number) => (document: ServedDocument) => {
+      const at = Date.parse(document.updatedAt ?? '');
+      switch (prefix) {
+        case 'ge':
+          return at >= start;
+        case 'gt':
+        case 'sa':
+          return at >= end;
+        case 'le':
+          return at < end;
+        case 'lt':
+        case 'eb':
+          return at < start;
+        case 'eq':
+          return at >= start && at < end;
+      }
+    };
     const boundMs = Date.parse(bound);
     const dayMs = Date.parse(`${day}T00:00:00Z`);
-    const instantProbe: Probe = {
-      query: { 'address-country': country, _lastUpdated: `${prefix}${bound}` },
-      expected: (all) =>
-        all
-          .filter(inCountry(country))
-          .filter((document) => after(document, prefix === 'ge' ? boundMs : boundMs + 1)),
-    };
-    const dayProbe: Probe = {
-      query: { 'address-country': country, _lastUpdated: `${prefix}${day}` },
-      expected: (all) =>
-        all
-          .filter(inCountry(country))
-          .filter((document) => after(document, prefix === 'ge' ? dayMs : dayMs + 86_400_000)),
-    };
-    return [instantProbe, dayProbe];
+    return [
+      {
+        query: { 'address-country': country, _lastUpdated: `${prefix}${bound}` },
+        expected: (all) => all.filter(inCountry(country)).filter(within(boundMs, boundMs + 1)),
+      },
+      {
+        query: { 'address-country': country, _lastUpdated: `${prefix}${day}` },
+        expected: (all) => all.filter(inCountry(country)).filter(within(dayMs, dayMs + 86_400_000)),
+      },
+    ];
   };
 }
+
+/** The folded words of a text, as the name match compares them. */
+const wordsOf = (text: string | null | undefined) =>
+  foldText(text ?? '')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '');
+
+/**
+ * `name`: every word given is a word of the name or legal name, the last a prefix (the index may split
+ * German compounds into more words: a subset); `name:contains`: the text anywhere in the folded display
+ * name.
+ */
+const nameCase: Case = ({ served, country }) => {
+  const named = served
+    .filter(inCountry(country))
+    .filter((document) => wordsOf(document.doctor.name).length >= 2);
+  const [first = '', second = ''] = wordsOf(pick(named, 6).doctor.name);
+  const prefix = second.slice(0, Math.max(1, Math.ceil(second.length / 2)));
+  const middle = foldText(pick(named, 9).doctor.name ?? '').slice(2, 6);
+  const probes: Probe[] = [
+    {
+      query: { 'address-country': country, name: `${first.toUpperCase()} ${prefix}` },
+      expected: (all) =>
+        all.filter(inCountry(country)).filter((document) => {
+          const words = [...wordsOf(document.doctor.name), ...wordsOf(document.doctor.legalName)];
+          return words.includes(first) && words.some((word) => word.startsWith(prefix));
+        }),
+      subset: true,
+    },
+    {
+      query: { 'address-country': country, 'name:contains': middle },
+      expected: (all) =>
+        all.filter(inCountry(country)).filter((document) => document.sortName.includes(middle)),
+    },
+  ];
+  return probes;
+};
 
 function ids(name: '_id' | 'organization' | 'location'): Case {
   return ({ served }) => {
@@ -121,6 +174,17 @@ function specialty(name: 'specialty' | 'service-type'): Case {
         expected,
       },
       { query: { 'address-country': country, [name]: code }, expected },
+      // An OR list: any of the codes.
+      {
+        query: { 'address-country': country, [name]: `${code},${pick(codes, 5)}` },
+        expected: (all) =>
+          all
+            .filter(inCountry(country))
+            .filter(
+              (document) =>
+                document.specialtyCodes.includes(code) || document.specialtyCodes.includes(pick(codes, 5)),
+            ),
+      },
     ];
   };
 }
@@ -133,6 +197,11 @@ const CASES: Readonly<Record<string, Case>> = {
   '_lastUpdated:ge': lastUpdated('ge'),
   '_lastUpdated:gt': lastUpdated('gt'),
   '_lastUpdated:sa': lastUpdated('sa'),
+  '_lastUpdated:le': lastUpdated('le'),
+  '_lastUpdated:lt': lastUpdated('lt'),
+  '_lastUpdated:eb': lastUpdated('eb'),
+  '_lastUpdated:eq': lastUpdated('eq'),
+  name: nameCase,
   'address-country': ({ served }) =>
     [...new Set(served.map((document) => document.country))].map((country) => ({
       query: { 'address-country': country.toUpperCase() },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fail, ok, type Result } from '../shared/result.js';
 import { openToken, signToken } from '../shared/signed-token.js';
-import { canonicalFilters, type SearchFilters } from './search-filters.js';
+import { canonicalFilters, canonicalInternalFilters, type SearchFilters } from './search-filters.js';
 import type { SortOrder } from './search-order.js';
 
 /**
@@ -83,13 +83,17 @@ export function decodeCursor(
 
 /**
  * Canonical, order-independent identity of a set of filters, and of the order when one is bound (no
- * filter is named `sort`, so the two cannot be confused).
+ * filter is named `sort` or `internal`, so they cannot be confused), with the internal filters
+ * (search-filters.ts) when a search has any.
  */
 export function filterFingerprint(filters: SearchFilters, sort?: SortOrder): string {
   const entries: Array<readonly [string, unknown]> = canonicalFilters(filters).map(
     ({ name, value }) => [name, value] as const,
   );
   if (sort !== undefined) entries.push(['sort', sort]);
+  // Only a search with internal filters binds them: every other cursor keeps its bytes.
+  const internal = canonicalInternalFilters(filters.internal);
+  if (internal !== null) entries.push(['internal', internal]);
   const sorted = Object.fromEntries(entries.sort(([x], [y]) => (x < y ? -1 : 1)));
   return createHash('sha256').update(JSON.stringify(sorted), 'utf8').digest('base64url');
 }

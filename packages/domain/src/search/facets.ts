@@ -146,7 +146,7 @@ export const facetLimitFromQuery = z
 // ---- the aggregation ----
 
 /** A search's filter clause and the filter it comes from (`served`: the rule every query applies). */
-export type NamedClause<Clause> = { from: FilterName | 'served'; clause: Clause };
+export type NamedClause<Clause> = { from: FilterName | 'served' | 'internal'; clause: Clause };
 
 type Order = [{ _count: 'desc' }, { _key: 'asc' }];
 const ORDER: Order = [{ _count: 'desc' }, { _key: 'asc' }];

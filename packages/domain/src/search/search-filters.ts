@@ -330,10 +330,49 @@ type SearchFilterTable = typeof SEARCH_FILTERS;
 export type FilterName = keyof SearchFilterTable;
 export const FILTER_NAMES = Object.keys(SEARCH_FILTERS) as FilterName[];
 
+/**
+ * Filters no public parameter sets: internal options of the query builder, which the FHIR directory
+ * (packages/fhir, search-translation.ts) sets after parsing the rest of a search as /api/v1's. They are
+ * not in the filter table, so neither /api/v1 nor the MCP tool accepts or documents them; they select
+ * records and bind cursors like the table's filters.
+ * - `nameWords`: every word of the text (folded) is a word of the name or legal name, the last one a
+ *   prefix (FHIR's default string match of `name`, word by word).
+ * - `nameContains`: the folded text occurs in the folded display name (`sortName`: the name, else the
+ *   legal name), anywhere (FHIR's `name:contains`).
+ * - `updatedBefore`: `updatedAt` before the instant, or at or before it when `inclusive` (FHIR's
+ *   `_lastUpdated` upper bounds); with `updatedSince` a range.
+ * - `specialtyAny`: any of the specialty codes (an OR), where `specialty` takes one.
+ */
+export type InternalFilters = {
+  nameWords?: string;
+  nameContains?: string;
+  updatedBefore?: { instant: string; inclusive: boolean };
+  specialtyAny?: string[];
+};
+
 /** The filters of a search, as validated: what selects records and what a cursor is bound to. */
 export type SearchFilters = z.output<
   z.ZodObject<{ [Name in FilterName]: SearchFilterTable[Name]['fromQuery'] }>
->;
+> & { internal?: InternalFilters };
+
+/**
+ * The internal filters in canonical form (folded text, sorted codes, the UTC instant), or null when none
+ * is set: what a cursor binds besides the table's filters.
+ */
+export function canonicalInternalFilters(internal: InternalFilters | undefined): InternalFilters | null {
+  if (internal === undefined) return null;
+  const canonical: InternalFilters = {};
+  if (internal.nameWords !== undefined) canonical.nameWords = foldText(internal.nameWords);
+  if (internal.nameContains !== undefined) canonical.nameContains = foldText(internal.nameContains);
+  if (internal.updatedBefore !== undefined)
+    canonical.updatedBefore = {
+      instant: canonicalInstant(internal.updatedBefore.instant),
+      inclusive: internal.updatedBefore.inclusive,
+    };
+  if (internal.specialtyAny !== undefined)
+    canonical.specialtyAny = [...new Set(internal.specialtyAny)].sort();
+  return Object.keys(canonical).length === 0 ? null : canonical;
+}
 
 /** One value of a filter in its canonical form (see `canonical` above). */
 export type CanonicalFilterValue = ReturnType<SearchFilterTable[FilterName]['canonical']>;
@@ -370,7 +409,8 @@ export function filtersOf<Params extends SearchFilters>(params: Params): SearchF
   for (const name of FILTER_NAMES) {
     if (params[name] !== undefined) filters[name] = params[name];
   }
-  return filters as SearchFilters;
+  const internal = canonicalInternalFilters(params.internal);
+  return (internal === null ? filters : { ...filters, internal }) as SearchFilters;
 }
 
 export type CanonicalFilter = {

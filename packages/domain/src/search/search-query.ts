@@ -23,7 +23,13 @@ import { citySlugsOf } from './place-names.js';
 import type { SearchField } from './search-document.js';
 import { assertNever } from '../shared/assert-never.js';
 import { requirePageSize } from '../requests/query-parameters.js';
-import { SEARCH_FILTERS, canonicalFilters, type SearchFilters } from './search-filters.js';
+import {
+  SEARCH_FILTERS,
+  canonicalFilters,
+  canonicalInternalFilters,
+  type InternalFilters,
+  type SearchFilters,
+} from './search-filters.js';
 import {
   buildFacetAggregations,
   type FacetAggregations,
@@ -75,7 +81,13 @@ export type GeoBoundingBoxFilter = {
 /** A `q` without any word under relevance search: like literal search, it matches nothing. */
 type MatchNothing = { match_none: Record<string, never> };
 
-type SinceFilter = { range: { [field: string]: { gte: string } } };
+type SinceFilter = { range: { [field: string]: { gte?: string; lt?: string; lte?: string } } };
+
+/** `name:contains` (an internal filter): the folded text anywhere in the folded display name. */
+type WildcardFilter = { wildcard: { sortName: { value: string } } };
+
+/** `specialtyAny` (an internal filter): any of the codes. */
+type SpecialtyCodesFilter = { terms: { specialtyCodes: string[] } };
 
 type SearchFilterClause =
   | TermFilter
@@ -84,6 +96,9 @@ type SearchFilterClause =
   | GeoBoundingBoxFilter
   | OpenAtFilter
   | SinceFilter
+  | WildcardFilter
+  | SpecialtyCodesFilter
+  | TextQuery
   | MatchNothing;
 
 type GeoDistanceSort = {
@@ -311,6 +326,7 @@ function searchClauses(
         assertNever(match);
     }
   }
+  for (const clause of internalClauses(filters.internal)) named.push({ from: 'internal', clause });
   // Validated at the edge (radius needs near); anything else here is a programming error.
   if (radius !== undefined && near === undefined) throw new Error('radius without near');
   const radiusMeters = radius ?? GEO_RADIUS_DEFAULT_M;
@@ -318,6 +334,31 @@ function searchClauses(
     named.push({ from: 'near', clause: { geo_distance: { distance: `${radiusMeters}m`, location: near } } });
   }
   return { named, must, near, radiusMeters };
+}
+
+/**
+ * The clauses of the internal filters (search-filters.ts, `InternalFilters`), in canonical form: words of
+ * the name (`match_bool_prefix`, which analyzes text and parses no syntax), a substring of the display
+ * name (`wildcard` with the text's own `*`, `?` and `\\` escaped, so they are literal), an upper bound
+ * of `updatedAt`, any of several specialty codes.
+ */
+function internalClauses(internal: InternalFilters | undefined): SearchFilterClause[] {
+  const canonical = canonicalInternalFilters(internal);
+  if (canonical === null) return [];
+  const clauses: SearchFilterClause[] = [];
+  if (canonical.nameWords !== undefined)
+    clauses.push({ match_bool_prefix: { nameText: { query: canonical.nameWords, operator: 'and' } } });
+  if (canonical.nameContains !== undefined) {
+    const literal = canonical.nameContains.replace(/[\\*?]/g, (character) => `\\${character}`);
+    clauses.push({ wildcard: { sortName: { value: `*${literal}*` } } });
+  }
+  if (canonical.updatedBefore !== undefined) {
+    const { instant, inclusive } = canonical.updatedBefore;
+    clauses.push({ range: { updatedAt: inclusive ? { lte: instant } : { lt: instant } } });
+  }
+  if (canonical.specialtyAny !== undefined)
+    clauses.push({ terms: { specialtyCodes: canonical.specialtyAny } });
+  return clauses;
 }
 
 function requireRequestTime(requestTime: Date | undefined): Date {
