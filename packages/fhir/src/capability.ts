@@ -70,7 +70,7 @@ export function capabilityStatement(options: CapabilityOptions) {
           })),
           versioning: 'versioned' as const,
           readHistory: false,
-          conditionalRead: 'not-supported' as const,
+          conditionalRead: 'not-match' as const,
           searchInclude: INCLUDES.filter((include) => include.source === type).map(includeName),
           searchRevInclude: INCLUDES.filter((include) => include.target === type).map(includeName),
           searchParam: searchParametersOf(type).map(searchParamEntry),

@@ -17,7 +17,8 @@ const DO_NOT_STORE = 'no-store';
 /**
  * HTTP caching for every route of `scope`, in one onSend hook (so a new route needs no code of its
  * own): `Cache-Control` and `Vary` on every response, and on a GET or HEAD answered 200 with a JSON
- * body a strong `ETag` of the serialized body. When the request's `If-None-Match` matches that tag the
+ * body a strong `ETag` of the serialized body (unless the route set a tag of its own, which is kept). When
+ * the request's `If-None-Match` matches that tag the
  * answer becomes 304 with no body, keeping every header the 200 would have had (ETag, Cache-Control,
  * Vary, RateLimit-*), as RFC 9110 §15.4.5 asks.
  *
@@ -36,7 +37,9 @@ export function registerHttpCaching(scope: FastifyInstance, options: HttpCaching
     // Encoded once: the tag is hashed from these bytes and they are what the socket sends (hashing the
     // string and writing it would encode it twice; a changes page is up to a megabyte).
     const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-    const etag = entityTagOf(body);
+    // A route that has a validator of its own (FHIR's read: W/"versionId") keeps it.
+    const own = reply.getHeader('etag');
+    const etag = typeof own === 'string' ? own : entityTagOf(body);
     reply.header('etag', etag);
     if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return body;
     reply.code(304);

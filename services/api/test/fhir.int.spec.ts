@@ -70,8 +70,8 @@ describe('/fhir/R4', () => {
         const response = await api.get(`/fhir/R4/${type}/fx.madrid.dent`);
         expect(response.statusCode, response.body).toBe(200);
         expect(response.headers['content-type']).toMatch(FHIR_JSON);
-        // The API's HTTP caching (ETag of the body, If-None-Match), as on /api/v1.
-        expect(response.headers.etag).toMatch(/^"[\w-]+"$/);
+        // FHIR's version tag, which the API's HTTP caching answers If-None-Match with.
+        expect(response.headers.etag).toBe('W/"4"');
         expect(response.headers['last-modified']).toBe('Thu, 01 Oct 2026 08:30:00 GMT');
         expect(response.json()).toMatchObject({
           resourceType: type,
@@ -87,6 +87,32 @@ describe('/fhir/R4', () => {
       expect(current.json()).toEqual((await api.get('/fhir/R4/Location/fx.madrid.dent')).json());
       const older = await api.get('/fhir/R4/Location/fx.madrid.dent/_history/3');
       expect(expectOutcome(older, 404).issue[0]?.diagnostics).toMatch(/current version/);
+    });
+
+    it('If-None-Match with the version tag is a 304 while that version is current, weak or strong', async () => {
+      for (const url of [
+        '/fhir/R4/Organization/fx.madrid.dent',
+        '/fhir/R4/Location/fx.madrid.dent/_history/4',
+      ]) {
+        for (const tag of ['W/"4"', '"4"']) {
+          const current = await api.get(url, { 'if-none-match': tag });
+          expect(current.statusCode, `${url} ${tag}`).toBe(304);
+          expect(current.body).toBe('');
+          expect(current.headers.etag).toBe('W/"4"');
+        }
+        const stale = await api.get(url, { 'if-none-match': 'W/"3"' });
+        expect(stale.statusCode).toBe(200);
+      }
+      // A search's answer keeps the API's tag of the body.
+      const search = await api.get('/fhir/R4/Location?address-country=es&_count=1');
+      expect(search.headers.etag).toMatch(/^"[\w-]+"$/);
+      expect(
+        (
+          await api.get('/fhir/R4/Location?address-country=es&_count=1', {
+            'if-none-match': search.headers.etag as string,
+          })
+        ).statusCode,
+      ).toBe(304);
     });
 
     it('an unknown id is a 404 OperationOutcome, a malformed one a 400', async () => {
@@ -190,6 +216,28 @@ describe('/fhir/R4', () => {
         400,
       );
       expect(outcome.issue[1]?.diagnostics).toMatch(/^_cursor: /);
+    });
+  });
+
+  describe('searches of internal filters', () => {
+    it('_lastUpdated given twice is a range; name, name:contains and an OR of specialties', async () => {
+      const ids = async (query: string) =>
+        (await allPages(api, `/fhir/R4/HealthcareService?address-country=es&${query}`))
+          .flatMap((bundle) => bundle.entry ?? [])
+          .map((entry) => entry.resource.id);
+      // Dentistas Retiro changed on 1 September, Clínica Dental Sol on 1 October.
+      const september = await ids('_lastUpdated=ge2026-09-01&_lastUpdated=lt2026-10-01&name=dentistas');
+      expect(september).toContain('fx.madrid.full');
+      expect(september).not.toContain('fx.madrid.dent');
+      const october = await ids('_lastUpdated=eq2026-10-01&name:contains=dental%20s');
+      expect(october).toContain('fx.madrid.dent');
+      expect(october).not.toContain('fx.madrid.full');
+      // A word of the legal name and the start of another, in any case.
+      expect(await ids('name=SOL%20odon')).toContain('fx.madrid.dent');
+      expect(await ids('name=sol%20odonx')).not.toContain('fx.madrid.dent');
+      const either = await ids('specialty=orthodontics,pediatrics&address-city=Madrid');
+      expect(either).toContain('fx.madrid.dent');
+      expect(either).not.toContain('fx.madrid.full');
     });
   });
 

@@ -340,6 +340,8 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
     if (resource.meta.lastUpdated !== undefined) {
       reply.header('last-modified', new Date(resource.meta.lastUpdated).toUTCString());
     }
+    // FHIR's version tag: the API's caching answers If-None-Match with it (304 while it is current).
+    if (resource.meta.versionId !== undefined) reply.header('etag', `W/"${resource.meta.versionId}"`);
     return sendFhir(reply, resource);
   }
 }
