@@ -1,5 +1,6 @@
 // Public surface of the pure core: exactly what other packages use (specs inside import ../src directly).
 export { foldText } from './shared/text.js';
+export { normalizePhone } from './places/phone-number.js';
 export { utf8Lines } from './shared/utf8-lines.js';
 export {
   escapeControlCharacters,

@@ -45,20 +45,27 @@ export type SamplePlace = {
   city: SampleCity;
   dental: boolean;
   googleCid: string;
+  /** The surname the name templates were filled with (whether or not the chosen template shows it). */
+  surname: string;
   observed: ObservedFields;
   publication: Publication;
 };
 
 const SHORT_SUFFIX = 'abcdefghijkmnpqrstuvwxyz23456789';
 
-export function createPlace(locale: CountryLocale, city: SampleCity, faker: Faker, prng: Prng): SamplePlace {
+export function createPlace(
+  locale: CountryLocale,
+  city: SampleCity,
+  faker: Faker,
+  prng: Prng,
+  /** A surname to use instead of a drawn one (the labelled duplicates' same-surname neighbours). */
+  surname?: string,
+): SamplePlace {
   const placeId = `pl_${prng.chars(BASE32, 16)}`;
   const dental = prng.chance(0.35);
-  const person = {
-    first: faker.person.firstName(),
-    last: faker.person.lastName(),
-    last2: faker.person.lastName(),
-  };
+  const first = faker.person.firstName();
+  const drawnLast = faker.person.lastName();
+  const person = { first, last: surname ?? drawnLast, last2: faker.person.lastName() };
   const fill = (template: string) =>
     template
       .replace('{first}', person.first)
@@ -98,7 +105,7 @@ export function createPlace(locale: CountryLocale, city: SampleCity, faker: Fake
     // The suffix keeps two "Praxis Dr. Anna Müller" in one city apart.
     profileSlug: `${nameSlug}-${prng.chars(SHORT_SUFFIX, 4)}`,
   };
-  return { placeId, locale, city, dental, googleCid, observed, publication };
+  return { placeId, locale, city, dental, googleCid, surname: person.last, observed, publication };
 }
 
 /** What a later crawl of the same place sees: mostly the same, with the usual drift. */
@@ -132,7 +139,7 @@ export function recrawl(place: SamplePlace, prng: Prng): ObservedFields {
  * which need not agree with the city. A place always keeps its location or its postal code, as the
  * time zone of its opening hours is read from one of them (the Canary Islands, Madeira, the Azores).
  */
-function sampleRegionAndPostalCode(
+export function sampleRegionAndPostalCode(
   locale: CountryLocale,
   city: SampleCity,
   location: ObservedFields['location'],
