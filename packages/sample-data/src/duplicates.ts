@@ -164,21 +164,27 @@ export function duplicateCrawl(place: SamplePlace, faker: Faker, prng: Prng): Ob
 }
 
 /**
- * A different practice made to resemble `place`: the same surname in the same city (another first name,
- * phone and address), or a practice in the same building (same street, postal code and point).
+ * A different practice made to resemble `place`: a doctor of the same surname in the same city (another
+ * first name, phone and address), or another practice in the same building (same street, postal code
+ * and point).
  */
 export function lookalikeOf(place: SamplePlace, faker: Faker, prng: Prng): SamplePlace {
-  const other = createPlace(place.locale, place.city, faker, prng, place.surname);
-  if (prng.chance(0.5)) {
-    const templates = place.locale.names.filter((template) => template.includes('{last}'));
+  const sameSurname = prng.chance(0.5);
+  const other = createPlace(place.locale, place.city, faker, prng, sameSurname ? place.surname : undefined);
+  if (sameSurname) {
+    const templates = place.locale.names.filter((template) => template.includes('{first}'));
     other.observed.name = prng
       .pick(templates)
       .replace('{first}', faker.person.firstName())
-      .replace('{last}', place.surname)
-      .replace('{last2}', faker.person.lastName());
+      .replace('{last}', place.surname);
   } else {
     other.observed.address = { ...place.observed.address };
     other.observed.location = place.observed.location;
+  }
+  // Its own site: the sample derives websites from names, which two practices may share.
+  const website = other.observed.website;
+  if (website !== null && website === place.observed.website) {
+    other.observed.website = website.replace(/\.(?=[a-z]+$)/, '-2.');
   }
   return other;
 }
