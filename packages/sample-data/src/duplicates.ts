@@ -1,4 +1,5 @@
 import { Faker } from '@faker-js/faker';
+import type { Publication } from '@directory/domain';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { citiesOf, pickCity, pointNear } from './cities.js';
 import { LOCALES, type CountryLocale } from './locales.js';
@@ -20,6 +21,8 @@ export type LabelledPlace = {
   /** `original`: a practice's first record; `duplicate`: another source's crawl of it; `lookalike`: a different practice chosen to resemble one. */
   kind: 'original' | 'duplicate' | 'lookalike';
   observed: ObservedFields;
+  /** Where the record would be published (each record has a profile of its own). */
+  publication: Publication;
 };
 
 export type LabelledPlacesOptions = {
@@ -88,6 +91,7 @@ export function* generateLabelledPlaces(options: LabelledPlacesOptions): Generat
         sourceId: sources[0] as string,
         kind: 'original',
         observed: place.observed,
+        publication: place.publication,
       },
     ];
     if (prng.chance(duplicatedShare)) {
@@ -99,6 +103,7 @@ export function* generateLabelledPlaces(options: LabelledPlacesOptions): Generat
           sourceId: sources[copy] as string,
           kind: 'duplicate',
           observed: duplicateCrawl(place, faker, prng),
+          publication: { ...place.publication, profileSlug: `${place.publication.profileSlug}-${copy}` },
         });
       }
     }
@@ -110,6 +115,7 @@ export function* generateLabelledPlaces(options: LabelledPlacesOptions): Generat
         sourceId: sources[0] as string,
         kind: 'lookalike',
         observed: lookalike.observed,
+        publication: lookalike.publication,
       });
     }
     for (const record of records) {

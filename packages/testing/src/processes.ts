@@ -32,6 +32,7 @@ export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
   'packages/operator/src/status.cli.ts': 'status',
   'packages/operator/src/sandbox.cli.ts': 'sandbox',
   'packages/operator/src/db.cli.ts': 'db',
+  'packages/operator/src/duplicates.cli.ts': 'duplicates',
   'packages/webhooks/src/webhooks.cli.ts': 'webhooks',
 };
 

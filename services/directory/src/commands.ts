@@ -111,6 +111,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: async (argv) => (await import('@directory/operator/sandbox-cli')).runSandboxCommand(argv),
   },
   {
+    name: 'duplicates',
+    keepsRunning: false,
+    description: 'candidate duplicate records of a dataset, with their evidence; --apply merges them',
+    ownArguments: true,
+    run: async (argv) => (await import('@directory/operator/duplicates-cli')).runDuplicatesCommand(argv),
+  },
+  {
     name: 'status',
     keepsRunning: false,
     description: 'one screen for an operator: dependencies, queue, lag, dead letters; exit 1 to act',
