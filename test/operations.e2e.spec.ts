@@ -133,6 +133,8 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
         return (
           scrape.value('directory_freshness_seconds') > 0 &&
           scrape.value('directory_reconciliation_served', { store: 'index' }) === 3 &&
+          // The reconciliation also counts each dataset's 90-day crawl coverage: all three just observed.
+          scrape.value('directory_dataset_coverage_ratio', { dataset: 'de' }) === 1 &&
           scrape.value('directory_queue_jobs', { queue: 'ingest', state: 'completed' }) > 0
         );
       },
@@ -184,6 +186,7 @@ describe('operations: probes, metrics, queue dashboard, npm run status', () => {
     const result = await status();
     expect(result.stdout).toContain('OK: nothing needs attention');
     expect(result.stdout).toMatch(/served places\s+PostgreSQL 3 {2}index 3/);
+    expect(result.stdout).toMatch(/observed in 90 days\s+de 100\.0% of 3\n/);
     expect(result.code).toBe(0);
   });
 

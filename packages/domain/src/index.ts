@@ -91,6 +91,20 @@ export {
   type SpecialtiesPage,
   type SpecialtyCountsAggregation,
 } from './search/specialty-list.js';
+export {
+  COVERAGE_WINDOW_DAYS,
+  buildDatasetCoverageRequest,
+  coverageWindowStart,
+  datasetCoverageSchema,
+  datasetsPageSchema,
+  datasetsParamsSchema,
+  parseDatasetsParams,
+  toDatasetsPage,
+  type DatasetCoverage,
+  type DatasetCoverageAggregation,
+  type DatasetsPage,
+  type DatasetsParams,
+} from './search/dataset-coverage.js';
 export { ok, fail, type Result } from './shared/result.js';
 export {
   COUNTRY_QUERY_PATTERN,

@@ -48,6 +48,7 @@ const SAMPLES: {
   wheelchairAccessible: [true, false],
   insurance: ['gkv', 'sns'],
   updatedSince: ['2026-11-01T00:00:00Z', '2026-11-01T00:00:00.001Z'],
+  observedSince: ['2026-09-01T00:00:00Z', '2026-09-01T00:00:00.001Z'],
 };
 // What openNow means, passed in as the edge would.
 const REQUEST_TIME = new Date('2026-11-23T08:30:00Z');
@@ -93,6 +94,7 @@ describe('the filter table: every declared filter is wired everywhere', () => {
       'wheelchairAccessible',
       'insurance',
       'updatedSince',
+      'observedSince',
     ]);
     expect(KNOWN_PARAMETERS).toEqual([
       ...FILTER_NAMES,

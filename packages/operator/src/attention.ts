@@ -32,6 +32,11 @@ export type StatusSnapshot = {
     bytes: number;
     lastPrunedAgeSeconds: number | null;
   } | null;
+  /**
+   * Each dataset's served documents and the share a crawl observed in the last 90 days
+   * (dataset-coverage.ts). Null when Elasticsearch did not answer; absent when not read.
+   */
+  datasetCoverage?: ReadonlyArray<{ country: string; records: number; coverage: number }> | null;
 };
 
 export type AttentionThresholds = {
@@ -123,6 +128,7 @@ export function formatStatus(snapshot: StatusSnapshot, attention: ReadonlyArray<
     `served places         ${snapshot.served ? `PostgreSQL ${snapshot.served.postgresql}  index ${snapshot.served.index}` : unknown}`,
     `newest event          ${newestEvent(snapshot.newestEvent)}`,
     `webhook deliveries    ${webhookDeliveries(snapshot.webhookDeliveries)}`,
+    `observed in 90 days   ${datasetCoverage(snapshot.datasetCoverage)}`,
     '',
   );
   if (attention.length === 0) lines.push('OK: nothing needs attention');
@@ -143,6 +149,14 @@ function webhookDeliveries(value: StatusSnapshot['webhookDeliveries']): string {
       ? 'never pruned'
       : `last pruned ${seconds(value.lastPrunedAgeSeconds)} ago`;
   return `${rows}  ${megabytes(value.bytes)} on disk  ${pruned}`;
+}
+
+function datasetCoverage(value: StatusSnapshot['datasetCoverage']): string {
+  if (value === undefined || value === null) return 'unknown';
+  if (value.length === 0) return 'no served records';
+  return value
+    .map((dataset) => `${dataset.country} ${(dataset.coverage * 100).toFixed(1)}% of ${dataset.records}`)
+    .join('  ');
 }
 
 function megabytes(bytes: number): string {
@@ -194,6 +208,13 @@ export function statusDocument(snapshot: StatusSnapshot, attention: ReadonlyArra
           bytes: snapshot.webhookDeliveries.bytes,
           lastPrunedAgeSeconds: snapshot.webhookDeliveries.lastPrunedAgeSeconds,
         }
+      : null,
+    datasetCoverage: snapshot.datasetCoverage
+      ? snapshot.datasetCoverage.map((dataset) => ({
+          country: dataset.country,
+          records: dataset.records,
+          coverage: dataset.coverage,
+        }))
       : null,
   };
 }

@@ -12,7 +12,7 @@ import {
   readStoreBehindIndex,
   stalenessSeconds,
 } from '@directory/ingest';
-import { elasticsearchCheck, type SearchClient } from '@directory/search-index';
+import { elasticsearchCheck, readDatasetCoverage, type SearchClient } from '@directory/search-index';
 import { readRetentionStatus } from '@directory/webhooks/retention';
 import type { StatusSnapshot } from './attention.js';
 
@@ -48,7 +48,7 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
   const bounded = <T>(work: () => Promise<T>): Promise<T | null> =>
     withTimeout(work(), deps.timeoutMs * 3).catch(() => null);
 
-  const [queue, lag, deadLettersPending, newestAt, served, progress, storeBehind, deliveries] =
+  const [queue, lag, deadLettersPending, newestAt, served, progress, storeBehind, deliveries, coverage] =
     await Promise.all([
       redis ? bounded(() => readQueueCounts(deps.queue)) : null,
       postgres ? bounded(() => readProjectionLag(deps.db)) : null,
@@ -62,6 +62,9 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
         ? bounded(async () => ({ reason: await readStoreBehindIndex(deps.db, deps.search) }))
         : null,
       postgres ? bounded(() => readRetentionStatus(deps.db)) : null,
+      elasticsearch
+        ? bounded(() => readDatasetCoverage(deps.search.client, deps.search.alias, deps.now()))
+        : null,
     ]);
   const now = deps.now();
   return {
@@ -90,6 +93,7 @@ export async function readStatus(deps: StatusDependencies): Promise<StatusSnapsh
       lastPrunedAgeSeconds:
         deliveries.lastPrunedAt === null ? null : ageSeconds(deliveries.lastPrunedAt, now),
     },
+    datasetCoverage: coverage && coverage.datasets,
   };
 }
 

@@ -1,6 +1,12 @@
 import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
 import { tracingIsOn } from '@directory/observability';
 import type { SearchClient } from './client.js';
+import {
+  buildDatasetCoverageRequest,
+  toDatasetsPage,
+  type DatasetCoverageAggregation,
+  type DatasetsPage,
+} from '@directory/domain';
 
 /**
  * Reads of what the read alias serves: the query service's searches (bodies built by the domain, plain
@@ -113,4 +119,25 @@ export async function searchableVersionOf(
     UNTRACED_OPTIONS,
   );
   return response.hits.hits[0]?._version;
+}
+
+/**
+ * Each dataset's served documents and how many a crawl observed in the window ending at `asOf`
+ * (dataset-coverage.ts): the worker's coverage metric and the status command. No index yet lists nothing.
+ */
+export async function readDatasetCoverage(
+  client: SearchClient,
+  alias: string,
+  asOf: Date,
+): Promise<DatasetsPage> {
+  try {
+    const response = await client.search<unknown, DatasetCoverageAggregation>(
+      aliasSearchRequest(alias, buildDatasetCoverageRequest({}, asOf)),
+      UNTRACED_OPTIONS,
+    );
+    return toDatasetsPage(response.aggregations, asOf);
+  } catch (error) {
+    if (isIndexNotFound(error)) return toDatasetsPage(undefined, asOf);
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@ export {
   aliasSearchRequest,
   countServedDocuments,
   isIndexNotFound,
+  readDatasetCoverage,
   readIndexingStats,
   searchableVersionOf,
   searchAlias,

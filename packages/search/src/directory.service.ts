@@ -14,6 +14,11 @@ import {
   buildGetByProfileQuery,
   buildSearchRequest,
   buildSpecialtyCountsRequest,
+  buildDatasetCoverageRequest,
+  toDatasetsPage,
+  type DatasetCoverageAggregation,
+  type DatasetsPage,
+  type DatasetsParams,
   buildSuggestCitiesRequest,
   buildSuggestDoctorsRequest,
   boundSortOrder,
@@ -128,6 +133,11 @@ export type Directory = {
   getVersionedRecords(placeIds: ReadonlyArray<string>): Promise<VersionedRecord[]>;
   /** The city slugs of a dataset with names and counts. Throws SearchUnavailableError. */
   listCities(params: CitiesParams): Promise<CitiesPage>;
+  /**
+   * Each dataset's served records and how many a crawl observed in the window ending at `asOf`
+   * (dataset-coverage.ts). Throws SearchUnavailableError.
+   */
+  listDatasets(params: DatasetsParams, asOf: Date): Promise<DatasetsPage>;
   /** The specialty codes with labels; with a country, those of its records, counted. Throws SearchUnavailableError. */
   listSpecialties(params: SpecialtiesParams): Promise<SpecialtiesPage>;
   /** Typeahead: specialties, cities and doctors matching the typed text (suggest.ts). Throws SearchUnavailableError. */
@@ -310,6 +320,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
     },
 
     listCities,
+
+    async listDatasets(params, asOf) {
+      const coverage = await aggregate<DatasetCoverageAggregation>(buildDatasetCoverageRequest(params, asOf));
+      return toDatasetsPage(coverage, asOf);
+    },
 
     async listSpecialties({ lang, country }) {
       // The vocabulary itself needs no index; counts are one aggregation over the dataset.

@@ -34,6 +34,8 @@ type PlaceInput = {
   insurance?: string[] | null;
   /** When its public fields last changed (default: when it was crawled, FIXTURE_CRAWL_TIME). */
   updatedAt?: string;
+  /** When a crawl last saw it (default FIXTURE_CRAWL_TIME). */
+  observedAt?: string;
 };
 
 const ADDRESS_COUNTRY = { de: 'DE', es: 'ES', it: 'IT', pt: 'PT', fr: 'FR', gb: 'GB', mx: 'MX' } as const;
@@ -76,7 +78,7 @@ export function placeState(input: PlaceInput): PlaceState {
     ...initialPlaceState(input.id),
     version: input.version ?? 1,
     observed,
-    observedAt: FIXTURE_CRAWL_TIME,
+    observedAt: input.observedAt ?? FIXTURE_CRAWL_TIME,
     // As if crawled, published and verified at once: the provenance of a one-crawl stream.
     updatedAt: input.updatedAt ?? FIXTURE_CRAWL_TIME,
     verifiedAt: input.verified === true ? FIXTURE_CRAWL_TIME : null,

@@ -20,6 +20,7 @@ import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
 import { facetRoutes } from './routes/facets/facets.routes.js';
+import { datasetRoutes } from './routes/datasets/datasets.routes.js';
 import { problemRoutes } from './routes/problems/problems.routes.js';
 import {
   FHIR_PREFIX,
@@ -95,6 +96,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
         await v1.register(specialtyRoutes, { datasets });
         await v1.register(suggestRoutes, { datasets });
         await v1.register(facetRoutes, { datasets });
+        await v1.register(datasetRoutes, { datasets });
       },
       { prefix: '/api/v1' },
     );

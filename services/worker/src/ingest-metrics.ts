@@ -74,6 +74,12 @@ export function createIngestMetrics(registry: Registry) {
       help: 'Served places in PostgreSQL minus served documents in the index at the last reconciliation',
       registers,
     }),
+    datasetCoverage: new Gauge({
+      name: 'directory_dataset_coverage_ratio',
+      help: "Share of a dataset's served documents a crawl observed in the last 90 days (checked with the reconciliation)",
+      labelNames: ['dataset'],
+      registers,
+    }),
     sweeps: new Counter({
       name: 'directory_sweeps_total',
       help: 'Sweep rounds this worker began (at start-up and every SWEEP_INTERVAL_MS)',

@@ -15,7 +15,7 @@ import {
   type IngestJobData,
   type IngestJobResult,
 } from '@directory/ingest';
-import { searchableVersionOf, type SearchClient } from '@directory/search-index';
+import { readDatasetCoverage, searchableVersionOf, type SearchClient } from '@directory/search-index';
 import { every } from './every.js';
 import type { IngestMetrics } from './ingest-metrics.js';
 
@@ -39,7 +39,8 @@ const SAMPLING_MAX_BUSY_SHARE = 0.1;
 
 /**
  * Samples what the worker cannot see from its own jobs: queue counts, projection lag and staleness
- * (every `sampleIntervalMs`), served counts in the store against the index (every `reconcileIntervalMs`),
+ * (every `sampleIntervalMs`), served counts in the store against the index and each dataset's 90-day
+ * crawl coverage (every `reconcileIntervalMs`),
  * and freshness (one place of each completed batch, followed until a search returns it).
  */
 export function watchPipelineHealth(
@@ -87,10 +88,17 @@ export function watchPipelineHealth(
   };
 
   const reconcile = async () => {
-    const served = await readServedCounts(deps.db, deps.search.client, deps.search.alias);
+    const [served, coverage] = await Promise.all([
+      readServedCounts(deps.db, deps.search.client, deps.search.alias),
+      readDatasetCoverage(deps.search.client, deps.search.alias, new Date()),
+    ]);
     metrics.servedPlaces.set({ store: 'postgresql' }, served.postgresql);
     metrics.servedPlaces.set({ store: 'index' }, served.index);
     metrics.servedDifference.set(served.postgresql - served.index);
+    // A dataset that no longer has served documents drops out of the series rather than keeping its last value.
+    metrics.datasetCoverage.reset();
+    for (const dataset of coverage.datasets)
+      metrics.datasetCoverage.set({ dataset: dataset.country }, dataset.coverage);
   };
 
   const sampling = every(

@@ -105,6 +105,7 @@ export async function createSecurityHarness(label: string): Promise<SecurityHarn
       getDoctors: (entries, shape) => ((directoryCalls += 1), real.getDoctors(entries, shape)),
       listCities: (params) => ((directoryCalls += 1), real.listCities(params)),
       listSpecialties: (params) => ((directoryCalls += 1), real.listSpecialties(params)),
+      listDatasets: (params, asOf) => ((directoryCalls += 1), real.listDatasets(params, asOf)),
       suggest: (params) => ((directoryCalls += 1), real.suggest(params)),
       listFacetValues: (params, requestTime) => (
         (directoryCalls += 1),

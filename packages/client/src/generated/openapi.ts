@@ -51,6 +51,7 @@ export type paths = {
      *     - `wheelchairAccessible`: API 1.3. true selects records with a wheelchair-accessible entrance, false those without. Records whose source does not say match neither.
      *     - `insurance`: API 1.3. One public insurance or health-system code of the country, lowercase, e.g. "gkv": selects records that work with it. The codes by country: de: gkv, pkv; es: sns, muface, isfas, mugeju; it: ssn; pt: sns, adse (docs/api.md, "Insurance codes"); a code of another country matches nothing. Records whose source does not say never match.
      *     - `updatedSince`: API 1.3. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-01T00:00:00Z": selects records whose public fields changed at or after it (their `updatedAt`, which `fields` returns). A crawl that found a record as it was does not count as a change; `observedAt` says when it was last seen.
+     *     - `observedSince`: API 1.5. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-09-01T00:00:00Z": selects records a crawl observed at or after it (their `observedAt`, which `fields` returns), whether or not it changed them. `GET /api/v1/datasets` gives each dataset's share of records observed in the last 90 days.
      *
      *     **Ordering**: deterministic, by folded (case- and accent-insensitive) display name, then id. With `near` (API 1.2): by distance from that point, nearest first, then id; each record then carries `distanceMeters` (whole metres, great-circle), and records without a location are left out.
      *
@@ -291,6 +292,32 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/datasets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Served records per dataset and their 90-day crawl coverage
+     * @description API 1.5. How fresh each dataset is: its served records, when a crawl last observed one of them (`lastObservedAt`), and how many were observed in the last 90 days (`observedInWindow`, and `coverage` = `observedInWindow` ÷ `records`). A crawl that finds a record unchanged still observes it.
+     *
+     *     The window ends at `asOf`, the time of the request to the minute. Search's `observedSince=<windowStart>` finds exactly the records counted in `observedInWindow`.
+     *
+     *     **Without `country`**: every dataset with served records, in code order. **With `country`**: that dataset only (an empty list when it has no served records).
+     *
+     *     Unknown or repeated parameters are rejected with 400.
+     */
+    get: operations['listDatasets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 };
 export type webhooks = {
   'doctor.upserted': {
@@ -435,6 +462,48 @@ export type components = {
        * @example München
        */
       name: string;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description One dataset: its served records and how many a crawl observed within the window */
+    DatasetCoverage: {
+      /**
+       * @description The dataset, as search’s `country` names it
+       * @enum {string}
+       */
+      country: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
+      /** @description Served records of the dataset */
+      records: number;
+      /** @description The newest `observedAt` of its records: when a crawl last saw one of them */
+      lastObservedAt: string | null;
+      /** @description Records whose `observedAt` is at or after `windowStart` */
+      observedInWindow: number;
+      /**
+       * @description `observedInWindow` ÷ `records`, four decimals
+       * @example 0.9731
+       */
+      coverage: number;
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Every dataset with served records (or the one asked for), in code order, with its 90-day coverage. */
+    DatasetList: {
+      /**
+       * Format: date-time
+       * @description When the request was served: the end of the window
+       */
+      asOf: string;
+      /**
+       * @description The window’s length in days
+       * @constant
+       */
+      windowDays: 90;
+      /**
+       * Format: date-time
+       * @description `asOf` minus `windowDays` days
+       */
+      windowStart: string;
+      datasets: components['schemas']['DatasetCoverage'][];
     } & {
       [key: string]: unknown;
     };
@@ -1472,6 +1541,8 @@ export interface operations {
         insurance?: 'adse' | 'gkv' | 'isfas' | 'muface' | 'mugeju' | 'pkv' | 'sns' | 'ssn';
         /** @description API 1.3. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-11-01T00:00:00Z": selects records whose public fields changed at or after it (their `updatedAt`, which `fields` returns). A crawl that found a record as it was does not count as a change; `observedAt` says when it was last seen. */
         updatedSince?: string;
+        /** @description API 1.5. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-09-01T00:00:00Z": selects records a crawl observed at or after it (their `observedAt`, which `fields` returns), whether or not it changed them. `GET /api/v1/datasets` gives each dataset's share of records observed in the last 90 days. */
+        observedSince?: string;
         /** @description Records per page, 1 to 100. */
         limit?: number;
         /** @description The opaque page.nextCursor of the preceding response; send it with the same filters to get the next page. */
@@ -3678,6 +3749,235 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['FacetValueList'];
+        };
+      };
+      /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */
+      304: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A query or path parameter is invalid; every bad parameter is named in `errors` */
+      400: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The API key is missing, malformed, unknown or revoked. Do not retry with the same key. */
+      401: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The key's request window is exhausted; wait `Retry-After` seconds before retrying */
+      429: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Whole seconds to wait; never earlier than the end of the window */
+          'Retry-After'?: number;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are too large (answered before the request is read, so without the other headers); shorten the URL or the headers */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An unexpected server error; the body never carries internals. Quote `X-Request-Id` when reporting it. */
+      500: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Temporarily unavailable (search cluster or rate-limit store); retry later */
+      503: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any other refusal by the HTTP layer (such as 408 Request Timeout or 414 URI Too Long), as a problem whose `type` is `about:blank` */
+      default: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listDatasets: {
+    parameters: {
+      query?: {
+        /**
+         * @description Optional dataset code, case-insensitive: de, es, fr, gb, it, mx or pt (as in search). With it, only that dataset is listed; without it, every dataset with served records. Listed lowercase; uppercase (`DE`) is accepted too.
+         * @example de
+         */
+        country?: 'de' | 'es' | 'fr' | 'gb' | 'it' | 'mx' | 'pt';
+      };
+      header?: {
+        /** @description ETags of answers you already have (or `*`); when one matches the current answer, the API answers 304 with no body, not counted against the rate limit. Weak tags (`W/"…"`) compare equal to their strong form. */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description The id (a UUID) the server gave this request, as its logs record it: quote it when reporting a problem */
+          'X-Request-Id'?: string;
+          /** @description Requests allowed per window for this key */
+          'RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description Seconds until the current window resets */
+          'RateLimit-Reset'?: number;
+          /** @description The key's quota policy, an RFC 8941 structured field (IETF draft-ietf-httpapi-ratelimit-headers): `"key";q=<requests per window>;w=<window seconds>` (one policy, named `key`; parse it as a List, later versions may add policies) */
+          'RateLimit-Policy'?: string;
+          /** @description What is left of the policy, an RFC 8941 structured field (same draft): `"key";r=<requests remaining>;t=<seconds until the window resets>` */
+          RateLimit?: string;
+          /** @description Strong entity tag of this answer (a hash of its exact body); send it back in `If-None-Match` to get 304 while the answer is unchanged */
+          ETag?: string;
+          /** @description `private, no-cache` on 200 and 304 (only the client may keep the answer, and must revalidate it before each use); `no-store` on errors */
+          'Cache-Control'?: string;
+          /** @description The request headers that carry the API key: the answer depends on the key */
+          Vary?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "asOf": "2026-11-29T10:15:00.000Z",
+           *       "windowDays": 90,
+           *       "windowStart": "2026-08-31T10:15:00.000Z",
+           *       "datasets": [
+           *         {
+           *           "country": "de",
+           *           "records": 182340,
+           *           "lastObservedAt": "2026-11-29T09:58:12.000Z",
+           *           "observedInWindow": 177443,
+           *           "coverage": 0.9731
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['DatasetList'];
         };
       };
       /** @description Not modified: the answer still has an ETag sent in If-None-Match. No body; every header the 200 would carry. Not counted against the rate limit. */

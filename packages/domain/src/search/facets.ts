@@ -23,8 +23,8 @@ import type { SearchField } from './search-document.js';
  * opening ranges at the request time, so its facet is a `filter` aggregation of that clause, counted as the
  * single value `true` (the only value the filter takes). `openAt` has no facet: its instant is the filter's
  * own value, and a facet that applies every filter but its own would have no instant left to count at.
- * `q`, `near`, `radius`, `bbox` and `updatedSince` are not value lists. `country` selects the dataset and
- * is never counted.
+ * `q`, `near`, `radius`, `bbox`, `updatedSince` and `observedSince` are not value lists. `country` selects
+ * the dataset and is never counted.
  *
  * What may be counted: the search document's fields, which hold only the public record's values
  * (search-document.ts); the coded fields are further limited to their vocabularies, so a value the

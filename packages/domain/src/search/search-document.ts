@@ -30,6 +30,12 @@ export type SearchDocument = {
    * to Elasticsearch, never matching) only for a state built without its events.
    */
   updatedAt: string | null;
+  /**
+   * extras.observedAt: when a crawl last saw the record, what `observedSince` and the datasets' coverage
+   * (dataset-coverage.ts) compare. Null (missing to Elasticsearch, never matching) for a record no crawl
+   * observed.
+   */
+  observedAt: string | null;
   /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
   sortName: string;
   /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
@@ -115,6 +121,7 @@ export const SEARCH_DOCUMENT_MAPPING = {
     whatsappEligible: { type: 'boolean' },
     verified: { type: 'boolean' },
     updatedAt: { type: 'date' },
+    observedAt: { type: 'date' },
     sortName: { type: 'keyword' },
     searchText: { type: 'text', analyzer: 'standard' },
     nameText: { type: 'text', analyzer: 'standard' },
@@ -167,6 +174,7 @@ export function toSearchDocument(
     whatsappEligible: doctor.whatsappEligible,
     verified: doctor.verified,
     updatedAt: extras.updatedAt,
+    observedAt: extras.observedAt,
     sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),

@@ -124,7 +124,7 @@ const insurance = z.enum(INSURANCE_CODES, { error: INSURANCE_REASON }).optional(
 type Match = 'term' | 'city' | 'words' | 'near' | 'radius' | 'bbox' | 'openAt' | 'openNow' | 'since';
 
 /** The minor versions that added parameters after the first (1.1); see `addedIn`. */
-export const LATER_VERSIONS = ['1.2', '1.3', '1.4'] as const;
+export const LATER_VERSIONS = ['1.2', '1.3', '1.4', '1.5'] as const;
 export type LaterVersion = (typeof LATER_VERSIONS)[number];
 
 /** The canonical value's type: the index field's, except for the filters that compute their clause. */
@@ -323,6 +323,16 @@ export const SEARCH_FILTERS = {
     match: 'since',
     canonical: canonicalInstant,
     addedIn: '1.3',
+  }),
+  observedSince: filter({
+    fromQuery: openAtText,
+    fromTool: openAtText,
+    description:
+      'API 1.5. An instant, ISO 8601 with a UTC offset or Z, e.g. "2026-09-01T00:00:00Z": selects records a crawl observed at or after it (their `observedAt`, which `fields` returns), whether or not it changed them. `GET /api/v1/datasets` gives each dataset\'s share of records observed in the last 90 days.',
+    field: 'observedAt',
+    match: 'since',
+    canonical: canonicalInstant,
+    addedIn: '1.5',
   }),
 };
 

@@ -88,6 +88,20 @@ export const SUCCESS_EXAMPLES: Record<string, unknown> = {
       { value: 'muenster', count: 402, label: 'Münster' },
     ],
   },
+  '/api/v1/datasets': {
+    asOf: '2026-11-29T10:15:00.000Z',
+    windowDays: 90,
+    windowStart: '2026-08-31T10:15:00.000Z',
+    datasets: [
+      {
+        country: 'de',
+        records: 182340,
+        lastObservedAt: '2026-11-29T09:58:12.000Z',
+        observedInWindow: 177443,
+        coverage: 0.9731,
+      },
+    ],
+  },
   '/api/v1/suggest': {
     suggestions: [
       { type: 'specialty', code: 'general-practice', label: 'General practice' },

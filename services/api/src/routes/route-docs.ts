@@ -36,6 +36,7 @@ const API_TAGS = {
   specialties: 'The specialty codes that search accepts, with labels and record counts',
   suggest: 'Typeahead over specialties, cities and doctor names',
   facets: 'The values of a search facet in a dataset, with record counts',
+  datasets: "Each dataset's served records and how many a crawl observed in the last 90 days",
   webhooks: 'What the API sends: signed deliveries of changes to the endpoints an account registers',
 } as const;
 
