@@ -22,6 +22,8 @@ import * as webhookRetention from './migrations/0014-webhook-retention.js';
 import * as sandboxMarker from './migrations/0015-sandbox-marker.js';
 import * as placeMerges from './migrations/0016-place-merges.js';
 import * as accountTokens from './migrations/0017-account-tokens.js';
+import * as accountEvents from './migrations/0018-account-events.js';
+import * as twoFactorAndDeletion from './migrations/0019-two-factor-and-deletion.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -42,6 +44,8 @@ const migrations: Record<string, Migration> = {
   '0015-sandbox-marker': sandboxMarker,
   '0016-place-merges': placeMerges,
   '0017-account-tokens': accountTokens,
+  '0018-account-events': accountEvents,
+  '0019-two-factor-and-deletion': twoFactorAndDeletion,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -83,6 +83,36 @@ export type AccountsTable = {
   created_at: ColumnType<Date, never, never>;
   /** When the holder followed a verification link; null until then (accounts older than 0017: their creation). */
   email_verified_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** AES-256-GCM of the TOTP secret (console two-factor.ts); null: two-factor sign-in is off. */
+  totp_secret: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** The secret being enrolled (shown until a code confirms it). */
+  totp_pending_secret: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  totp_enabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The last TOTP time step a code was accepted for: that step and earlier ones are refused (replay). */
+  totp_last_step: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  /** When the account was deleted (its e-mail, password and secrets erased); null: not deleted. */
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+};
+
+/** The account's activity log (migration 0018). */
+export type AccountEventsTable = {
+  id: Generated<string>;
+  account_id: string;
+  kind: string;
+  /** What the event was about (a key or endpoint id), never a secret. */
+  detail: string | null;
+  user_agent: string | null;
+  /** The client's network (an IPv4 /24, an IPv6 /48), never its full address. */
+  address_range: string | null;
+  created_at: ColumnType<Date, never, never>;
+};
+
+/** Two-factor recovery codes, as SHA-256 hex only (migration 0019). */
+export type AccountRecoveryCodesTable = {
+  account_id: string;
+  code_hash: string;
+  created_at: ColumnType<Date, never, never>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 };
 
 export type AccountTokensTable = {
@@ -231,6 +261,8 @@ export type DatabaseSchema = {
   api_key_usage_flushes: ApiKeyUsageFlushesTable;
   console_sessions: ConsoleSessionsTable;
   account_tokens: AccountTokensTable;
+  account_events: AccountEventsTable;
+  account_recovery_codes: AccountRecoveryCodesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_feed_positions: WebhookFeedPositionsTable;

@@ -1,6 +1,8 @@
 import { html, type SafeHtml } from '../pages/html.js';
 import { csrfField, layout, type PageContext } from '../pages/layout.js';
-import { noticeBox, type Notice } from '../pages/notice.js';
+import { noticeBox, timestamp, type Notice } from '../pages/notice.js';
+import { browserNameOf } from '../sessions/session-origin.js';
+import { accountEventLabel, type AccountEvent } from './account-events.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { field } from '../pages/form-field.js';
 
@@ -138,7 +140,10 @@ export function accountPage(options: {
               : html`<span class="badge warn" data-testid="email-state">Not verified</span>`
           }
         </p>
-        <p><a href="/account/sessions">Where you are signed in</a></p>
+        <p>
+          <a href="/account/sessions">Where you are signed in</a> ·
+          <a href="/account/activity">Activity</a>
+        </p>
       </section>
       <section class="card" aria-labelledby="password-title">
         <h2 id="password-title">Change your password</h2>
@@ -150,6 +155,64 @@ export function accountPage(options: {
           ${field({ id: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', hint: NEW_PASSWORD_HINT, error: options.errors?.newPassword })}
           <button type="submit" class="primary">Change password</button>
         </form>
+      </section>`,
+  });
+}
+
+/** "Activity": the account's events, newest first, a page at a time. */
+export function activityPage(options: {
+  context: PageContext;
+  events: readonly AccountEvent[];
+  page: number;
+  hasOlder: boolean;
+}): SafeHtml {
+  const rows = options.events.map(
+    (event) =>
+      html`<tr data-testid="account-event" data-kind="${event.kind}">
+        <td>${timestamp(event.createdAt)}</td>
+        <th scope="row">
+          ${accountEventLabel(event.kind)}${event.detail === null ? '' : html` <code>${event.detail}</code>`}
+        </th>
+        <td>${event.userAgent === null ? '' : browserNameOf(event.userAgent)}</td>
+        <td>${event.addressRange ?? ''}</td>
+      </tr>`,
+  );
+  const newer =
+    options.page > 1 ? html`<a href="/account/activity?page=${options.page - 1}" rel="prev">Newer</a>` : '';
+  const older = options.hasOlder
+    ? html`<a href="/account/activity?page=${options.page + 1}" rel="next">Older</a>`
+    : '';
+  return layout({
+    title: 'Activity',
+    context: options.context,
+    wide: true,
+    body: html`<div class="page-title"><h1>Activity</h1></div>
+      <section class="card" aria-labelledby="activity-title">
+        <h2 id="activity-title">What happened on your account</h2>
+        <p class="muted">
+          Newest first. Addresses are shown as their network (a /24, or an IPv6 /48); passwords, codes and
+          keys are never recorded.
+        </p>
+        ${
+          rows.length === 0
+            ? html`<p>Nothing recorded yet.</p>`
+            : html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">What</th>
+                      <th scope="col">Browser</th>
+                      <th scope="col">Network</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>
+              </div>`
+        }
+        <p class="button-row">${newer} ${older}</p>
       </section>`,
   });
 }

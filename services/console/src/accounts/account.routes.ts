@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import { assertNever } from '@directory/domain';
 import { clientAddressGroup } from '@directory/http-server';
+import { activityPageOf, listAccountEvents, recordRequestEvent } from './account-events.js';
 import type { AccountMail } from './account-mail.js';
 import type { AccountThrottles } from './account-throttles.js';
 import type { Notice } from '../pages/notice.js';
@@ -15,6 +16,7 @@ import {
 } from './account.service.js';
 import {
   accountPage,
+  activityPage,
   confirmEmailPage,
   forgotPasswordPage,
   invalidLinkPage,
@@ -54,6 +56,12 @@ export function accountRoutes(app: FastifyInstance, options: AccountRoutesOption
   app.post('/verify-email/resend', signedIn, async (request, reply) => handleResend(options, request, reply));
   app.get('/account', signedIn, async (request, reply) => sendAccountPage(options, request, reply));
   app.post('/account/password', signedIn, async (request, reply) => handleChange(options, request, reply));
+  app.get('/account/activity', signedIn, async (request, reply) => {
+    const page = activityPageOf(formFields(request.query, ['page']).page);
+    const { events, hasOlder } = await listAccountEvents(options.db, sessionOf(request).accountId, page);
+    const context = pageContext(request, reply, options.csrf);
+    return sendPage(reply, activityPage({ context, events, page, hasOlder }));
+  });
   done();
 }
 
@@ -123,6 +131,7 @@ async function handleReset(
   switch (result.kind) {
     case 'reset':
       request.log.info({ accountId: result.accountId }, 'password reset');
+      await recordRequestEvent(options.db, request, result.accountId, 'password-reset');
       // Every session of the account ended with it, this browser's too (if it had one).
       if (request.session !== null) await options.sessions.end(request, reply);
       return sendPage(
@@ -198,6 +207,7 @@ async function handleConfirmEmail(
       400,
     );
   request.log.info({ accountId: result.accountId }, 'e-mail address verified');
+  await recordRequestEvent(options.db, request, result.accountId, 'email-verified');
   // This request's session was loaded before the address was verified.
   if (request.session?.accountId === result.accountId) request.session.emailVerified = true;
   return sendPage(
@@ -284,6 +294,7 @@ async function handleChange(
         { accountId: session.accountId, endedSessions: result.endedSessions },
         'password changed',
       );
+      await recordRequestEvent(options.db, request, session.accountId, 'password-changed');
       const email = result.email;
       options.mail.later('password changed mail', () => options.mail.sendPasswordChanged(email));
       const others = result.endedSessions;

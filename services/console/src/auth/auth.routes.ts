@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import { assertNever } from '@directory/domain';
 import { clientAddressGroup } from '@directory/http-server';
+import { recordRequestEvent } from '../accounts/account-events.js';
 import { signIn, signUp } from './auth.service.js';
 import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import { signInPage, signUpPage } from './auth.pages.js';
@@ -36,6 +37,8 @@ export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, don
   });
   app.post('/sign-up', async (request, reply) => handleSignUp(options, request, reply));
   app.post('/sign-out', async (request, reply) => {
+    if (request.session !== null)
+      await recordRequestEvent(options.db, request, request.session.accountId, 'sign-out');
     await sessions.end(request, reply);
     return reply.redirect('/sign-in', 303);
   });
@@ -59,8 +62,11 @@ async function handleSignIn(
     case 'signedIn':
       await sessions.start(request, reply, result.accountId);
       request.log.info({ accountId: result.accountId }, 'signed in');
+      await recordRequestEvent(db, request, result.accountId, 'sign-in');
       return reply.redirect('/keys', 303);
     case 'rejected':
+      if (result.accountId !== null)
+        await recordRequestEvent(db, request, result.accountId, 'sign-in-failed');
       return sendPage(
         reply,
         signInPage({

@@ -58,7 +58,8 @@ export async function signUp(
 
 export type SignInResult =
   | { kind: 'signedIn'; accountId: string }
-  | { kind: 'rejected' }
+  /** `accountId`: the account the email names, when one does (its activity log records the failure). */
+  | { kind: 'rejected'; accountId: string | null }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
@@ -81,7 +82,7 @@ export async function signIn(
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
   // One check for every case (unknown email, operator-created account, wrong password): same work.
   const valid = await verifyPassword(password, account?.passwordHash ?? null);
-  if (account === null || !valid) return { kind: 'rejected' };
+  if (account === null || !valid) return { kind: 'rejected', accountId: account?.id ?? null };
   await throttle.succeeded(email, input.client);
   return { kind: 'signedIn', accountId: account.id };
 }

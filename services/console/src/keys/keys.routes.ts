@@ -1,3 +1,4 @@
+import { recordRequestEvent } from '../accounts/account-events.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import type { KeyVouches } from '@directory/keys';
@@ -132,6 +133,13 @@ async function createKey(
   switch (result.kind) {
     case 'created':
       request.log.info({ keyId: result.key.id, mode: result.key.mode }, 'key created');
+      await recordRequestEvent(
+        options.db,
+        request,
+        sessionOf(request).accountId,
+        'key-created',
+        result.key.id,
+      );
       // The secret goes into this response only: it is not stored, flashed or logged anywhere.
       return sendKeysPage(options, request, reply, {
         created: { name: result.key.name, secret: result.secret, mode: result.key.mode },
@@ -202,6 +210,13 @@ async function rollKey(
   switch (result.kind) {
     case 'rolled':
       request.log.info({ keyId: result.previous.id, successorId: result.key.id, grace }, 'key rolled');
+      await recordRequestEvent(
+        options.db,
+        request,
+        sessionOf(request).accountId,
+        'key-rolled',
+        result.previous.id,
+      );
       return sendKeysPage(options, request, reply, {
         created: { name: result.key.name, secret: result.secret, mode: result.key.mode },
         notice: { tone: 'success', message: rolledMessage(result, grace) },
@@ -257,6 +272,13 @@ async function revokeKey(
   switch (result.kind) {
     case 'revoked':
       request.log.info({ keyId: result.key.id }, 'key revoked');
+      await recordRequestEvent(
+        options.db,
+        request,
+        sessionOf(request).accountId,
+        'key-revoked',
+        result.key.id,
+      );
       return sendKeysPage(options, request, reply, {
         notice: {
           tone: 'success',

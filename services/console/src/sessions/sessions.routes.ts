@@ -1,3 +1,4 @@
+import { recordRequestEvent } from '../accounts/account-events.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
 import { deleteSessionsOfAccount, listSessions, sessionHandle } from './session.repository.js';
@@ -20,7 +21,9 @@ export function sessionsRoutes(app: FastifyInstance, options: SessionsRoutesOpti
     handleSignOutSession(options, request, reply),
   );
   app.post('/account/sessions/sign-out-everywhere', async (request, reply) => {
-    await deleteSessionsOfAccount(options.db, sessionOf(request).accountId);
+    const { accountId } = sessionOf(request);
+    await deleteSessionsOfAccount(options.db, accountId);
+    await recordRequestEvent(options.db, request, accountId, 'signed-out-everywhere');
     await options.sessions.end(request, reply);
     request.log.info('signed out everywhere');
     return reply.redirect('/sign-in', 303);
@@ -63,6 +66,7 @@ async function handleSignOutSession(
       status: 404,
       notice: { kind: 'error', text: 'That session has already ended.' },
     });
+  await recordRequestEvent(options.db, request, current.accountId, 'session-ended');
   if (target.id === current.id) {
     await options.sessions.end(request, reply);
     return reply.redirect('/sign-in', 303);

@@ -1,3 +1,4 @@
+import { recordRequestEvent } from '../accounts/account-events.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { assertNever } from '@directory/domain';
 import type { WebhookDeps } from '@directory/webhooks';
@@ -158,6 +159,13 @@ async function createEndpoint(
     case 'created':
       // Never the secret: it goes into this response only, and is not stored in clear, flashed or logged.
       request.log.info({ endpointId: result.endpoint.id }, 'webhook endpoint created');
+      await recordRequestEvent(
+        options.webhooks.db,
+        request,
+        accountId,
+        'webhook-created',
+        result.endpoint.id,
+      );
       return sendWebhooksPage(options, request, reply, {
         created: { url: result.endpoint.url, secret: result.secret },
         notice: { tone: 'success', message: `Endpoint ${result.endpoint.url} added.` },
@@ -287,6 +295,7 @@ async function deleteEndpoint(
   if (endpoint === null || !(await deleteEndpointOfAccount(options.webhooks.db, accountId, endpoint.id)))
     return sendEndpointNotFound(options.csrf, request, reply);
   request.log.info({ endpointId: endpoint.id }, 'webhook endpoint deleted');
+  await recordRequestEvent(options.webhooks.db, request, accountId, 'webhook-removed', endpoint.id);
   return sendWebhooksPage(options, request, reply, {
     notice: { tone: 'success', message: `Endpoint ${endpoint.url} deleted. It receives no further events.` },
   });
