@@ -31,6 +31,7 @@ import { keysRoutes } from './keys/keys.routes.js';
 import { createWebhookBudgets, type WebhookBudgetLimits } from './webhooks/webhook-budgets.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { accountRoutes } from './accounts/account.routes.js';
+import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import { sessionsRoutes } from './sessions/sessions.routes.js';
 import { createAccountMail } from './accounts/account-mail.js';
 import { createAccountThrottles, type AccountLimits } from './accounts/account-throttles.js';
@@ -107,19 +108,28 @@ export async function buildConsoleApp(
     mail,
     ...createThrottles(deps),
     clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
+    secret: deps.secret,
+  });
+  const accountThrottles = createAccountThrottles({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    limits: deps.accountLimits,
   });
   await app.register(accountRoutes, {
     db: deps.db,
     sessions,
     csrf,
     mail,
-    throttles: createAccountThrottles({
-      redis: deps.redis,
-      prefix: deps.redisPrefix,
-      limits: deps.accountLimits,
-    }),
+    throttles: accountThrottles,
     secret: deps.secret,
     clientIpv6PrefixBits: deps.clientIpv6PrefixBits,
+  });
+  await app.register(twoFactorRoutes, {
+    db: deps.db,
+    sessions,
+    csrf,
+    throttles: accountThrottles,
+    secret: deps.secret,
   });
   await app.register(sessionsRoutes, { db: deps.db, sessions, csrf });
   await app.register(keysRoutes, {

@@ -55,6 +55,8 @@ export async function startConsoleServer(): Promise<void> {
         mailWindowSeconds: config.CONSOLE_MAIL_WINDOW_S,
         passwordChangesMax: config.CONSOLE_PASSWORD_CHANGE_MAX,
         passwordChangeWindowSeconds: config.CONSOLE_LOGIN_WINDOW_S,
+        twoFactorCodesMax: config.CONSOLE_LOGIN_MAX_FAILURES,
+        twoFactorWindowSeconds: config.CONSOLE_LOGIN_WINDOW_S,
       },
     },
     { logLevel: config.LOG_LEVEL, httpMetrics: operations.httpMetrics },

@@ -12,6 +12,10 @@ export type AccountThrottles = {
   passwordReset: (email: string, client: string) => Admit;
   /** A password change with the current password: each is a guess at it, like a sign-in. */
   passwordChange: (accountId: string) => Admit;
+  /** A two-factor code (sign-in's second step, enrolment): per account, counted before the check. */
+  twoFactorCode: (accountId: string) => Admit;
+  /** A right code gives its attempt back: only wrong codes use up the budget. */
+  twoFactorSucceeded: (accountId: string) => Promise<void>;
 };
 
 export type AccountLimits = {
@@ -23,6 +27,9 @@ export type AccountLimits = {
   passwordChangesMax: number;
   /** Password changes are counted per this window (the sign-in window). */
   passwordChangeWindowSeconds: number;
+  /** Wrong two-factor codes per account per window (default: 5 per passwordChangeWindowSeconds). */
+  twoFactorCodesMax?: number;
+  twoFactorWindowSeconds?: number;
 };
 
 /**
@@ -52,6 +59,11 @@ export function createAccountThrottles(options: {
     limits.passwordChangesMax,
     limits.passwordChangeWindowSeconds,
   );
+  const twoFactor = limiter(
+    'two-factor:account',
+    limits.twoFactorCodesMax ?? 5,
+    limits.twoFactorWindowSeconds ?? limits.passwordChangeWindowSeconds,
+  );
   const admit = async (decision: Promise<{ allowed: boolean; retryAfterSeconds?: number }>) => {
     const result = await decision;
     return result.allowed ? null : (result.retryAfterSeconds ?? 1);
@@ -64,6 +76,10 @@ export function createAccountThrottles(options: {
       (await admit(resetPerAddress.consume(digest(client)))) ??
       admit(resetPerEmail.consume(digest(email.trim().toLowerCase()))),
     passwordChange: (accountId) => admit(change.consume(accountId)),
+    twoFactorCode: (accountId) => admit(twoFactor.consume(accountId)),
+    twoFactorSucceeded: async (accountId) => {
+      await twoFactor.refund(accountId);
+    },
   };
 }
 

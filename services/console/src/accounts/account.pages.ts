@@ -141,8 +141,9 @@ export function accountPage(options: {
           }
         </p>
         <p>
-          <a href="/account/sessions">Where you are signed in</a> ·
-          <a href="/account/activity">Activity</a>
+          <a href="/account/sessions">Where you are signed in</a> · <a href="/account/activity">Activity</a> ·
+          <a href="/account/two-factor">Two-factor sign-in</a> ·
+          <a href="/account/delete">Delete the account</a>
         </p>
       </section>
       <section class="card" aria-labelledby="password-title">

@@ -3,6 +3,8 @@ import type { Database } from '@directory/database';
 import { assertNever } from '@directory/domain';
 import { clientAddressGroup } from '@directory/http-server';
 import { recordRequestEvent } from '../accounts/account-events.js';
+import { sendToSecondStep } from '../accounts/two-factor.routes.js';
+import { hasTwoFactor } from '../accounts/two-factor.service.js';
 import { signIn, signUp } from './auth.service.js';
 import type { LoginThrottle, SignUpThrottle } from './login-throttle.js';
 import { signInPage, signUpPage } from './auth.pages.js';
@@ -21,6 +23,8 @@ export type AuthRoutesOptions = {
   mail: AccountMail;
   /** Leading bits that make an IPv6 client's address group, what the throttles count (config CLIENT_IPV6_PREFIX_BITS). */
   clientIpv6PrefixBits: number;
+  /** CONSOLE_SECRET: signs the ticket between the password and the two-factor step. */
+  secret: string;
 };
 
 export function authRoutes(app: FastifyInstance, options: AuthRoutesOptions, done: () => void): void {
@@ -60,6 +64,9 @@ async function handleSignIn(
   const result = await signIn(db, throttle, { ...form, client: clientOf(options, request) });
   switch (result.kind) {
     case 'signedIn':
+      // With two-factor sign-in on, the right password only earns the code page (no session yet).
+      if (await hasTwoFactor(db, result.accountId))
+        return sendToSecondStep(options.secret, request, reply, result.accountId);
       await sessions.start(request, reply, result.accountId);
       request.log.info({ accountId: result.accountId }, 'signed in');
       await recordRequestEvent(db, request, result.accountId, 'sign-in');

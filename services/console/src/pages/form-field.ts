@@ -4,7 +4,9 @@ import { html, type SafeHtml } from './html.js';
 export type FieldOptions = {
   id: string;
   label: string;
-  type: 'email' | 'password';
+  type: 'email' | 'password' | 'text';
+  /** For codes: `numeric` brings up a phone's digit keyboard. */
+  inputmode?: 'numeric' | 'text';
   autocomplete: string;
   value?: string;
   hint?: string;
@@ -24,6 +26,7 @@ export function field(options: FieldOptions): SafeHtml {
       name="${options.id}"
       type="${options.type}"
       autocomplete="${options.autocomplete}"
+      ${options.inputmode === undefined ? '' : html`inputmode="${options.inputmode}"`}
       required
       ${options.value === undefined ? '' : html`value="${options.value}"`}
       ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
