@@ -27,6 +27,12 @@ export {
   setPasswordHash,
   type AccountCredentials,
 } from './account.repository.js';
+export {
+  eraseAccount,
+  findAccountToErase,
+  planAccountErasure,
+  type AccountErasure,
+} from './account-erasure.js';
 export { addUsageBatch, usageOfKeys, type KeyDayCount, type UsageBatch } from './key-usage.repository.js';
 export { UNVOUCHED, createKeyLookup, type Admit, type Authentication, type KeyLookup } from './key-lookup.js';
 export { barRedisKey, createKeyVouches, keyHashTag, vouchRedisKey, type KeyVouches } from './key-vouches.js';

@@ -49,7 +49,7 @@ function withDatabase<T>(work: (db: Database) => Promise<T>): Promise<T> {
  * For writes to a key's row: the database, and Redis to bar the key first (key-vouches.ts), over the
  * services' connection settings: a Redis that is down or paused fails the command within seconds.
  */
-async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
+export async function withKeyWrites<T>(work: (db: Database, vouches: KeyVouches) => Promise<T>): Promise<T> {
   const config = loadConfigOrExit();
   const redis = createRedisClient(config, 'service');
   // Connection errors surface as the command's own failure, below.

@@ -26,6 +26,7 @@ export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
   'packages/database/src/migrate.cli.ts': 'migrate',
   'packages/ingest/src/ingest.cli.ts': 'ingest',
   'packages/keys/src/keys.cli.ts': 'keys',
+  'packages/keys/src/accounts.cli.ts': 'accounts',
   'packages/operator/src/reindex.cli.ts': 'reindex',
   'packages/operator/src/dead-letters.cli.ts': 'dead-letters',
   'packages/operator/src/jobs.cli.ts': 'jobs',

@@ -31,6 +31,7 @@ import { keysRoutes } from './keys/keys.routes.js';
 import { createWebhookBudgets, type WebhookBudgetLimits } from './webhooks/webhook-budgets.js';
 import { webhooksRoutes } from './webhooks/webhooks.routes.js';
 import { accountRoutes } from './accounts/account.routes.js';
+import { accountDeletionRoutes } from './accounts/account-deletion.js';
 import { twoFactorRoutes } from './accounts/two-factor.routes.js';
 import { sessionsRoutes } from './sessions/sessions.routes.js';
 import { createAccountMail } from './accounts/account-mail.js';
@@ -131,10 +132,20 @@ export async function buildConsoleApp(
     throttles: accountThrottles,
     secret: deps.secret,
   });
+  const vouches = createKeyVouches(deps.redis, deps.redisPrefix);
+  await app.register(accountDeletionRoutes, {
+    db: deps.db,
+    sessions,
+    csrf,
+    throttles: accountThrottles,
+    mail,
+    vouches,
+    secret: deps.secret,
+  });
   await app.register(sessionsRoutes, { db: deps.db, sessions, csrf });
   await app.register(keysRoutes, {
     db: deps.db,
-    vouches: createKeyVouches(deps.redis, deps.redisPrefix),
+    vouches,
     csrf,
     keyPolicy: deps.keyPolicy,
   });

@@ -76,6 +76,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: async (argv) => (await import('@directory/keys/cli')).runKeysCommand(argv),
   },
   {
+    name: 'accounts',
+    keepsRunning: false,
+    description: 'console accounts: delete (keys revoked, webhooks removed, personal data erased)',
+    ownArguments: true,
+    run: async (argv) => (await import('@directory/keys/accounts-cli')).runAccountsCommand(argv),
+  },
+  {
     name: 'dead-letters',
     keepsRunning: false,
     description: 'rejected events and refused index documents: list, show, redrive, projections, retry',

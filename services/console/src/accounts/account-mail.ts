@@ -4,7 +4,12 @@ import type { Database } from '@directory/database';
 import { ACCOUNT_TOKEN_RANDOM_BYTES, mintAccountToken, type AccountTokenPurpose } from './account-token.js';
 import { storeAccountToken } from './account-token.repository.js';
 import type { Mailer } from '../mail/mailer.js';
-import { passwordChangedMail, passwordResetMail, verificationMail } from '../mail/mail-templates.js';
+import {
+  accountDeletedMail,
+  passwordChangedMail,
+  passwordResetMail,
+  verificationMail,
+} from '../mail/mail-templates.js';
 
 /** A verification link works for a day; a reset link for half an hour. */
 export const VERIFICATION_TOKEN_TTL_S = 24 * 3_600;
@@ -27,6 +32,8 @@ export type AccountMail = {
   sendPasswordReset: (account: { accountId: string; email: string }) => Promise<void>;
   /** Tells the address that its account's password changed (with a reset link, in case it was not them). */
   sendPasswordChanged: (email: string) => Promise<void>;
+  /** Confirms to the address an account had that the account is deleted. */
+  sendAccountDeleted: (email: string, erased: { keys: number; webhooks: number }) => Promise<void>;
   /**
    * Runs `task` after the answer is sent: a page must not wait for (or reveal by its timing) an SMTP
    * exchange. A failure is logged by `what`, never with the mail.
@@ -73,6 +80,9 @@ export function createAccountMail(deps: AccountMailDependencies): AccountMail {
     },
     sendPasswordChanged: async (email) => {
       await deps.mailer.send(email, passwordChangedMail({ resetLink: `${deps.publicUrl}/forgot-password` }));
+    },
+    sendAccountDeleted: async (email, erased) => {
+      await deps.mailer.send(email, accountDeletedMail(erased));
     },
     later: (what, task) => {
       const running = task().catch((error: unknown) => {

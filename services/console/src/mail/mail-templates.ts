@@ -115,3 +115,25 @@ export function passwordChangedMail(options: { resetLink: string }): MailContent
     ),
   };
 }
+
+/** The confirmation that the account of this address is deleted (the last mail it gets from us). */
+export function accountDeletedMail(options: { keys: number; webhooks: number }): MailContent {
+  const title = 'Your account is deleted';
+  const what = `${options.keys} API key(s) revoked and ${options.webhooks} webhook endpoint(s) removed`;
+  return {
+    subject: `${PRODUCT_NAME}: your account is deleted`,
+    text: [
+      `Your ${PRODUCT_NAME} Console account was deleted at your request: ${what}.`,
+      'Your e-mail address, password and sessions are erased; we keep only anonymous request counts.',
+      '',
+      'This is the last mail we send to this address about the account.',
+      '',
+    ].join('\n'),
+    html: htmlMail(
+      title,
+      html`<p>Your ${PRODUCT_NAME} Console account was deleted at your request: ${what}.</p>
+        <p>Your e-mail address, password and sessions are erased; we keep only anonymous request counts.</p>
+        <p>This is the last mail we send to this address about the account.</p>`,
+    ),
+  };
+}
