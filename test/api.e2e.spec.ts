@@ -98,7 +98,7 @@ describe('npm run api, two processes, npm run keys', () => {
 
     const unauthenticated = await fetch(`${first}/openapi.json`);
     expect((await unauthenticated.json()) as { info: { version: string } }).toMatchObject({
-      info: { version: '1.4.0' },
+      info: { version: '1.5.0' },
     });
     for (const api of apis) expect(api.output()).not.toContain(secret);
   });

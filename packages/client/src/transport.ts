@@ -8,7 +8,7 @@ import {
   type BackoffOptions,
 } from './retry.js';
 
-export const CLIENT_VERSION = '1.4.0';
+export const CLIENT_VERSION = '1.5.0';
 
 export type RetryOptions = BackoffOptions & {
   /** Retries after the first attempt (default 3; 0 turns retrying off). */

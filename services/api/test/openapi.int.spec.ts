@@ -48,9 +48,9 @@ describe('OpenAPI document', () => {
   });
   afterAll(() => harness.close());
 
-  it('is served without a key, at version 1.4.0, and is a valid OpenAPI 3.1 document', async () => {
+  it('is served without a key, at version 1.5.0, and is a valid OpenAPI 3.1 document', async () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.info.version).toBe('1.4.0');
+    expect(document.info.version).toBe('1.5.0');
     const result = await new Validator().validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -63,7 +63,7 @@ describe('Postman collection', () => {
     expect(collection.info).toMatchObject({
       name: 'Doctor directory API',
       schema: POSTMAN_SCHEMA,
-      version: '1.4.0',
+      version: '1.5.0',
     });
     for (const request of requests) {
       expect(request.request?.method, request.name).toBe('GET');

@@ -13,7 +13,7 @@ import {
   type PostmanCollection,
 } from './postman-collection.js';
 
-export const OPENAPI_VERSION = '1.4.0';
+export const OPENAPI_VERSION = '1.5.0';
 
 const DESCRIPTION = `Read-only access to published doctor and clinic directory records.
 

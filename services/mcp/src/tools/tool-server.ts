@@ -31,7 +31,7 @@ import { renderSpecialties } from './specialty-text.js';
 import { advertisedInputSchema, type ToolArguments } from './tool-input.js';
 import { failedCall, invalidArguments, toolError } from './tool-result.js';
 
-export const SERVER_INFO = { name: 'doctor-directory', version: '1.4.0' } as const;
+export const SERVER_INFO = { name: 'doctor-directory', version: '1.5.0' } as const;
 
 // The tools only read published records of this service's own index: no side effects, same answer
 // for the same call, no access to anything outside the directory.
