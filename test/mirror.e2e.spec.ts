@@ -28,14 +28,22 @@ import { ingestFiles } from './ingest-files.fixture.js';
 // Keeping a mirror, end to end (docs/api.md, "Keeping a mirror"): events through `ingest --wait`, the
 // worker folding them and sending webhooks, the API serving the export and the changes feed. Three
 // mirrors are kept the three documented ways and must each equal what paging the search returns:
-// export + changes feed from the export's cursor; export + signed webhooks (kept by version per id).
+// export + changes feed from the export's cursor; export + signed webhooks (kept by version per id);
+// through later changes, a merge of two records and its undoing.
 
 const WEBHOOK_SECRET_KEY = 'mirror-e2e-webhook-secret-key-0123456789abcdef';
 
 type Delivery = { headers: Record<string, string>; body: string };
 type DoctorEvent = {
   type: 'doctor.upserted' | 'doctor.deleted';
-  data: { id: string; country: string; version: number; changedAt: string; doctor: Doctor | null };
+  data: {
+    id: string;
+    country: string;
+    version: number;
+    changedAt: string;
+    doctor: Doctor | null;
+    mergedInto?: string;
+  };
 };
 
 /** Standard Webhooks verification written from the convention's text, apart from our signing code. */
@@ -150,7 +158,7 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
     return records;
   }
 
-  it('builds the same directory three ways, through changes made after the export', async () => {
+  it('builds the same directory three ways, through changes made after the export, a merge and an unmerge', async () => {
     await ingest(
       ['M-A', 'M-B', 'M-C'].flatMap((id) => [
         crawled(id, 1, '2026-01-01T10:00:00Z'),
@@ -192,44 +200,78 @@ describe('keeping a mirror: export + changes feed + webhooks equal paging the se
 
     // Mirror 1: the changes feed from the export's cursor (dated entries: an export starts a 1.3 feed).
     let cursor = trailer.export.changesCursor;
-    await vi.waitFor(
-      async () => {
-        for (;;) {
-          const response = await get(
-            `/api/v1/changes?country=de&limit=2&since=${encodeURIComponent(cursor)}`,
-          );
-          validator.check('/api/v1/changes', 'GET', response);
-          const page = response.json() as ChangesPage;
-          for (const change of page.changes) {
-            expect(change.changedAt, change.id).toEqual(expect.any(String));
-            if (change.doctor === null) feedMirror.delete(change.id);
-            else feedMirror.set(change.id, change.doctor);
+    const followFeed = (want: Map<string, unknown>) =>
+      vi.waitFor(
+        async () => {
+          for (;;) {
+            const response = await get(
+              `/api/v1/changes?country=de&limit=2&since=${encodeURIComponent(cursor)}`,
+            );
+            validator.check('/api/v1/changes', 'GET', response);
+            const page = response.json() as ChangesPage;
+            for (const change of page.changes) {
+              expect(change.changedAt, change.id).toEqual(expect.any(String));
+              if (change.doctor === null) feedMirror.delete(change.id);
+              else feedMirror.set(change.id, change.doctor);
+            }
+            cursor = page.page.nextCursor;
+            if (!page.page.hasMore) break;
           }
-          cursor = page.page.nextCursor;
-          if (!page.page.hasMore) break;
-        }
-        expect(feedMirror).toEqual(expected);
-      },
-      { timeout: 20_000, interval: 200 },
-    );
+          expect(feedMirror).toEqual(want);
+        },
+        { timeout: 20_000, interval: 200 },
+      );
 
     // Mirror 2: the signed webhooks, each verified and kept only when newer than what the mirror holds.
-    await vi.waitFor(
-      () => {
-        for (const delivery of deliveries.splice(0)) {
-          expect(verifies(signingSecret, delivery), delivery.body).toBe(true);
-          expect(verifies(`whsec_${Buffer.from('another secret').toString('base64')}`, delivery)).toBe(false);
-          const event = JSON.parse(delivery.body) as DoctorEvent;
-          validator.checkWebhook(event.type, event);
-          const { id, version, doctor } = event.data;
-          if ((hookVersions.get(id) ?? 0) > version) continue;
-          hookVersions.set(id, version);
-          if (doctor === null) hookMirror.delete(id);
-          else hookMirror.set(id, doctor);
-        }
-        expect(hookMirror).toEqual(expected);
+    const mergedInto = new Map<string, string>();
+    const followHooks = (want: Map<string, unknown>) =>
+      vi.waitFor(
+        () => {
+          for (const delivery of deliveries.splice(0)) {
+            expect(verifies(signingSecret, delivery), delivery.body).toBe(true);
+            expect(verifies(`whsec_${Buffer.from('another secret').toString('base64')}`, delivery)).toBe(
+              false,
+            );
+            const event = JSON.parse(delivery.body) as DoctorEvent;
+            validator.checkWebhook(event.type, event);
+            const { id, version, doctor } = event.data;
+            if (event.data.mergedInto !== undefined) mergedInto.set(id, event.data.mergedInto);
+            if ((hookVersions.get(id) ?? 0) > version) continue;
+            hookVersions.set(id, version);
+            if (doctor === null) hookMirror.delete(id);
+            else hookMirror.set(id, doctor);
+          }
+          expect(hookMirror).toEqual(want);
+        },
+        { timeout: 20_000, interval: 200 },
+      );
+    await followFeed(expected);
+    await followHooks(expected);
+
+    // A merge (M-C into M-A) and its undoing: both mirrors follow, and still equal the search.
+    await ingest([lifecycle('M-C', 'place.merged', '2026-01-03T10:00:00Z', { into: 'M-A' })]);
+    const afterMerge = await vi.waitFor(
+      async () => {
+        const now = await searched();
+        expect([...now.keys()].sort()).toEqual(['M-A', 'M-D']);
+        return now;
       },
       { timeout: 20_000, interval: 200 },
     );
+    await followFeed(afterMerge);
+    await followHooks(afterMerge);
+    expect(mergedInto.get('M-C'), 'the delete of a merged-away record names its survivor').toBe('M-A');
+
+    await ingest([lifecycle('M-C', 'place.unmerged', '2026-01-04T10:00:00Z')]);
+    const afterUnmerge = await vi.waitFor(
+      async () => {
+        const now = await searched();
+        expect([...now.keys()].sort()).toEqual(['M-A', 'M-C', 'M-D']);
+        return now;
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    await followFeed(afterUnmerge);
+    await followHooks(afterUnmerge);
   });
 });
