@@ -30,7 +30,8 @@ import {
   type StorageFigures,
   type WorkloadFigures,
 } from './scale-figures.js';
-import { SCALE_WORKLOADS, scaleWorkload, type SampledRecord } from './scale-workloads.js';
+import { SCALE_WORKLOADS, scaleWorkload, suggestSequences, type SampledRecord } from './scale-workloads.js';
+import { apiSuggestClient, rawSuggestClient, runSuggestPhase } from './suggest-clients.js';
 
 export type SearchOptions = { requests: number; concurrency: number; rounds: number; seed: number };
 
@@ -46,10 +47,14 @@ export async function sampleServedRecords(
     name: string;
     lat: number | null;
     lon: number | null;
+    displayName: string | null;
+    cityName: string | null;
+    specialtyCodes: string[] | null;
   }>`
     select place_id as id, document->>'country' as country, document->>'citySlug' as "citySlug",
            document->>'sortName' as name, (document->'location'->>'lat')::float8 as lat,
-           (document->'location'->>'lon')::float8 as lon
+           (document->'location'->>'lon')::float8 as lon, document->'doctor'->>'name' as "displayName",
+           document->>'cityName' as "cityName", document->'specialtyCodes' as "specialtyCodes"
     from places where served order by md5(place_id) limit ${count}`.execute(environment.db);
   return result.rows.map((row) => ({
     id: row.id,
@@ -60,6 +65,9 @@ export async function sampleServedRecords(
       .split(/\s+/)
       .reduce((longest, word) => (word.length > longest.length ? word : longest), ''),
     location: row.lat === null || row.lon === null ? null : { lat: row.lat, lon: row.lon },
+    name: row.displayName ?? '',
+    cityName: row.cityName,
+    specialtyCodes: row.specialtyCodes ?? [],
   }));
 }
 
@@ -115,6 +123,30 @@ export async function measureSearch(
     );
     log(`  ${formatWorkload(workload, figures[workload])}`);
   }
+  figures.suggest = await measureSuggest(environment, api, sample, options);
+  return figures;
+}
+
+/**
+ * The typeahead: users typing the sampled records' names, cities and specialty labels, one
+ * `/suggest` per keystroke, against the route's own requests straight to Elasticsearch; `requests`
+ * keystrokes a round.
+ */
+export async function measureSuggest(
+  environment: BenchEnvironment,
+  api: RunningApi,
+  sample: ReadonlyArray<SampledRecord>,
+  options: SearchOptions,
+): Promise<WorkloadFigures> {
+  const clients = { ours: apiSuggestClient(api), raw: rawSuggestClient(environment) };
+  const figures = await compareSides(options.rounds, (side, round) =>
+    runSuggestPhase(
+      clients[side],
+      suggestSequences(sample, options.requests, options.seed + round),
+      options.concurrency,
+    ),
+  );
+  log(`  ${formatWorkload('suggest (one keystroke)', figures)}`);
   return figures;
 }
 

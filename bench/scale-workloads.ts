@@ -4,14 +4,26 @@
 import type { CountryCode, SearchFilters } from '@directory/domain';
 import type { Task } from './api-workload.js';
 import { createRandom } from './seeded-random.js';
+import {
+  drawSequence,
+  specialtyLabels,
+  type SuggestSequence,
+  type SuggestTexts,
+} from './suggest-workload.js';
 
-/** What one sampled served record offers a request: its id, dataset, a word of its name, its location. */
+/**
+ * What one sampled served record offers a request: its id, dataset, a word of its name, its location;
+ * and what a user may type in the typeahead: its name, its city's name, its specialty codes.
+ */
 export type SampledRecord = {
   id: string;
   country: CountryCode;
   citySlug: string;
   nameWord: string;
   location: { lat: number; lon: number } | null;
+  name: string;
+  cityName: string | null;
+  specialtyCodes: ReadonlyArray<string>;
 };
 
 export const SCALE_WORKLOADS = ['literal', 'relevance', 'geo', 'bbox', 'count', 'get'] as const;
@@ -76,4 +88,49 @@ export function scaleWorkload(
       }
     }
   });
+}
+
+/** Each dataset's texts to type, from the sampled records of that dataset. */
+export function suggestTexts(sample: ReadonlyArray<SampledRecord>): Map<CountryCode, SuggestTexts> {
+  const byCountry = new Map<CountryCode, SampledRecord[]>();
+  for (const record of sample)
+    byCountry.set(record.country, [...(byCountry.get(record.country) ?? []), record]);
+  return new Map(
+    [...byCountry].map(([country, records]) => {
+      const names = records.flatMap((record) => (record.name.trim() === '' ? [] : [record.name]));
+      const cities = [...new Set(records.flatMap((record) => (record.cityName ? [record.cityName] : [])))];
+      const specialties = specialtyLabels(
+        country,
+        records.flatMap((record) => record.specialtyCodes),
+      );
+      return [country, { names, cities: cities.length > 0 ? cities : names, specialties }];
+    }),
+  );
+}
+
+/**
+ * Typeahead users, as `bench:suggest` draws them, typing the sampled records' own texts: each sequence's
+ * dataset is a sampled record's (so datasets weigh as in the store), its text drawn from that dataset's
+ * records. Sequences are drawn until they hold `keystrokes` keystrokes (the last one cut short).
+ */
+export function suggestSequences(
+  sample: ReadonlyArray<SampledRecord>,
+  keystrokes: number,
+  seed: number,
+): SuggestSequence[] {
+  const texts = suggestTexts(sample);
+  const typable = sample.filter((record) => (texts.get(record.country)?.names.length ?? 0) > 0);
+  const random = createRandom(seed);
+  const sequences: SuggestSequence[] = [];
+  let typed = 0;
+  // Bounded: a text may leave no keystroke (a name ending in a space has a blank surname).
+  for (let draws = 0; typed < keystrokes && typable.length > 0 && draws < keystrokes * 10; draws += 1) {
+    const { country } = random.pick(typable);
+    const sequence = drawSequence(random, country, texts.get(country) as SuggestTexts);
+    const kept = sequence.keystrokes.slice(0, keystrokes - typed);
+    if (kept.length === 0) continue;
+    sequences.push({ country, keystrokes: kept });
+    typed += kept.length;
+  }
+  return sequences;
 }

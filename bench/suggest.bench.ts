@@ -5,28 +5,31 @@
 // next keystroke: a doctor's name (half of the sequences), a city or a specialty label in the dataset's
 // language (a quarter each), taken from the indexed records themselves.
 import { parseArgs } from 'node:util';
-import {
-  buildSpecialtyCountsRequest,
-  buildSuggestCitiesRequest,
-  buildSuggestDoctorsRequest,
-  matchingSpecialtyCodes,
-  specialtyVocabularyPage,
-  type PageLanguage,
-  type SuggestParams,
-} from '@directory/domain';
+import { buildSpecialtyCountsRequest } from '@directory/domain';
 import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
 import {
   createBenchEnvironment,
   log,
   percentile,
-  runConcurrently,
   type BenchEnvironment,
   type PhaseRun,
 } from './bench-environment.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { createRandom } from './seeded-random.js';
 import { indexServedRecords } from './served-records.js';
+import {
+  apiSuggestClient,
+  rawSuggestClient,
+  runSuggestPhase as runPhase,
+  type SuggestClient as Client,
+} from './suggest-clients.js';
+import {
+  drawSequence,
+  specialtyLabels,
+  type SuggestSequence as Sequence,
+  type SuggestTexts as Texts,
+} from './suggest-workload.js';
 
 type BenchOptions = { records: number; sequences: number; concurrency: number };
 
@@ -45,19 +48,6 @@ function parseOptions(): BenchOptions {
     concurrency: Number(values.concurrency),
   };
 }
-
-/** One user typing one text: the query after each keystroke. */
-type Sequence = { country: Live; keystrokes: string[] };
-
-/** The longest prefix typed: past it a user picks a suggestion. */
-const MAX_TYPED = 14;
-
-function keystrokesOf(text: string): string[] {
-  const characters = [...text].slice(0, MAX_TYPED);
-  return characters.map((_, index) => characters.slice(0, index + 1).join('')).filter((q) => q.trim() !== '');
-}
-
-type Texts = { names: string[]; cities: string[]; specialties: string[] };
 
 /** Real names and cities of each dataset, read back from the index; the labels of its specialty codes. */
 async function textsOf(environment: BenchEnvironment, country: Live): Promise<Texts> {
@@ -86,66 +76,16 @@ async function textsOf(environment: BenchEnvironment, country: Live): Promise<Te
   const codes = (
     (counts.aggregations?.specialties as { buckets: Array<{ key: string }> } | undefined)?.buckets ?? []
   ).map((bucket) => bucket.key);
-  // Labels in the dataset's own language (the four bench datasets' languages are page languages).
-  const labels = new Map(
-    specialtyVocabularyPage(country as PageLanguage).specialties.map(({ code, label }) => [code, label]),
-  );
-  const specialties = codes.flatMap((code) => labels.get(code) ?? []);
-  return { names, cities, specialties };
+  return { names, cities, specialties: specialtyLabels(country, codes) };
 }
 
 async function sequencesOf(environment: BenchEnvironment, count: number): Promise<Sequence[]> {
   const texts = new Map<Live, Texts>();
   for (const country of LIVE) texts.set(country, await textsOf(environment, country));
-  const random = createRandom(11).next;
-  const pick = <T>(items: ReadonlyArray<T>): T => items[Math.floor(random() * items.length)] as T;
+  const random = createRandom(11);
   return Array.from({ length: count }, () => {
-    const country = pick(LIVE);
-    const { names, cities, specialties } = texts.get(country) as Texts;
-    const draw = random();
-    // A name is typed from its start, or from its surname (its last word), as users do.
-    const name = pick(names);
-    const text =
-      draw < 0.25
-        ? name
-        : draw < 0.5
-          ? (name.split(' ').at(-1) ?? name)
-          : draw < 0.75
-            ? pick(cities)
-            : pick(specialties.length > 0 ? specialties : cities);
-    return { country, keystrokes: keystrokesOf(text) };
-  });
-}
-
-type Client = (country: Live, q: string) => Promise<void>;
-
-function apiClient(api: RunningApi): Client {
-  return async (country, q) => {
-    const query = new URLSearchParams({ country, q });
-    const response = await fetch(`${api.base}/suggest?${query.toString()}`, { headers: api.headers });
-    if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
-    await response.arrayBuffer();
-  };
-}
-
-/** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
-function rawClient(environment: BenchEnvironment): Client {
-  const { client, alias } = environment;
-  return async (country, q) => {
-    const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
-    const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
-    await Promise.all([
-      client.search({ index: alias, ...buildSuggestDoctorsRequest(params) }),
-      client.search({ index: alias, ...buildSuggestCitiesRequest(params) }),
-      specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
-    ]);
-  };
-}
-
-/** `concurrency` users, each typing whole sequences one keystroke after another. */
-function runPhase(client: Client, sequences: Sequence[], concurrency: number): Promise<PhaseRun> {
-  return runConcurrently(sequences, concurrency, async ({ country, keystrokes }, timed) => {
-    for (const q of keystrokes) await timed(() => client(country, q));
+    const country = random.pick(LIVE);
+    return drawSequence(random, country, texts.get(country) as Texts);
   });
 }
 
@@ -173,8 +113,8 @@ let api: RunningApi | undefined;
 try {
   await indexServedRecords(environment, options.records);
   api = await startApi(environment);
-  const ours = apiClient(api);
-  const raw = rawClient(environment);
+  const ours = apiSuggestClient(api);
+  const raw = rawSuggestClient(environment);
   // Each round types its own draw of sequences; both sides of a round type the same ones.
   const all = await sequencesOf(environment, options.sequences * 3);
   const warmUp = all.slice(0, options.sequences);

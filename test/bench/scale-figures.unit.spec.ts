@@ -8,7 +8,12 @@ import {
   type StepFigures,
   type WorkloadFigures,
 } from '../../bench/scale-figures.js';
-import { scaleWorkload, type SampledRecord } from '../../bench/scale-workloads.js';
+import {
+  scaleWorkload,
+  suggestSequences,
+  suggestTexts,
+  type SampledRecord,
+} from '../../bench/scale-workloads.js';
 
 const latency = (p99: number, rps = 100) => ({ rps, p50: p99 / 2, p99 });
 const workload = (p99: number, ratio = 1): WorkloadFigures => ({
@@ -87,15 +92,41 @@ describe('scaleSummary', () => {
       bytes_per_place: 1_500,
     });
     expect(scaleSummary([step(1_000, {})]).ingest_ratio_full_vs_empty).toBeNull();
+    // The typeahead is one of the search workloads: the worst growth and ratio may be its.
+    const withSuggest = [
+      step(100_000, { literal: workload(10, 0.9), suggest: workload(4, 2) }),
+      step(400_000, { literal: workload(12, 0.8), suggest: workload(10, 0.6) }),
+    ];
+    expect(scaleSummary(withSuggest)).toMatchObject({ search_p99_growth: 2.5, search_ratio_min: 0.6 });
     expect(bytesPerPlace(step(0, {}).storage)).toBeNull();
   });
 });
 
+const SAMPLE: SampledRecord[] = [
+  {
+    id: 'a',
+    country: 'de',
+    citySlug: 'berlin',
+    nameWord: 'praxis',
+    location: { lat: 52.5, lon: 13.4 },
+    name: 'Praxis Dr. Weber',
+    cityName: 'Berlin',
+    specialtyCodes: ['cardiology'],
+  },
+  {
+    id: 'b',
+    country: 'es',
+    citySlug: 'madrid',
+    nameWord: 'clinica',
+    location: null,
+    name: 'Clínica García',
+    cityName: 'Madrid',
+    specialtyCodes: ['acupuncture', 'cardiology'],
+  },
+];
+
 describe('scaleWorkload', () => {
-  const sample: SampledRecord[] = [
-    { id: 'a', country: 'de', citySlug: 'berlin', nameWord: 'praxis', location: { lat: 52.5, lon: 13.4 } },
-    { id: 'b', country: 'es', citySlug: 'madrid', nameWord: 'clinica', location: null },
-  ];
+  const sample = SAMPLE;
 
   it('draws the same requests for the same seed, each from a sampled record', () => {
     expect(scaleWorkload('literal', sample, 20, 3)).toEqual(scaleWorkload('literal', sample, 20, 3));
@@ -114,5 +145,37 @@ describe('scaleWorkload', () => {
       expect(task.filters.bbox?.north).toBeCloseTo(52.55);
     }
     expect(scaleWorkload('geo', [], 10, 2)).toEqual([]);
+  });
+});
+
+describe('suggestSequences', () => {
+  it('types each dataset’s own names, surnames, cities and specialty labels (in its language)', () => {
+    expect(suggestTexts(SAMPLE).get('es')).toEqual({
+      names: ['Clínica García'],
+      cities: ['Madrid'],
+      specialties: ['Acupuntura', 'Cardiología'],
+    });
+    const texts: Record<string, string[]> = {
+      de: ['Praxis Dr. Weber', 'Weber', 'Berlin', 'Kardiologie'],
+      es: ['Clínica García', 'García', 'Madrid', 'Acupuntura', 'Cardiología'],
+    };
+    const sequences = suggestSequences(SAMPLE, 500, 7);
+    const typed = new Set<string>();
+    for (const { country, keystrokes } of sequences) {
+      keystrokes.forEach((q, index) => expect(q).toHaveLength(index + 1));
+      const text = texts[country]?.find((candidate) => candidate.startsWith(keystrokes.at(-1) ?? '?'));
+      expect(text, `${country}: ${keystrokes.at(-1)}`).toBeDefined();
+      typed.add(`${country}:${text}`);
+    }
+    // Every kind of text is drawn, in both datasets.
+    expect(typed.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it('draws exactly the keystrokes asked for, the same for the same seed', () => {
+    const sequences = suggestSequences(SAMPLE, 101, 3);
+    expect(sequences.reduce((sum, sequence) => sum + sequence.keystrokes.length, 0)).toBe(101);
+    expect(suggestSequences(SAMPLE, 101, 3)).toEqual(sequences);
+    expect(suggestSequences(SAMPLE, 101, 4)).not.toEqual(sequences);
+    expect(suggestSequences([], 10, 1)).toEqual([]);
   });
 });

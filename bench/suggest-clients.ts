@@ -1,0 +1,50 @@
+// The typeahead's two sides, shared by `bench:suggest` and `bench:scale`: `GET /api/v1/suggest` through
+// the API, and the route's own Elasticsearch requests sent straight to the index (side by side, as the
+// route sends them, without its cache).
+import {
+  buildSpecialtyCountsRequest,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
+  matchingSpecialtyCodes,
+  type CountryCode,
+  type SuggestParams,
+} from '@directory/domain';
+import type { RunningApi } from './bench-api.js';
+import { runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
+import type { SuggestSequence } from './suggest-workload.js';
+
+export type SuggestClient = (country: CountryCode, q: string) => Promise<void>;
+
+export function apiSuggestClient(api: RunningApi): SuggestClient {
+  return async (country, q) => {
+    const query = new URLSearchParams({ country, q });
+    const response = await fetch(`${api.base}/suggest?${query.toString()}`, { headers: api.headers });
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    await response.arrayBuffer();
+  };
+}
+
+/** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
+export function rawSuggestClient(environment: BenchEnvironment): SuggestClient {
+  const { client, alias } = environment;
+  return async (country, q) => {
+    const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
+    const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
+    await Promise.all([
+      client.search({ index: alias, ...buildSuggestDoctorsRequest(params) }),
+      client.search({ index: alias, ...buildSuggestCitiesRequest(params) }),
+      specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
+    ]);
+  };
+}
+
+/** `concurrency` users, each typing whole sequences, one keystroke after the answer to the last. */
+export function runSuggestPhase(
+  client: SuggestClient,
+  sequences: ReadonlyArray<SuggestSequence>,
+  concurrency: number,
+): Promise<PhaseRun> {
+  return runConcurrently([...sequences], concurrency, async ({ country, keystrokes }, timed) => {
+    for (const q of keystrokes) await timed(() => client(country, q));
+  });
+}
