@@ -3,7 +3,12 @@
 import { startProcess, type RunningProcess } from '@directory/testing';
 import type { BenchEnvironment } from './bench-environment.js';
 import { NO_CPU, type CpuUsage } from './cpu-usage.js';
-import { participantsBetween, snapshotParticipants } from './participant-cpu.js';
+import {
+  participantSeconds,
+  participantsBetween,
+  POSTGRESQL_PART,
+  snapshotParticipants,
+} from './participant-cpu.js';
 
 /** The heap flags of the `npm run reindex` script (package.json). */
 export const REINDEX_NODE_OPTIONS = '--max-old-space-size=192 --max-semi-space-size=16';
@@ -26,6 +31,47 @@ export function startReindex(
     // collection (docs/benchmarks.md, What was tried).
     NODE_OPTIONS: REINDEX_NODE_OPTIONS,
   });
+}
+
+/** A replay's participants besides its own process: the bench (idle but for raw) and the engines. */
+export const REPLAY_ENGINES = ['bench', POSTGRESQL_PART, 'elasticsearch'] as const;
+
+/** What the replay floor (bench/replay-floor.cli.ts) prints. */
+export type FloorOutput = {
+  documents: number;
+  events: number;
+  seconds: number;
+  foldCpuSeconds: number;
+  peakRssMb: number;
+};
+
+/**
+ * The replay's floor as a process of its own, into a throw-away index `<alias>__floor` (deleted after):
+ * what it printed, its wall seconds, and the CPU of every participant (`cpuSeconds`: the floor's process
+ * and REPLAY_ENGINES, the participants a replay's `cpu_ratio` compares).
+ */
+export async function runReplayFloor(
+  environment: Pick<BenchEnvironment, 'databaseUrl' | 'alias' | 'client' | 'settle'>,
+): Promise<{ output: FloorOutput; seconds: number; cpu: CpuUsage; cpuSeconds: number }> {
+  const index = `${environment.alias}__floor`;
+  await environment.settle();
+  const {
+    value: output,
+    seconds,
+    cpu,
+  } = await measured('floor', async () => {
+    // The same heap flags as the reindex: the same memory cap, the same garbage collection.
+    const floor = startProcess('bench/replay-floor.cli.ts', ['--index', index], {
+      DATABASE_URL: environment.databaseUrl,
+      DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
+      NODE_OPTIONS: REINDEX_NODE_OPTIONS,
+    });
+    const exitCode = await floor.exited;
+    if (exitCode !== 0) throw new Error(`the floor failed:\n${floor.output()}`);
+    return JSON.parse(floor.output().trim().split('\n').at(-1) ?? '') as FloorOutput;
+  });
+  await environment.client.indices.delete({ index }, { ignore: [404] });
+  return { output, seconds, cpu, cpuSeconds: participantSeconds(cpu, ['floor', ...REPLAY_ENGINES]) };
 }
 
 /** The peak RSS the reindex command prints, in MB. */

@@ -30,7 +30,7 @@ import type { PlaceProjection } from '@directory/domain';
 import { appendEvents, savePlaceStates, streamProjections } from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
-import { projectRawEvents, startProcess } from '@directory/testing';
+import { projectRawEvents } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { formatCpu, type CpuUsage } from './cpu-usage.js';
 import {
@@ -43,17 +43,12 @@ import {
 import { describeMachine } from './machine.js';
 import {
   measured,
-  REINDEX_NODE_OPTIONS,
   reindexPeakRssMb,
-  SLOW_CONNECT_MS,
+  REPLAY_ENGINES,
+  runReplayFloor,
   startReindex,
 } from './reindex-process.js';
-import {
-  participantSeconds,
-  participantsBetween,
-  POSTGRESQL_PART,
-  snapshotParticipants,
-} from './participant-cpu.js';
+import { participantSeconds, participantsBetween, snapshotParticipants } from './participant-cpu.js';
 import {
   describeAgainstReplays,
   REPLAY_PHASES,
@@ -127,9 +122,6 @@ const cores = availableParallelism();
 
 /** The generated events the served places (and, for a replay, their streams) are seeded from. */
 const SEED_EVENTS = { count: 60_000, seed: 3 };
-
-/** The participants besides a side's own process: this one (idle but for raw) and the engines. */
-const ENGINES = ['bench', POSTGRESQL_PART, 'elasticsearch'];
 
 /** One measured run of a side, with what the log and the JSON line need of it. */
 type Measured = SideRun & { cpu: CpuUsage; rssMb?: number; foldCpuSeconds?: number };
@@ -261,37 +253,14 @@ async function runOurs(served: number): Promise<Measured> {
   return {
     documents: served,
     seconds,
-    cpuSeconds: participantSeconds(cpu, ['reindex', ...ENGINES]),
+    cpuSeconds: participantSeconds(cpu, ['reindex', ...REPLAY_ENGINES]),
     cpu,
     rssMb,
   };
 }
 
 async function runFloor(round: number | 'warm-up'): Promise<Measured> {
-  const index = `${environment.alias}__floor`;
-  await environment.settle();
-  const {
-    value: figures,
-    seconds,
-    cpu,
-  } = await measured('floor', async () => {
-    // The same heap flags as ours: the same memory cap, the same garbage collection.
-    const floor = startProcess('bench/replay-floor.cli.ts', ['--index', index], {
-      DATABASE_URL: environment.databaseUrl,
-      DATABASE_CONNECT_TIMEOUT_MS: SLOW_CONNECT_MS,
-      NODE_OPTIONS: REINDEX_NODE_OPTIONS,
-    });
-    const exitCode = await floor.exited;
-    if (exitCode !== 0) throw new Error(`the floor failed:\n${floor.output()}`);
-    return JSON.parse(floor.output().trim().split('\n').at(-1) ?? '') as {
-      documents: number;
-      events: number;
-      seconds: number;
-      foldCpuSeconds: number;
-      peakRssMb: number;
-    };
-  });
-  await client.indices.delete({ index }, { ignore: [404] });
+  const { output: figures, seconds, cpu, cpuSeconds } = await runReplayFloor(environment);
   log(
     `floor${round === 'warm-up' ? ' (warm-up)' : ''}: ${figures.documents} docs in ${seconds.toFixed(1)} s = ` +
       `${(figures.documents / seconds).toFixed(0)} docs/s (${figures.events} events read by place, folded, ` +
@@ -299,13 +268,7 @@ async function runFloor(round: number | 'warm-up'): Promise<Measured> {
       `peak RSS ${figures.peakRssMb} MB)`,
   );
   log(`       ${formatCpu(cpu, seconds, cores)}`);
-  return {
-    documents: figures.documents,
-    seconds,
-    cpuSeconds: participantSeconds(cpu, ['floor', ...ENGINES]),
-    cpu,
-    foldCpuSeconds: figures.foldCpuSeconds,
-  };
+  return { documents: figures.documents, seconds, cpuSeconds, cpu, foldCpuSeconds: figures.foldCpuSeconds };
 }
 
 /** Raw: the documents file bulk-loaded into a fresh index, 2,000 documents a request, one at a time. */

@@ -15,6 +15,15 @@ export function busyShare(cpuSeconds: number, cores: number, wallSeconds: number
   return cpuSeconds / (cores * wallSeconds);
 }
 
+/** A replay's CPU ÷ its floor's, every participant on both sides (`cpu_ratio`, docs/benchmarks.md). */
+export function replayCpuRatio(
+  replay: Pick<SideRun, 'cpuSeconds'>,
+  floor: Pick<SideRun, 'cpuSeconds'>,
+): number {
+  if (!(floor.cpuSeconds > 0)) throw new Error('a cpu ratio needs the floor’s CPU');
+  return replay.cpuSeconds / floor.cpuSeconds;
+}
+
 export type RoundFigures = {
   /** docs/s of each side. */
   ours: number;
@@ -50,7 +59,7 @@ export function roundFigures(
     ...figures,
     floor: rate(floor),
     ratioFloor: ours / rate(floor),
-    cpuRatio: sides.ours.cpuSeconds / floor.cpuSeconds,
+    cpuRatio: replayCpuRatio(sides.ours, floor),
     bestRatio: floor.documents / (floor.cpuSeconds / cores) / raw,
   };
 }

@@ -18,9 +18,9 @@ import {
 import { feedWorkload } from './api-workload.js';
 import type { RunningApi } from './bench-api.js';
 import { log, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
-import { measured, reindexPeakRssMb, runReindex } from './reindex-process.js';
-import { participantSeconds, POSTGRESQL_PART } from './participant-cpu.js';
-import { busyShare } from './replay-figures.js';
+import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
+import { participantSeconds } from './participant-cpu.js';
+import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
   workloadFigures,
@@ -234,7 +234,11 @@ export async function project(environment: BenchEnvironment): Promise<{ seconds:
   return { seconds, rssMb: reindexPeakRssMb(output) };
 }
 
-/** `reindex --replay`: every place refolded from the event store; the floor is not run (cpuRatio null). */
+/**
+ * `reindex --replay`: every place refolded from the event store; then the replay's floor on the same
+ * store (bench/replay-floor.cli.ts, as `bench:reindex --replay` runs it), for the replay's CPU ÷ the
+ * floor's.
+ */
 export async function measureReplay(environment: BenchEnvironment): Promise<ReplayFigures> {
   await environment.settle();
   const {
@@ -242,12 +246,17 @@ export async function measureReplay(environment: BenchEnvironment): Promise<Repl
     seconds,
     cpu,
   } = await measured('reindex', () => runReindex(environment, ['--replay']));
-  const cpuSeconds = participantSeconds(cpu, ['reindex', 'bench', POSTGRESQL_PART, 'elasticsearch']);
+  const cpuSeconds = participantSeconds(cpu, ['reindex', ...REPLAY_ENGINES]);
+  const floor = await runReplayFloor(environment);
+  log(
+    `  floor: ${floor.output.documents} docs in ${floor.seconds.toFixed(1)} s, ${floor.cpuSeconds.toFixed(1)} CPU s ` +
+      `against the replay's ${cpuSeconds.toFixed(1)} CPU s`,
+  );
   return {
     seconds,
     rssMb: reindexPeakRssMb(output),
     busy: busyShare(cpuSeconds, availableParallelism(), seconds),
-    cpuRatio: null,
+    cpuRatio: replayCpuRatio({ cpuSeconds }, floor),
   };
 }
 

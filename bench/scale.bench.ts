@@ -130,8 +130,11 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
       await api.process.stop('SIGTERM');
     }
     figures.replay = await measureReplay(environment);
-    const { seconds, rssMb, busy } = figures.replay;
-    log(`replay: ${seconds.toFixed(1)} s, peak RSS ${rssMb} MB, busy ${busy.toFixed(2)}`);
+    const { seconds, rssMb, busy, cpuRatio } = figures.replay;
+    log(
+      `replay: ${seconds.toFixed(1)} s, peak RSS ${rssMb} MB, busy ${busy.toFixed(2)}, ` +
+        `CPU ÷ floor ${cpuRatio?.toFixed(2) ?? '-'}`,
+    );
     took();
   }
   // Last: the batch changes the store the other measurements read.

@@ -12,6 +12,7 @@ import {
   formatGoal,
   goalMet,
   REPLAY_GOALS,
+  replayCpuRatio,
   roundFigures,
   slowestFound,
   stagesOf,
@@ -24,6 +25,11 @@ describe('replay figures', () => {
   it('busy is every participant’s CPU over cores × wall time', () => {
     expect(busyShare(18, 2, 10)).toBeCloseTo(0.9);
     expect(() => busyShare(1, 2, 0)).toThrow();
+  });
+
+  it('cpu_ratio is the replay’s CPU over the floor’s, and needs the floor’s', () => {
+    expect(replayCpuRatio({ cpuSeconds: 12 }, { cpuSeconds: 10 })).toBeCloseTo(1.2);
+    expect(() => replayCpuRatio({ cpuSeconds: 12 }, { cpuSeconds: 0 })).toThrow();
   });
 
   it('a round’s figures: docs/s, ratios, cpu_ratio and the best case from the floor’s CPU', () => {

@@ -125,6 +125,42 @@ const SAMPLE: SampledRecord[] = [
   },
 ];
 
+describe('the last line', () => {
+  // What a full-size run is read by: every key present, measured or null.
+  const REQUIRED_KEYS = [
+    'ingest_ratio_full_vs_empty',
+    'search_p99_growth',
+    'search_ratio_min',
+    'export_records_per_s',
+    'export_api_rss_mb',
+    'export_longest_tx_s',
+    'replay_rss_mb',
+    'replay_busy',
+    'replay_cpu_ratio',
+    'bytes_per_event',
+    'bytes_per_place',
+  ];
+
+  it('carries every key, measured or null, and the replay’s CPU ÷ the floor’s when the floor ran', () => {
+    const measuredRun = scaleSummary([
+      step(0, {}, { ingestEventsPerSecond: 1_000 }),
+      step(
+        20_000,
+        { literal: workload(12, 0.7), suggest: workload(5, 1.5) },
+        {
+          ingestEventsPerSecond: 900,
+          export: { records: 5_000, seconds: 1, apiRssMb: 100, longestTransactionSeconds: 0.2 },
+          replay: { seconds: 10, rssMb: 150, busy: 0.8, cpuRatio: 1.2346 },
+        },
+      ),
+    ]);
+    for (const key of REQUIRED_KEYS) expect(measuredRun[key], key).toEqual(expect.any(Number));
+    expect(measuredRun.replay_cpu_ratio).toBe(1.235);
+    const bare = scaleSummary([step(1_000, {})]);
+    for (const key of REQUIRED_KEYS) expect(bare, key).toHaveProperty(key);
+  });
+});
+
 describe('scaleWorkload', () => {
   const sample = SAMPLE;
 
