@@ -3,8 +3,9 @@
 // sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
-// get by id, a changes feed page, the export of the largest dataset; a replay; a fixed batch through the
-// real ingest pipeline; and the bytes per event and per place. The last line is one JSON object
+// get by id, the typeahead (one `/suggest` per keystroke), a changes feed page, the export of the largest
+// dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
+// pipeline; and the bytes per event and per place. The last line is one JSON object
 // (bench/scale-figures.ts).
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
