@@ -6,6 +6,7 @@ import {
   foldText,
   specialtyCodeOf,
   specialtyVocabularyPage,
+  type SearchDocument,
   type PageLanguage,
 } from '@directory/domain';
 import { createRandom, type Random } from './seeded-random.js';
@@ -382,4 +383,18 @@ export function buildQuerySet(
     }
   }
   return queries;
+}
+
+/** The ground truth of a document: what the query set is drawn from and judged by. */
+export function judgedPlace(document: SearchDocument): JudgedPlace {
+  const { doctor } = document;
+  return {
+    id: document.placeId,
+    country: document.country,
+    name: doctor.name ?? doctor.legalName ?? '',
+    legalName: doctor.legalName,
+    city: doctor.address.city ?? '',
+    codes: document.specialtyCodes,
+    labels: [doctor.primaryType, ...doctor.specialties].filter((label): label is string => label !== null),
+  };
 }

@@ -13,9 +13,8 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { foldText, LIVE_COUNTRY_CODES, type SearchDocument } from '@directory/domain';
-import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex, writeProjections } from '@directory/search-index';
-import { projectRawEvents, type RunningProcess } from '@directory/testing';
+import type { RunningProcess } from '@directory/testing';
 import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
 import {
@@ -38,7 +37,14 @@ import {
   type PlaceNameQuery,
   type PlaceNameResult,
 } from './relevance-place-names.js';
-import { QUERY_CLASSES, buildQuerySet, type JudgedPlace, type LabelledQuery } from './relevance-queries.js';
+import {
+  QUERY_CLASSES,
+  buildQuerySet,
+  judgedPlace,
+  type JudgedPlace,
+  type LabelledQuery,
+} from './relevance-queries.js';
+import { generateServedDocuments } from './served-records.js';
 
 type Options = {
   places: number;
@@ -82,21 +88,6 @@ function parseOptions(): Options {
 }
 
 /** Served places of the live datasets from the generator, as the worker would project them. */
-function generateServedDocuments(places: number, seed: number, siteOrigin: string): SearchDocument[] {
-  const live: ReadonlySet<string> = new Set(LIVE_COUNTRY_CODES);
-  // About one generated event in 5.5 ends up a served live place; a short run is generated again, longer.
-  let count = Math.ceil(places * 5.8);
-  for (;;) {
-    const rows = projectRawEvents(generateEvents({ count, seed }), siteOrigin).rows.values();
-    const served = [...rows]
-      .map((row) => row.document)
-      .filter((document): document is SearchDocument => document.served && live.has(document.country));
-    if (served.length >= places) return served.slice(0, places);
-    log(`${count} events made ${served.length} served places; generating again, longer`);
-    count = Math.ceil((count * places * 1.1) / Math.max(1, served.length));
-  }
-}
-
 async function indexDocuments(
   environment: BenchEnvironment,
   documents: ReadonlyArray<SearchDocument>,
@@ -113,20 +104,6 @@ async function indexDocuments(
   }
   await client.indices.putSettings({ index: alias, settings: { refresh_interval: '1s' } });
   await client.indices.refresh({ index: alias });
-}
-
-/** The ground truth of a document: what the query set is drawn from and judged by. */
-function judgedPlace(document: SearchDocument): JudgedPlace {
-  const { doctor } = document;
-  return {
-    id: document.placeId,
-    country: document.country,
-    name: doctor.name ?? doctor.legalName ?? '',
-    legalName: doctor.legalName,
-    city: doctor.address.city ?? '',
-    codes: document.specialtyCodes,
-    labels: [doctor.primaryType, ...doctor.specialties].filter((label): label is string => label !== null),
-  };
 }
 
 /** Every `text` field of the index's mapping (multi-fields included), read from the index itself. */

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
-import { toSearchDocument } from '@directory/domain';
+import { LIVE_COUNTRY_CODES, toSearchDocument, type SearchDocument } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
+import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
+import { projectRawEvents } from '@directory/testing';
 import { servedPlace } from './api-workload.js';
 import { log, type BenchEnvironment } from './bench-environment.js';
 
@@ -49,4 +51,23 @@ export async function storeServedRecords(environment: BenchEnvironment, records:
     await savePlaceStates(environment.db, rows);
   }
   await sql`analyze places`.execute(environment.db);
+}
+
+/**
+ * `places` served places of the live datasets from the sample generator, folded and projected as the
+ * worker does (`bench:relevance`, `bench:search-cost`): realistic names, cities and specialties.
+ */
+export function generateServedDocuments(places: number, seed: number, siteOrigin: string): SearchDocument[] {
+  const live: ReadonlySet<string> = new Set(LIVE_COUNTRY_CODES);
+  // About one generated event in 5.5 ends up a served live place; a short run is generated again, longer.
+  let count = Math.ceil(places * 5.8);
+  for (;;) {
+    const rows = projectRawEvents(generateEvents({ count, seed }), siteOrigin).rows.values();
+    const served = [...rows]
+      .map((row) => row.document)
+      .filter((document): document is SearchDocument => document.served && live.has(document.country));
+    if (served.length >= places) return served.slice(0, places);
+    log(`${count} events made ${served.length} served places; generating again, longer`);
+    count = Math.ceil((count * places * 1.1) / Math.max(1, served.length));
+  }
 }
