@@ -14,6 +14,7 @@ import { buildSearchRequest, type CountryCode, type SearchDocument } from '@dire
 import { createDoctorsIndex } from '@directory/search-index';
 import { createBenchEnvironment, log, runConcurrently, type BenchEnvironment } from './bench-environment.js';
 import { buildQuerySet, judgedPlace } from './relevance-queries.js';
+import { median } from './rounds.js';
 import { generateServedDocuments } from './served-records.js';
 
 const { values } = parseArgs({
@@ -190,7 +191,7 @@ try {
     }
   }
   const medians = Object.fromEntries(
-    [...results].map(([name, list]) => [name, [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]]),
+    [...results].map(([name, list]) => [name, Number(median(list).toFixed(2))]),
   );
   console.log(JSON.stringify({ bench: 'search-cost', places, es_ms_per_search: medians }));
 } finally {
