@@ -494,10 +494,10 @@ export type components = {
        */
       asOf: string;
       /**
-       * @description The window’s length in days
-       * @constant
+       * @description The window’s length in days (90)
+       * @example 90
        */
-      windowDays: 90;
+      windowDays: number;
       /**
        * Format: date-time
        * @description `asOf` minus `windowDays` days

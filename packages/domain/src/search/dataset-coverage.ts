@@ -74,7 +74,14 @@ export const datasetCoverageSchema = z.looseObject({
 
 export const datasetsPageSchema = z.looseObject({
   asOf: z.iso.datetime().meta({ description: 'When the request was served: the end of the window' }),
-  windowDays: z.literal(COVERAGE_WINDOW_DAYS).meta({ description: 'The window’s length in days' }),
+  // A plain integer, not a literal: generated clients (Java) cannot build a constant numeric enum.
+  windowDays: z
+    .number()
+    .int()
+    .meta({
+      description: `The window’s length in days (${COVERAGE_WINDOW_DAYS})`,
+      examples: [COVERAGE_WINDOW_DAYS],
+    }),
   windowStart: z.iso.datetime().meta({ description: '`asOf` minus `windowDays` days' }),
   datasets: z.array(datasetCoverageSchema).max(COUNTRY_CODES.length),
 });
