@@ -88,10 +88,11 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('describes exactly the ten operations, each secured by the API key header or Bearer', () => {
+  it('describes exactly the eleven operations, each secured by the API key header or Bearer', () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       '/api/v1/changes',
       '/api/v1/cities',
+      '/api/v1/datasets',
       '/api/v1/doctors',
       '/api/v1/doctors/{doctorId}',
       '/api/v1/doctors:batchGet',
@@ -124,6 +125,7 @@ describe('OpenAPI document', () => {
       'specialties',
       'suggest',
       'facets',
+      'datasets',
       'webhooks',
     ]);
     expect(new Set(used)).toEqual(new Set(document.tags.map((tag) => tag.name)));

@@ -82,7 +82,7 @@ describe('Postman collection', () => {
       Object.values(item).map((operation) => operation.summary),
     );
     expect(requests.map((request) => request.name).sort()).toEqual(summaries.sort());
-    expect(requests).toHaveLength(10);
+    expect(requests).toHaveLength(11);
     expect(collection.item.map((folder) => folder.name)).toEqual([
       'key',
       'doctors',
@@ -92,6 +92,7 @@ describe('Postman collection', () => {
       'specialties',
       'suggest',
       'facets',
+      'datasets',
     ]);
   });
 
