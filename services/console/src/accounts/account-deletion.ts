@@ -9,6 +9,7 @@ import { messagePage } from './account.pages.js';
 import { html, type SafeHtml } from '../pages/html.js';
 import { csrfField, layout, type PageContext } from '../pages/layout.js';
 import { noticeBox, type Notice } from '../pages/notice.js';
+import { throttledNotice } from './throttled-notice.js';
 import { field } from '../pages/form-field.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { SessionControl } from '../plugins/session.plugin.js';
@@ -132,16 +133,8 @@ async function handleDelete(
         errors: { code: 'This code is not right, or was already used.' },
       });
     case 'throttled': {
-      request.log.warn('account deletion throttled');
-      reply.header('retry-after', String(result.retryAfterSeconds));
-      const minutes = Math.ceil(result.retryAfterSeconds / 60);
-      return sendDeletePage(options, request, reply, {
-        status: 429,
-        notice: {
-          kind: 'error',
-          text: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        },
-      });
+      const notice = throttledNotice(request, reply, 'account deletion', result.retryAfterSeconds);
+      return sendDeletePage(options, request, reply, { status: 429, notice });
     }
     default:
       return assertNever(result);

@@ -5,7 +5,7 @@ import { clientAddressGroup } from '@directory/http-server';
 import { activityPageOf, listAccountEvents, recordRequestEvent } from './account-events.js';
 import type { AccountMail } from './account-mail.js';
 import type { AccountThrottles } from './account-throttles.js';
-import type { Notice } from '../pages/notice.js';
+import { throttledNotice } from './throttled-notice.js';
 import {
   changePassword,
   confirmEmail,
@@ -63,22 +63,6 @@ export function accountRoutes(app: FastifyInstance, options: AccountRoutesOption
     return sendPage(reply, activityPage({ context, events, page, hasOlder }));
   });
   done();
-}
-
-/** A form over its limit: logged (what, never who), `Retry-After` set, and the notice the page shows. */
-function throttledNotice(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  what: string,
-  retryAfterSeconds: number,
-): Notice {
-  request.log.warn(`${what} throttled`);
-  reply.header('retry-after', String(retryAfterSeconds));
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return {
-    kind: 'error',
-    text: `Too many requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  };
 }
 
 async function handleResetRequest(

@@ -13,6 +13,7 @@ import {
 } from './two-factor.service.js';
 import { recoveryCodesPage, twoFactorPage, twoFactorSignInPage } from './two-factor.pages.js';
 import type { Notice } from '../pages/notice.js';
+import { throttledNotice } from './throttled-notice.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import { cookieName, cookieOptions, type SessionControl } from '../plugins/session.plugin.js';
 import { formFields, pageContext, sendPage } from '../pages/render.js';
@@ -74,16 +75,6 @@ function ticketAccount(options: TwoFactorRoutesOptions, request: FastifyRequest)
   return ticket === undefined ? null : readSignInTicket(options.secret, ticket, new Date());
 }
 
-function throttled(request: FastifyRequest, reply: FastifyReply, what: string, seconds: number): Notice {
-  request.log.warn(`${what} throttled`);
-  reply.header('retry-after', String(seconds));
-  const minutes = Math.ceil(seconds / 60);
-  return {
-    kind: 'error',
-    text: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-  };
-}
-
 async function handleSecondStep(
   options: TwoFactorRoutesOptions,
   request: FastifyRequest,
@@ -94,7 +85,7 @@ async function handleSecondStep(
   const { code } = formFields(request.body, ['code']);
   const blocked = await options.throttles.twoFactorCode(accountId);
   if (blocked !== null) {
-    const notice = throttled(request, reply, 'two-factor sign-in', blocked);
+    const notice = throttledNotice(request, reply, 'two-factor sign-in', blocked);
     return sendPage(
       reply,
       twoFactorSignInPage({ context: pageContext(request, reply, options.csrf), notice }),
@@ -166,7 +157,7 @@ async function handleEnable(
     case 'notEnrolling':
       return reply.redirect('/account/two-factor', 303);
     case 'throttled': {
-      const notice = throttled(request, reply, 'two-factor enrolment', result.retryAfterSeconds);
+      const notice = throttledNotice(request, reply, 'two-factor enrolment', result.retryAfterSeconds);
       return sendTwoFactorPage(options, request, reply, { status: 429, notice });
     }
     default:
@@ -203,7 +194,7 @@ async function handleDisable(
         errors: { code: 'This code is not right, or was already used.' },
       });
     case 'throttled': {
-      const notice = throttled(request, reply, 'two-factor change', result.retryAfterSeconds);
+      const notice = throttledNotice(request, reply, 'two-factor change', result.retryAfterSeconds);
       return sendTwoFactorPage(options, request, reply, { status: 429, notice });
     }
     default:
