@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '@directory/database';
-import { assertNever } from '@directory/domain';
 import { eraseAccount, type KeyVouches } from '@directory/keys';
 import type { AccountMail } from './account-mail.js';
 import type { AccountThrottles } from './account-throttles.js';
@@ -9,7 +8,7 @@ import { messagePage } from './account.pages.js';
 import { html, type SafeHtml } from '../pages/html.js';
 import { csrfField, layout, type PageContext } from '../pages/layout.js';
 import { noticeBox, type Notice } from '../pages/notice.js';
-import { throttledNotice } from './throttled-notice.js';
+import { refusedReauthentication } from './reauthentication-answer.js';
 import { field } from '../pages/form-field.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import type { SessionControl } from '../plugins/session.plugin.js';
@@ -100,43 +99,31 @@ async function handleDelete(
   const session = sessionOf(request);
   const form = formFields(request.body, ['password', 'code']);
   const result = await reauthenticate(options, { accountId: session.accountId, ...form });
-  switch (result.kind) {
-    case 'confirmed': {
-      const erased = await eraseAccount(options.db, options.vouches, session.accountId);
-      await options.sessions.end(request, reply);
-      if (erased !== null) {
-        request.log.info({ accountId: erased.accountId, keys: erased.keys }, 'account deleted');
-        const { email, keys, webhooks } = erased;
-        options.mail.later('account deleted mail', () =>
-          options.mail.sendAccountDeleted(email, { keys, webhooks }),
-        );
-      }
-      return sendPage(
-        reply,
-        messagePage({
-          context: pageContext(request, reply, options.csrf),
-          title: 'Account deleted',
-          notice: { kind: 'success', text: 'Your account is deleted.' },
-          text: 'Its keys no longer work and its personal data is erased. We mailed you a confirmation.',
-          next: { href: '/sign-up', label: 'Create a new account' },
-        }),
-      );
-    }
-    case 'wrongPassword':
-      return sendDeletePage(options, request, reply, {
-        status: 401,
-        errors: { password: 'This is not your password.' },
-      });
-    case 'wrongCode':
-      return sendDeletePage(options, request, reply, {
-        status: 401,
-        errors: { code: 'This code is not right, or was already used.' },
-      });
-    case 'throttled': {
-      const notice = throttledNotice(request, reply, 'account deletion', result.retryAfterSeconds);
-      return sendDeletePage(options, request, reply, { status: 429, notice });
-    }
-    default:
-      return assertNever(result);
+  if (result.kind !== 'confirmed') {
+    return sendDeletePage(
+      options,
+      request,
+      reply,
+      refusedReauthentication(request, reply, 'account deletion', result),
+    );
   }
+  const erased = await eraseAccount(options.db, options.vouches, session.accountId);
+  await options.sessions.end(request, reply);
+  if (erased !== null) {
+    request.log.info({ accountId: erased.accountId, keys: erased.keys }, 'account deleted');
+    const { email, keys, webhooks } = erased;
+    options.mail.later('account deleted mail', () =>
+      options.mail.sendAccountDeleted(email, { keys, webhooks }),
+    );
+  }
+  return sendPage(
+    reply,
+    messagePage({
+      context: pageContext(request, reply, options.csrf),
+      title: 'Account deleted',
+      notice: { kind: 'success', text: 'Your account is deleted.' },
+      text: 'Its keys no longer work and its personal data is erased. We mailed you a confirmation.',
+      next: { href: '/sign-up', label: 'Create a new account' },
+    }),
+  );
 }

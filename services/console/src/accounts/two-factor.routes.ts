@@ -14,6 +14,7 @@ import {
 import { recoveryCodesPage, twoFactorPage, twoFactorSignInPage } from './two-factor.pages.js';
 import type { Notice } from '../pages/notice.js';
 import { throttledNotice } from './throttled-notice.js';
+import { refusedReauthentication } from './reauthentication-answer.js';
 import type { CsrfControl } from '../plugins/csrf.plugin.js';
 import { cookieName, cookieOptions, type SessionControl } from '../plugins/session.plugin.js';
 import { formFields, pageContext, sendPage } from '../pages/render.js';
@@ -173,31 +174,20 @@ async function handleDisable(
   const session = sessionOf(request);
   const form = formFields(request.body, ['password', 'code']);
   const result = await reauthenticate(options, { accountId: session.accountId, ...form });
-  switch (result.kind) {
-    case 'confirmed':
-      await turnOffTwoFactor(options.db, session.accountId);
-      if (result.usedRecoveryCode)
-        await recordRequestEvent(options.db, request, session.accountId, 'recovery-code-used');
-      await recordRequestEvent(options.db, request, session.accountId, 'two-factor-disabled');
-      request.log.info({ accountId: session.accountId }, 'two-factor sign-in disabled');
-      return sendTwoFactorPage(options, request, reply, {
-        notice: { kind: 'success', text: 'Two-factor sign-in is off.' },
-      });
-    case 'wrongPassword':
-      return sendTwoFactorPage(options, request, reply, {
-        status: 401,
-        errors: { password: 'This is not your password.' },
-      });
-    case 'wrongCode':
-      return sendTwoFactorPage(options, request, reply, {
-        status: 401,
-        errors: { code: 'This code is not right, or was already used.' },
-      });
-    case 'throttled': {
-      const notice = throttledNotice(request, reply, 'two-factor change', result.retryAfterSeconds);
-      return sendTwoFactorPage(options, request, reply, { status: 429, notice });
-    }
-    default:
-      return assertNever(result);
+  if (result.kind !== 'confirmed') {
+    return sendTwoFactorPage(
+      options,
+      request,
+      reply,
+      refusedReauthentication(request, reply, 'two-factor change', result),
+    );
   }
+  await turnOffTwoFactor(options.db, session.accountId);
+  if (result.usedRecoveryCode)
+    await recordRequestEvent(options.db, request, session.accountId, 'recovery-code-used');
+  await recordRequestEvent(options.db, request, session.accountId, 'two-factor-disabled');
+  request.log.info({ accountId: session.accountId }, 'two-factor sign-in disabled');
+  return sendTwoFactorPage(options, request, reply, {
+    notice: { kind: 'success', text: 'Two-factor sign-in is off.' },
+  });
 }
