@@ -69,13 +69,7 @@ export function translateHistory(
     if (given.has(name)) errors.push({ parameter: name, reason: 'must be given once' });
     else given.set(name, value);
   }
-  const count = given.get('_count');
-  if (count !== undefined && !(/^\d{1,3}$/.test(count) && Number(count) >= 1 && Number(count) <= LIMIT_MAX))
-    errors.push({ parameter: '_count', reason: `must be an integer from 1 to ${LIMIT_MAX}` });
-  const since = given.get('_since');
-  // FHIR's _since is an instant: a time and its offset, which is also how the feed tells it from a cursor.
-  if (since !== undefined && (!INSTANT_PATTERN.test(since) || !Number.isFinite(Date.parse(since))))
-    errors.push({ parameter: '_since', reason: SINCE_REASON });
+  const { count } = checkCountAndSince(given, errors);
   const cursor = given.get('_cursor');
   if (cursor !== undefined && cursor.includes(':'))
     errors.push({ parameter: '_cursor', reason: 'must be the cursor of a next link, exactly as given' });
@@ -110,6 +104,24 @@ export function translateHistory(
   return ok({ changes: parsed.value, selfParameters });
 }
 
+/**
+ * `_count` (1 to LIMIT_MAX) and `_since` (FHIR's instant: a time and its offset, which is also how the
+ * feed tells it from a cursor) of both history interactions; a bad one is added to `errors`.
+ */
+function checkCountAndSince(
+  given: ReadonlyMap<string, string>,
+  errors: ParameterError[],
+): { count: string | undefined; at: number | undefined } {
+  const count = given.get('_count');
+  if (count !== undefined && !(/^\d{1,3}$/.test(count) && Number(count) >= 1 && Number(count) <= LIMIT_MAX))
+    errors.push({ parameter: '_count', reason: `must be an integer from 1 to ${LIMIT_MAX}` });
+  const since = given.get('_since');
+  const at = since === undefined ? undefined : Date.parse(since);
+  if (since !== undefined && (!INSTANT_PATTERN.test(since) || !Number.isFinite(at)))
+    errors.push({ parameter: '_since', reason: SINCE_REASON });
+  return { count, at };
+}
+
 export type InstanceHistoryRequest = {
   /** `_since`: leave the current version out when it was last updated before this instant. */
   since?: Date;
@@ -131,13 +143,7 @@ export function translateInstanceHistory(
     if (given.has(name)) errors.push({ parameter: name, reason: 'must be given once' });
     else given.set(name, value);
   }
-  const count = given.get('_count');
-  if (count !== undefined && !(/^\d{1,3}$/.test(count) && Number(count) >= 1 && Number(count) <= LIMIT_MAX))
-    errors.push({ parameter: '_count', reason: `must be an integer from 1 to ${LIMIT_MAX}` });
-  const since = given.get('_since');
-  const at = since === undefined ? undefined : Date.parse(since);
-  if (since !== undefined && (!INSTANT_PATTERN.test(since) || !Number.isFinite(at)))
-    errors.push({ parameter: '_since', reason: SINCE_REASON });
+  const { at } = checkCountAndSince(given, errors);
   if (errors.length > 0) return fail(errors);
   const selfParameters: Array<[string, string]> = [...given].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return ok({ ...(at === undefined ? {} : { since: new Date(at) }), selfParameters });
