@@ -24,6 +24,7 @@ import * as placeMerges from './migrations/0016-place-merges.js';
 import * as accountTokens from './migrations/0017-account-tokens.js';
 import * as accountEvents from './migrations/0018-account-events.js';
 import * as twoFactorAndDeletion from './migrations/0019-two-factor-and-deletion.js';
+import * as mergedProfilePages from './migrations/0020-merged-profile-pages.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017-account-tokens': accountTokens,
   '0018-account-events': accountEvents,
   '0019-two-factor-and-deletion': twoFactorAndDeletion,
+  '0020-merged-profile-pages': mergedProfilePages,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -35,6 +35,8 @@ export type PlacesTable = {
   merged_into: ColumnType<string | null, never, never>;
   /** When it was merged away (the `place.merged` event's `occurredAt`); null: not merged away. */
   merged_at: ColumnType<Date | null, never, never>;
+  /** The profile page it was last published under (`country/citySlug/profileSlug`); null: not merged away or never published. */
+  merged_profile: ColumnType<string | null, never, never>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

@@ -31,8 +31,14 @@ export {
   type PlaceState,
 } from './events/place-state.js';
 export { foldPlace } from './places/place-fold.js';
-export { parseProfileUrl, PAGE_LANGUAGES, type PageLanguage } from './places/profile-url.js';
-export { parseDoctorId, MAX_DOCTOR_ID_LENGTH } from './places/doctor-id.js';
+export {
+  parseProfileUrl,
+  profilePageKey,
+  PAGE_LANGUAGES,
+  type PageLanguage,
+  type ProfileRef,
+} from './places/profile-url.js';
+export { parseDoctorId, MAX_DOCTOR_ID_LENGTH, type DoctorRef } from './places/doctor-id.js';
 export { isAccountEmail, isPublicEmail, MAX_EMAIL_LENGTH } from './places/email-address.js';
 export {
   parseRecordShape,
@@ -49,7 +55,7 @@ export {
   parseDoctorIds,
   planBatch,
   toDoctorBatch,
-  mergeCandidatesOf,
+  withSubstitutedEntries,
   withMergedIds,
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,
@@ -70,11 +76,12 @@ export {
 } from './search/search-document.js';
 export { projectPlace, type PlaceProjection } from './search/place-projection.js';
 export {
-  mergeLinkOf,
+  storedMergeOf,
   resolveMerge,
   resolveMerges,
   type MergeForward,
   type MergeLink,
+  type StoredMerge,
 } from './places/merges.js';
 export { specialtyCodeOf, SPECIALTY_CODES, type SpecialtyCode } from './places/specialty-vocabulary.js';
 export {

@@ -9,8 +9,8 @@ import {
   planBatch,
   toDoctorBatch,
   type BatchEntry,
-  mergeCandidatesOf,
   withMergedIds,
+  withSubstitutedEntries,
 } from '../src/search/doctor-batch.js';
 import { IDS_CONFLICT_REASON, parseDoctorsQuery } from '../src/search/search-params.js';
 import { SITE_ORIGIN, servedState } from './fixtures.js';
@@ -213,10 +213,6 @@ describe('merged ids in a batch (API 1.4)', () => {
   const forward = (placeId: string, mergedInto: string) =>
     [placeId, { placeId, mergedInto, mergedAt: '2026-02-01T00:00:00.000Z' }] as const;
 
-  it('looks up only the missing entries that can be ids', () => {
-    expect(mergeCandidatesOf(batch)).toEqual(['pl_old', 'pl_gone']);
-  });
-
   it('maps each merged-away id to its survivor, in missing order, keeping it in missing', () => {
     const merged = withMergedIds(batch, new Map([forward('pl_gone', 'pl_b'), forward('pl_old', 'pl_a')]));
     expect(merged).toEqual({ ...batch, merged: { pl_old: 'pl_a', pl_gone: 'pl_b' } });
@@ -225,5 +221,34 @@ describe('merged ids in a batch (API 1.4)', () => {
 
   it('leaves a batch without merged-away ids exactly as it was', () => {
     expect(withMergedIds(batch, new Map())).toBe(batch);
+  });
+});
+
+describe('profile URLs of merged-away records in a batch (API 1.4)', () => {
+  const OLD_PAGE = `${SITE_ORIGIN}/de/aerzte/de/berlin/praxis-alt`;
+  const GONE_PAGE = `${SITE_ORIGIN}/en/doctors/de/berlin/praxis-weg`;
+  const doctor = (id: string) => ({ id });
+
+  it('reports the entries as first sent: a replaced entry is missing when what replaced it is', () => {
+    const substitutes = new Map([
+      [OLD_PAGE, 'pl_survivor'],
+      [GONE_PAGE, 'pl_unserved'],
+    ]);
+    // Asked again as [pl_a, pl_survivor, nope, pl_unserved, pl_survivor]: one record, two missing.
+    const answer = { doctors: [doctor('pl_a'), doctor('pl_survivor')], missing: ['nope', 'pl_unserved'] };
+    const entries = ['pl_a', OLD_PAGE, 'nope', GONE_PAGE, OLD_PAGE];
+    expect(withSubstitutedEntries(entries, substitutes, answer)).toEqual({
+      doctors: answer.doctors,
+      missing: ['nope', GONE_PAGE],
+    });
+  });
+
+  it('keeps an entry named both directly and through a page missing once each', () => {
+    const answer = { doctors: [], missing: ['pl_unserved'] };
+    const entries = [GONE_PAGE, 'pl_unserved'];
+    expect(withSubstitutedEntries(entries, new Map([[GONE_PAGE, 'pl_unserved']]), answer)).toEqual({
+      doctors: [],
+      missing: [GONE_PAGE, 'pl_unserved'],
+    });
   });
 });

@@ -7,7 +7,7 @@ import {
   PLACE_EVENT_TYPES,
 } from '../src/events/events.js';
 import { isServed, type StoredPlaceEvent } from '../src/events/place-state.js';
-import { mergeLinkOf, resolveMerge, resolveMerges, type MergeLink } from '../src/places/merges.js';
+import { storedMergeOf, resolveMerge, resolveMerges, type MergeLink } from '../src/places/merges.js';
 import { foldPlace } from '../src/places/place-fold.js';
 import { projectPlace } from '../src/search/place-projection.js';
 import { crawlMetadata, makeEvent, observed, PLACE_ID, PUBLICATION, SITE_ORIGIN } from './fixtures.js';
@@ -77,17 +77,21 @@ describe('folding merges', () => {
     const state = foldPlace(PLACE_ID, [...base, merged('m1', '2024-06-01T00:00:00Z')]);
     expect(isServed(state)).toBe(false);
     expect(state).toMatchObject({ mergedInto: SURVIVOR, mergedAt: '2024-06-01T00:00:00Z' });
-    expect(mergeLinkOf(state)).toEqual({
+    // With the profile page it was published under: that page forwards too.
+    expect(storedMergeOf(state)).toEqual({
       placeId: PLACE_ID,
       mergedInto: SURVIVOR,
       mergedAt: '2024-06-01T00:00:00Z',
+      profilePage: 'de/berlin/praxis-dr-mueller',
     });
+    // A place never published has no page to forward.
+    expect(storedMergeOf({ ...state, publication: null })?.profilePage).toBeNull();
     // Removed from the index like a suppression: a tombstone, with the merge stored beside it.
     const projection = projectPlace(PLACE_ID, [...base, merged('m1', '2024-06-01T00:00:00Z')], {
       siteOrigin: SITE_ORIGIN,
     });
     expect(projection.document).toEqual({ served: false, placeId: PLACE_ID });
-    expect(projection.merge).toEqual(mergeLinkOf(state));
+    expect(projection.merge).toEqual(storedMergeOf(state));
   });
 
   it('serves the place again after an unmerge, and forgets the merge', () => {
@@ -251,7 +255,7 @@ describe('merge fold laws', () => {
           const expected = foldPlace(PLACE_ID, events);
           expect(foldPlace(PLACE_ID, [...replays, ...shuffled, ...replays])).toEqual(expected);
           expect(projectPlace(PLACE_ID, shuffled, { siteOrigin: SITE_ORIGIN }).merge ?? null).toEqual(
-            mergeLinkOf(expected),
+            storedMergeOf(expected),
           );
         },
       ),
@@ -283,7 +287,7 @@ function eventsOf(specs: ReadonlyArray<[string, string | null, string]>): Stored
 
 function forwardsOf(events: ReadonlyArray<StoredPlaceEvent>) {
   const links = PLACES.flatMap((placeId) => {
-    const link = mergeLinkOf(
+    const link = storedMergeOf(
       foldPlace(
         placeId,
         events.filter((event) => event.placeId === placeId),

@@ -61,4 +61,4 @@ export {
   recordFeedClock,
 } from './feed-clock.repository.js';
 export { openExport, type StoreExport } from './exports.repository.js';
-export { readMergeForwards } from './merges.repository.js';
+export { readDoctorForwards, readMergeForwards } from './merges.repository.js';

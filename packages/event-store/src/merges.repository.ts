@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { resolveMerges, type MergeForward, type MergeLink } from '@directory/domain';
+import {
+  profilePageKey,
+  resolveMerges,
+  type DoctorRef,
+  type MergeForward,
+  type MergeLink,
+} from '@directory/domain';
 
 /**
  * Where each given id forwards to, for the ids merged away into a survivor (merges.ts in the domain
@@ -28,4 +34,37 @@ export async function readMergeForwards(
     mergedAt: row.merged_at.toISOString(),
   }));
   return resolveMerges(placeIds, links);
+}
+
+/**
+ * Where each doctorId (as sent: a place id or a profile URL, with what it names) forwards to, for those
+ * that name a merged-away record: an id by its own merge, a profile page by the merged-away place last
+ * published under it (migration 0020; the latest merge when several were). At most two queries.
+ */
+export async function readDoctorForwards(
+  db: Database,
+  refs: ReadonlyMap<string, DoctorRef>,
+): Promise<Map<string, MergeForward>> {
+  const placeOf = new Map<string, string>();
+  const pages = new Map<string, string[]>();
+  for (const [entry, ref] of refs) {
+    if ('placeId' in ref) placeOf.set(entry, ref.placeId);
+    else pages.set(profilePageKey(ref.profile), [...(pages.get(profilePageKey(ref.profile)) ?? []), entry]);
+  }
+  if (pages.size > 0) {
+    const merged = await sql<{ merged_profile: string; place_id: string }>`
+      select distinct on (merged_profile) merged_profile, place_id from places
+       where merged_profile = any(${sql.val([...pages.keys()])}::text[])
+       order by merged_profile, merged_at desc, place_id`.execute(db);
+    for (const row of merged.rows) {
+      for (const entry of pages.get(row.merged_profile) ?? []) placeOf.set(entry, row.place_id);
+    }
+  }
+  const forwards = await readMergeForwards(db, [...placeOf.values()]);
+  const byEntry = new Map<string, MergeForward>();
+  for (const [entry, placeId] of placeOf) {
+    const forward = forwards.get(placeId);
+    if (forward !== undefined) byEntry.set(entry, forward);
+  }
+  return byEntry;
 }

@@ -54,7 +54,8 @@ async function upsertStates(
              or (places.state_version = excluded.state_version
                  and (places.document::text is distinct from excluded.document::text
                       or places.merged_into is distinct from excluded.merged_into
-                      or places.merged_at is distinct from excluded.merged_at)))`;
+                      or places.merged_at is distinct from excluded.merged_at
+                      or places.merged_profile is distinct from excluded.merged_profile)))`;
   const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
   // A serialized document is sent as it is, so a replay's text is not serialized again.
   const documents = sorted.map((row) =>
@@ -67,22 +68,24 @@ async function upsertStates(
   // A tombstone keeps the dataset it was last served in, so that dataset's consumers see the removal.
   await sql`
     insert into places (place_id, document, state_version, stream_version, served, updated_at,
-                        changed_xid, changed_at, feed_country, merged_into, merged_at)
+                        changed_xid, changed_at, feed_country, merged_into, merged_at, merged_profile)
     select place_id, document, state_version, state_version, served, now(),
            case when served then pg_current_xact_id() end, case when served then now() end,
-           case when served then country end, merged_into, merged_at
+           case when served then country end, merged_into, merged_at, merged_profile
     from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
                 ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
                 ${columnOf(sorted, (row) => row.document.served)}::boolean[],
                 ${columnOf(sorted, (row) => (row.document.served ? row.document.country : null))}::text[],
                 ${columnOf(sorted, (row) => row.merge?.mergedInto ?? null)}::text[],
-                ${columnOf(sorted, (row) => row.merge?.mergedAt ?? null)}::timestamptz[])
-      as v(place_id, document, state_version, served, country, merged_into, merged_at)
+                ${columnOf(sorted, (row) => row.merge?.mergedAt ?? null)}::timestamptz[],
+                ${columnOf(sorted, (row) => row.merge?.profilePage ?? null)}::text[])
+      as v(place_id, document, state_version, served, country, merged_into, merged_at, merged_profile)
     order by place_id
     on conflict (place_id) do update set
       document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = ${updatedAt},
       merged_into = excluded.merged_into, merged_at = excluded.merged_at,
+      merged_profile = excluded.merged_profile,
       (changed_xid, changed_at) = (
         select case when seen then pg_current_xact_id() else places.changed_xid end,
                case when seen then now() else places.changed_at end

@@ -1,17 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
-import { toSearchDocument, type MergeLink, type PlaceProjection } from '@directory/domain';
+import { storedMergeOf, toSearchDocument, type DoctorRef, type PlaceProjection } from '@directory/domain';
 import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
-import { readMergeForwards } from '../src/merges.repository.js';
+import { readDoctorForwards, readMergeForwards } from '../src/merges.repository.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
 const AT = '2026-02-01T00:00:00.000Z';
 
 /** A place's row as the worker saves it: merged away into `into` (a tombstone), or served. */
-function row(placeId: string, version: number, into?: string): PlaceProjection {
-  const served = placeState({ id: placeId, name: `Praxis ${placeId}`, version });
-  const merge: MergeLink | null = into === undefined ? null : { placeId, mergedInto: into, mergedAt: AT };
-  const state = merge === null ? served : { ...served, mergedInto: merge.mergedInto, mergedAt: AT };
+function row(
+  placeId: string,
+  version: number,
+  into?: string,
+  at = AT,
+  profileSlug?: string,
+): PlaceProjection {
+  const served = placeState({
+    id: placeId,
+    name: `Praxis ${placeId}`,
+    version,
+    ...(profileSlug === undefined ? {} : { profileSlug }),
+  });
+  const state = into === undefined ? served : { ...served, mergedInto: into, mergedAt: at };
+  const merge = storedMergeOf(state);
   return {
     placeId,
     stateVersion: version,
@@ -76,5 +87,54 @@ describe('merges as the store keeps and follows them (migration 0016)', () => {
       { ...row('s-r', 5, 's-c'), documentJson: JSON.stringify(row('s-r', 5, 's-c').document) },
     ]);
     expect(await survivorOf(['s-r'])).toEqual({ 's-r': 's-c' });
+
+    // A row merged by an older server kept no page: the replay after the upgrade fills it in.
+    const old = row('s-p', 5, 's-c');
+    await savePlaceStates(db, [{ ...old, merge: { ...old.merge!, profilePage: null } }]);
+    const sPage = new Map<string, DoctorRef>([
+      ['page', { profile: { country: 'de', citySlug: 'berlin', profileSlug: 's-p' } }],
+    ]);
+    expect((await readDoctorForwards(db, sPage)).size).toBe(0);
+    await replacePlaceStates(db, [{ ...old, documentJson: JSON.stringify(old.document) }]);
+    expect((await readDoctorForwards(db, sPage)).get('page')?.mergedInto).toBe('s-c');
+  });
+
+  it('forwards the profile page of a merged-away record (any language) to the survivor, and ids as before', async () => {
+    await savePlaceStates(db, [
+      row('p-survivor', 1),
+      row('p-old', 1, 'p-survivor', AT, 'praxis-gemeinsam'),
+      // The same page merged away twice (two crawls of one practice): the latest merge answers it.
+      row('p-older', 1, 's-c', '2026-01-01T00:00:00.000Z', 'praxis-gemeinsam'),
+      row('p-served', 1),
+    ]);
+    const page = (profileSlug: string): DoctorRef => ({
+      profile: { country: 'de' as const, citySlug: 'berlin', profileSlug },
+    });
+    const forwards = await readDoctorForwards(
+      db,
+      new Map<string, DoctorRef>([
+        ['https://site.example/de/aerzte/de/berlin/praxis-gemeinsam', page('praxis-gemeinsam')],
+        ['https://site.example/en/doctors/de/berlin/praxis-gemeinsam', page('praxis-gemeinsam')],
+        ['https://site.example/en/doctors/de/berlin/p-served', page('p-served')],
+        ['p-old', { placeId: 'p-old' }],
+        ['p-served', { placeId: 'p-served' }],
+      ]),
+    );
+    expect(Object.fromEntries([...forwards].map(([entry, forward]) => [entry, forward]))).toEqual({
+      'https://site.example/de/aerzte/de/berlin/praxis-gemeinsam': {
+        placeId: 'p-old',
+        mergedInto: 'p-survivor',
+        mergedAt: AT,
+      },
+      'https://site.example/en/doctors/de/berlin/praxis-gemeinsam': {
+        placeId: 'p-old',
+        mergedInto: 'p-survivor',
+        mergedAt: AT,
+      },
+      'p-old': { placeId: 'p-old', mergedInto: 'p-survivor', mergedAt: AT },
+    });
+    // An unmerge (a newer fold without the merge) takes the page back with the id.
+    await savePlaceStates(db, [row('p-old', 2), row('p-older', 2)]);
+    expect(await readDoctorForwards(db, new Map([['page', page('praxis-gemeinsam')]]))).toEqual(new Map());
   });
 });

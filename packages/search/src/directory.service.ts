@@ -43,6 +43,7 @@ import {
   type CitiesPage,
   type CitiesParams,
   type DoctorBatch,
+  type DoctorRef,
   type ParameterError,
   type RecordPage,
   type RecordShape,
@@ -89,11 +90,16 @@ export type DirectoryOptions = {
   searchDeadlineMs?: number;
 };
 
+/** `ref`: what the doctorId names, so a caller can ask where a merged-away record went. */
 export type GetDoctorResult<Record> =
-  { status: 'found'; doctor: Record } | { status: 'invalid'; reason: string } | { status: 'not-found' };
+  | { status: 'found'; doctor: Record }
+  | { status: 'invalid'; reason: string }
+  | { status: 'not-found'; ref: DoctorRef };
 
+/** `refs`: what each distinct entry (as sent) names. */
 export type GetDoctorsResult<Record> =
-  { status: 'found'; batch: DoctorBatch<Record> } | { status: 'invalid'; errors: ParameterError[] };
+  | { status: 'found'; batch: DoctorBatch<Record>; refs: ReadonlyMap<string, DoctorRef> }
+  | { status: 'invalid'; errors: ParameterError[] };
 
 /** A served record whole, with the stream version its index document was written with. */
 export type VersionedRecord = { doctor: Doctor; extras: DoctorExtras; version: number };
@@ -303,7 +309,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const body =
         'placeId' in ref ? buildGetByIdQuery(ref.placeId, shape) : buildGetByProfileQuery(ref.profile, shape);
       const [hit] = await searchSources(body);
-      if (hit?._source === undefined) return { status: 'not-found' };
+      if (hit?._source === undefined) return { status: 'not-found', ref };
       return { status: 'found', doctor: shapeRecord(hit._source.doctor, hit._source.extras, shape) };
     },
 
@@ -316,7 +322,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
         response === undefined
           ? undefined
           : { hits: response.hits.hits, profileBuckets: response.aggregations?.profiles.buckets ?? [] };
-      return { status: 'found', batch: toDoctorBatch(plan, answered, shape) };
+      const refs = new Map(parsed.value.map(({ entry, ref }) => [entry, ref]));
+      return { status: 'found', batch: toDoctorBatch(plan, answered, shape), refs };
     },
 
     listCities,

@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
-import { mergeLinkOf, toSearchDocument, type PlaceState } from '@directory/domain';
+import { storedMergeOf, toSearchDocument, type PlaceState } from '@directory/domain';
 import { savePlaceStates } from '@directory/event-store';
 import { SITE_ORIGIN, indexPlaces } from './place-fixtures.js';
 
@@ -17,7 +17,7 @@ export async function storeServedPlaces(stores: ServingStores, states: PlaceStat
     stores.db,
     states.map((state) => {
       // A merged-away state's merge is stored beside its tombstone, as the worker stores it.
-      const merge = mergeLinkOf(state);
+      const merge = storedMergeOf(state);
       return {
         placeId: state.placeId,
         stateVersion: state.version,

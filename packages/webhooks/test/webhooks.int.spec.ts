@@ -158,7 +158,12 @@ async function writePlaces(
       const merge =
         place.mergedInto === undefined
           ? null
-          : { placeId: place.id, mergedInto: place.mergedInto, mergedAt: '2026-02-01T00:00:00.000Z' };
+          : {
+              placeId: place.id,
+              mergedInto: place.mergedInto,
+              mergedAt: '2026-02-01T00:00:00.000Z',
+              profilePage: null,
+            };
       const state =
         merge === null ? folded : { ...folded, mergedInto: merge.mergedInto, mergedAt: merge.mergedAt };
       return {

@@ -153,12 +153,18 @@ describe('merged records (API 1.4)', () => {
         'type',
       ]);
     }
-    // A profile URL of a merged-away record is a plain 404 too (only ids forward).
-    const byUrl = await api.get(
-      `/api/v1/doctors/${encodeURIComponent(`${SITE_ORIGIN}/de/aerzte/de/berlin/praxis-mg-m2`)}`,
-    );
-    expect(byUrl.statusCode).toBe(404);
-    expect(byUrl.json<MergedProblem>().mergedInto).toBeUndefined();
+    // A profile URL names a page, not an id: the page of a merged-away record (any language, through a
+    // chain) is the survivor's; a looped one has no survivor and stays a plain 404.
+    const pageOf = (lang: string, slug: string) =>
+      `/api/v1/doctors/${encodeURIComponent(`${SITE_ORIGIN}/${lang}/${lang === 'de' ? 'aerzte' : 'doctors'}/de/berlin/praxis-${slug}`)}`;
+    const survivor = await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m1?fields=name,profileUrl');
+    for (const page of [pageOf('de', 'mg-m2'), pageOf('en', 'mg-m3')]) {
+      const byUrl = await api.getOk<{ doctor: Doctor }>(`${page}?fields=name,profileUrl`);
+      expect(byUrl).toEqual(survivor);
+    }
+    const looped = await api.get(pageOf('de', 'mg-l1'));
+    expect(looped.statusCode).toBe(404);
+    expect(looped.json<MergedProblem>().mergedInto).toBeUndefined();
     expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m1')).doctor.id).toBe('mg-m1');
     expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-u1')).doctor.id).toBe('mg-u1');
   });
@@ -168,6 +174,14 @@ describe('merged records (API 1.4)', () => {
     expect(batch.doctors.map((doctor) => doctor.id)).toEqual(['mg-m1']);
     expect(batch.missing).toEqual(['mg-m2', 'mg-m3', 'mg-l1', 'no-such-id']);
     expect(batch.merged).toEqual({ 'mg-m2': 'mg-m1', 'mg-m3': 'mg-m1' });
+    // Pages of merged-away records find the survivor, in request order; a looped page stays missing.
+    const page = (slug: string) => encodeURIComponent(`${SITE_ORIGIN}/en/doctors/de/berlin/praxis-${slug}`);
+    const pages = await api.getOk<Batch>(
+      `/api/v1/doctors:batchGet?ids=mg-x2,${page('mg-m3')},mg-m2,${page('mg-l2')},${page('mg-m2')}`,
+    );
+    expect(pages.doctors.map((doctor) => doctor.id)).toEqual(['mg-m1']);
+    expect(pages.missing).toEqual(['mg-x2', 'mg-m2', `${SITE_ORIGIN}/en/doctors/de/berlin/praxis-mg-l2`]);
+    expect(pages.merged).toEqual({ 'mg-m2': 'mg-m1' });
     // The deprecated form answers the same bytes.
     const deprecated = await api.get('/api/v1/doctors?ids=mg-m2,mg-m1,mg-m3,mg-l1,no-such-id');
     const current = await api.get('/api/v1/doctors:batchGet?ids=mg-m2,mg-m1,mg-m3,mg-l1,no-such-id');
@@ -226,6 +240,9 @@ describe('merged records (API 1.4)', () => {
     await ingest([unmerge('mg-m2', '2026-04-01T00:00:00Z')]);
     expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m2')).doctor.id).toBe('mg-m2');
     expect((await api.getOk<{ doctor: Doctor }>('/api/v1/doctors/mg-m1')).doctor.id).toBe('mg-m1');
+    // Its page is its own again.
+    const page = encodeURIComponent(`${SITE_ORIGIN}/de/aerzte/de/berlin/praxis-mg-m2`);
+    expect((await api.getOk<{ doctor: Doctor }>(`/api/v1/doctors/${page}`)).doctor.id).toBe('mg-m2');
     // M3 was merged into M2, which is its own record again: M3 now forwards there.
     expect(await problemOf('mg-m3')).toMatchObject({ mergedInto: 'mg-m2' });
     const batch = await api.getOk<Batch>('/api/v1/doctors:batchGet?ids=mg-m2,mg-m3');

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Doctor, PlaceState } from '@directory/domain';
-import { placeState } from '@directory/testing';
+import { SITE_ORIGIN, placeState } from '@directory/testing';
 import { createMcpHarness, type McpHarness } from './support/mcp-harness.js';
 
 // get_doctor follows a merged-away id to the record that survives, and says so.
@@ -49,6 +49,13 @@ describe('MCP get_doctor and merged records (API 1.4)', () => {
     });
     expect(textOf(result)).toContain('Followed a merge: mcp-merged was merged into mcp-survivor');
     expect(textOf(result)).toContain('Praxis Survivor');
+  });
+
+  it('follows the profile URL of a merged-away record the same way', async () => {
+    const result = await call(`${SITE_ORIGIN}/de/aerzte/de/berlin/mcp-merged`);
+    const content = result.structuredContent as { doctor: Doctor; merge: Record<string, string> };
+    expect(content.doctor.id, textOf(result)).toBe('mcp-survivor');
+    expect(content.merge).toMatchObject({ from: 'mcp-merged', into: 'mcp-survivor' });
   });
 
   it('answers a served id as before, without merge', async () => {

@@ -83,7 +83,7 @@ export type paths = {
     };
     /**
      * Fetch up to 100 published records by id or profile URL
-     * @description API 1.3. Gets up to 100 records in one request: `ids` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most 16384 characters in all). The answer is `{ doctors, missing }`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of `missing` are ids of records merged into another, `merged` maps each to the id of the record that survives. `fields` and `lang` shape the records as in search; nothing else is accepted (no `country`: ids name their records).
+     * @description API 1.3. Gets up to 100 records in one request: `ids` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most 16384 characters in all). The answer is `{ doctors, missing }`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of `missing` are ids of records merged into another, `merged` maps each to the id of the record that survives; the profile URL of such a record finds the survivor (a profile URL names a page, not an id). `fields` and `lang` shape the records as in search; nothing else is accepted (no `country`: ids name their records).
      *
      *     A bad entry is refused with 400 naming its position (`errors[].parameter` = `ids`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated `GET /api/v1/doctors?ids=…` gives for the same ids.
      */
@@ -105,7 +105,7 @@ export type paths = {
     };
     /**
      * Fetch one published record by id or profile URL
-     * @description Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`.
+     * @description Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`; the profile URL of such a record answers the survivor (a profile URL names a page, not an id).
      */
     get: operations['getDoctor'];
     put?: never;

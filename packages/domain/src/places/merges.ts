@@ -1,4 +1,5 @@
 import type { PlaceState } from '../events/place-state.js';
+import { profilePageKey } from './profile-url.js';
 
 /**
  * One place's own merge, as its fold leaves it (`place.merged`, not undone by a later `place.unmerged`):
@@ -13,10 +14,23 @@ export type MergeLink = { placeId: string; mergedInto: string; mergedAt: string 
  */
 export type MergeForward = MergeLink;
 
-/** The direct merge link of a folded state, or null when the place is not merged away. */
-export function mergeLinkOf(state: PlaceState): MergeLink | null {
+/**
+ * A merged-away place's merge as the worker stores it (migrations 0016, 0020): its direct link, and the
+ * profile page it was last published under (`profilePageKey`; null if it never was). A profile URL
+ * names a page, not an id, so the page of a merged-away record resolves to the survivor.
+ */
+export type StoredMerge = MergeLink & { profilePage: string | null };
+
+/** The stored merge of a folded state, or null when the place is not merged away. */
+export function storedMergeOf(state: PlaceState): StoredMerge | null {
   if (state.mergedInto === null || state.mergedAt === null) return null;
-  return { placeId: state.placeId, mergedInto: state.mergedInto, mergedAt: state.mergedAt };
+  const { placeId, mergedInto, mergedAt, publication } = state;
+  return {
+    placeId,
+    mergedInto,
+    mergedAt,
+    profilePage: publication === null ? null : profilePageKey(publication),
+  };
 }
 
 /**

@@ -19,6 +19,11 @@ export const MAX_PROFILE_URL_LENGTH = 2048;
 export type ProfileRef = { country: CountryCode; citySlug: string; profileSlug: string };
 export type ParsedProfileUrl = ProfileRef & { lang: PageLanguage };
 
+/** One key per profile page, whatever its language: `country/citySlug/profileSlug`. */
+export function profilePageKey(ref: ProfileRef): string {
+  return `${ref.country}/${ref.citySlug}/${ref.profileSlug}`;
+}
+
 const SEGMENT_NAMES = ['language', 'section', 'country', 'city slug', 'profile slug'] as const;
 
 /** `${origin}/${lang}/${section}/${country}/${citySlug}/${profileSlug}`; only the origin of `siteOrigin` is used. */

@@ -2,11 +2,10 @@ import { z } from 'zod';
 import type { Doctor } from '../places/doctor.js';
 import type { DoctorExtras } from '../places/doctor-extras.js';
 import { parseDoctorId, type DoctorRef } from '../places/doctor-id.js';
-import type { ProfileRef } from '../places/profile-url.js';
+import { profilePageKey, type ProfileRef } from '../places/profile-url.js';
 import type { ParameterError } from '../requests/query-parameters.js';
 import { needsExtras, shapeRecord, type RecordShape, type ShapedRecord } from '../requests/record-shape.js';
 import { fail, ok, type Result } from '../shared/result.js';
-import { PLACE_ID_PATTERN } from '../events/events.js';
 import type { MergeForward } from '../places/merges.js';
 import { SERVED, type TermFilter } from './search-query.js';
 
@@ -84,15 +83,13 @@ export type BatchPlan = {
   body: object;
 };
 
-const profileKey = (ref: ProfileRef) => `${ref.country}/${ref.citySlug}/${ref.profileSlug}`;
-
 /** The one search that answers a batch. */
 export function planBatch(entries: ReadonlyArray<BatchEntry>, shape: RecordShape): BatchPlan {
   const placeIds = new Set<string>();
   const profiles = new Map<string, ProfileRef>();
   for (const { ref } of entries) {
     if ('placeId' in ref) placeIds.add(ref.placeId);
-    else profiles.set(profileKey(ref.profile), ref.profile);
+    else profiles.set(profilePageKey(ref.profile), ref.profile);
   }
   const source = needsExtras(shape) ? ['doctor', 'extras', 'placeId'] : ['doctor', 'placeId'];
   const byId = { ids: { values: [...placeIds] } };
@@ -137,12 +134,22 @@ function profileFilter(ref: ProfileRef): { bool: { filter: TermFilter[] } } {
  */
 export type DoctorBatch<Record> = { doctors: Record[]; missing: string[]; merged?: { [id: string]: string } };
 
-/** The `missing` entries that could be merged-away ids (a profile URL never is one): what to look up. */
-export function mergeCandidatesOf(batch: DoctorBatch<unknown>): string[] {
-  return batch.missing.filter((entry) => PLACE_ID_PATTERN.test(entry));
+/**
+ * A batch asked again with some entries replaced (a merged-away record's profile URL by its survivor's
+ * id, `substitutes`), as the entries first sent: `answer` is the answer to the replaced list, and an
+ * entry is missing when what replaced it is.
+ */
+export function withSubstitutedEntries<Record>(
+  entries: ReadonlyArray<string>,
+  substitutes: ReadonlyMap<string, string>,
+  answer: DoctorBatch<Record>,
+): DoctorBatch<Record> {
+  const notFound = new Set(answer.missing);
+  const missing = new Set(entries.filter((entry) => notFound.has(substitutes.get(entry) ?? entry)));
+  return { ...answer, missing: [...missing] };
 }
 
-/** The batch with its `merged` map, from where each merged-away id forwards to (merges.ts). */
+/** The batch with its `merged` map: the missing entries in `forwards` (merged-away ids, merges.ts). */
 export function withMergedIds<Record>(
   batch: DoctorBatch<Record>,
   forwards: ReadonlyMap<string, MergeForward>,
@@ -169,14 +176,14 @@ export function toDoctorBatch<Shape extends RecordShape>(
   const byProfile = new Map<string, BatchSource>();
   plan.profiles.forEach((ref, index) => {
     const first = response?.profileBuckets[index]?.first.hits.hits[0]?._source;
-    if (first !== undefined) byProfile.set(profileKey(ref), first);
+    if (first !== undefined) byProfile.set(profilePageKey(ref), first);
   });
 
   const doctors: Array<ShapedRecord<Shape>> = [];
   const missing: string[] = [];
   const answered = new Set<string>();
   for (const { entry, ref } of plan.entries) {
-    const found = 'placeId' in ref ? byPlaceId.get(ref.placeId) : byProfile.get(profileKey(ref.profile));
+    const found = 'placeId' in ref ? byPlaceId.get(ref.placeId) : byProfile.get(profilePageKey(ref.profile));
     if (found === undefined) {
       missing.push(entry);
       continue;

@@ -1,7 +1,7 @@
 import type { ToDoctorOptions } from '../places/doctor.js';
 import { foldPlaceForProjection } from '../places/place-fold.js';
 import type { StoredPlaceEvent } from '../events/place-state.js';
-import { mergeLinkOf, type MergeLink } from '../places/merges.js';
+import { storedMergeOf, type StoredMerge } from '../places/merges.js';
 import { toSearchDocument, type SearchDocument, type Tombstone } from './search-document.js';
 
 /**
@@ -15,9 +15,9 @@ export type PlaceProjection = {
   document: SearchDocument | Tombstone;
   /**
    * The place's own merge, stored beside the document (not in it: the index never needs it) so that a
-   * read of a merged-away id can say where it went. Absent: not merged away.
+   * read of a merged-away id or profile page can say where it went. Absent: not merged away.
    */
-  merge?: MergeLink;
+  merge?: StoredMerge;
 };
 
 /** Projects one place: folds its whole stream into state, then turns the state into its index document. */
@@ -27,7 +27,7 @@ export function projectPlace(
   options: ToDoctorOptions,
 ): PlaceProjection {
   const { state, record } = foldPlaceForProjection(placeId, events, options);
-  const merge = mergeLinkOf(state);
+  const merge = storedMergeOf(state);
   const document = toSearchDocument(state, options, record);
   return { placeId, stateVersion: state.version, document, ...(merge === null ? {} : { merge }) };
 }

@@ -3,7 +3,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { MAX_DOCTOR_ID_LENGTH, type Dataset } from '@directory/search';
-import { readMergeForwards } from '@directory/event-store';
+import { readDoctorForwards } from '@directory/event-store';
 import {
   assertNever,
   fail,
@@ -22,7 +22,7 @@ import {
   searchToolInputSchema,
   specialtiesPageSchema,
   specialtiesToolInputSchema,
-  PLACE_ID_PATTERN,
+  type DoctorRef,
   type Doctor,
   type MergeForward,
 } from '@directory/domain';
@@ -56,7 +56,7 @@ Filters (a record must match every one given): ${FILTERS} limit is 1-100 (defaul
 Results come in a fixed order (name, then id). By specialty: get the code from list_specialties (e.g. "pediatrics" for Kinderarzt, pediatra or paediatrician) and pass it as specialty. Near a place: give near as "latitude,longitude" (and optionally radius in metres); results then come nearest first (then id), each with distanceMeters, the distance in whole metres. Paging: when page.hasMore is true, call search_doctors again with exactly the same filters plus cursor = page.nextCursor; repeat until hasMore is false (nextCursor null). Paging visits every matching record exactly once. Facets: facets = "specialty,city" (any of ${FACET_NAMES.join(', ')}) adds facets, each value with count, how many records the search finds with that value as the argument of the same name (every other filter kept), most first; facetLimit (1-${FACET_LIMIT_MAX}, default ${FACET_LIMIT_DEFAULT}) values each. No results: suggestions (on unless suggestions = false) lists what finds records instead (kind query: a corrected q; radius: a wider radius; city: the nearest city with matches), each with resultCount; call search_doctors again with that one argument changed. Invalid arguments return an error naming each bad argument.`;
 
 const GET_DESCRIPTION = `Fetch one published Doctor record by its id (from a search_doctors result) or by its profile URL on the directory's website (profileUrl; translated URLs such as /de/aerzte/... or /es/medicos/... resolve to the same record). ${RECORD} ${WHATSAPP}
-The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error. An id merged into another record (the same practice listed twice) returns the record that survives, with merge saying which id was asked for and which one answers: use the answering id from then on.`;
+The URL is only parsed, never fetched: URLs on other hosts, with credentials, query strings or fragments, and non-profile paths are rejected. An unknown, suppressed, closed or unpublished record returns a not-found error. An id merged into another record (the same practice listed twice), or that record's profile URL, returns the record that survives, with merge saying which id was merged away and which one answers: use the answering id from then on.`;
 
 const getDoctorInputSchema = z.object({
   doctorId: z
@@ -72,12 +72,16 @@ const getDoctorOutputSchema = z.strictObject({
   doctor: doctorSchema,
   merge: z
     .strictObject({
-      from: z.string().describe('The id asked for: merged away, no longer its own record'),
+      from: z
+        .string()
+        .describe(
+          'The id merged away, no longer its own record: the id asked for, or the one behind the profile URL asked for',
+        ),
       into: z.string().describe('The id of the record that survives, the one returned'),
-      mergedAt: z.string().describe('When the id asked for was merged away (ISO 8601)'),
+      mergedAt: z.string().describe('When that id was merged away (ISO 8601)'),
     })
     .optional()
-    .describe('Present when the id asked for was merged into another record and get_doctor followed it'),
+    .describe('Present when the record asked for was merged into another one and get_doctor followed it'),
 });
 
 const LIST_SPECIALTIES_DESCRIPTION = `List the specialty codes that the specialty argument of search_doctors accepts: stable, language-independent codes (e.g. "dentistry", "general-practice", "pediatrics") mapped from the published primary types and specialties, each with its label in lang (en, de, es, fr, it or pt; default en). Map what the user asks for ("Zahnarzt", "children's doctor") to a code from this list, then search with it; never invent a code.
@@ -96,10 +100,15 @@ const SPECIALTIES_INPUT = advertisedInputSchema(specialtiesToolInputSchema);
 export function createToolServer(dataset: Dataset, log: FastifyBaseLogger): McpServer {
   const { directory, db } = dataset;
 
-  /** The survivor of a merged-away id, when it is served: what get_doctor answers instead. */
-  async function followMerge(doctorId: string): Promise<{ forward: MergeForward; doctor: Doctor } | null> {
-    if (!PLACE_ID_PATTERN.test(doctorId)) return null;
-    const forward = (await readMergeForwards(db, [doctorId])).get(doctorId);
+  /**
+   * The survivor of a merged-away record (asked for by id or by its profile URL), when it is served:
+   * what get_doctor answers instead.
+   */
+  async function followMerge(
+    doctorId: string,
+    ref: DoctorRef,
+  ): Promise<{ forward: MergeForward; doctor: Doctor } | null> {
+    const forward = (await readDoctorForwards(db, new Map([[doctorId, ref]]))).get(doctorId);
     if (forward === undefined) return null;
     const survivor = await directory.getDoctor(forward.mergedInto);
     return survivor.status === 'found' ? { forward, doctor: survivor.doctor } : null;
@@ -149,7 +158,7 @@ export function createToolServer(dataset: Dataset, log: FastifyBaseLogger): McpS
           case 'invalid':
             return invalidArguments('get_doctor', [{ parameter: 'doctorId', reason: result.reason }]);
           case 'not-found': {
-            const followed = await followMerge(parsed.value);
+            const followed = await followMerge(parsed.value, result.ref);
             if (followed === null) return toolError('No current published record has this id.');
             const { forward, doctor } = followed;
             const merge = { from: forward.placeId, into: forward.mergedInto, mergedAt: forward.mergedAt };

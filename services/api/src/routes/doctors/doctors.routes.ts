@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { datasetOf, type Datasets } from '@directory/search';
-import { readMergeForwards } from '@directory/event-store';
+import { readDoctorForwards } from '@directory/event-store';
 import {
   MAX_BATCH_IDS,
   MAX_IDS_LENGTH,
-  PLACE_ID_PATTERN,
   assertNever,
   filterDescriptions,
-  mergeCandidatesOf,
   withMergedIds,
+  withSubstitutedEntries,
+  type MergeForward,
   parseBatchGetQuery,
   parseDoctorsQuery,
   type RecordShape,
@@ -61,7 +61,7 @@ ${FILTERS}
 
 Unknown or repeated parameters are rejected with 400.`;
 
-const BATCH_GET_DESCRIPTION = `API 1.3. Gets up to ${MAX_BATCH_IDS} records in one request: \`ids\` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all). The answer is \`{ doctors, missing }\`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of \`missing\` are ids of records merged into another, \`merged\` maps each to the id of the record that survives. \`fields\` and \`lang\` shape the records as in search; nothing else is accepted (no \`country\`: ids name their records).
+const BATCH_GET_DESCRIPTION = `API 1.3. Gets up to ${MAX_BATCH_IDS} records in one request: \`ids\` lists doctor ids and/or complete profile URLs (any page language, mixed freely; each entry URL-encoded; at most ${MAX_IDS_LENGTH} characters in all). The answer is \`{ doctors, missing }\`: the records found, each once, in the order first asked for (an id and a profile URL of the same record give it once), and the entries matching no served record, as sent, in request order. API 1.4: when some of \`missing\` are ids of records merged into another, \`merged\` maps each to the id of the record that survives; the profile URL of such a record finds the survivor (a profile URL names a page, not an id). \`fields\` and \`lang\` shape the records as in search; nothing else is accepted (no \`country\`: ids name their records).
 
 A bad entry is refused with 400 naming its position (\`errors[].parameter\` = \`ids\`); unknown or repeated parameters are rejected with 400. The answer is byte for byte the one the deprecated \`GET /api/v1/doctors?ids=…\` gives for the same ids.`;
 
@@ -103,10 +103,31 @@ export function doctorRoutes(
       );
     }
     answerWith(reply, batchWriter(shape));
-    // Only a batch with ids it did not find asks the store where they went (by primary key).
-    const candidates = mergeCandidatesOf(result.batch);
-    if (candidates.length === 0) return result.batch;
-    return withMergedIds(result.batch, await readMergeForwards(db, candidates));
+    // Only a batch with entries it did not find asks the store where they went (by key).
+    const { batch, refs } = result;
+    if (batch.missing.length === 0) return batch;
+    const missing = batch.missing.flatMap((entry) => {
+      const ref = refs.get(entry);
+      return ref === undefined ? [] : [[entry, ref] as const];
+    });
+    const forwards = await readDoctorForwards(db, new Map(missing));
+    // A merged-away id stays missing and is listed in `merged`; a profile URL names a page, not an id,
+    // so the page of a merged-away record is the survivor's: the batch is asked again with it.
+    const idForwards = new Map<string, MergeForward>();
+    const pages = new Map<string, string>();
+    for (const [entry, ref] of missing) {
+      const forward = forwards.get(entry);
+      if (forward === undefined) continue;
+      if ('placeId' in ref) idForwards.set(entry, forward);
+      else pages.set(entry, forward.mergedInto);
+    }
+    if (pages.size === 0) return withMergedIds(batch, idForwards);
+    const again = await directory.getDoctors(
+      ids.map((entry) => pages.get(entry) ?? entry),
+      shape,
+    );
+    if (again.status === 'invalid') throw new Error('A survivor id was refused as a doctor id');
+    return withMergedIds(withSubstitutedEntries(ids, pages, again.batch), idForwards);
   }
 
   // `:` cannot occur in a doctor id (A-Z a-z 0-9 _ -), and the path has no `/` after `doctors`, so it
@@ -134,7 +155,7 @@ export function doctorRoutes(
       operationId: 'getDoctor',
       summary: 'Fetch one published record by id or profile URL',
       description:
-        'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`.',
+        'Returns the same record as search does, byte for byte. API 1.2: `fields` and `lang` shape the record as in search; without them no query parameter is accepted. API 1.4: the 404 of an id merged into another record (the same practice listed twice) adds `mergedInto`, the id of the record that survives, and `mergedAt`; the profile URL of such a record answers the survivor (a profile URL names a page, not an id).',
       params: doctorParamsSchema,
       querystring: getQuerySchema,
       ok: getResponseSchema,
@@ -152,11 +173,17 @@ export function doctorRoutes(
           ]);
         case 'not-found': {
           // Still the 404 of 1.1 (the id is no longer served); a merged-away id adds where it went.
-          const forward = PLACE_ID_PATTERN.test(doctorId)
-            ? (await readMergeForwards(db, [doctorId])).get(doctorId)
-            : undefined;
+          const forward = (await readDoctorForwards(db, new Map([[doctorId, result.ref]]))).get(doctorId);
           if (forward === undefined) {
             throw new ProblemError('notFound', 'No current published record has this id.');
+          }
+          // A profile URL names a page, not an id: the page of a merged-away record is the survivor's.
+          if ('profile' in result.ref) {
+            const survivor = await directory.getDoctor(forward.mergedInto, shape);
+            if (survivor.status === 'found') {
+              answerWith(reply, recordWriter(shape));
+              return { doctor: survivor.doctor };
+            }
           }
           throw new ProblemError('notFound', 'No current published record has this id.', [], {
             mergedInto: forward.mergedInto,
