@@ -25,6 +25,12 @@ export {
   type ValueSetResource,
 } from './specialty-codes.js';
 export {
+  SPECIALTY_CONCEPT_MAP_ID,
+  SPECIALTY_TO_SNOMED,
+  specialtyConceptMap,
+  type ConceptMapResource,
+} from './specialty-concept-map.js';
+export {
   ALL_TYPES,
   COUNT_DEFAULT,
   HISTORY_PARAMETERS,

@@ -54,9 +54,9 @@ describe('/fhir/R4', () => {
       expect(validate(statement).errors).toEqual([]);
     });
 
-    it('the specialty CodeSystem and ValueSet are open and valid', async () => {
+    it('the specialty CodeSystem, ValueSet and ConceptMap are open and valid', async () => {
       const validate = await fhirValidator();
-      for (const path of ['CodeSystem/specialty', 'ValueSet/specialty']) {
+      for (const path of ['CodeSystem/specialty', 'ValueSet/specialty', 'ConceptMap/specialty-snomed']) {
         const response = await api.app.inject({ method: 'GET', url: `/fhir/R4/${path}` });
         expect(response.statusCode).toBe(200);
         expect(validate(response.json()).errors).toEqual([]);

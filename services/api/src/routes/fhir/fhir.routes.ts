@@ -10,6 +10,8 @@ import {
   resourceOf,
   searchBundle,
   specialtyCodeSystem,
+  specialtyConceptMap,
+  SPECIALTY_CONCEPT_MAP_ID,
   specialtyValueSet,
   translateHistory,
   translateInstanceHistory,
@@ -133,6 +135,9 @@ export function openFhirRoutes(
   );
   app.get(`/ValueSet/${SPECIALTY_RESOURCE_ID}`, { schema: { hide: true } }, async (request, reply) =>
     sendFhir(reply, specialtyValueSet(canonicalOriginOf(options.siteOrigin, request))),
+  );
+  app.get(`/ConceptMap/${SPECIALTY_CONCEPT_MAP_ID}`, { schema: { hide: true } }, async (request, reply) =>
+    sendFhir(reply, specialtyConceptMap(canonicalOriginOf(options.siteOrigin, request))),
   );
   done();
 }
