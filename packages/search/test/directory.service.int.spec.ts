@@ -30,7 +30,10 @@ describe('directory service (the query code shared by the API and MCP)', () => {
       doctors: [],
       page: { count: 0, hasMore: false, nextCursor: null },
     });
-    expect(await directory.getDoctor('some-id')).toEqual({ status: 'not-found' });
+    expect(await directory.getDoctor('some-id')).toEqual({
+      status: 'not-found',
+      ref: { placeId: 'some-id' },
+    });
     expect(await directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' })).toEqual({
       suggestions: [],
     });
