@@ -60,5 +60,12 @@ export {
   feedFenceAt,
   recordFeedClock,
 } from './feed-clock.repository.js';
-export { openExport, type StoreExport } from './exports.repository.js';
+export {
+  countSnapshotRecords,
+  openExport,
+  openRecordSnapshot,
+  snapshotRecordPages,
+  type RecordSnapshotScope,
+  type StoreExport,
+} from './exports.repository.js';
 export { readDoctorForwards, readMergeForwards } from './merges.repository.js';

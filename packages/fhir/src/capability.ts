@@ -1,3 +1,4 @@
+import { BULK_DATA_CAPABILITY, BULK_EXPORT_OPERATION } from './bulk-export.js';
 import { DIRECTORY_RESOURCE_TYPES } from './fhir-resources.js';
 import {
   HISTORY_PARAMETERS,
@@ -44,6 +45,7 @@ export function capabilityStatement(options: CapabilityOptions) {
     status: 'active' as const,
     date: options.date,
     kind: 'instance' as const,
+    instantiates: [BULK_DATA_CAPABILITY],
     software: { name: 'Doctor directory API', version: options.softwareVersion },
     implementation: {
       description: 'Read-only FHIR R4 directory of published practices and clinics',
@@ -75,6 +77,7 @@ export function capabilityStatement(options: CapabilityOptions) {
           searchRevInclude: INCLUDES.filter((include) => include.target === type).map(includeName),
           searchParam: searchParametersOf(type).map(searchParamEntry),
         })),
+        operation: [BULK_EXPORT_OPERATION],
       },
     ],
   };

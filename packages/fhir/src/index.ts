@@ -66,3 +66,15 @@ export {
   type HistoryRequest,
   type InstanceHistoryRequest,
 } from './history.js';
+export {
+  BULK_DATA_CAPABILITY,
+  BULK_EXPORT_OPERATION,
+  BULK_EXPORT_OPERATION_DEFINITION,
+  NDJSON_FORMAT,
+  bulkExportManifest,
+  ndjsonLinesOf,
+  parseBulkExportKickOff,
+  type BulkExportJobOutput,
+  type BulkExportManifest,
+  type BulkExportRequest,
+} from './bulk-export.js';

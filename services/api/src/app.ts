@@ -15,7 +15,11 @@ import { doctorRoutes } from './routes/doctors/doctors.routes.js';
 import { keyRoutes } from './routes/key/key.routes.js';
 import { changeRoutes } from './routes/changes/changes.routes.js';
 import { exportRoutes } from './routes/exports/exports.routes.js';
-import { DEFAULT_EXPORT_LIMITS, type ExportLimits } from './routes/exports/export-limits.js';
+import {
+  DEFAULT_EXPORT_LIMITS,
+  createProcessSlots,
+  type ExportLimits,
+} from './routes/exports/export-limits.js';
 import { cityRoutes } from './routes/cities/cities.routes.js';
 import { specialtyRoutes } from './routes/specialties/specialties.routes.js';
 import { suggestRoutes } from './routes/suggest/suggest.routes.js';
@@ -29,6 +33,7 @@ import {
   keyedFhirRoutes,
   openFhirRoutes,
 } from './routes/fhir/fhir.routes.js';
+import { bulkExportRoutes } from './routes/fhir/bulk-export.routes.js';
 import { OPENAPI_VERSION } from './plugins/openapi.plugin.js';
 
 /**
@@ -80,6 +85,9 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     registerKeyedAccess(keyed, deps);
     // Every record route reads the dataset of the key's mode (live or sandbox: docs/api.md "Sandbox").
     const { datasets } = deps;
+    // Exports and FHIR Bulk Data downloads read the store alike: they share this process's slots.
+    const exportLimits = { ...DEFAULT_EXPORT_LIMITS, ...deps.exportLimits };
+    const processSlots = createProcessSlots(exportLimits.maxConcurrent);
     await keyed.register(
       async (v1) => {
         await v1.register(keyRoutes);
@@ -90,7 +98,8 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
           cursorSecret: deps.cursorSecret,
           redis: deps.redis,
           redisPrefix: deps.redisPrefix,
-          limits: { ...DEFAULT_EXPORT_LIMITS, ...deps.exportLimits },
+          limits: exportLimits,
+          processSlots,
         });
         await v1.register(cityRoutes, { datasets });
         await v1.register(specialtyRoutes, { datasets });
@@ -111,6 +120,14 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
           softwareVersion: OPENAPI_VERSION,
           mappings: searchServiceProblemMappings,
           cursorSecret: deps.cursorSecret,
+        });
+        await fhir.register(bulkExportRoutes, {
+          datasets,
+          siteOrigin: deps.siteOrigin ?? '',
+          redis: deps.redis,
+          redisPrefix: deps.redisPrefix,
+          limits: exportLimits,
+          processSlots,
         });
       },
       { prefix: FHIR_PREFIX },

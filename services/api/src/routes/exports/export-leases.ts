@@ -9,6 +9,8 @@ import type { ApiKeyMode } from '@directory/domain';
  * process that died expires on its own, so a slot never leaks for longer than one lease.
  */
 export type ExportLease = {
+  /** Its member in the account's set: another process frees it with exportLeasesRedisKey and ZREM. */
+  id: string;
   /** Extends the lease by its length; false when it had already expired (the slot may be another's). */
   renew: () => Promise<boolean>;
   /** Frees the slot; safe to call more than once. */
@@ -84,6 +86,7 @@ export function createExportLeases(options: {
       return {
         ok: true,
         lease: {
+          id,
           renew: async () => (await redis.eval(RENEW_SCRIPT, 1, key, id, leaseMs)) === 1,
           release: async () => {
             if (released) return;

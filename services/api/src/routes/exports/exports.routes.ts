@@ -26,11 +26,11 @@ import { acceptsGzip } from './accept-encoding.js';
 import { exportBody, type UnitCharge } from './export-body.js';
 import { createExportLeases, type ExportLease } from './export-leases.js';
 import {
-  createProcessSlots,
   exportEndReason,
   exportStalled,
   retryAfterSeconds,
   type ExportLimits,
+  type ProcessSlots,
 } from './export-limits.js';
 import {
   EXPORT_HEADERS,
@@ -49,10 +49,12 @@ export type ExportsRouteOptions = {
   redis: RedisClient;
   redisPrefix: string;
   limits: ExportLimits;
+  /** This process's export slots, shared with FHIR's Bulk Data downloads (the same store reads). */
+  processSlots: ProcessSlots;
 };
 
 /** What a refused export is told to wait when this process is busy: an export takes tens of seconds. */
-const EXPORT_BUSY_RETRY_AFTER_S = 30;
+export const EXPORT_BUSY_RETRY_AFTER_S = 30;
 
 const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
 
@@ -75,8 +77,7 @@ export function exportRoutes(
   options: ExportsRouteOptions,
   done: (error?: Error) => void,
 ): void {
-  const { datasets, cursorSecret, limits } = options;
-  const processSlots = createProcessSlots(limits.maxConcurrent);
+  const { datasets, cursorSecret, limits, processSlots } = options;
   const leases = createExportLeases({
     redis: options.redis,
     prefix: options.redisPrefix,
@@ -207,7 +208,7 @@ export function exportRoutes(
  * export at its next page), and cuts a client that took no byte for the stall limit. The database is
  * not what a stalled client holds (no transaction waits for it): its slots are.
  */
-function watchExport(
+export function watchExport(
   request: FastifyRequest,
   lease: ExportLease | undefined,
   limits: ExportLimits,

@@ -85,18 +85,27 @@ export function installFhirNotFound(scope: FastifyInstance): void {
   );
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The media types a route of the FHIR scope answers with, when not FHIR JSON (Bulk Data's NDJSON). */
+    fhirMediaTypes?: ReadonlyArray<string>;
+  }
+}
+
 function acceptsFhirJson(request: FastifyRequest): boolean {
+  const own = request.routeOptions.config.fhirMediaTypes;
   const format = (request.query as Record<string, unknown>)._format;
-  if (typeof format === 'string') return FORMATS.includes(format);
+  if (typeof format === 'string' && own === undefined) return FORMATS.includes(format);
   const accept = request.headers.accept;
   if (accept === undefined || accept.trim() === '') return true;
+  const accepted = own === undefined ? ACCEPTED_MEDIA_TYPES : [...own, '*/*'];
   return accept
     .split(',')
     .map((part) => (part.split(';')[0] ?? '').trim().toLowerCase())
-    .some((type) => ACCEPTED_MEDIA_TYPES.includes(type));
+    .some((type) => accepted.includes(type));
 }
 
-async function sendFhir(reply: FastifyReply, body: object): Promise<FastifyReply> {
+export async function sendFhir(reply: FastifyReply, body: object): Promise<FastifyReply> {
   return reply.type(FHIR_JSON).send(JSON.stringify(body));
 }
 
@@ -104,12 +113,12 @@ function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-function baseUrlOf(request: FastifyRequest): string {
+export function baseUrlOf(request: FastifyRequest): string {
   return `${originOf(request)}${FHIR_PREFIX}`;
 }
 
 /** The origin of the code system's canonical URL: the website's (config SITE_ORIGIN), else this host's. */
-function canonicalOriginOf(siteOrigin: string, request: FastifyRequest): string {
+export function canonicalOriginOf(siteOrigin: string, request: FastifyRequest): string {
   return siteOrigin === '' ? originOf(request) : siteOrigin;
 }
 
@@ -164,9 +173,8 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
 
   async function search(type: DirectoryResourceType, request: FastifyRequest, reply: FastifyReply) {
     const parameters = parametersOf(request);
-    const strict = /\bhandling\s*=\s*strict\b/i.test(String(request.headers.prefer ?? ''));
     const { siteOrigin } = mappingOf(request);
-    const translated = translateSearch(type, parameters, { siteOrigin, strict });
+    const translated = translateSearch(type, parameters, { siteOrigin, strict: strictOf(request) });
     if (!translated.ok) {
       throw new ProblemError(
         'invalidParameter',
@@ -213,11 +221,6 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
       }
     }
   }
-
-  const invalid = (errors: ReadonlyArray<{ parameter: string; reason: string }>) =>
-    new ProblemError('invalidParameter', 'One or more parameters are invalid; see the issues.', [...errors]);
-  const strictOf = (request: FastifyRequest) =>
-    /\bhandling\s*=\s*strict\b/i.test(String(request.headers.prefer ?? ''));
 
   /**
    * history-type: a page of the dataset's changes feed (as GET /api/v1/changes reads it, from its
@@ -351,8 +354,15 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
   }
 }
 
+export const invalid = (errors: ReadonlyArray<{ parameter: string; reason: string }>) =>
+  new ProblemError('invalidParameter', 'One or more parameters are invalid; see the issues.', [...errors]);
+
+/** `Prefer: handling=strict`: unknown parameters are a 400 instead of being ignored. */
+export const strictOf = (request: FastifyRequest) =>
+  /\bhandling\s*=\s*strict\b/i.test(String(request.headers.prefer ?? ''));
+
 /** The search parameters of a GET query string or a form-encoded POST body (both for `_search`). */
-function parametersOf(request: FastifyRequest): FhirParameters {
+export function parametersOf(request: FastifyRequest): FhirParameters {
   const parameters: Array<[string, string]> = [];
   const add = (source: unknown) => {
     if (source === null || typeof source !== 'object') return;
