@@ -1,11 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
 import type { CountryCode, Doctor, DoctorExtras, ListedPlace, SnapshotHorizon } from '@directory/domain';
-import {
-  readListedPlaces,
-  readSnapshotHorizon,
-  type ServedPlaceRecord,
-} from './changes.repository.js';
+import { readListedPlaces, readSnapshotHorizon, type ServedPlaceRecord } from './changes.repository.js';
 
 /**
  * One export of a dataset (`GET /api/v1/exports/{country}`): its horizon, then its places page by page,
@@ -62,7 +58,9 @@ export async function openRecordSnapshot(
   db: Database,
   country: CountryCode,
 ): Promise<{ horizon: SnapshotHorizon; transactionTime: Date }> {
-  const clock = await sql<{ at: Date }>`select date_trunc('milliseconds', clock_timestamp()) as at`.execute(db);
+  const clock = await sql<{ at: Date }>`select date_trunc('milliseconds', clock_timestamp()) as at`.execute(
+    db,
+  );
   const at = clock.rows[0]?.at;
   if (at === undefined) throw new Error('the store did not answer its clock');
   return { horizon: await readSnapshotHorizon(db, country), transactionTime: at };

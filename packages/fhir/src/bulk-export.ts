@@ -6,10 +6,7 @@ import {
   type ParameterError,
   type Result,
 } from '@directory/domain';
-import {
-  DIRECTORY_RESOURCE_TYPES,
-  type DirectoryResourceType,
-} from './fhir-resources.js';
+import { DIRECTORY_RESOURCE_TYPES, type DirectoryResourceType } from './fhir-resources.js';
 import { INSTANT_PATTERN, SINCE_REASON } from './history.js';
 import { resourceOf, type MappingOptions } from './record-resources.js';
 import type { FhirParameters } from './search-translation.js';
@@ -23,8 +20,7 @@ import type { ServedRecord } from './served-record.js';
  * `GET /fhir/R4/{type}/_history?_since=` continues it.
  */
 
-export const BULK_EXPORT_OPERATION_DEFINITION =
-  'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export';
+export const BULK_EXPORT_OPERATION_DEFINITION = 'http://hl7.org/fhir/uv/bulkdata/OperationDefinition/export';
 export const BULK_DATA_CAPABILITY = 'http://hl7.org/fhir/uv/bulkdata/CapabilityStatement/bulk-data';
 
 /** The media type of the output files; the kick-off's `_outputFormat` may name it in any of its forms. */
@@ -91,7 +87,10 @@ export function parseBulkExportKickOff(
     const type = directoryTypeOf(name);
     if (type === undefined) {
       typesKnown = false;
-      errors.push({ parameter: '_type', reason: `${name} is not one of ${DIRECTORY_RESOURCE_TYPES.join(', ')}` });
+      errors.push({
+        parameter: '_type',
+        reason: `${name} is not one of ${DIRECTORY_RESOURCE_TYPES.join(', ')}`,
+      });
     } else if (!types.includes(type)) types.push(type);
   }
 
@@ -108,7 +107,10 @@ export function parseBulkExportKickOff(
     countries.add(parsed.value.country);
   }
   if (countries.size > 1)
-    errors.push({ parameter: '_typeFilter', reason: 'must name one dataset (one address-country) in every filter' });
+    errors.push({
+      parameter: '_typeFilter',
+      reason: 'must name one dataset (one address-country) in every filter',
+    });
   const [country] = countries;
   if (country === undefined && !errors.some((error) => error.parameter === '_typeFilter'))
     errors.push({

@@ -33,7 +33,8 @@ export type HistoryRequest = {
 };
 
 // Linear: no nested or adjacent unbounded repeats. FHIR's instant, as history and $export take `_since`.
-export const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+export const INSTANT_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 export const SINCE_REASON = 'must be an instant with its offset, e.g. 2026-11-01T00:00:00Z';
 
 /** The API's `since` cursor of the changes feed, as `_cursor` of the history's links. */

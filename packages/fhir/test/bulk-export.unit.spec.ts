@@ -80,7 +80,9 @@ describe('the kick-off', () => {
     expect(refused([ES, ['_since', '2026-10-01']])).toEqual(['_since']);
     expect(refused([ES, ['_since', '2026-10-01T10:00:00']])).toEqual(['_since']);
     expect(refused([ES, ['_since', 'x'], ['_since', 'y']])).toEqual(['_since', '_since']);
-    expect(refused([ES, ['_outputFormat', 'ndjson'], ['_outputFormat', 'ndjson']])).toEqual(['_outputFormat']);
+    expect(refused([ES, ['_outputFormat', 'ndjson'], ['_outputFormat', 'ndjson']])).toEqual([
+      '_outputFormat',
+    ]);
     for (const filter of [
       'Organization',
       'Organization?',
@@ -151,7 +153,11 @@ describe('the manifest and the files', () => {
   });
 
   it('is declared in the CapabilityStatement as the Bulk Data export operation', () => {
-    const statement = capabilityStatement({ baseUrl: 'https://api.example/fhir/R4', softwareVersion: '', date: '' });
+    const statement = capabilityStatement({
+      baseUrl: 'https://api.example/fhir/R4',
+      softwareVersion: '',
+      date: '',
+    });
     expect(statement.rest[0]?.operation).toEqual([
       expect.objectContaining({ name: 'export', definition: BULK_EXPORT_OPERATION_DEFINITION }),
     ]);

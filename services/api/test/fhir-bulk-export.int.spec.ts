@@ -55,9 +55,16 @@ describe('/fhir/R4/$export', () => {
   afterAll(() => harness.close());
 
   const store = (places: PlaceState[]) =>
-    storeServedPlaces({ db: harness.database.db, client: harness.search.client, alias: harness.alias }, places);
-  const request = (method: 'GET' | 'DELETE', url: string, headers: Record<string, string> = {}, key = secret) =>
-    app.inject({ method, url, headers: { 'x-api-key': key, ...headers } });
+    storeServedPlaces(
+      { db: harness.database.db, client: harness.search.client, alias: harness.alias },
+      places,
+    );
+  const request = (
+    method: 'GET' | 'DELETE',
+    url: string,
+    headers: Record<string, string> = {},
+    key = secret,
+  ) => app.inject({ method, url, headers: { 'x-api-key': key, ...headers } });
   const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
   /** Kicks an export off; answers its status URL (a path under the app). */
@@ -180,11 +187,13 @@ describe('/fhir/R4/$export', () => {
     expect(await refused(`_typeFilter=${PT}`, {})).toEqual(['Prefer']);
     expect(await refused(`_typeFilter=${PT}&_outputFormat=text%2Fcsv`)).toEqual(['_outputFormat']);
     expect(await refused(`_typeFilter=${PT}&_type=Patient`)).toEqual(['_type']);
-    expect(await refused(`_typeFilter=${encodeURIComponent('Organization?name=x')}`)).toEqual(['_typeFilter']);
+    expect(await refused(`_typeFilter=${encodeURIComponent('Organization?name=x')}`)).toEqual([
+      '_typeFilter',
+    ]);
     expect(await refused('_type=Location')).toEqual(['_typeFilter']);
-    expect(
-      await refused(`_typeFilter=${PT},${encodeURIComponent('Location?address-country=ES')}`),
-    ).toEqual(['_typeFilter']);
+    expect(await refused(`_typeFilter=${PT},${encodeURIComponent('Location?address-country=ES')}`)).toEqual([
+      '_typeFilter',
+    ]);
     expect(await refused(`_typeFilter=${PT}&_since=2026-10-01`)).toEqual(['_since']);
     // A filter of a type the export leaves out.
     expect(await refused(`_typeFilter=${PT}&_type=Location`)).toEqual(['_typeFilter']);

@@ -1,6 +1,6 @@
 import { Readable, pipeline } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { RedisClient } from '@directory/config';
 import {
@@ -24,7 +24,7 @@ import { documentOnly } from '../query.js';
 import { API_KEY_SECURITY, errorResponses, routeTags } from '../route-docs.js';
 import { acceptsGzip } from './accept-encoding.js';
 import { exportBody, type UnitCharge } from './export-body.js';
-import { createExportLeases, type ExportLease } from './export-leases.js';
+import { createExportLeases, type ExportLease, type ExportLeases } from './export-leases.js';
 import {
   exportEndReason,
   exportStalled,
@@ -54,7 +54,7 @@ export type ExportsRouteOptions = {
 };
 
 /** What a refused export is told to wait when this process is busy: an export takes tens of seconds. */
-export const EXPORT_BUSY_RETRY_AFTER_S = 30;
+const EXPORT_BUSY_RETRY_AFTER_S = 30;
 
 const EXPORTS_DESCRIPTION = `API 1.3. Every record served in one dataset, streamed as NDJSON from one consistent snapshot, ending with the changes-feed cursor that continues from it: a new mirror starts here instead of paging through the changes feed's snapshot.
 
@@ -106,44 +106,10 @@ export function exportRoutes(
     async (request, reply) => {
       const params = parsedExportParams(request);
       const { country } = params;
-      const key = requireApiKey(request);
-      const { mode } = key;
+      const { mode } = requireApiKey(request);
       const resumed = resumedExport(params, mode, cursorSecret);
       const { db } = datasetOf(datasets, request);
-
-      // This process's slots first (no round trip), then the account's, in Redis.
-      if (!processSlots.take(mode)) {
-        reply.header('retry-after', EXPORT_BUSY_RETRY_AFTER_S);
-        throw new ProblemError(
-          'unavailable',
-          `Every export slot of this server for ${mode} keys is in use (${limits.maxConcurrent[mode]}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
-        );
-      }
-      let lease: ExportLease | undefined;
-      let ended = false;
-      const endExport = () => {
-        if (ended) return;
-        ended = true;
-        processSlots.free(mode);
-        lease
-          ?.release()
-          .catch((error: unknown) => request.log.warn({ err: error }, 'export lease release failed'));
-      };
-      try {
-        const attempt = await leases.acquire(key, limits.maxPerAccount);
-        if (!attempt.ok) {
-          const wait = retryAfterSeconds(attempt.retryAfterMs);
-          reply.header('retry-after', wait);
-          throw new ProblemError(
-            'rateLimited',
-            `This account already runs ${limits.maxPerAccount} export${limits.maxPerAccount === 1 ? '' : 's'} with ${mode} keys, the most it may run at once; retry when one ends (at the latest after ${wait} seconds).`,
-          );
-        }
-        lease = attempt.lease;
-      } catch (error) {
-        endExport();
-        throw error;
-      }
+      const { lease, end: endExport } = await admitExport(request, reply, { processSlots, leases, limits });
 
       let opened: Awaited<ReturnType<typeof openExport>>;
       try {
@@ -201,6 +167,60 @@ export function exportRoutes(
     },
   );
   done();
+}
+
+/** An export admitted: the account's lease, and what ends it (frees both slots; safe to call again). */
+export type AdmittedExport = { lease: ExportLease; end: () => void };
+
+/**
+ * Admits an export (or a FHIR Bulk Data download, which reads the store alike): this process's slot
+ * first (no round trip), then one of the account's, in Redis. Refused with a 503 (this process is busy)
+ * or a 429 (the account runs its most), each with `Retry-After`, holding nothing.
+ */
+export async function admitExport(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  admission: { processSlots: ProcessSlots; leases: ExportLeases; limits: ExportLimits },
+): Promise<AdmittedExport> {
+  const { processSlots, leases, limits } = admission;
+  const key = requireApiKey(request);
+  const { mode } = key;
+  if (!processSlots.take(mode)) {
+    reply.header('retry-after', EXPORT_BUSY_RETRY_AFTER_S);
+    throw new ProblemError(
+      'unavailable',
+      `Every export slot of this server for ${mode} keys is in use (${limits.maxConcurrent[mode]}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
+    );
+  }
+  let attempt: Awaited<ReturnType<ExportLeases['acquire']>>;
+  try {
+    attempt = await leases.acquire(key, limits.maxPerAccount);
+  } catch (error) {
+    processSlots.free(mode);
+    throw error;
+  }
+  if (!attempt.ok) {
+    processSlots.free(mode);
+    const wait = retryAfterSeconds(attempt.retryAfterMs);
+    reply.header('retry-after', wait);
+    throw new ProblemError(
+      'rateLimited',
+      `This account already runs ${limits.maxPerAccount} export${limits.maxPerAccount === 1 ? '' : 's'} with ${mode} keys, the most it may run at once; retry when one ends (at the latest after ${wait} seconds).`,
+    );
+  }
+  const { lease } = attempt;
+  let ended = false;
+  return {
+    lease,
+    end: () => {
+      if (ended) return;
+      ended = true;
+      processSlots.free(mode);
+      lease
+        .release()
+        .catch((error: unknown) => request.log.warn({ err: error }, 'export lease release failed'));
+    },
+  };
 }
 
 /**

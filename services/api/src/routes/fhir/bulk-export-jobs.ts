@@ -51,10 +51,7 @@ export type BulkExportJobs = {
 // A job id is a random UUID (the lease's): anything else names no job.
 const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export function createBulkExportJobs(options: {
-  redis: RedisClient;
-  redisPrefix: string;
-}): BulkExportJobs {
+export function createBulkExportJobs(options: { redis: RedisClient; redisPrefix: string }): BulkExportJobs {
   const { redis } = options;
   const prefix = `${options.redisPrefix}:fhir-bulk`;
   const slots = createExportLeases({ redis, prefix, leaseMs: BULK_EXPORT_JOB_TTL_MS });

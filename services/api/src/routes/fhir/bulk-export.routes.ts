@@ -17,23 +17,16 @@ import { ProblemError } from '@directory/http-server';
 import { chargeRequest, requireApiKey } from '@directory/keyed-access';
 import { datasetOf, type Datasets } from '@directory/search';
 import { acceptsGzip } from '../exports/accept-encoding.js';
-import { createExportLeases, type ExportLease } from '../exports/export-leases.js';
+import { createExportLeases } from '../exports/export-leases.js';
 import {
   exportEndReason,
   retryAfterSeconds,
   type ExportLimits,
   type ProcessSlots,
 } from '../exports/export-limits.js';
-import { EXPORT_BUSY_RETRY_AFTER_S, watchExport } from '../exports/exports.routes.js';
+import { admitExport, watchExport } from '../exports/exports.routes.js';
 import { createBulkExportJobs, type BulkExportJob, type JobOwner } from './bulk-export-jobs.js';
-import {
-  baseUrlOf,
-  canonicalOriginOf,
-  invalid,
-  parametersOf,
-  sendFhir,
-  strictOf,
-} from './fhir.routes.js';
+import { baseUrlOf, canonicalOriginOf, invalid, parametersOf, sendFhir, strictOf } from './fhir.routes.js';
 
 /**
  * FHIR Bulk Data `$export` (docs/fhir.md "Bulk export"), system level, of one dataset: built on the
@@ -68,7 +61,11 @@ function informational(text: string) {
   };
 }
 
-export async function bulkExportRoutes(app: FastifyInstance, options: BulkExportRouteOptions): Promise<void> {
+export function bulkExportRoutes(
+  app: FastifyInstance,
+  options: BulkExportRouteOptions,
+  done: (error?: Error) => void,
+): void {
   const { datasets, limits, processSlots } = options;
   const jobs = createBulkExportJobs(options);
   // The exports' own leases (the same Redis set): a download is an export of the account.
@@ -178,59 +175,20 @@ export async function bulkExportRoutes(app: FastifyInstance, options: BulkExport
     type: DirectoryResourceType,
     count: number,
   ) {
-    const key = requireApiKey(request);
-    const { mode } = key;
-    // Charged as an export of `count` records, all before the first byte: a file cannot end with a
-    // trailer saying where it stopped, as an export's body does.
-    const units = exportUnits(count) - 1;
-    if (units > 0) {
-      const charge = await chargeRequest(request, units);
-      if (!charge.withinQuota) {
-        reply.header('retry-after', charge.retryAfterSeconds);
-        const whose =
-          charge.which === 'key' ? 'the request quota of this API key' : "this account's request ceiling";
-        throw new ProblemError(
-          'rateLimited',
-          `This file costs ${units + 1} request units (one per 1,000 resources) and ${whose} has fewer left; download it after ${charge.retryAfterSeconds} seconds.`,
-        );
-      }
-    }
-    if (!processSlots.take(mode)) {
-      reply.header('retry-after', EXPORT_BUSY_RETRY_AFTER_S);
-      throw new ProblemError(
-        'unavailable',
-        `Every export slot of this server for ${mode} keys is in use (${limits.maxConcurrent[mode]}); retry after ${EXPORT_BUSY_RETRY_AFTER_S} seconds.`,
-      );
-    }
-    let lease: ExportLease | undefined;
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      processSlots.free(mode);
-      lease
-        ?.release()
-        .catch((error: unknown) => request.log.warn({ err: error }, 'export lease release failed'));
-    };
+    const { lease, end } = await admitExport(request, reply, { processSlots, leases, limits });
     try {
-      const attempt = await leases.acquire(key, limits.maxPerAccount);
-      if (!attempt.ok) {
-        const wait = retryAfterSeconds(attempt.retryAfterMs);
-        reply.header('retry-after', wait);
-        throw new ProblemError(
-          'rateLimited',
-          `This account already runs ${limits.maxPerAccount} export${limits.maxPerAccount === 1 ? '' : 's'} with ${mode} keys, the most it may run at once; retry when one ends (at the latest after ${wait} seconds).`,
-        );
-      }
-      lease = attempt.lease;
+      await chargeFile(request, reply, count);
     } catch (error) {
       end();
       throw error;
     }
-
     const { db } = datasetOf(datasets, request);
     const mapping = { siteOrigin: canonicalOriginOf(options.siteOrigin, request) };
-    const scope = scopeOf(job.country, job.horizon, job.since === undefined ? undefined : new Date(job.since));
+    const scope = scopeOf(
+      job.country,
+      job.horizon,
+      job.since === undefined ? undefined : new Date(job.since),
+    );
     const progress = { startedAt: Date.now(), leaseHeld: true };
     async function* body(): AsyncGenerator<string, void, undefined> {
       for await (const page of snapshotRecordPages(db, scope, EXPORT_PAGE_SIZE)) {
@@ -262,6 +220,26 @@ export async function bulkExportRoutes(app: FastifyInstance, options: BulkExport
     pipeline(lines, gzip, () => undefined);
     return reply.header('content-encoding', 'gzip').send(gzip);
   }
+  done();
+}
+
+/**
+ * Charges a file as an export of `count` records, all before its first byte (a file cannot end with a
+ * trailer saying where it stopped, as an export's body does); a 429 with `Retry-After` when the key's
+ * quota or the account's ceiling has fewer units left, charging none.
+ */
+async function chargeFile(request: FastifyRequest, reply: FastifyReply, count: number): Promise<void> {
+  const units = exportUnits(count) - 1;
+  if (units === 0) return;
+  const charge = await chargeRequest(request, units);
+  if (charge.withinQuota) return;
+  reply.header('retry-after', charge.retryAfterSeconds);
+  const whose =
+    charge.which === 'key' ? 'the request quota of this API key' : "this account's request ceiling";
+  throw new ProblemError(
+    'rateLimited',
+    `This file costs ${units + 1} request units (one per 1,000 resources) and ${whose} has fewer left; download it after ${charge.retryAfterSeconds} seconds.`,
+  );
 }
 
 function scopeOf(country: BulkExportJob['country'], horizon: SnapshotHorizon, since: Date | undefined) {

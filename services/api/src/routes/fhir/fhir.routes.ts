@@ -86,6 +86,8 @@ export function installFhirNotFound(scope: FastifyInstance): void {
 }
 
 declare module 'fastify' {
+  // Module augmentation needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyContextConfig {
     /** The media types a route of the FHIR scope answers with, when not FHIR JSON (Bulk Data's NDJSON). */
     fhirMediaTypes?: ReadonlyArray<string>;
