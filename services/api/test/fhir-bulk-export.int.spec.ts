@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceState } from '@directory/domain';
@@ -120,6 +121,19 @@ describe('/fhir/R4/$export', () => {
         expect(validate(resource).errors).toEqual([]);
       }
     }
+    // gzip when asked, the same lines; HEAD answers the headers alone.
+    const file = pathOf(manifest.output[0]?.url ?? '');
+    const zipped = await app.inject({
+      method: 'GET',
+      url: file,
+      headers: { 'x-api-key': secret, 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString()).toBe((await request('GET', file)).body);
+    const head = await app.inject({ method: 'HEAD', url: file, headers: { 'x-api-key': secret } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^application\/fhir\+ndjson/);
+    expect(head.body).toBe('');
     await remove(status);
   });
 
