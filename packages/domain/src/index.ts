@@ -70,6 +70,8 @@ export { doctorExtrasSchema, DOCTOR_EXTRA_KEYS, type DoctorExtras } from './plac
 export { openingHoursSchema, type OpeningHours } from './opening-hours/opening-hours-schema.js';
 export {
   toSearchDocument,
+  exactNameOf,
+  postalCodeKey,
   SEARCH_DOCUMENT_MAPPING,
   type SearchDocument,
   type Tombstone,

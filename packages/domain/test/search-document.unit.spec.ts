@@ -15,6 +15,7 @@ import type { PlaceState } from '../src/events/place-state.js';
 import { SORT_NAME_MAX_CODE_POINTS } from '../src/requests/page-bounds.js';
 import {
   SEARCH_DOCUMENT_MAPPING,
+  postalCodeKey,
   sortNameOf,
   toSearchDocument,
   type SearchDocument,
@@ -85,6 +86,31 @@ describe('toSearchDocument', () => {
         },
       ),
     );
+  });
+
+  it('keeps the display and legal names exactly as published (NFC) for name:exact', () => {
+    const both = served(servedState({ name: 'Cli\u0301nica SOL', legalName: 'Sol Odontología S.L.' }));
+    expect(both).toMatchObject({ nameExact: 'Clínica SOL', legalNameExact: 'Sol Odontología S.L.' });
+    expect(both.nameExact).toBe(both.doctor.name?.normalize('NFC'));
+    // Without a name, the display name is the legal name (as Organization.name and HealthcareService.name).
+    const legalOnly = served(servedState({ name: null, legalName: 'Ábaco Clínica' }));
+    expect(legalOnly).toMatchObject({ nameExact: 'Ábaco Clínica', legalNameExact: 'Ábaco Clínica' });
+    expect(served(servedState({ name: ' ', legalName: null }))).toMatchObject({
+      nameExact: null,
+      legalNameExact: null,
+    });
+  });
+
+  it('keys the postal code folded, without spaces or punctuation; none without one', () => {
+    const address = { street: null, city: null, state: null, country: null };
+    const keyOf = (postalCode: string | null) =>
+      served(servedState({ address: { ...address, postalCode } })).postalCode;
+    expect(keyOf('SW1A 1AA')).toBe('sw1a1aa');
+    expect(keyOf('00-950')).toBe('00950');
+    expect(keyOf('28001')).toBe('28001');
+    expect(keyOf(null)).toBeNull();
+    expect(keyOf('-')).toBeNull();
+    expect(postalCodeKey(' É-1 ')).toBe('e1');
   });
 
   it('skips missing fields in the search text', () => {

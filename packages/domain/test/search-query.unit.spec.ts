@@ -158,6 +158,45 @@ describe('internal filters (set by the FHIR directory, not by any /api/v1 parame
     });
   });
 
+  it('add an exact name (the NFC text, with or without the legal name) and a prefix of the postal code key', () => {
+    // "é" typed decomposed is the same name; case and accents still count.
+    const either = buildSearchRequest(
+      {
+        country: 'es',
+        internal: { nameExact: { text: 'Cli\u0301nica Sol', orLegalName: true }, postalCodePrefix: ' 28-0 ' },
+      },
+      10,
+    );
+    expect(filteredQueryOf(either).bool.filter).toEqual([
+      SERVED,
+      { term: { country: 'es' } },
+      {
+        bool: {
+          should: [{ term: { nameExact: 'Clínica Sol' } }, { term: { legalNameExact: 'Clínica Sol' } }],
+          minimum_should_match: 1,
+        },
+      },
+      { prefix: { postalCode: { value: '280' } } },
+    ]);
+    const nameOnly = buildSearchRequest(
+      { country: 'es', internal: { nameExact: { text: 'Clínica Sol', orLegalName: false } } },
+      10,
+    );
+    expect(filteredQueryOf(nameOnly).bool.filter).toContainEqual({ term: { nameExact: 'Clínica Sol' } });
+    // The cursor binds the exact text: another case is another search.
+    const template = toDoctor(servedState(), { siteOrigin: SITE_ORIGIN });
+    const hits: SearchHit[] = ['pl_a', 'pl_b'].map((id) => ({
+      _source: { doctor: { ...template, id }, sortName: id, placeId: id },
+    }));
+    const exact = { text: 'Praxis', orLegalName: true };
+    const cursor =
+      toDoctorPage(hits, 1, { country: 'de', internal: { nameExact: exact } }, SECRET).page.nextCursor ?? '';
+    expect(decodeCursor(cursor, { country: 'de', internal: { nameExact: exact } }, SECRET).ok).toBe(true);
+    expect(
+      decodeCursor(cursor, { country: 'de', internal: { nameExact: { ...exact, text: 'praxis' } } }, SECRET).ok,
+    ).toBe(false);
+  });
+
   it('leave the request of a search without them as it was, and bind its cursors', () => {
     expect(buildSearchRequest({ country: 'de', internal: {} }, 5)).toEqual(
       buildSearchRequest({ country: 'de' }, 5),

@@ -57,9 +57,9 @@ export const SEARCH_PARAMETERS = [
     type: 'string',
     resourceTypes: ALL_TYPES,
     definition: `${R4}/Organization-name`,
-    modifiers: ['contains'],
+    modifiers: ['contains', 'exact'],
     documentation:
-      'The name or legal name (alias), case- and accent-insensitive: every word given is a word of it, the last one may be the start of a word ("clínica den" finds "Clínica Dental Sol"). name:contains: the text anywhere in the name (else the legal name).',
+      'The name or legal name (alias), case- and accent-insensitive: every word given is a word of it, the last one may be the start of a word ("clínica den" finds "Clínica Dental Sol"). name:contains: the text anywhere in the name (else the legal name). name:exact: the whole name, case and accents included, or the whole alias (Organization, Location; HealthcareService has none).',
   },
   {
     name: '_text',
@@ -83,6 +83,14 @@ export const SEARCH_PARAMETERS = [
     definition: `${R4}/Location-address-city`,
     documentation:
       'The whole city name (case- and accent-insensitive, e.g. "Madrid" or "San Sebastián"), or its slug; another name of a large city finds the same records. Not a prefix. On HealthcareService it is the address of its location.',
+  },
+  {
+    name: 'address-postalcode',
+    type: 'string',
+    resourceTypes: ['Organization', 'Location'],
+    definition: `${R4}/Location-address-postalcode`,
+    documentation:
+      'The start of the postal code (or all of it), case- and accent-insensitive, spaces and punctuation ignored ("280" finds 28001, "sw1a1" finds "SW1A 1AA").',
   },
   {
     name: 'near',

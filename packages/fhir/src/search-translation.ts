@@ -6,6 +6,7 @@ import {
   foldText,
   ok,
   parseSearchParams,
+  postalCodeKey,
   type InternalFilters,
   type ParameterError,
   type Result,
@@ -217,9 +218,19 @@ export function translateSearch(
     if (value === undefined || name === 'active') continue;
     if (name === 'name') {
       const text = value.trim();
+      const modifier = modifiers.get(name);
       if (text === '') errors.push({ parameter: name, reason: 'must not be empty' });
-      else if (modifiers.get(name) === 'contains') internal.nameContains = text;
+      // The whole value as given: a padded name is not the published one.
+      else if (modifier === 'exact')
+        internal.nameExact = { text: value, orLegalName: type !== 'HealthcareService' };
+      else if (modifier === 'contains') internal.nameContains = text;
       else internal.nameWords = text;
+      continue;
+    }
+    if (name === 'address-postalcode') {
+      if (postalCodeKey(value) === '')
+        errors.push({ parameter: name, reason: 'must hold a letter or digit of a postal code' });
+      else internal.postalCodePrefix = value;
       continue;
     }
     if (name === 'specialty' || name === 'service-type') {

@@ -214,15 +214,71 @@ describe('translateSearch', () => {
     expect(
       errorsOf('Location', [
         ['address-country', 'es'],
-        ['name:exact', 'Sol'],
+        ['name:phonetic', 'Sol'],
       ]),
-    ).toEqual(['name:exact']);
+    ).toEqual(['name:phonetic']);
     expect(
       errorsOf('Location', [
         ['address-country', 'es'],
         ['name', ' '],
       ]),
     ).toEqual(['name']);
+  });
+
+  it('name:exact is the internal nameExact, the value as given: name or alias, the name alone on HealthcareService', () => {
+    for (const type of ['Organization', 'Location'] as const) {
+      expect(
+        search(type, [
+          ['address-country', 'es'],
+          ['name:exact', 'Clínica Dental Sol'],
+        ]).query,
+      ).toMatchObject({ request: { internal: { nameExact: { text: 'Clínica Dental Sol', orLegalName: true } } } });
+    }
+    const service = search('HealthcareService', [
+      ['address-country', 'es'],
+      ['name:exact', ' Sol '],
+    ]);
+    expect(service.query).toMatchObject({
+      request: { internal: { nameExact: { text: ' Sol ', orLegalName: false } } },
+    });
+    expect(service.selfParameters).toContainEqual(['name:exact', ' Sol ']);
+    expect(
+      errorsOf('Organization', [
+        ['address-country', 'es'],
+        ['name:exact', ' '],
+      ]),
+    ).toEqual(['name']);
+  });
+
+  it('address-postalcode is the internal postalCodePrefix on Organization and Location, and not served on HealthcareService', () => {
+    const translated = search('Location', [
+      ['address-country', 'de'],
+      ['address-postalcode', 'SW1A 1'],
+    ]);
+    expect(translated.query).toMatchObject({ request: { internal: { postalCodePrefix: 'SW1A 1' } } });
+    expect(translated.selfParameters).toContainEqual(['address-postalcode', 'SW1A 1']);
+    expect(
+      errorsOf('Organization', [
+        ['address-country', 'es'],
+        ['address-postalcode', ' - '],
+      ]),
+    ).toEqual(['address-postalcode']);
+    expect(
+      errorsOf(
+        'HealthcareService',
+        [
+          ['address-country', 'es'],
+          ['address-postalcode', '28'],
+        ],
+        strict,
+      ),
+    ).toEqual(['address-postalcode']);
+    expect(
+      errorsOf('Location', [
+        ['_id', 'pl.abc'],
+        ['address-postalcode', '28'],
+      ]),
+    ).toEqual(['address-postalcode']);
   });
 
   it('specialty and service-type take an OR list: one code stays the API filter, several the internal specialtyAny', () => {

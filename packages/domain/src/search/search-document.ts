@@ -38,6 +38,18 @@ export type SearchDocument = {
   observedAt: string | null;
   /** The first sort key: the folded display name, cut to its first SORT_NAME_MAX_CODE_POINTS code points. */
   sortName: string;
+  /**
+   * The display name (the name, else the legal name) exactly as published, in Unicode NFC: what FHIR's
+   * `name:exact` compares, case and accents included (the name of Organization and HealthcareService).
+   */
+  nameExact: string | null;
+  /** The legal name exactly as published, in NFC: with `nameExact`, the alias FHIR's `name:exact` compares. */
+  legalNameExact: string | null;
+  /**
+   * The address's postal code as a key (`postalCodeKey`: folded, without spaces or punctuation): what FHIR's
+   * `address-postalcode` matches as a prefix.
+   */
+  postalCode: string | null;
   /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
   searchText: string;
   /** The name and legal name as relevance search reads them (search-analysis.ts): the most weighted field. */
@@ -123,6 +135,9 @@ export const SEARCH_DOCUMENT_MAPPING = {
     updatedAt: { type: 'date' },
     observedAt: { type: 'date' },
     sortName: { type: 'keyword' },
+    nameExact: { type: 'keyword' },
+    legalNameExact: { type: 'keyword' },
+    postalCode: { type: 'keyword' },
     searchText: { type: 'text', analyzer: 'standard' },
     nameText: { type: 'text', analyzer: 'standard' },
     specialtyText: { type: 'text', analyzer: 'standard' },
@@ -161,6 +176,7 @@ export function toSearchDocument(
     ...doctor.specialties,
   ].filter((text): text is string => text !== null);
   const { location, address } = doctor;
+  const displayName = doctor.name ?? doctor.legalName;
   const extras = toDoctorExtras(state, doctor, built?.contentExtras);
   const { openingHours } = extras;
   return {
@@ -175,7 +191,11 @@ export function toSearchDocument(
     verified: doctor.verified,
     updatedAt: extras.updatedAt,
     observedAt: extras.observedAt,
-    sortName: sortNameOf(doctor.name ?? doctor.legalName ?? ''),
+    sortName: sortNameOf(displayName ?? ''),
+    nameExact: displayName === null ? null : exactNameOf(displayName),
+    legalNameExact: doctor.legalName === null ? null : exactNameOf(doctor.legalName),
+    // A code of punctuation only has no key: missing to Elasticsearch, it never matches.
+    postalCode: postalCodeKey(address.postalCode ?? '') || null,
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),
     location: location === null ? null : { lat: location.latitude, lon: location.longitude },
@@ -221,4 +241,20 @@ export function sortNameOf(name: string): string {
   // A text has at most as many code points as UTF-16 units: a short one needs no cutting.
   if (folded.length <= SORT_NAME_MAX_CODE_POINTS) return folded;
   return Array.from(folded).slice(0, SORT_NAME_MAX_CODE_POINTS).join('');
+}
+
+/**
+ * A name as `name:exact` compares it: exactly as published, in Unicode NFC, so the same letters typed
+ * composed or decomposed are one name (case and accents still count).
+ */
+export function exactNameOf(name: string): string {
+  return name.normalize('NFC');
+}
+
+/**
+ * A postal code as `address-postalcode` compares it: folded (case, accents) and without spaces or
+ * punctuation, as FHIR's string search ignores them ("SW1A 1AA", "sw1a1aa"; "00-950", "00950").
+ */
+export function postalCodeKey(postalCode: string): string {
+  return foldText(postalCode).replace(/[^\p{L}\p{N}]/gu, '');
 }

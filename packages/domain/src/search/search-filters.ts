@@ -21,7 +21,7 @@ import {
 } from './geo.js';
 import { canonicalInstant, openAtText } from '../requests/instant-text.js';
 import { OPEN_NOW_REASON } from './open-at.js';
-import type { SearchDocument, SearchField } from './search-document.js';
+import { exactNameOf, postalCodeKey, type SearchDocument, type SearchField } from './search-document.js';
 
 /**
  * THE filter table (docs/api.md, `GET /api/v1/doctors` — search): every search filter is declared here once,
@@ -352,10 +352,17 @@ export const FILTER_NAMES = Object.keys(SEARCH_FILTERS) as FilterName[];
  * - `updatedBefore`: `updatedAt` before the instant, or at or before it when `inclusive` (FHIR's
  *   `_lastUpdated` upper bounds); with `updatedSince` a range.
  * - `specialtyAny`: any of the specialty codes (an OR), where `specialty` takes one.
+ * - `nameExact`: the display name is exactly `text` (case and accents count, NFC), or, with `orLegalName`,
+ *   the legal name is (FHIR's `name:exact`: name or alias on Organization and Location, the name alone on
+ *   HealthcareService).
+ * - `postalCodePrefix`: the postal code starts with the text, compared as `postalCodeKey` (FHIR's string
+ *   match of `address-postalcode`).
  */
 export type InternalFilters = {
   nameWords?: string;
   nameContains?: string;
+  nameExact?: { text: string; orLegalName: boolean };
+  postalCodePrefix?: string;
   updatedBefore?: { instant: string; inclusive: boolean };
   specialtyAny?: string[];
 };
@@ -381,6 +388,13 @@ export function canonicalInternalFilters(internal: InternalFilters | undefined):
     };
   if (internal.specialtyAny !== undefined)
     canonical.specialtyAny = [...new Set(internal.specialtyAny)].sort();
+  if (internal.nameExact !== undefined)
+    canonical.nameExact = {
+      text: exactNameOf(internal.nameExact.text),
+      orLegalName: internal.nameExact.orLegalName,
+    };
+  if (internal.postalCodePrefix !== undefined)
+    canonical.postalCodePrefix = postalCodeKey(internal.postalCodePrefix);
   return Object.keys(canonical).length === 0 ? null : canonical;
 }
 

@@ -89,6 +89,12 @@ type WildcardFilter = { wildcard: { sortName: { value: string } } };
 /** `specialtyAny` (an internal filter): any of the codes. */
 type SpecialtyCodesFilter = { terms: { specialtyCodes: string[] } };
 
+/** `nameExact` with `orLegalName` (an internal filter): either exact name. */
+type EitherTermFilter = { bool: { should: TermFilter[]; minimum_should_match: 1 } };
+
+/** `postalCodePrefix` (an internal filter): the key starts with the text. */
+type PrefixFilter = { prefix: { postalCode: { value: string } } };
+
 type SearchFilterClause =
   | TermFilter
   | CitySlugsFilter
@@ -98,6 +104,8 @@ type SearchFilterClause =
   | SinceFilter
   | WildcardFilter
   | SpecialtyCodesFilter
+  | EitherTermFilter
+  | PrefixFilter
   | TextQuery
   | MatchNothing;
 
@@ -340,7 +348,8 @@ function searchClauses(
  * The clauses of the internal filters (search-filters.ts, `InternalFilters`), in canonical form: words of
  * the name (`match_bool_prefix`, which analyzes text and parses no syntax), a substring of the display
  * name (`wildcard` with the text's own `*`, `?` and `\\` escaped, so they are literal), an upper bound
- * of `updatedAt`, any of several specialty codes.
+ * of `updatedAt`, any of several specialty codes, an exact name (`term` on the NFC keyword, either of two
+ * with the legal name), a prefix of the postal code's key (`prefix`, which interprets no syntax).
  */
 function internalClauses(internal: InternalFilters | undefined): SearchFilterClause[] {
   const canonical = canonicalInternalFilters(internal);
@@ -358,6 +367,21 @@ function internalClauses(internal: InternalFilters | undefined): SearchFilterCla
   }
   if (canonical.specialtyAny !== undefined)
     clauses.push({ terms: { specialtyCodes: canonical.specialtyAny } });
+  if (canonical.nameExact !== undefined) {
+    const { text, orLegalName } = canonical.nameExact;
+    clauses.push(
+      orLegalName
+        ? {
+            bool: {
+              should: [{ term: { nameExact: text } }, { term: { legalNameExact: text } }],
+              minimum_should_match: 1,
+            },
+          }
+        : { term: { nameExact: text } },
+    );
+  }
+  if (canonical.postalCodePrefix !== undefined)
+    clauses.push({ prefix: { postalCode: { value: canonical.postalCodePrefix } } });
   return clauses;
 }
 
