@@ -193,7 +193,8 @@ describe('internal filters (set by the FHIR directory, not by any /api/v1 parame
       toDoctorPage(hits, 1, { country: 'de', internal: { nameExact: exact } }, SECRET).page.nextCursor ?? '';
     expect(decodeCursor(cursor, { country: 'de', internal: { nameExact: exact } }, SECRET).ok).toBe(true);
     expect(
-      decodeCursor(cursor, { country: 'de', internal: { nameExact: { ...exact, text: 'praxis' } } }, SECRET).ok,
+      decodeCursor(cursor, { country: 'de', internal: { nameExact: { ...exact, text: 'praxis' } } }, SECRET)
+        .ok,
     ).toBe(false);
   });
 

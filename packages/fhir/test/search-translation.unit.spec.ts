@@ -232,7 +232,9 @@ describe('translateSearch', () => {
           ['address-country', 'es'],
           ['name:exact', 'Clínica Dental Sol'],
         ]).query,
-      ).toMatchObject({ request: { internal: { nameExact: { text: 'Clínica Dental Sol', orLegalName: true } } } });
+      ).toMatchObject({
+        request: { internal: { nameExact: { text: 'Clínica Dental Sol', orLegalName: true } } },
+      });
     }
     const service = search('HealthcareService', [
       ['address-country', 'es'],

@@ -115,9 +115,9 @@ const wordsOf = (text: string | null | undefined) =>
 /**
  * `name`: every word given is a word of the name or legal name, the last a prefix (the index may split
  * German compounds into more words: a subset); `name:contains`: the text anywhere in the folded display
- * name.
+ * name; `name:exact` below.
  */
-const nameCase: Case = ({ served, country }) => {
+const nameCase: Case = ({ served, country, type }) => {
   const named = served
     .filter(inCountry(country))
     .filter((document) => wordsOf(document.doctor.name).length >= 2);
@@ -139,8 +139,53 @@ const nameCase: Case = ({ served, country }) => {
       expected: (all) =>
         all.filter(inCountry(country)).filter((document) => document.sortName.includes(middle)),
     },
+    ...exactNameProbes(type, country, pick(named, 6).doctor.name ?? ''),
+    // The fixture's legal name differs from its name: an alias of Organization and Location only.
+    ...exactNameProbes(type, 'es', 'Sol Odontología S.L.'),
   ];
   return probes;
+};
+
+/**
+ * `name:exact`: the whole name, case and accents included, or the whole alias (the legal name) on
+ * Organization and Location; HealthcareService's name alone (the name, else the legal name). The same
+ * text in another case or without its accents is another name.
+ */
+function exactNameProbes(type: Type, country: string, name: string): Probe[] {
+  const namesOf = (document: ServedDocument) => {
+    const { name: own, legalName } = document.doctor;
+    return type === 'HealthcareService' ? [own ?? legalName] : [own, legalName];
+  };
+  const variants = [name, name.toUpperCase(), name.normalize('NFD').replace(/\p{M}/gu, '')];
+  return [...new Set(variants)].map((text) => ({
+    query: { 'address-country': country, 'name:exact': text },
+    expected: (all) => all.filter(inCountry(country)).filter((document) => namesOf(document).includes(text)),
+  }));
+}
+
+/** A postal code as compared: lowercase, without accents, keeping only letters and digits. */
+const postalKeyOf = (code: string) =>
+  [...code.normalize('NFD').toLowerCase()].filter((character) => /[\p{L}\p{N}]/u.test(character)).join('');
+
+/**
+ * `address-postalcode`: the postal code starts with the value, case-insensitive, spaces and punctuation
+ * ignored; a whole code matches itself.
+ */
+const postalCodeCase: Case = ({ served, country }) => {
+  const coded = served
+    .filter(inCountry(country))
+    .filter((document) => postalKeyOf(document.doctor.address.postalCode ?? '').length >= 3);
+  const whole = pick(coded, 4).doctor.address.postalCode ?? '';
+  const start = postalKeyOf(pick(coded, 8).doctor.address.postalCode ?? '').slice(0, 2);
+  return [whole, whole.toLowerCase().replace(/\s/g, ''), start.toUpperCase()].map((value) => ({
+    query: { 'address-country': country, 'address-postalcode': value },
+    expected: (all) =>
+      all
+        .filter(inCountry(country))
+        .filter((document) =>
+          postalKeyOf(document.doctor.address.postalCode ?? '').startsWith(postalKeyOf(value)),
+        ),
+  }));
 };
 
 function ids(name: '_id' | 'organization' | 'location'): Case {
@@ -202,6 +247,7 @@ const CASES: Readonly<Record<string, Case>> = {
   '_lastUpdated:eb': lastUpdated('eb'),
   '_lastUpdated:eq': lastUpdated('eq'),
   name: nameCase,
+  'address-postalcode': postalCodeCase,
   'address-country': ({ served }) =>
     [...new Set(served.map((document) => document.country))].map((country) => ({
       query: { 'address-country': country.toUpperCase() },
