@@ -12,9 +12,12 @@ export type RunningApi = {
 
 /**
  * The API as its own process, as in production (logs at info included), with a key of its own; this
- * process is the client.
+ * process is the client. `env` overrides the process's settings (bench:fhir turns the hot-query cache off).
  */
-export async function startApi(environment: BenchEnvironment): Promise<RunningApi> {
+export async function startApi(
+  environment: BenchEnvironment,
+  env: Record<string, string> = {},
+): Promise<RunningApi> {
   const account = await ensureAccount(environment.db, 'bench@example.com');
   const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
   const port = await freePort();
@@ -28,6 +31,7 @@ export async function startApi(environment: BenchEnvironment): Promise<RunningAp
     API_PORT: String(port),
     ...UNLIMITED_QUOTAS,
     LOG_LEVEL: 'info',
+    ...env,
   });
   try {
     await api.waitForOutput(/Server listening/);
