@@ -10,6 +10,7 @@
 // round (rounds.ts). The last line: both sides' throughput and p99 (every round's requests pooled), the
 // ratios FHIR ÷ JSON, and whether the goals hold (p99 within 1.3×, throughput at least 0.8×).
 import { parseArgs } from 'node:util';
+import { citiesOf } from '@directory/sample-data';
 import type { RunningProcess } from '@directory/testing';
 import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
@@ -17,10 +18,17 @@ import { createBenchEnvironment, log, runConcurrently, type PhaseRun } from './b
 import { summarize } from './api-clients.js';
 import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { describeMachine } from './machine.js';
-import { alternateRounds, figure, formatFigure, parseRounds, resultsOf, ROUNDS_OPTION } from './rounds.js';
+import {
+  alternateRounds,
+  figure,
+  formatFigure,
+  parseRounds,
+  resultsOf,
+  roundedRange,
+  ROUNDS_OPTION,
+} from './rounds.js';
 import { indexServedRecords } from './served-records.js';
 import { createRandom, type Random } from './seeded-random.js';
-import { citiesOf } from '@directory/sample-data';
 
 const { values } = parseArgs({
   options: {
@@ -186,7 +194,9 @@ try {
           sides.json.read(sides.json.first(task)),
         ]);
         if (fhir.ids.join() !== json.ids.join())
-          throw new Error(`not the same search: ${JSON.stringify(task)} (${fhir.ids} / ${json.ids})`);
+          throw new Error(
+            `not the same search: ${JSON.stringify(task)} (${fhir.ids.join()} / ${json.ids.join()})`,
+          );
       });
       await runSide(sides.json, tasks);
       await runSide(sides.fhir, tasks);
@@ -225,8 +235,10 @@ try {
   log(`records ${records}, concurrency ${concurrency}, ${requestsPerPhase} requests per side and round`);
   log(`fhir: ${fhir.summary.rps.toFixed(0)} req/s, p99 ${fhir.summary.p99.toFixed(2)} ms; ${fhir.cpuLine}`);
   log(`json: ${json.summary.rps.toFixed(0)} req/s, p99 ${json.summary.p99.toFixed(2)} ms; ${json.cpuLine}`);
-  log(`p99 FHIR ÷ JSON per round: ${formatFigure(figure(roundRatios.map((ratio) => ratio.p99)))}`);
-  log(`throughput FHIR ÷ JSON per round: ${formatFigure(figure(roundRatios.map((ratio) => ratio.rps)))}`);
+  const p99Rounds = figure(roundRatios.map((ratio) => ratio.p99));
+  const rpsRounds = figure(roundRatios.map((ratio) => ratio.rps));
+  log(`p99 FHIR ÷ JSON per round: ${formatFigure(p99Rounds)}`);
+  log(`throughput FHIR ÷ JSON per round: ${formatFigure(rpsRounds)}`);
   console.log(
     JSON.stringify({
       bench: 'fhir',
@@ -242,6 +254,8 @@ try {
       json_p99_ms: round2(json.summary.p99),
       p99_ratio: round2(p99Ratio),
       throughput_ratio: round2(rpsRatio),
+      p99_ratio_rounds: roundedRange(p99Rounds),
+      throughput_ratio_rounds: roundedRange(rpsRounds),
       p99_goal_met: p99Ratio <= P99_GOAL,
       throughput_goal_met: rpsRatio >= THROUGHPUT_GOAL,
     }),
