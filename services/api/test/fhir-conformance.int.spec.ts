@@ -22,12 +22,13 @@ import {
  * Conformance of /fhir/R4's searches: one test per search parameter, prefix and include that the
  * served CapabilityStatement declares, generated from that statement, each compared with a brute-force
  * answer over the same records filtered in memory (all pages followed). A declared parameter without a
- * case here fails, so nothing is declared untested. Paging, includes and read go through a real FHIR
+ * case here fails, and so does a declared modifier no probe of its case tries, so nothing is declared
+ * untested. Paging, includes and read go through a real FHIR
  * client (fhir-kit-client) over HTTP.
  */
 
 type Type = 'Organization' | 'Location' | 'HealthcareService';
-type Declared = { type: Type; name: string; documentation: string; prefixes: string[] };
+type Declared = { type: Type; name: string; documentation: string; prefixes: string[]; modifiers: string[] };
 /** One query of a case: the FHIR parameters and the records that must come back. */
 type Probe = {
   query: Record<string, string>;
@@ -342,6 +343,7 @@ function declaredIn(statement: Statement): Declared[] {
       name: parameter.name,
       documentation: parameter.documentation,
       prefixes: /Prefixes: ([a-z, ]+)\./.exec(parameter.documentation)?.[1]?.split(', ') ?? [],
+      modifiers: /Modifiers: ([a-z, ]+)\./.exec(parameter.documentation)?.[1]?.split(', ') ?? [],
     })),
   );
 }
@@ -399,6 +401,18 @@ describe('/fhir/R4 search conformance (one test per declared parameter, prefix a
     expect(DECLARED_CASES.length).toBeGreaterThan(15);
     const untested = DECLARED_CASES.filter(([, key]) => CASES[key] === undefined);
     expect(untested, 'declared in the CapabilityStatement without a conformance case').toEqual([]);
+  });
+
+  it('every declared modifier is tried by a probe of its parameter’s case', () => {
+    const modifiers = DECLARED.flatMap(({ type, name, modifiers }) =>
+      modifiers.map((modifier) => ({ type, name, modifier })),
+    );
+    expect(modifiers.length).toBeGreaterThan(0);
+    for (const { type, name, modifier } of modifiers) {
+      const probes = CASES[name]?.({ served: api.served, country, type }) ?? [];
+      const tried = probes.some((probe) => `${name}:${modifier}` in probe.query);
+      expect(tried, `${type} ${name}:${modifier} has no probe`).toBe(true);
+    }
   });
 
   it.each(DECLARED_CASES)(
