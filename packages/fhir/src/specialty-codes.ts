@@ -35,8 +35,8 @@ export function specialtyConcept(siteOrigin: string, code: string): CodeableConc
   return { coding: [specialtyCoding(siteOrigin, code)] };
 }
 
-export type CodeSystemResource = {
-  resourceType: 'CodeSystem';
+/** What every terminology resource published here says of itself (FHIR's canonical resource metadata). */
+export type CanonicalMetadata = {
   id: string;
   url: string;
   name: string;
@@ -44,6 +44,10 @@ export type CodeSystemResource = {
   status: 'active';
   date: string;
   description: string;
+};
+
+export type CodeSystemResource = CanonicalMetadata & {
+  resourceType: 'CodeSystem';
   caseSensitive: true;
   valueSet: string;
   content: 'complete';
@@ -51,15 +55,8 @@ export type CodeSystemResource = {
   concept: Array<{ code: string; display: string }>;
 };
 
-export type ValueSetResource = {
+export type ValueSetResource = CanonicalMetadata & {
   resourceType: 'ValueSet';
-  id: string;
-  url: string;
-  name: string;
-  title: string;
-  status: 'active';
-  date: string;
-  description: string;
   compose: { include: [{ system: string }] };
 };
 

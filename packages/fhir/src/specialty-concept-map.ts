@@ -1,5 +1,5 @@
 import type { SpecialtyCode } from '@directory/domain';
-import { specialtyCodeSystemUrl, specialtyValueSetUrl } from './specialty-codes.js';
+import { specialtyCodeSystemUrl, specialtyValueSetUrl, type CanonicalMetadata } from './specialty-codes.js';
 
 /**
  * The specialty codes mapped to SNOMED CT, as a FHIR ConceptMap served at
@@ -46,15 +46,8 @@ export const SPECIALTY_TO_SNOMED: ReadonlyMap<SpecialtyCode, SnomedTarget> = new
   ['pediatric-dentistry', { code: '394607009', display: 'Pediatric dentistry', equivalence: 'equivalent' }],
 ]);
 
-export type ConceptMapResource = {
+export type ConceptMapResource = CanonicalMetadata & {
   resourceType: 'ConceptMap';
-  id: string;
-  url: string;
-  name: string;
-  title: string;
-  status: 'active';
-  date: string;
-  description: string;
   copyright: string;
   sourceCanonical: string;
   targetCanonical: string;
