@@ -144,26 +144,13 @@ export function exportRoutes(
       });
       // One chunk (a page) at a time: a slow client holds back the reading of the store.
       const lines = Readable.from(body, { objectMode: true, highWaterMark: 1 });
-      const watch = watchExport(request, lease, limits, {
-        leaseLost: () => (progress.leaseHeld = false),
-        // The connection itself: a stream destroyed alone would leave the response (and the client) open.
-        stalled: () => {
-          reply.raw.destroy();
-          lines.destroy();
-        },
+      return sendExportStream(request, reply, lines, {
+        lease,
+        limits,
+        progress,
+        end: endExport,
+        label: 'export',
       });
-      // Also when the body never started (the generator's finally only runs once begun).
-      lines.once('close', () => {
-        clearInterval(watch);
-        endExport();
-      });
-      lines.on('error', (error) => request.log.warn({ err: error }, 'export stream failed'));
-      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
-      // No compression plugin is registered: the export compresses its own stream. pipeline destroys
-      // the source too when the client goes (fastify destroys what it sends), ending the export.
-      const gzip = createGzip();
-      pipeline(lines, gzip, () => undefined);
-      return reply.header('content-encoding', 'gzip').send(gzip);
     },
   );
   done();
@@ -221,6 +208,45 @@ export async function admitExport(
         .catch((error: unknown) => request.log.warn({ err: error }, 'export lease release failed'));
     },
   };
+}
+
+/**
+ * Sends an export's stream (the API's or a FHIR file), gzipped when the client accepts it, watched as
+ * `watchExport` says: a lost lease marks `progress` (the body ends at its next page), a stalled client
+ * has its connection cut. `end` frees the slots when the stream closes, however it ends (also when the
+ * body never started: an async generator's finally only runs once begun).
+ */
+export function sendExportStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lines: Readable,
+  options: {
+    lease: ExportLease | undefined;
+    limits: ExportLimits;
+    progress: { leaseHeld: boolean };
+    end: () => void;
+    label: string;
+  },
+): FastifyReply {
+  const watch = watchExport(request, options.lease, options.limits, {
+    leaseLost: () => (options.progress.leaseHeld = false),
+    // The connection itself: a stream destroyed alone would leave the response (and the client) open.
+    stalled: () => {
+      reply.raw.destroy();
+      lines.destroy();
+    },
+  });
+  lines.once('close', () => {
+    clearInterval(watch);
+    options.end();
+  });
+  lines.on('error', (error) => request.log.warn({ err: error }, `${options.label} stream failed`));
+  if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
+  // No compression plugin is registered: the export compresses its own stream. pipeline destroys the
+  // source too when the client goes (fastify destroys what it sends), ending the export.
+  const gzip = createGzip();
+  pipeline(lines, gzip, () => undefined);
+  return reply.header('content-encoding', 'gzip').send(gzip);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { Readable, pipeline } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RedisClient } from '@directory/config';
 import { EXPORT_PAGE_SIZE, exportUnits, type SnapshotHorizon } from '@directory/domain';
@@ -16,7 +15,6 @@ import {
 import { ProblemError } from '@directory/http-server';
 import { chargeRequest, requireApiKey } from '@directory/keyed-access';
 import { datasetOf, type Datasets } from '@directory/search';
-import { acceptsGzip } from '../exports/accept-encoding.js';
 import { createExportLeases } from '../exports/export-leases.js';
 import {
   exportEndReason,
@@ -24,7 +22,7 @@ import {
   type ExportLimits,
   type ProcessSlots,
 } from '../exports/export-limits.js';
-import { admitExport, watchExport } from '../exports/exports.routes.js';
+import { admitExport, sendExportStream } from '../exports/exports.routes.js';
 import { createBulkExportJobs, type BulkExportJob, type JobOwner } from './bulk-export-jobs.js';
 import { baseUrlOf, canonicalOriginOf, invalid, parametersOf, sendFhir, strictOf } from './fhir.routes.js';
 
@@ -206,19 +204,13 @@ export function bulkExportRoutes(
       reply.raw.destroy();
       lines.destroy();
     };
-    const watch = watchExport(request, lease, limits, {
-      leaseLost: () => (progress.leaseHeld = false),
-      stalled: cut,
+    return sendExportStream(request, reply, lines, {
+      lease,
+      limits,
+      progress,
+      end,
+      label: 'bulk export file',
     });
-    lines.once('close', () => {
-      clearInterval(watch);
-      end();
-    });
-    lines.on('error', (error) => request.log.warn({ err: error }, 'bulk export file failed'));
-    if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(lines);
-    const gzip = createGzip();
-    pipeline(lines, gzip, () => undefined);
-    return reply.header('content-encoding', 'gzip').send(gzip);
   }
   done();
 }
