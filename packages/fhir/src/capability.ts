@@ -4,6 +4,7 @@ import {
   HISTORY_PARAMETERS,
   INCLUDES,
   INTERACTIONS,
+  RESULT_PARAMETERS_DOCUMENTATION,
   includeName,
   searchParametersOf,
   type SearchParameterDeclaration,
@@ -56,8 +57,7 @@ export function capabilityStatement(options: CapabilityOptions) {
     rest: [
       {
         mode: 'server' as const,
-        documentation:
-          'Read-only. History is not kept: vread and the instance history serve the current version only. Every interaction but GET /metadata needs an API key (X-API-Key or Authorization: Bearer), with the quotas of /api/v1. Paging follows Bundle.link next; unknown search parameters are ignored unless Prefer: handling=strict.',
+        documentation: `Read-only. History is not kept: vread and the instance history serve the current version only. Every interaction but GET /metadata needs an API key (X-API-Key or Authorization: Bearer), with the quotas of /api/v1. Paging follows Bundle.link next; unknown search parameters are ignored unless Prefer: handling=strict. ${RESULT_PARAMETERS_DOCUMENTATION}`,
         security: {
           cors: false,
           description: 'An API key in X-API-Key or Authorization: Bearer, as for /api/v1.',

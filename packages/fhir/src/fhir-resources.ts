@@ -31,7 +31,8 @@ export type Extension = {
   valueCodeableConcept?: CodeableConcept;
   extension?: Extension[];
 };
-export type Meta = { versionId?: string; lastUpdated?: string };
+/** `tag` only on a resource served in part (`_elements`: SUBSETTED, elements.ts). */
+export type Meta = { versionId?: string; lastUpdated?: string; tag?: Coding[] };
 
 export type DayOfWeek = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 export type HoursOfOperation = {

@@ -30,6 +30,7 @@ export {
   specialtyConceptMap,
   type ConceptMapResource,
 } from './specialty-concept-map.js';
+export { SUBSETTED, parseElements, subsetOf, type SubsettedResource } from './elements.js';
 export {
   ALL_TYPES,
   COUNT_DEFAULT,
@@ -38,7 +39,9 @@ export {
   INCLUDES,
   INTERACTIONS,
   RESULT_PARAMETERS,
+  RESULT_PARAMETERS_DOCUMENTATION,
   SEARCH_PARAMETERS,
+  SORT_KEYS,
   includeName,
   searchParametersOf,
   type IncludeDeclaration,

@@ -1,3 +1,4 @@
+import { subsetOf, type SubsettedResource } from './elements.js';
 import type { DirectoryResource, DirectoryResourceType } from './fhir-resources.js';
 import { resourceOf, type MappingOptions } from './record-resources.js';
 import type { ResultParameters } from './search-translation.js';
@@ -7,12 +8,13 @@ import type { ServedRecord } from './served-record.js';
  * A search's answer as a FHIR searchset Bundle: each record's resource of the searched type
  * (search.mode match), then what `_include` and `_revinclude` add from the same record (mode include;
  * the three resources of a record reference each other, resource-ids.ts). Paging is Bundle.link
- * `next`: the same parameters with `_cursor`, the API's signed cursor of the next page.
+ * `next`: the same parameters with `_cursor`, the API's signed cursor of the next page. `_elements`
+ * subsets the matches only: included resources come whole (FHIR applies it to the searched type).
  */
 
 export type BundleEntry = {
   fullUrl: string;
-  resource: DirectoryResource;
+  resource: DirectoryResource | SubsettedResource;
   search: { mode: 'match' | 'include' };
 };
 
@@ -43,7 +45,13 @@ export function searchBundle(input: SearchBundleInput, options: MappingOptions):
   for (const record of input.records) {
     const resource = resourceOf(type, record, options);
     if (resource === null) continue;
-    matches.push(entryOf(baseUrl, resource, 'match'));
+    matches.push(
+      entryOf(
+        baseUrl,
+        result.elements === undefined ? resource : subsetOf(resource, result.elements),
+        'match',
+      ),
+    );
     const extra = [
       ...result.include.map((include) => include.target),
       ...result.revinclude.map((include) => include.source),
@@ -74,7 +82,7 @@ export function searchBundle(input: SearchBundleInput, options: MappingOptions):
   };
 }
 
-function entryOf(baseUrl: string, resource: DirectoryResource, mode: 'match' | 'include'): BundleEntry {
+function entryOf(baseUrl: string, resource: BundleEntry['resource'], mode: 'match' | 'include'): BundleEntry {
   return { fullUrl: `${baseUrl}/${resource.resourceType}/${resource.id}`, resource, search: { mode } };
 }
 

@@ -12,6 +12,7 @@ import {
   type Result,
   type SearchRequest,
 } from '@directory/domain';
+import { parseElements } from './elements.js';
 import type { DirectoryResourceType } from './fhir-resources.js';
 import { PLAN_NET } from './record-resources.js';
 import { placeIdOf } from './resource-ids.js';
@@ -20,6 +21,7 @@ import {
   ID_PARAMETERS,
   INCLUDES,
   RESULT_PARAMETERS,
+  SORT_KEYS,
   includeName,
   searchParametersOf,
   type IncludeDeclaration,
@@ -45,6 +47,8 @@ export type ResultParameters = {
   summaryCount: boolean;
   include: IncludeDeclaration[];
   revinclude: IncludeDeclaration[];
+  /** `_elements`: the element names the matches keep (besides the mandatory ones); absent: whole. */
+  elements?: string[];
 };
 
 /** What the search asks of the directory. */
@@ -75,6 +79,7 @@ const API_NAMES: Readonly<Record<string, string>> = {
   'new-patients': 'acceptingNewPatients',
   _count: 'limit',
   _cursor: 'cursor',
+  _sort: 'sort',
 };
 
 const KM = 1000;
@@ -169,6 +174,17 @@ export function translateSearch(
     if (summary === 'count') result.summaryCount = true;
     else if (summary !== 'false') errors.push({ parameter: '_summary', reason: 'must be count or false' });
   }
+  const elements = given.get('_elements');
+  if (elements !== undefined) {
+    const parsed = parseElements(elements);
+    if (parsed.ok) result.elements = parsed.value;
+    else errors.push({ parameter: '_elements', reason: parsed.error });
+  }
+  const sort = given.get('_sort');
+  if (sort !== undefined) {
+    const reason = sortReason(sort);
+    if (reason !== null) errors.push({ parameter: '_sort', reason });
+  }
   const format = given.get('_format');
   if (format !== undefined && !['json', 'application/json', 'application/fhir+json'].includes(format)) {
     errors.push({ parameter: '_format', reason: 'must be json or application/fhir+json' });
@@ -202,6 +218,7 @@ export function translateSearch(
     if (given.has('_cursor')) errors.push({ parameter: '_cursor', reason: 'an id search has one page' });
     if (result.summaryCount)
       errors.push({ parameter: '_summary', reason: 'count is for searches by filters' });
+    if (sort !== undefined) errors.push({ parameter: '_sort', reason: 'an id search comes in id order' });
     if (errors.length > 0) return fail(errors);
     const [first = [], ...rest] = idSets;
     const placeIds = first.filter((id) => rest.every((ids) => ids.includes(id)));
@@ -266,7 +283,9 @@ export function translateSearch(
     if (specialties.length === 1) raw.specialty = specialties[0] as string;
     else internal.specialtyAny = specialties;
   }
-  if (given.has('_text')) raw.sort = 'relevance';
+  // _sort names one of the API's orders; without it _text ranks by relevance (near: distance, the API's default).
+  if (sort !== undefined) raw.sort = sort;
+  else if (given.has('_text')) raw.sort = 'relevance';
   const cursor = given.get('_cursor');
   if (cursor !== undefined) raw.cursor = cursor;
   raw.limit = String(result.summaryCount ? 1 : result.count);
@@ -286,6 +305,15 @@ export function translateSearch(
   const request: SearchRequest =
     Object.keys(internal).length === 0 ? parsed.value : { ...parsed.value, internal };
   return ok({ query: { kind: 'search', request }, result, selfParameters });
+}
+
+/** Why a `_sort` value is refused, or null when it is one served key, ascending (FHIR: `-` descends). */
+function sortReason(value: string): string | null {
+  if ((SORT_KEYS as readonly string[]).includes(value)) return null;
+  const served = SORT_KEYS.join(', ');
+  if (value.startsWith('-')) return `descending order is not served; ${served} (ascending) is`;
+  if (value.includes(',')) return `takes one key: ${served}`;
+  return `only ${served} is served (without _sort: name order, _text best match first, near nearest first)`;
 }
 
 /** The codes of a specialty or service-type value: comma-separated, each system|code or code (an OR). */

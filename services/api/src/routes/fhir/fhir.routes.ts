@@ -6,10 +6,12 @@ import {
   capabilityStatement,
   historyBundle,
   operationOutcomeOf,
+  parseElements,
   placeIdOf,
   resourceOf,
   searchBundle,
   specialtyCodeSystem,
+  subsetOf,
   specialtyConceptMap,
   SPECIALTY_CONCEPT_MAP_ID,
   specialtyValueSet,
@@ -318,8 +320,9 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
       `/${type}/:id`,
       { schema: { hide: true } },
       async (request, reply) => {
+        const elements = elementsOf(request);
         const record = await readRecord(request, request.params.id);
-        return sendResource(request, reply, type, record);
+        return sendResource(request, reply, type, record, elements);
       },
     );
     app.get<{ Params: { id: string; versionId: string } }>(
@@ -344,16 +347,32 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
     reply: FastifyReply,
     type: DirectoryResourceType,
     record: ServedRecord,
+    elements?: ReadonlyArray<string>,
   ) {
     const resource = resourceOf(type, record, mappingOf(request));
     if (resource === null) throw new ProblemError('notFound', 'No current published record has this id.');
     if (resource.meta.lastUpdated !== undefined) {
       reply.header('last-modified', new Date(resource.meta.lastUpdated).toUTCString());
     }
-    // FHIR's version tag: the API's caching answers If-None-Match with it (304 while it is current).
+    if (elements !== undefined) return sendFhir(reply, subsetOf(resource, elements));
+    // FHIR's version tag: the API's caching answers If-None-Match with it (304 while it is current). A
+    // subset is another representation: it gets the API's tag of its body instead.
     if (resource.meta.versionId !== undefined) reply.header('etag', `W/"${resource.meta.versionId}"`);
     return sendFhir(reply, resource);
   }
+}
+
+/** read's `_elements` (FHIR allows it on read too): the element names, or none when not given. */
+function elementsOf(request: FastifyRequest): string[] | undefined {
+  const values = parametersOf(request)
+    .filter(([name]) => name === '_elements')
+    .map(([, value]) => value);
+  const [value] = values;
+  if (value === undefined) return undefined;
+  if (values.length > 1) throw invalid([{ parameter: '_elements', reason: 'must be given once' }]);
+  const parsed = parseElements(value);
+  if (!parsed.ok) throw invalid([{ parameter: '_elements', reason: parsed.error }]);
+  return parsed.value;
 }
 
 export const invalid = (errors: ReadonlyArray<{ parameter: string; reason: string }>) =>
