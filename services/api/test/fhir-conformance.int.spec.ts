@@ -4,6 +4,8 @@ import { Client } from 'fhir-kit-client';
 import { foldText } from '@directory/domain';
 import {
   INCLUDES,
+  SORT_KEYS,
+  SUBSETTED,
   capabilityStatement,
   includeName,
   specialtyCodeSystemUrl,
@@ -361,9 +363,24 @@ const DECLARED_CASES = DECLARED.flatMap(({ type, name, prefixes }) =>
   ),
 );
 
+/**
+ * Each declared `_sort` key as the brute-force order of the served records: `name` is the folded name,
+ * then the record id (code unit order, as the index's keywords compare them). A declared key without
+ * one fails.
+ */
+const SORTS: Readonly<Record<string, (a: ServedDocument, b: ServedDocument) => number>> = {
+  name: (a, b) => compareText(a.sortName, b.sortName) || compareText(a.placeId, b.placeId),
+};
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The ids a search's pages return (each once), following Bundle.link next. */
-async function matchedIds(api: FhirApi, type: Type, query: Record<string, string>): Promise<string[]> {
-  const parameters = new URLSearchParams({ ...query, _count: '50' });
+async function matchedIds(
+  api: FhirApi,
+  type: Type,
+  query: Record<string, string>,
+  count = '50',
+): Promise<string[]> {
+  const parameters = new URLSearchParams({ ...query, _count: count });
   const bundles = await allPages(api, `/fhir/R4/${type}?${parameters.toString()}`);
   const found = bundles.flatMap((bundle) =>
     (bundle.entry ?? []).filter((entry) => entry.search.mode === 'match'),
@@ -500,6 +517,79 @@ describe('/fhir/R4 search conformance (one test per declared parameter, prefix a
     }
     expect(pages).toBe(Math.max(1, Math.ceil(expected.length / 7)));
     expect(seen.sort()).toEqual(expected);
+  });
+
+  it.each(SORT_KEYS.map((key) => [key] as const))(
+    '_sort=%s pages (cursors bound to it) in the brute-force order, also with _text and near',
+    async (key) => {
+      const compare = SORTS[key];
+      expect(compare, `no brute-force order for the declared _sort=${key}`).toBeDefined();
+      if (compare === undefined) return;
+      const byId = new Map(api.served.map((document) => [fhirId(document.placeId), document]));
+      const expected = api.served
+        .filter(inCountry(country))
+        .sort(compare)
+        .map((document) => fhirId(document.placeId));
+      // Small pages: the order has to hold across many cursors.
+      expect(await matchedIds(api, 'Organization', { 'address-country': country, _sort: key }, '9')).toEqual(
+        expected,
+      );
+      // Relevance and distance are those searches' own orders; _sort replaces them.
+      const located = api.served.filter(inCountry(country)).filter((document) => document.location !== null);
+      const centre = pick(located, 3).location ?? { lat: 0, lon: 0 };
+      const word = wordsOf(pick(located, 4).doctor.name).sort((a, b) => b.length - a.length)[0] ?? '';
+      for (const [type, query] of [
+        ['HealthcareService', { _text: word }],
+        ['Location', { near: `${centre.lat}|${centre.lon}|50|km` }],
+      ] as const) {
+        const ids = await matchedIds(api, type, { 'address-country': country, _sort: key, ...query }, '5');
+        expect(ids.length, `${type} ${JSON.stringify(query)} found nothing`).toBeGreaterThan(1);
+        const sorted = ids
+          .map((id) => byId.get(id))
+          .filter((document) => document !== undefined)
+          .sort(compare)
+          .map((document) => fhirId(document.placeId));
+        expect(ids, `${type} ${JSON.stringify(query)}`).toEqual(sorted);
+      }
+      const refused = await api.get(`/fhir/R4/Organization?address-country=${country}&_sort=-${key}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('_sort');
+    },
+  );
+
+  it('_elements: matches keep only those elements and the mandatory ones, tagged SUBSETTED; includes and read as FHIR says', async () => {
+    const path = `/fhir/R4/Location?address-country=${country}&_count=5&_elements=name,telecom,notAnElement&_include=Location:organization`;
+    const bundle = await api.getOk<Bundle>(path);
+    const entries = bundle.entry ?? [];
+    const matches = entries.filter((entry) => entry.search.mode === 'match');
+    expect(matches.length).toBe(5);
+    for (const { resource } of matches) {
+      const whole = await api.getOk<Record<string, unknown>>(`/fhir/R4/Location/${resource.id}`);
+      const meta = whole.meta as Record<string, unknown>;
+      const kept = Object.fromEntries(
+        Object.entries(whole).filter(([name]) => ['name', 'telecom'].includes(name)),
+      );
+      expect(resource).toEqual({
+        resourceType: 'Location',
+        id: whole.id,
+        meta: { ...meta, tag: [SUBSETTED] },
+        ...kept,
+      });
+      // read takes _elements too, with the same answer.
+      expect(await api.getOk(`/fhir/R4/Location/${resource.id}?_elements=name,telecom,notAnElement`)).toEqual(
+        resource,
+      );
+    }
+    for (const entry of entries.filter((candidate) => candidate.search.mode === 'include')) {
+      expect(entry.resource).toEqual(await api.getOk(`/fhir/R4/Organization/${entry.resource.id}`));
+    }
+    const self = new URL(bundle.link.find((link) => link.relation === 'self')?.url ?? '');
+    expect(self.searchParams.get('_elements')).toBe('name,telecom,notAnElement');
+    for (const bad of ['address.city', 'name,,telecom']) {
+      const refused = await api.get(`/fhir/R4/Location?address-country=${country}&_elements=${bad}`);
+      expect(refused.statusCode, bad).toBe(400);
+      expect(refused.body).toContain('_elements');
+    }
   });
 
   it('_summary=count gives the brute-force total without entries', async () => {
