@@ -61,6 +61,11 @@ export function jsonDocument(value: unknown): string {
   return `${escapeJsonControlCharacters(JSON.stringify(value, null, 2))}\n`;
 }
 
+/** One JSON value on one line (NDJSON), with nothing raw a terminal obeys; parsed, every value is exact. */
+export function jsonLine(value: unknown): string {
+  return `${escapeJsonControlCharacters(JSON.stringify(value))}\n`;
+}
+
 /** One dead letter of `dead-letters list --json` (the payload is `show`'s). */
 export function deadLetterRecord(letter: DeadLetter) {
   return {

@@ -34,6 +34,7 @@ export const COMMAND_OF_ENTRY: Readonly<Record<string, string>> = {
   'packages/operator/src/sandbox.cli.ts': 'sandbox',
   'packages/operator/src/db.cli.ts': 'db',
   'packages/operator/src/duplicates.cli.ts': 'duplicates',
+  'packages/operator/src/fhir.cli.ts': 'fhir',
   'packages/webhooks/src/webhooks.cli.ts': 'webhooks',
 };
 

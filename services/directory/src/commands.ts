@@ -125,6 +125,13 @@ export const DIRECTORY_COMMANDS: readonly DirectoryCommand[] = [
     run: async (argv) => (await import('@directory/operator/duplicates-cli')).runDuplicatesCommand(argv),
   },
   {
+    name: 'fhir',
+    keepsRunning: false,
+    description: "a served record's FHIR resources as /fhir/R4 reads them (ID|PROFILE_URL)",
+    ownArguments: true,
+    run: async (argv) => (await import('@directory/operator/fhir-cli')).runFhirCommand(argv),
+  },
+  {
     name: 'status',
     keepsRunning: false,
     description: 'one screen for an operator: dependencies, queue, lag, dead letters; exit 1 to act',
