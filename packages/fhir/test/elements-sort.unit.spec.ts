@@ -11,7 +11,10 @@ import {
   translateSearch,
   type FhirParameters,
   type ServedRecord,
+  subsetOf,
+  toHealthcareService,
 } from '../src/index.js';
+import { fhirValidator } from './support/fhir-validator.js';
 
 /**
  * `_elements` (the matches keep the elements asked for and the mandatory ones, tagged SUBSETTED;
@@ -99,6 +102,19 @@ describe('_elements', () => {
     ]);
     expect(included).toMatchObject({ resource: toOrganization(record), search: { mode: 'include' } });
     expect(INCLUDES.length).toBeGreaterThan(0);
+  });
+
+  it('a subset of each type is valid FHIR R4 (SUBSETTED in meta.tag)', async () => {
+    const validate = await fhirValidator();
+    const resources = [
+      toOrganization(record),
+      toLocation(record),
+      toHealthcareService(record, { siteOrigin: SITE_ORIGIN }),
+    ];
+    for (const resource of resources) {
+      if (resource === null) throw new Error('the fixture has every resource');
+      expect(validate(subsetOf(resource, ['name', 'telecom'])).errors).toEqual([]);
+    }
   });
 });
 
