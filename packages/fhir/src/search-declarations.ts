@@ -179,7 +179,7 @@ export const SORT_KEYS = ['name'] as const;
  * What the CapabilityStatement says of the result parameters (FHIR R4 has no element to declare them
  * in but the documentation): built from the lists above.
  */
-export const RESULT_PARAMETERS_DOCUMENTATION = `Result parameters: _count (1 to 100), _summary=count, _include and _revinclude (searchInclude, searchRevInclude), _elements (top-level element names, comma-separated: each match carries only those and resourceType, id and meta, tagged SUBSETTED; included resources come whole; names the type does not fill are ignored; read takes it too), _sort=${SORT_KEYS.join(',')} (ascending only; without it a search comes in name order, a _text search best match first and a near search nearest first), _format.`;
+export const RESULT_PARAMETERS_DOCUMENTATION = `Result parameters: _count (1 to 100), _summary=count, _include and _revinclude (searchInclude, searchRevInclude), _elements (top-level element names, comma-separated: each match carries only those and resourceType, id and meta, tagged SUBSETTED; included resources come whole; names the type does not fill are ignored; read and vread take it too), _sort=${SORT_KEYS.join(',')} (ascending only; without it a search comes in name order, a _text search best match first and a near search nearest first), _format.`;
 
 /** A reference between the three types: what `_include` follows and `_revinclude` follows back. */
 export type IncludeDeclaration = {

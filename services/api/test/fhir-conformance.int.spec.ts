@@ -575,8 +575,11 @@ describe('/fhir/R4 search conformance (one test per declared parameter, prefix a
         meta: { ...meta, tag: [SUBSETTED] },
         ...kept,
       });
-      // read takes _elements too, with the same answer.
-      expect(await api.getOk(`/fhir/R4/Location/${resource.id}?_elements=name,telecom,notAnElement`)).toEqual(
+      // read and vread take _elements too, with the same answer.
+      const query = '_elements=name,telecom,notAnElement';
+      expect(await api.getOk(`/fhir/R4/Location/${resource.id}?${query}`)).toEqual(resource);
+      const version = String(meta.versionId);
+      expect(await api.getOk(`/fhir/R4/Location/${resource.id}/_history/${version}?${query}`)).toEqual(
         resource,
       );
     }

@@ -329,6 +329,7 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
       `/${type}/:id/_history/:versionId`,
       { schema: { hide: true } },
       async (request, reply) => {
+        const elements = elementsOf(request);
         const record = await readRecord(request, request.params.id);
         // History is not kept: only the current version can be read.
         if (request.params.versionId !== String(record.version)) {
@@ -337,7 +338,7 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
             'Only the current version of a resource is served; read it without _history.',
           );
         }
-        return sendResource(request, reply, type, record);
+        return sendResource(request, reply, type, record, elements);
       },
     );
   }
@@ -362,7 +363,7 @@ export async function keyedFhirRoutes(app: FastifyInstance, options: FhirRouteOp
   }
 }
 
-/** read's `_elements` (FHIR allows it on read too): the element names, or none when not given. */
+/** read's and vread's `_elements` (FHIR allows it there too): the element names, or none when not given. */
 function elementsOf(request: FastifyRequest): string[] | undefined {
   const values = parametersOf(request)
     .filter(([name]) => name === '_elements')
