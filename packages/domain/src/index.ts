@@ -72,6 +72,7 @@ export {
   toSearchDocument,
   exactNameOf,
   postalCodeKey,
+  addressKey,
   SEARCH_DOCUMENT_MAPPING,
   type SearchDocument,
   type Tombstone,

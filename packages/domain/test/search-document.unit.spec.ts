@@ -113,6 +113,23 @@ describe('toSearchDocument', () => {
     expect(postalCodeKey(' É-1 ')).toBe('e1');
   });
 
+  it('keys each part of the address folded for the address search, once each, none when empty', () => {
+    const document = served(
+      servedState({
+        address: {
+          street: 'Calle  Mayor 5',
+          city: 'Málaga',
+          state: 'Málaga',
+          postalCode: '29001',
+          country: 'ES',
+        },
+      }),
+    );
+    expect(document.addressKeys).toEqual(['calle mayor 5', 'malaga', '29001', 'es']);
+    const empty = { street: null, city: ' ', state: null, postalCode: null, country: null };
+    expect(served(servedState({ address: empty })).addressKeys).toEqual([]);
+  });
+
   it('skips missing fields in the search text', () => {
     const state = servedState({
       name: null,

@@ -85,6 +85,14 @@ export const SEARCH_PARAMETERS = [
       'The whole city name (case- and accent-insensitive, e.g. "Madrid" or "San Sebastián"), or its slug; another name of a large city finds the same records. Not a prefix. On HealthcareService it is the address of its location.',
   },
   {
+    name: 'address',
+    type: 'string',
+    resourceTypes: ['Organization', 'Location'],
+    definition: `${R4}/Location-address`,
+    documentation:
+      'The start of any part of the address: street, city, state, postal code or country code, case- and accent-insensitive ("calle mayor" finds "Calle Mayor 5", "280" finds 28001).',
+  },
+  {
     name: 'address-postalcode',
     type: 'string',
     resourceTypes: ['Organization', 'Location'],

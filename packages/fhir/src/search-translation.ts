@@ -7,6 +7,7 @@ import {
   ok,
   parseSearchParams,
   postalCodeKey,
+  addressKey,
   type InternalFilters,
   type ParameterError,
   type Result,
@@ -242,6 +243,11 @@ export function translateSearch(
         internal.nameExact = { text: value, orLegalName: type !== 'HealthcareService' };
       else if (modifier === 'contains') internal.nameContains = text;
       else internal.nameWords = text;
+      continue;
+    }
+    if (name === 'address') {
+      if (addressKey(value) === '') errors.push({ parameter: name, reason: 'must not be empty' });
+      else internal.addressPrefix = value;
       continue;
     }
     if (name === 'address-postalcode') {

@@ -283,6 +283,31 @@ describe('translateSearch', () => {
     ).toEqual(['address-postalcode']);
   });
 
+  it('address is the internal addressPrefix on Organization and Location, and not served on HealthcareService', () => {
+    const translated = search('Organization', [
+      ['address-country', 'es'],
+      ['address', 'Calle Mayor'],
+    ]);
+    expect(translated.query).toMatchObject({ request: { internal: { addressPrefix: 'Calle Mayor' } } });
+    expect(translated.selfParameters).toContainEqual(['address', 'Calle Mayor']);
+    expect(
+      errorsOf('Location', [
+        ['address-country', 'es'],
+        ['address', '  '],
+      ]),
+    ).toEqual(['address']);
+    expect(
+      errorsOf(
+        'HealthcareService',
+        [
+          ['address-country', 'es'],
+          ['address', 'Madrid'],
+        ],
+        strict,
+      ),
+    ).toEqual(['address']);
+  });
+
   it('specialty and service-type take an OR list: one code stays the API filter, several the internal specialtyAny', () => {
     const system = specialtyCodeSystemUrl(SITE_ORIGIN);
     const request = requestOf('HealthcareService', [

@@ -194,6 +194,37 @@ const postalCodeCase: Case = ({ served, country }) => {
   }));
 };
 
+/**
+ * `address`: any part of the address (street, city, state, postal code, country code) starts with the
+ * value, case- and accent-insensitive.
+ */
+const addressCase: Case = ({ served, country }) => {
+  const inDataset = served.filter(inCountry(country));
+  const partsOf = (document: ServedDocument) => {
+    const { street, city, state, postalCode, country: code } = document.doctor.address;
+    return [street, city, state, postalCode, code].flatMap((part) => (part === null ? [] : [foldText(part)]));
+  };
+  const streets = inDataset.flatMap((document) => {
+    const street = document.doctor.address.street;
+    return street !== null && street.length > 6 ? [street] : [];
+  });
+  const city = pick(
+    inDataset.flatMap((document) =>
+      document.doctor.address.city === null ? [] : [document.doctor.address.city],
+    ),
+    2,
+  );
+  // A whole street in capitals, the start of another, a city's first letters, a country code.
+  const values = [pick(streets, 3).toUpperCase(), pick(streets, 9).slice(0, 5), city.slice(0, 3), country];
+  return values.map((value) => ({
+    query: { 'address-country': country, address: value },
+    expected: (all) =>
+      all
+        .filter(inCountry(country))
+        .filter((document) => partsOf(document).some((part) => part.startsWith(foldText(value)))),
+  }));
+};
+
 function ids(name: '_id' | 'organization' | 'location'): Case {
   return ({ served }) => {
     const chosen = [pick(served, 1), pick(served, 7), pick(served, 20)];
@@ -254,6 +285,7 @@ const CASES: Readonly<Record<string, Case>> = {
   '_lastUpdated:eq': lastUpdated('eq'),
   name: nameCase,
   'address-postalcode': postalCodeCase,
+  address: addressCase,
   'address-country': ({ served }) =>
     [...new Set(served.map((document) => document.country))].map((country) => ({
       query: { 'address-country': country.toUpperCase() },

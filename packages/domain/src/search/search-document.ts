@@ -50,6 +50,11 @@ export type SearchDocument = {
    * `address-postalcode` matches as a prefix.
    */
   postalCode: string | null;
+  /**
+   * Each part of the address (street, city, state, postal code, country) folded (`addressKey`): what
+   * FHIR's `address` matches, the start of any part.
+   */
+  addressKeys: string[];
   /** Folded names, city, primary type and specialties: what `q` matches (literally, without `sort=relevance`). */
   searchText: string;
   /** The name and legal name as relevance search reads them (search-analysis.ts): the most weighted field. */
@@ -138,6 +143,7 @@ export const SEARCH_DOCUMENT_MAPPING = {
     nameExact: { type: 'keyword' },
     legalNameExact: { type: 'keyword' },
     postalCode: { type: 'keyword' },
+    addressKeys: { type: 'keyword' },
     searchText: { type: 'text', analyzer: 'standard' },
     nameText: { type: 'text', analyzer: 'standard' },
     specialtyText: { type: 'text', analyzer: 'standard' },
@@ -196,6 +202,7 @@ export function toSearchDocument(
     legalNameExact: doctor.legalName === null ? null : exactNameOf(doctor.legalName),
     // A code of punctuation only has no key: missing to Elasticsearch, it never matches.
     postalCode: postalCodeKey(address.postalCode ?? '') || null,
+    addressKeys: addressKeysOf(address),
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),
     location: location === null ? null : { lat: location.latitude, lon: location.longitude },
@@ -249,6 +256,21 @@ export function sortNameOf(name: string): string {
  */
 export function exactNameOf(name: string): string {
   return name.normalize('NFC');
+}
+
+/**
+ * A part of an address as FHIR's `address` compares it: folded (case, accents, runs of spaces), as its
+ * string search ignores them ("Calle Mayor 5" and "calle  mayor" start alike).
+ */
+export function addressKey(text: string): string {
+  return foldText(text).trim();
+}
+
+/** The keys of an address's parts, each once, empty ones left out. */
+function addressKeysOf(address: Doctor['address']): string[] {
+  const parts = [address.street, address.city, address.state, address.postalCode, address.country];
+  const keys = parts.flatMap((part) => (part === null ? [] : [addressKey(part)]));
+  return [...new Set(keys.filter((key) => key !== ''))];
 }
 
 /**

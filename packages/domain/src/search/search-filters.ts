@@ -21,7 +21,13 @@ import {
 } from './geo.js';
 import { canonicalInstant, openAtText } from '../requests/instant-text.js';
 import { OPEN_NOW_REASON } from './open-at.js';
-import { exactNameOf, postalCodeKey, type SearchDocument, type SearchField } from './search-document.js';
+import {
+  addressKey,
+  exactNameOf,
+  postalCodeKey,
+  type SearchDocument,
+  type SearchField,
+} from './search-document.js';
 
 /**
  * THE filter table (docs/api.md, `GET /api/v1/doctors` — search): every search filter is declared here once,
@@ -357,12 +363,15 @@ export const FILTER_NAMES = Object.keys(SEARCH_FILTERS) as FilterName[];
  *   HealthcareService).
  * - `postalCodePrefix`: the postal code starts with the text, compared as `postalCodeKey` (FHIR's string
  *   match of `address-postalcode`).
+ * - `addressPrefix`: a part of the address (street, city, state, postal code, country) starts with the
+ *   text, compared as `addressKey` (FHIR's string match of `address`).
  */
 export type InternalFilters = {
   nameWords?: string;
   nameContains?: string;
   nameExact?: { text: string; orLegalName: boolean };
   postalCodePrefix?: string;
+  addressPrefix?: string;
   updatedBefore?: { instant: string; inclusive: boolean };
   specialtyAny?: string[];
 };
@@ -395,6 +404,7 @@ export function canonicalInternalFilters(internal: InternalFilters | undefined):
     };
   if (internal.postalCodePrefix !== undefined)
     canonical.postalCodePrefix = postalCodeKey(internal.postalCodePrefix);
+  if (internal.addressPrefix !== undefined) canonical.addressPrefix = addressKey(internal.addressPrefix);
   return Object.keys(canonical).length === 0 ? null : canonical;
 }
 

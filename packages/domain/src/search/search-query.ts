@@ -92,8 +92,8 @@ type SpecialtyCodesFilter = { terms: { specialtyCodes: string[] } };
 /** `nameExact` with `orLegalName` (an internal filter): either exact name. */
 type EitherTermFilter = { bool: { should: TermFilter[]; minimum_should_match: 1 } };
 
-/** `postalCodePrefix` (an internal filter): the key starts with the text. */
-type PrefixFilter = { prefix: { postalCode: { value: string } } };
+/** `postalCodePrefix` and `addressPrefix` (internal filters): a key starts with the text. */
+type PrefixFilter = { prefix: { postalCode: { value: string } } | { addressKeys: { value: string } } };
 
 type SearchFilterClause =
   | TermFilter
@@ -382,6 +382,8 @@ function internalClauses(internal: InternalFilters | undefined): SearchFilterCla
   }
   if (canonical.postalCodePrefix !== undefined)
     clauses.push({ prefix: { postalCode: { value: canonical.postalCodePrefix } } });
+  if (canonical.addressPrefix !== undefined)
+    clauses.push({ prefix: { addressKeys: { value: canonical.addressPrefix } } });
   return clauses;
 }
 
