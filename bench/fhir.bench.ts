@@ -42,6 +42,9 @@ const records = Number(values.records);
 const requestsPerPhase = Number(values.requests);
 const concurrency = Number(values.concurrency);
 const rounds = parseRounds(values.rounds);
+for (const [option, value] of Object.entries({ records, requests: requestsPerPhase, concurrency })) {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${option} must be a positive integer`);
+}
 
 const P99_GOAL = 1.3;
 const THROUGHPUT_GOAL = 0.8;
