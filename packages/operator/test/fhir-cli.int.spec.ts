@@ -1,21 +1,19 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toSearchDocument } from '@directory/domain';
 import { DIRECTORY_RESOURCE_TYPES, resourceOf } from '@directory/fhir';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import {
-  REPOSITORY_ROOT,
   SITE_ORIGIN,
   createTestSearch,
   indexPlaces,
   nodeArguments,
   placeState,
+  runToExit,
+  type FinishedProcess,
   type TestSearch,
 } from '@directory/testing';
 
 const CLI = 'packages/operator/src/fhir.cli.ts';
-
-type Finished = { code: number | null; stdout: string; stderr: string };
 
 const clinic = placeState({
   id: 'fx_fhir_cli',
@@ -42,18 +40,13 @@ describe('directory fhir', () => {
   let search: TestSearch;
   let alias: string;
 
-  const run = (args: string[]): Promise<Finished> => {
-    const child = spawn(process.execPath, nodeArguments(CLI, args), {
-      cwd: REPOSITORY_ROOT,
-      env: { ...process.env, NODE_ENV: 'test', ELASTICSEARCH_INDEX: alias, SITE_ORIGIN },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const run = (args: string[]): Promise<FinishedProcess> =>
+    runToExit(nodeArguments(CLI, args), {
+      ...process.env,
+      NODE_ENV: 'test',
+      ELASTICSEARCH_INDEX: alias,
+      SITE_ORIGIN,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-  };
 
   beforeAll(async () => {
     search = createTestSearch('fhir-cli');

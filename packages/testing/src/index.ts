@@ -10,6 +10,8 @@ export {
   eventually,
   freePort,
   REPOSITORY_ROOT,
+  runToExit,
+  type FinishedProcess,
   type RunningProcess,
 } from './processes.js';
 export { FIXTURE_CRAWL_TIME, SITE_ORIGIN, indexPlaces, placeState } from './place-fixtures.js';

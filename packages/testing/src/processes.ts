@@ -159,6 +159,26 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
   };
 }
 
+/** How a process run to its end finished: its exit code and its output, stdout and stderr apart. */
+export type FinishedProcess = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * Runs `node <nodeArgs>` (from `nodeArguments` or `directoryArguments`) at the repository root to its
+ * end, as a user runs a command: what it exited with and printed, stdout and stderr apart.
+ */
+export function runToExit(nodeArgs: string[], env: NodeJS.ProcessEnv): Promise<FinishedProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: REPOSITORY_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 /** Polls until `check` returns true (or throws after the timeout with the last value described). */
 export async function eventually(
   check: () => Promise<boolean>,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,26 +7,17 @@ import {
   REPOSITORY_ROOT,
   createTestDatabase,
   directoryArguments,
+  runToExit,
+  type FinishedProcess,
   createTestRedis,
   createTestSearch,
   type TestDatabase,
 } from '@directory/testing';
 import { DIRECTORY_COMMANDS } from '../src/commands.js';
 
-type Finished = { code: number | null; stdout: string; stderr: string };
-
 /** `directory …` (the build the project's processes run: `directoryArguments`), stdout and stderr apart. */
-function directory(args: string[], env: Record<string, string> = {}): Promise<Finished> {
-  const child = spawn(process.execPath, directoryArguments(args), {
-    cwd: REPOSITORY_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+function directory(args: string[], env: Record<string, string> = {}): Promise<FinishedProcess> {
+  return runToExit(directoryArguments(args), { ...process.env, ...env });
 }
 
 describe('directory (the one operator and process command)', () => {
