@@ -48,8 +48,12 @@ export async function readDoctorForwards(
   const placeOf = new Map<string, string>();
   const pages = new Map<string, string[]>();
   for (const [entry, ref] of refs) {
-    if ('placeId' in ref) placeOf.set(entry, ref.placeId);
-    else pages.set(profilePageKey(ref.profile), [...(pages.get(profilePageKey(ref.profile)) ?? []), entry]);
+    if ('placeId' in ref) {
+      placeOf.set(entry, ref.placeId);
+      continue;
+    }
+    const page = profilePageKey(ref.profile);
+    pages.set(page, [...(pages.get(page) ?? []), entry]);
   }
   if (pages.size > 0) {
     const merged = await sql<{ merged_profile: string; place_id: string }>`
