@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './packages/testing/src/longest-first-sequencer.js';
 
 // Every project that starts the project's processes starts them as production does, from the compiled
 // build (`node dist/directory.js <command>`, packages/testing/src/processes.ts): a third of tsx's start-up
@@ -25,6 +26,9 @@ export default defineConfig({
     // meet (docs/development.md, "Tests"). Smoke files, which build and start commands, and the security
     // project keep a graph per file (below).
     poolOptions: { forks: { isolate: false } },
+    // Each project's longest files start first (times of an earlier run, test/file-durations.json), so no
+    // long file starts last and keeps one worker busy while the other idles at the end of the project.
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: process.env.CI
       ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
       : ['default'],
