@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { FileTimesReporter } from './packages/testing/src/file-times-reporter.js';
 import { LongestFirstSequencer } from './packages/testing/src/longest-first-sequencer.js';
 
 // Every project that starts the project's processes starts them as production does, from the compiled
@@ -29,9 +30,11 @@ export default defineConfig({
     // Each project's longest files start first (times of an earlier run, test/file-durations.json), so no
     // long file starts last and keeps one worker busy while the other idles at the end of the project.
     sequence: { sequencer: LongestFirstSequencer },
+    // Every run leaves each file's whole time in test-results/file-durations.json (the sequencer's input
+    // once copied to test/file-durations.json after a full run: `npm run test:durations`).
     reporters: process.env.CI
-      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
-      : ['default'],
+      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }], new FileTimesReporter()]
+      : ['default', new FileTimesReporter()],
     // `--coverage` (CI passes it): what the specs run of every workspace's src/, in this process and the
     // workers (not the processes specs start); .ci/coverage.mjs prints it per workspace.
     coverage: {

@@ -31,24 +31,22 @@ export function orderLongestFirst<T extends FileToOrder>(
     if (secondsA === undefined && secondsB !== undefined) return -1;
     if (secondsB === undefined && secondsA !== undefined) return 1;
     const byCost = secondsA === undefined || secondsB === undefined ? b.size - a.size : secondsB - secondsA;
-    return byCost !== 0 ? byCost : a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+    return byCost !== 0 ? byCost : comparePaths(a.path, b.path);
   });
 }
 
-/**
- * Each file's seconds from vitest's JSON report (`testResults[].name`, `startTime`, `endTime`), by path
- * relative to `root`, rounded to a tenth: what test/file-durations.json holds.
- */
-export function durationsFromReport(report: unknown, root: string): Record<string, number> {
-  const results = (report as { testResults?: unknown } | null)?.testResults;
-  if (!Array.isArray(results)) throw new Error('not a vitest JSON report: no testResults array');
-  const prefix = root.endsWith('/') ? root : `${root}/`;
-  const durations: Record<string, number> = {};
-  for (const result of results as Array<{ name?: unknown; startTime?: unknown; endTime?: unknown }>) {
-    const { name, startTime, endTime } = result;
-    if (typeof name !== 'string' || typeof startTime !== 'number' || typeof endTime !== 'number') continue;
-    const path = name.startsWith(prefix) ? name.slice(prefix.length) : name;
-    durations[path] = Math.round((endTime - startTime) / 100) / 10;
-  }
-  return Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+/** One file's time in a run: importing it, its hooks and its tests, in milliseconds. */
+export type FileTime = { path: string; milliseconds: number };
+
+/** What test/file-durations.json holds: seconds to a tenth, by path in path order. */
+export function fileDurations(times: ReadonlyArray<FileTime>): Record<string, number> {
+  return Object.fromEntries(
+    [...times]
+      .sort((a, b) => comparePaths(a.path, b.path))
+      .map(({ path, milliseconds }) => [path, Math.round(milliseconds / 100) / 10]),
+  );
+}
+
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -18,13 +18,13 @@ function readDurations(): FileDurations {
 
 /** vitest's sequencer with the start order of `orderLongestFirst` (sharding stays vitest's own). */
 export class LongestFirstSequencer extends BaseSequencer {
-  override async sort(specifications: TestSpecification[]): Promise<TestSpecification[]> {
+  override sort(specifications: TestSpecification[]): Promise<TestSpecification[]> {
     const durations = readDurations();
     const files = specifications.map((specification) => ({
       specification,
       path: relative(REPOSITORY_ROOT, specification.moduleId).split(sep).join('/'),
       size: statSync(specification.moduleId).size,
     }));
-    return orderLongestFirst(files, durations).map((file) => file.specification);
+    return Promise.resolve(orderLongestFirst(files, durations).map((file) => file.specification));
   }
 }

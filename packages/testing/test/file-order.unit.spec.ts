@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationsFromReport, orderLongestFirst } from '../src/file-order.js';
+import { fileDurations, orderLongestFirst } from '../src/file-order.js';
 
 const file = (path: string, size = 100) => ({ path, size });
 
@@ -39,26 +39,12 @@ describe('the order test files start in', () => {
     expect(ordered.map((entry) => entry.path)).toEqual(['broken.spec.ts', 'timed.spec.ts']);
   });
 
-  it("keeps each file's time from a vitest JSON report, relative to the root and sorted by path", () => {
-    const report = {
-      testResults: [
-        { name: '/repo/test/b.int.spec.ts', startTime: 1_000, endTime: 51_449 },
-        { name: '/repo/packages/x/test/a.unit.spec.ts', startTime: 2_000, endTime: 2_120 },
-        { name: '/repo/test/unfinished.spec.ts', startTime: 3_000 },
-      ],
-    };
-    expect(durationsFromReport(report, '/repo')).toEqual({
-      'packages/x/test/a.unit.spec.ts': 0.1,
-      'test/b.int.spec.ts': 50.4,
-    });
-    expect(Object.keys(durationsFromReport(report, '/repo/'))).toEqual([
-      'packages/x/test/a.unit.spec.ts',
-      'test/b.int.spec.ts',
+  it('keeps each file in seconds to a tenth, in path order', () => {
+    const durations = fileDurations([
+      { path: 'test/b.int.spec.ts', milliseconds: 50_449 },
+      { path: 'packages/x/test/a.unit.spec.ts', milliseconds: 120 },
     ]);
-  });
-
-  it('refuses what is not a vitest JSON report', () => {
-    expect(() => durationsFromReport({ results: [] }, '/repo')).toThrow(/no testResults/);
-    expect(() => durationsFromReport(null, '/repo')).toThrow(/no testResults/);
+    expect(durations).toEqual({ 'packages/x/test/a.unit.spec.ts': 0.1, 'test/b.int.spec.ts': 50.4 });
+    expect(Object.keys(durations)).toEqual(['packages/x/test/a.unit.spec.ts', 'test/b.int.spec.ts']);
   });
 });
