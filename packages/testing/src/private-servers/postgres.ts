@@ -46,8 +46,27 @@ export function postgresBinaries(): string {
   return join(root, versions[0], 'bin');
 }
 
-/** The server command of a private cluster (`postgres -D … -p …`), run as the `postgres` user. */
-export function postgresCommand(dataDir: string, port: number): [string, string[]] {
+/** A throw-away cluster's settings: durability is not what the tests are about, speed is. */
+export const THROW_AWAY_SETTINGS: ReadonlyArray<string> = [
+  '-c',
+  'fsync=off',
+  '-c',
+  'synchronous_commit=off',
+  '-c',
+  'full_page_writes=off',
+  '-c',
+  'shared_buffers=32MB',
+];
+
+/**
+ * The server command of a private cluster (`postgres -D … -p …`), run as the `postgres` user;
+ * `settings` are its `-c name=value` arguments (a benchmark passes durable ones).
+ */
+export function postgresCommand(
+  dataDir: string,
+  port: number,
+  settings: ReadonlyArray<string> = THROW_AWAY_SETTINGS,
+): [string, string[]] {
   return asUser(POSTGRES_USER, join(postgresBinaries(), 'postgres'), [
     '-D',
     dataDir,
@@ -57,19 +76,14 @@ export function postgresCommand(dataDir: string, port: number): [string, string[
     'listen_addresses=127.0.0.1',
     '-c',
     'unix_socket_directories=',
-    // A throw-away cluster: durability is not what these tests are about, speed is.
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
-    'shared_buffers=32MB',
+    ...settings,
   ]);
 }
 
-export async function startPrivatePostgres(label: string): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(
+  label: string,
+  options: { settings?: ReadonlyArray<string> } = {},
+): Promise<PrivatePostgres> {
   const bin = postgresBinaries();
   const dir = await mkdtemp(join(tmpdir(), `private-pg-${label}-`));
   const dataDir = join(dir, 'data');
@@ -94,7 +108,7 @@ export async function startPrivatePostgres(label: string): Promise<PrivatePostgr
   let server: ServerProcess | undefined;
 
   const start = async () => {
-    const [command, args] = postgresCommand(dataDir, port);
+    const [command, args] = postgresCommand(dataDir, port, options.settings);
     const started = spawnServer(command, args);
     server = started;
     await waitUntil(
