@@ -5,10 +5,14 @@
 // a flat curve: the growth (last decile of progress minus the second) near zero, whatever N. The two
 // processes run as production runs them, from the compiled build (the npm script builds first and sets
 // DIRECTORY_PROCESSES=compiled): run from source, each also holds tsx's compiler and source maps.
+// `--postgres private --pg-preset defaults|tuned` runs the store on a private, durable cluster with the
+// preset's settings (bench/pg-preset.ts), and each tenth of the run also prints what the store cost
+// PostgreSQL: WAL bytes and full-page images per event, checkpoints, blocks read from outside
+// shared_buffers, autovacuums and CPU seconds per process, which show why the ingest slows as it grows.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -16,9 +20,12 @@ import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { processModeOf, startProcess } from '@directory/testing';
+import { processModeOf, startPrivatePostgres, startProcess, type PrivatePostgres } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
+import { parseProcessTicks, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
 import { parseRedisInfo } from './machine.js';
+import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
+import { formatStoreFigures, storeFiguresByDecile, type StoreSample } from './store-growth-figures.js';
 
 const SAMPLE_INTERVAL_MS = 1_000;
 
@@ -26,11 +33,21 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '5000000' },
     seed: { type: 'string', default: '1' },
+    postgres: { type: 'string', default: 'shared' },
+    'pg-preset': { type: 'string' },
   },
 });
 const events = Number(values.events);
 const seed = Number(values.seed);
 if (!Number.isInteger(events) || events <= 0) throw new Error('--events must be a positive integer');
+if (values.postgres !== 'shared' && values.postgres !== 'private') {
+  throw new Error('--postgres must be shared or private');
+}
+const presetName = values['pg-preset'] ?? 'defaults';
+if (!isPgPreset(presetName)) throw new Error('--pg-preset must be defaults or tuned');
+if (values.postgres === 'shared' && values['pg-preset'] !== undefined) {
+  throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
+}
 
 /** One process's resident set (VmRSS) and its peak so far (VmHWM), in MB; undefined once it has exited. */
 async function readRss(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
@@ -71,6 +88,74 @@ function rssByDecile(
 
 const mb = (value: number | undefined) => (value === undefined ? '   -' : value.toFixed(0).padStart(4));
 
+// The store's cumulative counters in one statement (stats views and an index lookup: cheap at any size).
+// pg_stat_wal and pg_stat_bgwriter are the whole cluster's: only a private cluster's are the run's alone.
+const STORE_COUNTERS = sql<{
+  stored: string | null;
+  wal_bytes: string;
+  wal_fpi: string;
+  checkpoints: string;
+  blocks_read: string | null;
+  blocks_hit: string | null;
+  autovacuums: string | null;
+}>`
+  select (select max(position) from events) as stored,
+         w.wal_bytes::text as wal_bytes, w.wal_fpi::text as wal_fpi,
+         (b.checkpoints_timed + b.checkpoints_req)::text as checkpoints,
+         (select sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0))
+            from pg_statio_user_tables where relname in ('events', 'places'))::text as blocks_read,
+         (select sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0))
+            from pg_statio_user_tables where relname in ('events', 'places'))::text as blocks_hit,
+         (select sum(autovacuum_count + autoanalyze_count)
+            from pg_stat_user_tables where relname in ('events', 'places'))::text as autovacuums
+    from pg_stat_wal w, pg_stat_bgwriter b`;
+
+/** CPU seconds (user + system) a process has run so far; undefined once it has exited. */
+async function processSeconds(pid: number): Promise<number | undefined> {
+  try {
+    return parseProcessTicks(await readFile(`/proc/${pid}/stat`, 'utf8')) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+const CPU_PARTS = ['producer', 'worker', 'postgresql', 'redis', 'elasticsearch'] as const;
+type CpuMark = { seconds: number; stored: number; cpu: CpuSnapshot | undefined; producer?: number };
+
+/** CPU seconds per part between two marks, per 1,000 events stored, and the machine's iowait. */
+function cpuLine(before: CpuMark, after: CpuMark): string {
+  const events = Math.max(1, after.stored - before.stored);
+  const byPart = new Map<string, number>();
+  if (before.cpu && after.cpu) {
+    for (const [pid, { part, seconds }] of after.cpu.processes) {
+      const spent = seconds - (before.cpu.processes.get(pid)?.seconds ?? 0);
+      byPart.set(part, (byPart.get(part) ?? 0) + spent);
+    }
+  }
+  if (before.producer !== undefined && after.producer !== undefined) {
+    byPart.set('producer', after.producer - before.producer);
+  }
+  const parts = CPU_PARTS.map((part) => `${part} ${(((byPart.get(part) ?? 0) / events) * 1000).toFixed(2)}`);
+  const iowait = before.cpu && after.cpu ? after.cpu.iowaitSeconds - before.cpu.iowaitSeconds : 0;
+  const busy = before.cpu && after.cpu ? after.cpu.busySeconds - before.cpu.busySeconds : 0;
+  const wall = Math.max(after.seconds - before.seconds, 1e-9);
+  return (
+    `         cpu s per 1,000 events: ${parts.join(' · ')} · machine busy ${(busy / wall).toFixed(2)} ` +
+    `cores, iowait ${(iowait / wall).toFixed(2)} cores`
+  );
+}
+
+let privatePostgres: PrivatePostgres | undefined;
+let settings: PgSetting[] = [];
+if (values.postgres === 'private') {
+  settings = pgPreset(presetName, { memoryBytes: totalmem() });
+  log(`private PostgreSQL cluster, preset ${presetName}:`);
+  for (const line of formatSettings(settings)) log(line);
+  privatePostgres = await startPrivatePostgres('ingest-soak', { settings: settingsArguments(settings) });
+  // The environment (its database, the worker and the producer) follows DATABASE_URL to the private cluster.
+  process.env.DATABASE_URL = privatePostgres.url;
+}
+
 const directory = await mkdtemp(join(tmpdir(), 'ingest-soak-'));
 const environment = await createBenchEnvironment('soak');
 const { db, client } = environment;
@@ -87,6 +172,30 @@ try {
   out.end();
   await once(out, 'finish');
 
+  // What the server really runs with, read back from it (a setting it refused would show here).
+  const running = await sql<{ name: string; setting: string; unit: string | null }>`
+    select name, setting, unit from pg_settings
+     where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'max_wal_size',
+                    'checkpoint_timeout', 'wal_compression', 'effective_cache_size', 'autovacuum')
+     order by name`.execute(db);
+  log(
+    `PostgreSQL (${values.postgres}) runs with: ` +
+      running.rows.map((row) => `${row.name}=${row.setting}${row.unit ?? ''}`).join(', '),
+  );
+  const readCounters = async (seconds: number): Promise<StoreSample> => {
+    const row = (await STORE_COUNTERS.execute(db)).rows[0];
+    return {
+      seconds,
+      stored: Number(row?.stored ?? 0),
+      walBytes: Number(row?.wal_bytes ?? 0),
+      walFpi: Number(row?.wal_fpi ?? 0),
+      checkpoints: Number(row?.checkpoints ?? 0),
+      blocksRead: Number(row?.blocks_read ?? 0),
+      blocksHit: Number(row?.blocks_hit ?? 0),
+      autovacuums: Number(row?.autovacuums ?? 0),
+    };
+  };
+
   await ensureDoctorsIndex(client, environment.alias);
   const env = {
     DATABASE_URL: environment.databaseUrl,
@@ -98,6 +207,7 @@ try {
   await worker.waitForOutput(/worker started/);
   await environment.settle();
 
+  const baseline = await readCounters(0);
   const started = performance.now();
   const producer = startProcess(
     'packages/ingest/src/ingest.cli.ts',
@@ -109,6 +219,8 @@ try {
   if (producerPid === undefined || workerPid === undefined) throw new Error('a process did not start');
 
   const samples: Sample[] = [];
+  const storeSamples: StoreSample[] = [];
+  let lastMark: CpuMark = { seconds: 0, stored: 0, cpu: snapshotCpu([workerPid]), producer: 0 };
   // Redis before the run: the run's own share is what it holds above this.
   const redisBefore = (await readRedisMemory(redis)) ?? 0;
   const peaks = { producer: 0, worker: 0, redis: 0 };
@@ -116,20 +228,22 @@ try {
   void producer.exited.then(() => (producerDone = true));
   let nextReport = 0.1;
   while (!producerDone) {
-    const [producerRss, workerRss, redisUsed, stored] = await Promise.all([
+    const seconds = (performance.now() - started) / 1000;
+    const [producerRss, workerRss, redisUsed, counters] = await Promise.all([
       readRss(producerPid),
       readRss(workerPid),
       readRedisMemory(redis),
-      // The store's position counts events stored (an index lookup: cheap at any size).
-      sql<{ position: string | null }>`select max(position) as position from events`.execute(db),
+      // The store's position counts events stored, beside PostgreSQL's counters.
+      readCounters(seconds),
     ]);
+    storeSamples.push(counters);
     if (producerRss) peaks.producer = Math.max(peaks.producer, producerRss.hwm);
     if (workerRss) peaks.worker = Math.max(peaks.worker, workerRss.hwm);
     const redisRun = redisUsed === undefined ? undefined : Math.max(0, redisUsed - redisBefore);
     if (redisRun !== undefined) peaks.redis = Math.max(peaks.redis, redisRun);
     const sample: Sample = {
-      seconds: (performance.now() - started) / 1000,
-      stored: Number(stored.rows[0]?.position ?? 0),
+      seconds,
+      stored: counters.stored,
       producer: producerRss?.rss,
       worker: workerRss?.rss,
       redis: redisRun,
@@ -140,6 +254,14 @@ try {
         `${sample.seconds.toFixed(0).padStart(5)} s  stored ${sample.stored}  producer ${mb(sample.producer)} MB  ` +
           `worker ${mb(sample.worker)} MB  redis ${mb(sample.redis)} MB`,
       );
+      const mark: CpuMark = {
+        seconds: sample.seconds,
+        stored: sample.stored,
+        cpu: snapshotCpu([workerPid]),
+        producer: await processSeconds(producerPid),
+      };
+      log(cpuLine(lastMark, mark));
+      lastMark = mark;
       nextReport = Math.floor((sample.stored / events) * 10 + 1) / 10;
     }
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_INTERVAL_MS));
@@ -153,9 +275,34 @@ try {
   if (code !== 0) throw new Error(`ingest --wait exited ${code}:\n${producerOutput.slice(-4_000)}`);
   log(producerOutput.trim().split('\n').at(-1) ?? '');
 
-  const finalStored = Number(
-    (await sql<{ position: string | null }>`select max(position) as position from events`.execute(db)).rows[0]
-      ?.position ?? 0,
+  const finalCounters = await readCounters(seconds);
+  const finalStored = finalCounters.stored;
+  storeSamples.push(finalCounters);
+  const storeFigures = storeFiguresByDecile(baseline, storeSamples, finalStored);
+  log(`PostgreSQL per tenth of the events stored (${values.postgres} server, preset ${pgPresetLabel()}):`);
+  for (const line of formatStoreFigures(storeFigures)) log(line);
+  const sizes = await sql<{ relation: string; mb: string; blocks_read: string | null }>`
+    select c.relname as relation, (pg_relation_size(c.oid) / 1048576)::text as mb,
+           coalesce(s.idx_blks_read, t.heap_blks_read)::text as blocks_read
+      from pg_class c
+      left join pg_statio_user_indexes s on s.indexrelid = c.oid
+      left join pg_statio_user_tables t on t.relid = c.oid
+     where c.oid in (select relid from pg_statio_user_tables where relname in ('events', 'places'))
+        or c.oid in (select indexrelid from pg_statio_user_indexes where relname in ('events', 'places'))
+     order by pg_relation_size(c.oid) desc`.execute(db);
+  log(
+    'sizes (MB) and blocks read from outside shared_buffers: ' +
+      sizes.rows.map((row) => `${row.relation} ${row.mb} MB / ${row.blocks_read ?? 0}`).join(', '),
+  );
+  const databaseMb = Number(
+    (
+      await sql<{ mb: string }>`select (pg_database_size(current_database()) / 1048576)::text as mb`.execute(
+        db,
+      )
+    ).rows[0]?.mb ?? 0,
+  );
+  log(
+    `database ${databaseMb} MB; WAL written ${((finalCounters.walBytes - baseline.walBytes) / 1048576) | 0} MB`,
   );
   const producerCurve = rssByDecile(samples, finalStored, 'producer');
   const workerCurve = rssByDecile(samples, finalStored, 'worker');
@@ -184,6 +331,16 @@ try {
       producer_rss_growth_mb: Math.round(growth(producerCurve)),
       worker_rss_growth_mb: Math.round(growth(workerCurve)),
       redis_mb: Math.round(peaks.redis),
+      postgres: values.postgres,
+      pg_preset: pgPresetLabel(),
+      database_mb: databaseMb,
+      events_per_s_first_decile: Math.round(storeFigures[0]?.eventsPerSecond ?? 0),
+      events_per_s_last_decile: Math.round(storeFigures.at(-1)?.eventsPerSecond ?? 0),
+      wal_bytes_per_event_first: Math.round(storeFigures[0]?.walBytesPerEvent ?? 0),
+      wal_bytes_per_event_last: Math.round(storeFigures.at(-1)?.walBytesPerEvent ?? 0),
+      fpi_per_event_first: Number((storeFigures[0]?.fpiPerEvent ?? 0).toFixed(3)),
+      fpi_per_event_last: Number((storeFigures.at(-1)?.fpiPerEvent ?? 0).toFixed(3)),
+      checkpoints: finalCounters.checkpoints - baseline.checkpoints,
     }),
   );
 } finally {
@@ -194,4 +351,10 @@ try {
   redis.disconnect();
   await environment.cleanup();
   await rm(directory, { recursive: true, force: true });
+  await privatePostgres?.destroy();
+}
+
+/** The preset a private cluster ran with; the shared server keeps whatever it was configured with. */
+function pgPresetLabel(): string {
+  return values.postgres === 'private' ? presetName : 'shared-server';
 }

@@ -1,0 +1,96 @@
+// What the event store costs PostgreSQL as it grows, per tenth of a long ingest: from cumulative counters
+// read at each sample (pg_stat_wal, pg_stat_bgwriter, pg_statio_user_tables, pg_stat_user_tables), the
+// difference across each tenth divided by the events it stored.
+
+/** Cumulative counters at one moment of the run. */
+export type StoreSample = {
+  seconds: number;
+  /** Events stored so far (the store's highest position). */
+  stored: number;
+  walBytes: number;
+  /** Full-page images written to the WAL. */
+  walFpi: number;
+  checkpoints: number;
+  /** Blocks of the events and places tables and their indexes read from outside shared_buffers… */
+  blocksRead: number;
+  /** …and found in them. */
+  blocksHit: number;
+  autovacuums: number;
+};
+
+export type DecileFigures = {
+  /** 1 to 10: the tenth of the events stored at the end. */
+  decile: number;
+  /** Events stored at the end of this tenth (its last sample). */
+  stored: number;
+  eventsPerSecond: number;
+  walBytesPerEvent: number;
+  fpiPerEvent: number;
+  checkpoints: number;
+  /** Blocks read from outside shared_buffers per event, and the share of touches they were. */
+  readsPerEvent: number;
+  readShare: number;
+  autovacuums: number;
+};
+
+/**
+ * Figures per tenth of `finalStored`: each tenth runs from the last sample of the one before (or
+ * `baseline`, taken before the first event) to its own last sample. A tenth with no sample of its own
+ * (a very short run) is left out.
+ */
+export function storeFiguresByDecile(
+  baseline: StoreSample,
+  samples: ReadonlyArray<StoreSample>,
+  finalStored: number,
+): DecileFigures[] {
+  const lastOfDecile: Array<StoreSample | undefined> = Array.from({ length: 10 }, () => undefined);
+  for (const sample of samples) {
+    // A sample exactly at a tenth's boundary ends the tenth below it.
+    const at = Math.min(9, Math.max(0, Math.ceil((sample.stored * 10) / Math.max(finalStored, 1)) - 1));
+    const current = lastOfDecile[at];
+    if (!current || sample.seconds >= current.seconds) lastOfDecile[at] = sample;
+  }
+  const figures: DecileFigures[] = [];
+  let previous = baseline;
+  lastOfDecile.forEach((end, index) => {
+    if (!end) return;
+    const events = end.stored - previous.stored;
+    const seconds = end.seconds - previous.seconds;
+    const touches = end.blocksRead - previous.blocksRead + (end.blocksHit - previous.blocksHit);
+    const perEvent = (value: number) => (events > 0 ? value / events : 0);
+    figures.push({
+      decile: index + 1,
+      stored: end.stored,
+      eventsPerSecond: seconds > 0 ? events / seconds : 0,
+      walBytesPerEvent: perEvent(end.walBytes - previous.walBytes),
+      fpiPerEvent: perEvent(end.walFpi - previous.walFpi),
+      checkpoints: end.checkpoints - previous.checkpoints,
+      readsPerEvent: perEvent(end.blocksRead - previous.blocksRead),
+      readShare: touches > 0 ? (end.blocksRead - previous.blocksRead) / touches : 0,
+      autovacuums: end.autovacuums - previous.autovacuums,
+    });
+    previous = end;
+  });
+  return figures;
+}
+
+/** The figures as a table, one line per tenth. */
+export function formatStoreFigures(figures: ReadonlyArray<DecileFigures>): string[] {
+  const header =
+    '  tenth    stored  events/s  WAL B/event  FPI/event  checkpoints  reads/event  read share  autovacuums';
+  return [
+    header,
+    ...figures.map(
+      (figure) =>
+        `  ${String(figure.decile).padStart(5)}` +
+        `${String(figure.stored).padStart(10)}` +
+        `${figure.eventsPerSecond.toFixed(0).padStart(10)}` +
+        `${figure.walBytesPerEvent.toFixed(0).padStart(13)}` +
+        `${figure.fpiPerEvent.toFixed(3).padStart(11)}` +
+        `${String(figure.checkpoints).padStart(13)}` +
+        `${figure.readsPerEvent.toFixed(3).padStart(13)}` +
+        `${(figure.readShare * 100).toFixed(2).padStart(11)}%` +
+        `${String(figure.autovacuums).padStart(12)}`,
+    ),
+  ];
+}
