@@ -34,26 +34,25 @@ export type DecileFigures = {
 };
 
 /**
- * Figures per tenth of `finalStored`: each tenth runs from the last sample of the one before (or
- * `baseline`, taken before the first event) to its own last sample. A tenth with no sample of its own
- * (a very short run) is left out.
+ * Figures per tenth of `finalStored`: each tenth ends at the first sample that had stored it whole and
+ * starts where the tenth before ended (or at `baseline`, taken before the first event), so samples taken
+ * after the last event was stored (the run waiting for its jobs to finish) count in none. Tenths a
+ * single sample completed together (a very short run) are one, the highest.
  */
 export function storeFiguresByDecile(
   baseline: StoreSample,
   samples: ReadonlyArray<StoreSample>,
   finalStored: number,
 ): DecileFigures[] {
-  const lastOfDecile: Array<StoreSample | undefined> = Array.from({ length: 10 }, () => undefined);
-  for (const sample of samples) {
-    // A sample exactly at a tenth's boundary ends the tenth below it.
-    const at = Math.min(9, Math.max(0, Math.ceil((sample.stored * 10) / Math.max(finalStored, 1)) - 1));
-    const current = lastOfDecile[at];
-    if (!current || sample.seconds >= current.seconds) lastOfDecile[at] = sample;
-  }
+  const ordered = [...samples].sort((a, b) => a.seconds - b.seconds);
+  const endOfDecile = Array.from({ length: 10 }, (_, index) =>
+    ordered.find((sample) => sample.stored * 10 >= (index + 1) * finalStored),
+  );
   const figures: DecileFigures[] = [];
   let previous = baseline;
-  lastOfDecile.forEach((end, index) => {
-    if (!end) return;
+  endOfDecile.forEach((end, index) => {
+    // A sample that completed several tenths at once ends the highest of them.
+    if (!end || end === previous || endOfDecile[index + 1] === end) return;
     const events = end.stored - previous.stored;
     const seconds = end.seconds - previous.seconds;
     const touches = end.blocksRead - previous.blocksRead + (end.blocksHit - previous.blocksHit);
