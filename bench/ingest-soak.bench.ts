@@ -95,6 +95,7 @@ const STORE_COUNTERS = sql<{
   wal_bytes: string;
   wal_fpi: string;
   checkpoints: string;
+  backend_writes: string;
   blocks_read: string | null;
   blocks_hit: string | null;
   autovacuums: string | null;
@@ -102,6 +103,7 @@ const STORE_COUNTERS = sql<{
   select (select max(position) from events) as stored,
          w.wal_bytes::text as wal_bytes, w.wal_fpi::text as wal_fpi,
          (b.checkpoints_timed + b.checkpoints_req)::text as checkpoints,
+         b.buffers_backend::text as backend_writes,
          (select sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0))
             from pg_statio_user_tables where relname in ('events', 'places'))::text as blocks_read,
          (select sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0))
@@ -190,6 +192,7 @@ try {
       walBytes: Number(row?.wal_bytes ?? 0),
       walFpi: Number(row?.wal_fpi ?? 0),
       checkpoints: Number(row?.checkpoints ?? 0),
+      backendWrites: Number(row?.backend_writes ?? 0),
       blocksRead: Number(row?.blocks_read ?? 0),
       blocksHit: Number(row?.blocks_hit ?? 0),
       autovacuums: Number(row?.autovacuums ?? 0),

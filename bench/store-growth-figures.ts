@@ -11,6 +11,8 @@ export type StoreSample = {
   /** Full-page images written to the WAL. */
   walFpi: number;
   checkpoints: number;
+  /** Dirty buffers backends had to write out themselves to make room (pg_stat_bgwriter.buffers_backend). */
+  backendWrites: number;
   /** Blocks of the events and places tables and their indexes read from outside shared_buffers… */
   blocksRead: number;
   /** …and found in them. */
@@ -27,6 +29,7 @@ export type DecileFigures = {
   walBytesPerEvent: number;
   fpiPerEvent: number;
   checkpoints: number;
+  backendWritesPerEvent: number;
   /** Blocks read from outside shared_buffers per event, and the share of touches they were. */
   readsPerEvent: number;
   readShare: number;
@@ -64,6 +67,7 @@ export function storeFiguresByDecile(
       walBytesPerEvent: perEvent(end.walBytes - previous.walBytes),
       fpiPerEvent: perEvent(end.walFpi - previous.walFpi),
       checkpoints: end.checkpoints - previous.checkpoints,
+      backendWritesPerEvent: perEvent(end.backendWrites - previous.backendWrites),
       readsPerEvent: perEvent(end.blocksRead - previous.blocksRead),
       readShare: touches > 0 ? (end.blocksRead - previous.blocksRead) / touches : 0,
       autovacuums: end.autovacuums - previous.autovacuums,
@@ -76,7 +80,7 @@ export function storeFiguresByDecile(
 /** The figures as a table, one line per tenth. */
 export function formatStoreFigures(figures: ReadonlyArray<DecileFigures>): string[] {
   const header =
-    '  tenth    stored  events/s  WAL B/event  FPI/event  checkpoints  reads/event  read share  autovacuums';
+    '  tenth    stored  events/s  WAL B/event  FPI/event  checkpoints  backend writes/event  reads/event  read share  autovacuums';
   return [
     header,
     ...figures.map(
@@ -87,6 +91,7 @@ export function formatStoreFigures(figures: ReadonlyArray<DecileFigures>): strin
         `${figure.walBytesPerEvent.toFixed(0).padStart(13)}` +
         `${figure.fpiPerEvent.toFixed(3).padStart(11)}` +
         `${String(figure.checkpoints).padStart(13)}` +
+        `${figure.backendWritesPerEvent.toFixed(3).padStart(22)}` +
         `${figure.readsPerEvent.toFixed(3).padStart(13)}` +
         `${(figure.readShare * 100).toFixed(2).padStart(11)}%` +
         `${String(figure.autovacuums).padStart(12)}`,

@@ -11,6 +11,7 @@ const at = (seconds: number, stored: number, rest: Partial<StoreSample> = {}): S
   walBytes: 0,
   walFpi: 0,
   checkpoints: 0,
+  backendWrites: 0,
   blocksRead: 0,
   blocksHit: 0,
   autovacuums: 0,
@@ -26,6 +27,7 @@ describe('store figures per tenth of a long ingest', () => {
         walBytes: 51_000,
         walFpi: 60,
         checkpoints: 4,
+        backendWrites: 25,
         blocksRead: 5,
         blocksHit: 146,
         autovacuums: 1,
@@ -46,6 +48,7 @@ describe('store figures per tenth of a long ingest', () => {
       autovacuums: 1,
     });
     expect(second?.fpiPerEvent).toBeCloseTo(0.8);
+    expect(second?.backendWritesPerEvent).toBeCloseTo(0.5);
     expect(second?.readShare).toBeCloseTo(4 / 50);
   });
 
