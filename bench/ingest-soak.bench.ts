@@ -175,14 +175,14 @@ try {
   await once(out, 'finish');
 
   // What the server really runs with, read back from it (a setting it refused would show here).
-  const running = await sql<{ name: string; setting: string; unit: string | null }>`
-    select name, setting, unit from pg_settings
+  const running = await sql<{ name: string; setting: string }>`
+    select name, current_setting(name) as setting from pg_settings
      where name in ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'max_wal_size',
                     'checkpoint_timeout', 'wal_compression', 'effective_cache_size', 'autovacuum')
      order by name`.execute(db);
   log(
     `PostgreSQL (${values.postgres}) runs with: ` +
-      running.rows.map((row) => `${row.name}=${row.setting}${row.unit ?? ''}`).join(', '),
+      running.rows.map((row) => `${row.name}=${row.setting}`).join(', '),
   );
   const readCounters = async (seconds: number): Promise<StoreSample> => {
     const row = (await STORE_COUNTERS.execute(db)).rows[0];
