@@ -347,14 +347,24 @@ try {
     }),
   );
 } finally {
+  // Each step runs even if one before failed: the events file and a private cluster take gigabytes.
+  const step = async (what: string, work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      log(`cleanup: ${what} failed: ${String(error)}`);
+    }
+  };
   // The run's jobs (completed ones are kept a while, each a batch of events) leave Redis with it.
-  const queue = createIngestQueue(environment.queue);
-  await queue.obliterate({ force: true });
-  await queue.close();
+  await step('removing the queue', async () => {
+    const queue = createIngestQueue(environment.queue);
+    await queue.obliterate({ force: true });
+    await queue.close();
+  });
   redis.disconnect();
-  await environment.cleanup();
-  await rm(directory, { recursive: true, force: true });
-  await privatePostgres?.destroy();
+  await step('removing the environment', () => environment.cleanup());
+  await step('removing the events file', () => rm(directory, { recursive: true, force: true }));
+  await step('removing the private cluster', async () => privatePostgres?.destroy());
 }
 
 /** The preset a private cluster ran with; the shared server keeps whatever it was configured with. */
