@@ -1,8 +1,10 @@
-// `npm run bench:scale-store -- --places N --events N [--seed S] [--drop-indexes] [--keep]`: builds a
-// store of the given size in a database of its own with the bulk path (bench/scale-store.ts) and prints
-// the rates, each phase's seconds, the tables' and indexes' sizes and the process's peak RSS, beside the
-// machine and PostgreSQL settings. `--events` is a target: each place gets the extra recrawls that make
-// about that many events for `--places` places.
+// `npm run bench:scale-store -- --places N --events N [--seed S] [--threads N] [--drop-indexes] [--keep]`:
+// builds a store of the given size in a database of its own with the bulk path (bench/scale-store.ts) and
+// prints the rates, each phase's seconds, the tables' and indexes' sizes and the process's peak RSS, beside
+// the machine and PostgreSQL settings. `--events` is a target: each place gets the extra recrawls that make
+// about that many events for `--places` places. `--threads` (default: the cores Node may use) builds the
+// slices in that many worker threads, 1 in the main thread; the store is the same whatever the number.
+import { availableParallelism } from 'node:os';
 import { resourceUsage } from 'node:process';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     places: { type: 'string', default: '200000' },
     events: { type: 'string', default: '2000000' },
     seed: { type: 'string', default: '1' },
+    threads: { type: 'string', default: String(availableParallelism()) },
     'drop-indexes': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
@@ -23,6 +26,7 @@ const options = {
   places: Number(values.places),
   events: Number(values.events),
   seed: Number(values.seed),
+  threads: Number(values.threads),
   extraRecrawlsPerPlace: extraRecrawlsFor(Number(values.events), Number(values.places)),
   dropIndexes: values['drop-indexes'],
 };
@@ -55,7 +59,9 @@ try {
     `generated ${figures.generated} events: stored ${figures.storedEvents}, invalid ${figures.invalid}, ` +
       `duplicates ${figures.duplicates}; places ${figures.places} (served ${figures.servedPlaces})`,
     `load (generate + validate + fold + COPY events and places, concurrently): ${figures.loadSeconds.toFixed(1)} s, ` +
-      `of which generate + fold in Node ${figures.generateFoldSeconds.toFixed(1)} s`,
+      `of which generate + fold in Node ${figures.generateFoldSeconds.toFixed(1)} s over ${figures.threads} ` +
+      `thread(s); the writer waited ${figures.shardWaitSeconds.toFixed(1)} s for slices, ` +
+      `${figures.copyWaitSeconds.toFixed(1)} s for COPY`,
     `  events: ${Math.round(figures.storedEvents / figures.loadSeconds)} rows/s, ` +
       `${mb(figures.eventBytes / figures.loadSeconds)} MB/s of COPY text (${mb(figures.eventBytes)} MB)`,
     `  places: ${Math.round(figures.places / figures.loadSeconds)} rows/s, ` +

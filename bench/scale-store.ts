@@ -1,17 +1,29 @@
 // The bulk path that builds a store of realistic size: the sample-data generator's events, validated
 // and de-duplicated as the worker does, folded per place with the domain's own projection, and written
-// with COPY in streamed batches. The tables it leaves are the ones the worker's append and fold would
-// leave (test/bench/scale-store.int.spec.ts compares them column by column), with every place stored and
-// folded but not yet in the search index (projected_version 0, lagging since the load).
-// The load is Node-bound. A CPU profile at 3,000 places and 29,858 events (ten a place): of 8.1 s in the
-// load loop the generator took 3.4 s, validation 1.7 s, the fold 1.2 s (the tombstones' refolds 0.3 s),
-// the rest COPY text and garbage collection (2.2 s over the run). Worker threads for generation and the
-// fold were not tried: on two cores the COPY backends and the engines compete for the same CPU.
+// with two concurrent COPY streams. The tables it leaves are the ones the worker's append and fold would
+// leave for the same events (test/bench/scale-store.int.spec.ts compares them column by column), with
+// every place stored and folded but not yet in the search index (projected_version 0, lagging since the
+// load).
+// The Node side (generator, validation, fold, COPY text) is most of the load, so it is cut into slices
+// (bench/scale-store-shard.ts: a generator run of its own seed each, their places disjoint) built by
+// `threads` worker threads. The writer takes them in slice order and numbers each slice's positions after
+// the ones before it, so the store is the one the worker leaves for the slices' events in order, the same
+// whatever the number of threads; a thread holds one slice and the COPY streams at most BACKLOG_BYTES
+// unsent, so memory is bounded whatever the size.
 import type { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { parsePlaceEvent, projectPlace, type StoredPlaceEvent } from '@directory/domain';
-import { generateEvents } from '@directory/sample-data';
+import {
+  buildShard,
+  eventsText,
+  planShards,
+  SHARD_EVENTS,
+  type Shard,
+  type ShardFigures,
+  type ShardSettings,
+} from './scale-store-shard.js';
+import type { FromThread, ToThread } from './scale-store-thread.js';
 
 export type ScaleStoreOptions = {
   /** Events the generator yields (invalid ones and duplicates included, as a producer sends them). */
@@ -24,6 +36,10 @@ export type ScaleStoreOptions = {
   siteOrigin: string;
   /** Drop the secondary indexes and constraints before the load and rebuild them after it. */
   dropIndexes: boolean;
+  /** Worker threads that build the slices; 1 (the default) builds them in this thread. */
+  threads?: number;
+  /** Generated events a slice holds (`SHARD_EVENTS` unless given): the store depends on it, not on threads. */
+  shardEvents?: number;
 };
 
 export type ScaleStoreFigures = {
@@ -37,8 +53,13 @@ export type ScaleStoreFigures = {
   placeBytes: number;
   /** Seconds of the load (generate, validate, fold and both COPY streams, which run together). */
   loadSeconds: number;
-  /** Seconds spent in the generator, validation and the fold (the Node side of the load). */
+  /** Seconds spent in the generator, validation, the fold and the COPY text, summed over the threads. */
   generateFoldSeconds: number;
+  /** Seconds the main thread waited for slices to be built (not writing). */
+  shardWaitSeconds: number;
+  /** Seconds the main thread waited for PostgreSQL to take the COPY text. */
+  copyWaitSeconds: number;
+  threads: number;
   /** The last position taken from the sequence (duplicates take one too, as the worker's inserts do). */
   lastPosition: number;
   indexSeconds: number;
@@ -60,12 +81,8 @@ export function extraRecrawlsFor(events: number, places: number): number {
   return Math.max(0, (events / places - GENERATED_EVENTS_PER_PLACE) * STEP_SHARE);
 }
 
-/** The worker refolds a place when it gets new events; a place silent this long has had all of its own. */
-const IDLE_EVENTS = 20_000;
-/** Duplicates are resent recent events: the ids stored within this many events are remembered. */
-const RECENT_IDS = 50_000;
-/** Bytes of COPY text gathered before a write to the stream. */
-const CHUNK_BYTES = 1 << 20;
+/** COPY bytes a stream may hold unsent before the writer waits for PostgreSQL to take them. */
+const BACKLOG_BYTES = 32 << 20;
 
 const EVENT_COLUMNS = 'position, event_id, place_id, type, occurred_at, schema_version, payload, recorded_at';
 const PLACE_COLUMNS =
@@ -127,7 +144,13 @@ async function beginStamped(client: pg.Client): Promise<Stamp> {
 
 type LoadFigures = Omit<ScaleStoreFigures, 'loadSeconds' | 'indexSeconds' | 'commitSeconds'>;
 
-type OpenStream = { events: StoredPlaceEvent[]; lastSeen: number };
+/** A slice on its way: its places' text and position count first, its events' text once it has an offset. */
+type Counted = {
+  positions: number;
+  figures: ShardFigures;
+  placesText: string | Uint8Array;
+  events: (offset: number) => Promise<{ text: string | Uint8Array; bytes: number }>;
+};
 
 async function streamStore(
   options: ScaleStoreOptions,
@@ -136,6 +159,23 @@ async function streamStore(
   eventsStamp: Stamp,
   placesStamp: Stamp,
 ): Promise<LoadFigures> {
+  const shards = planShards({
+    events: options.events,
+    places: options.places,
+    seed: options.seed,
+    shardEvents: options.shardEvents ?? SHARD_EVENTS,
+  });
+  const settings: ShardSettings = {
+    extraRecrawlsPerPlace: options.extraRecrawlsPerPlace,
+    siteOrigin: options.siteOrigin,
+    eventsNow: eventsStamp.now,
+    placesNow: placesStamp.now,
+    placesXid: placesStamp.xid,
+  };
+  const asked = options.threads ?? 1;
+  if (!Number.isSafeInteger(asked) || asked < 1)
+    throw new RangeError(`threads must be a whole number ≥ 1, got ${asked}`);
+  const threads = Math.min(asked, Math.max(1, shards.length));
   const figures: LoadFigures = {
     generated: 0,
     storedEvents: 0,
@@ -146,167 +186,150 @@ async function streamStore(
     eventBytes: 0,
     placeBytes: 0,
     generateFoldSeconds: 0,
+    shardWaitSeconds: 0,
+    copyWaitSeconds: 0,
+    threads,
     lastPosition: 0,
   };
-  const open = new Map<string, OpenStream>();
-  const recentIds = new Set<string>();
-  const recentOrder: string[] = [];
-  let position = 0;
-  let eventText = '';
-  let placeText = '';
-  let nodeStarted = performance.now();
-  const pause = async (write: () => Promise<void>): Promise<void> => {
-    figures.generateFoldSeconds += (performance.now() - nodeStarted) / 1000;
-    await write();
-    nodeStarted = performance.now();
-  };
-  const flushPlace = (placeId: string, stream: OpenStream): void => {
-    const projection = projectPlace(placeId, stream.events, { siteOrigin: options.siteOrigin });
-    const served = projection.document.served;
-    const country = served
-      ? projection.document.country
-      : lastServedCountry(placeId, stream.events, options.siteOrigin);
-    const line = placeLine(
-      placeId,
-      JSON.stringify(projection.document),
-      stream.events.length,
-      projection.stateVersion,
-      served,
-      country,
-      placesStamp,
-    );
-    placeText += line;
-    figures.placeBytes += Buffer.byteLength(line);
-    if (served) figures.servedPlaces++;
-    open.delete(placeId);
-  };
-
-  for (const raw of generateEvents({
-    count: options.events,
-    seed: options.seed,
-    extraRecrawlsPerPlace: options.extraRecrawlsPerPlace,
-  })) {
-    figures.generated++;
-    const parsed = parsePlaceEvent(raw);
-    if (!parsed.ok) {
-      figures.invalid++;
-      continue;
+  const pool = threads === 1 ? undefined : startThreads(threads, shards, settings);
+  try {
+    let offset = 0;
+    for (const shard of shards) {
+      const waiting = performance.now();
+      const counted = pool === undefined ? countedHere(shard, settings) : await pool.counted(shard.index);
+      const events = await counted.events(offset);
+      figures.shardWaitSeconds += (performance.now() - waiting) / 1000;
+      offset += counted.positions;
+      const copying = performance.now();
+      await Promise.all([eventsCopy.write(events.text), placesCopy.write(counted.placesText)]);
+      figures.copyWaitSeconds += (performance.now() - copying) / 1000;
+      pool?.written(shard.index);
+      const { seconds, ...counts } = counted.figures;
+      for (const key of Object.keys(counts) as Array<keyof typeof counts>) figures[key] += counts[key];
+      figures.generateFoldSeconds += seconds;
+      figures.eventBytes += events.bytes;
     }
-    const event = parsed.value;
-    // A resent event is not stored, but its insert took a position from the sequence, as the worker's
-    // `on conflict do nothing` does: positions keep the gaps the worker's leave.
-    if (recentIds.has(event.eventId)) {
-      position++;
-      figures.duplicates++;
-      continue;
-    }
-    let stream = open.get(event.placeId);
-    if (stream === undefined) {
-      if (figures.places >= options.places) break;
-      figures.places++;
-      stream = { events: [], lastSeen: 0 };
-      open.set(event.placeId, stream);
-    }
-    position++;
-    figures.storedEvents++;
-    const occurredAt = new Date(event.occurredAt).toISOString();
-    stream.events.push({ ...event, occurredAt, position });
-    stream.lastSeen = position;
-    recentIds.add(event.eventId);
-    recentOrder.push(event.eventId);
-    if (recentOrder.length > RECENT_IDS) recentIds.delete(recentOrder.shift() as string);
-    const line = eventLine(
-      position,
-      event.eventId,
-      event.placeId,
-      event.type,
-      occurredAt,
-      event.schemaVersion,
-      JSON.stringify(event.payload),
-      eventsStamp,
-    );
-    eventText += line;
-    figures.eventBytes += Buffer.byteLength(line);
-
-    if (figures.storedEvents % 1_000 === 0) {
-      for (const [placeId, idle] of open)
-        if (position - idle.lastSeen > IDLE_EVENTS) flushPlace(placeId, idle);
-    }
-    if (eventText.length >= CHUNK_BYTES) {
-      const text = eventText;
-      eventText = '';
-      await pause(() => eventsCopy.write(text));
-    }
-    if (placeText.length >= CHUNK_BYTES) {
-      const text = placeText;
-      placeText = '';
-      await pause(() => placesCopy.write(text));
-    }
+    figures.lastPosition = offset;
+    // In this thread the slices are built while waiting for them: no time is spent idle there.
+    if (pool === undefined) figures.shardWaitSeconds -= figures.generateFoldSeconds;
+    return figures;
+  } finally {
+    await pool?.stop();
   }
-  for (const [placeId, stream] of open) flushPlace(placeId, stream);
-  figures.generateFoldSeconds += (performance.now() - nodeStarted) / 1000;
-  await eventsCopy.write(eventText);
-  await placesCopy.write(placeText);
-  figures.lastPosition = position;
-  return figures;
 }
 
-function eventLine(
-  position: number,
-  eventId: string,
-  placeId: string,
-  type: string,
-  occurredAt: string,
-  schemaVersion: number,
-  payloadJson: string,
-  stamp: Stamp,
-): string {
-  return `${position}\t${copyText(eventId)}\t${copyText(placeId)}\t${copyText(type)}\t${occurredAt}\t${schemaVersion}\t${copyText(payloadJson)}\t${stamp.now}\n`;
+/** Builds a slice in this thread (`--threads 1`). */
+function countedHere(shard: Shard, settings: ShardSettings): Counted {
+  const built = buildShard(shard, settings);
+  return {
+    positions: built.positions,
+    figures: built.figures,
+    placesText: built.placesText,
+    events: (offset) => {
+      const text = eventsText(built, offset);
+      return Promise.resolve({ text, bytes: Buffer.byteLength(text) });
+    },
+  };
+}
+
+type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void };
+
+function deferred<T>(): Deferred<T> {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (error: unknown) => void = () => undefined;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
 }
 
 /**
- * A place as the worker leaves it after appending its events and saving their fold (savePlaceStates):
- * lagging since the append, not yet projected, and in the changes feed at the saving transaction if it was
- * ever served (`country`: the dataset it was last served in).
+ * Worker threads that build the slices in order, each taking the next one when it is free and no more
+ * than `threads` slices past the one being written, so memory stays bounded whatever the store's size.
  */
-function placeLine(
-  placeId: string,
-  documentJson: string,
-  streamVersion: number,
-  stateVersion: number,
-  served: boolean,
-  country: string | null,
-  stamp: Stamp,
-): string {
-  const feed = country === null ? '\\N\t\\N\t\\N' : `${stamp.xid}\t${copyText(country)}\t${stamp.now}`;
-  return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${stamp.now}\t${served ? 't' : 'f'}\t${stamp.now}\t${feed}\n`;
+function startThreads(
+  threads: number,
+  shards: ReadonlyArray<Shard>,
+  settings: ShardSettings,
+): {
+  counted: (index: number) => Promise<Counted>;
+  written: (index: number) => void;
+  stop: () => Promise<void>;
+} {
+  const counted = shards.map(() => deferred<Counted>());
+  let writtenUpTo = -1;
+  let windowMoved = deferred<void>();
+  let nextShard = 0;
+  let stopped = false;
+  const fail = (error: unknown): void => {
+    stopped = true;
+    for (const item of counted) item.reject(error);
+    windowMoved.reject(error);
+  };
+  const workers = Array.from({ length: threads }, () => {
+    const worker = new Worker(new URL('./scale-store-thread.mjs', import.meta.url), {
+      workerData: { entry: new URL('./scale-store-thread.ts', import.meta.url).href },
+    });
+    worker.on('error', fail);
+    return worker;
+  });
+  const reply = (worker: Worker, type: FromThread['type']): Promise<FromThread> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message: FromThread): void => {
+        worker.off('error', reject);
+        if (message.type === type) resolve(message);
+        else reject(new Error(`expected ${type} from a scale-store thread, got ${message.type}`));
+      };
+      worker.once('message', onMessage);
+      worker.once('error', reject);
+    });
+  const run = async (worker: Worker): Promise<void> => {
+    while (!stopped && nextShard < shards.length) {
+      const shard = shards[nextShard++] as Shard;
+      const countedReply = reply(worker, 'counted');
+      worker.postMessage({ type: 'shard', shard, settings } satisfies ToThread);
+      const message = await countedReply;
+      if (message.type !== 'counted') throw new Error('unexpected message');
+      counted[shard.index]?.resolve({
+        positions: message.positions,
+        figures: message.figures,
+        placesText: message.placesText,
+        events: async (offset) => {
+          const eventsReply = reply(worker, 'events');
+          worker.postMessage({ type: 'offset', index: shard.index, offset } satisfies ToThread);
+          const events = await eventsReply;
+          if (events.type !== 'events') throw new Error('unexpected message');
+          return { text: events.eventsText, bytes: events.eventBytes };
+        },
+      });
+      // The thread holds this slice's events until the writer asks for them with the offset.
+      await waitWritten(shard.index);
+    }
+  };
+  const waitWritten = async (index: number): Promise<void> => {
+    while (!stopped && writtenUpTo < index) await windowMoved.promise;
+  };
+  const running = workers.map((worker) => run(worker).catch(fail));
+  return {
+    counted: (index) => (counted[index] as Deferred<Counted>).promise,
+    written: (index) => {
+      writtenUpTo = index;
+      const moved = windowMoved;
+      windowMoved = deferred<void>();
+      moved.resolve();
+    },
+    stop: async () => {
+      stopped = true;
+      windowMoved.resolve();
+      await Promise.all(running);
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
 }
 
-/**
- * The dataset a tombstone was last served in, if it ever was: the worker refolds a place after each batch
- * of its events, and a place served after one of them stays in that dataset's changes feed as a removal.
- * Computed as a worker that stores one event per batch would (the finest the feed can record).
- */
-function lastServedCountry(
-  placeId: string,
-  events: ReadonlyArray<StoredPlaceEvent>,
-  siteOrigin: string,
-): string | null {
-  for (let length = events.length - 1; length > 0; length--) {
-    const { document } = projectPlace(placeId, events.slice(0, length), { siteOrigin });
-    if (document.served) return document.country;
-  }
-  return null;
-}
-
-/** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
-export function copyText(value: string): string {
-  return value.replace(/[\\\t\n\r]/g, (character) =>
-    character === '\\' ? '\\\\' : character === '\t' ? '\\t' : character === '\n' ? '\\n' : '\\r',
-  );
-}
-
-type CopyStream = { write: (text: string) => Promise<void>; end: () => Promise<void> };
+type CopyStream = { write: (text: string | Uint8Array) => Promise<void>; end: () => Promise<void> };
 
 /** A COPY … FROM STDIN that takes text with backpressure and finishes when PostgreSQL has taken it all. */
 function copyInto(client: pg.Client, statement: string): CopyStream {
@@ -324,7 +347,9 @@ function copyInto(client: pg.Client, statement: string): CopyStream {
     write: async (text) => {
       if (failure !== undefined) throw failure;
       if (text.length === 0) return;
-      if (!stream.write(text)) await waitForDrain(stream);
+      // A slice's text is one write: wait only once the stream holds more than the backlog, so the
+      // next slice is built while PostgreSQL takes this one.
+      if (!stream.write(text) && stream.writableLength > BACKLOG_BYTES) await waitForDrain(stream);
     },
     end: async () => {
       stream.end();

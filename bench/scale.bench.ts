@@ -8,6 +8,7 @@
 // pipeline; and the bytes per event and per place. The last line is one JSON object
 // (bench/scale-figures.ts).
 import { parseArgs } from 'node:util';
+import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { startApi } from './bench-api.js';
@@ -100,6 +101,7 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
       extraRecrawlsPerPlace: extraRecrawlsFor(events, places),
       siteOrigin: environment.config.SITE_ORIGIN,
       dropIndexes: true,
+      threads: availableParallelism(),
     });
     // A long-lived store has its statistics: the planner must not take it for empty.
     await sql`vacuum analyze`.execute(environment.db);

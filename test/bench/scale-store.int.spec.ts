@@ -5,6 +5,7 @@ import { parsePlaceEvent, projectPlace } from '@directory/domain';
 import { appendEvents, readStreams, savePlaceStates } from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
 import { createTestDatabase, SITE_ORIGIN } from '@directory/testing';
+import { planShards } from '../../bench/scale-store-shard.js';
 import { buildScaleStore } from '../../bench/scale-store.js';
 
 const SEED = 7;
@@ -16,19 +17,25 @@ const RECRAWLS = 7;
 
 /**
  * The worker's write path for the same events, one event per batch so positions follow the generator's
- * order (a batch stores its events in event-id order): append, refold the place from its stored stream,
- * save the state. Invalid events are the dead letters' concern and are left out.
+ * order (a batch stores its events in event-id order), slice after slice: append, refold the place from
+ * its stored stream, save the state. Invalid events are the dead letters' concern and are left out.
  */
-async function ingestThroughWritePath(db: Database, extraRecrawlsPerPlace: number): Promise<void> {
-  for (const raw of generateEvents({ count: EVENTS, seed: SEED, extraRecrawlsPerPlace })) {
-    const parsed = parsePlaceEvent(raw);
-    if (!parsed.ok) continue;
-    const appended = await appendEvents(db, [parsed.value]);
-    if (appended.stored.length === 0) continue;
-    const placeId = parsed.value.placeId;
-    const stream = (await readStreams(db, [placeId])).get(placeId) ?? [];
-    await savePlaceStates(db, [projectPlace(placeId, stream, { siteOrigin: SITE_ORIGIN })]);
-  }
+async function ingestThroughWritePath(
+  db: Database,
+  extraRecrawlsPerPlace: number,
+  shardEvents: number,
+): Promise<void> {
+  const shards = planShards({ events: EVENTS, places: Number.MAX_SAFE_INTEGER, seed: SEED, shardEvents });
+  for (const shard of shards)
+    for (const raw of generateEvents({ count: shard.events, seed: shard.seed, extraRecrawlsPerPlace })) {
+      const parsed = parsePlaceEvent(raw);
+      if (!parsed.ok) continue;
+      const appended = await appendEvents(db, [parsed.value]);
+      if (appended.stored.length === 0) continue;
+      const placeId = parsed.value.placeId;
+      const stream = (await readStreams(db, [placeId])).get(placeId) ?? [];
+      await savePlaceStates(db, [projectPlace(placeId, stream, { siteOrigin: SITE_ORIGIN })]);
+    }
 }
 
 async function eventRows(db: Database): Promise<unknown[]> {
@@ -63,44 +70,52 @@ async function nextPosition(db: Database): Promise<string | undefined> {
 }
 
 describe('buildScaleStore', () => {
+  // One slice is the generator's plain run; three slices of 500 events are built in the main thread and
+  // in two worker threads, and both must be the store the write path leaves for the slices in order.
   it.each([
-    { recrawls: 0, minPlaces: 500 },
-    { recrawls: RECRAWLS, minPlaces: 150 },
+    { recrawls: 0, minPlaces: 500, shardEvents: EVENTS, threads: [1] },
+    { recrawls: RECRAWLS, minPlaces: 150, shardEvents: 500, threads: [1, 2] },
   ])(
-    "leaves the events and places rows the worker's append and fold leave, and the schema's indexes (extra recrawls: $recrawls)",
-    async ({ recrawls, minPlaces }) => {
+    "leaves the events and places rows the worker's append and fold leave, and the schema's indexes (extra recrawls: $recrawls, slices of $shardEvents events, threads: $threads)",
+    async ({ recrawls, minPlaces, shardEvents, threads }) => {
       const real = await createTestDatabase('scale-store-real');
-      const bulk = await createTestDatabase('scale-store-bulk');
+      const bulks = await Promise.all(threads.map(() => createTestDatabase('scale-store-bulk')));
       try {
-        await ingestThroughWritePath(real.db, recrawls);
-        const figures = await buildScaleStore(bulk.url, {
-          events: EVENTS,
-          places: Number.MAX_SAFE_INTEGER,
-          seed: SEED,
-          extraRecrawlsPerPlace: recrawls,
-          siteOrigin: SITE_ORIGIN,
-          dropIndexes: true,
-        });
-
+        await ingestThroughWritePath(real.db, recrawls, shardEvents);
         const realEvents = await eventRows(real.db);
         const realPlaces = await placeRows(real.db);
         expect(realPlaces.length).toBeGreaterThan(minPlaces);
-        expect(figures.storedEvents).toBe(realEvents.length);
-        expect(figures.places).toBe(realPlaces.length);
-        expect(await eventRows(bulk.db)).toEqual(realEvents);
-        expect(await placeRows(bulk.db)).toEqual(realPlaces);
-        expect(await indexDefinitions(bulk.db)).toEqual(await indexDefinitions(real.db));
+        const realIndexes = await indexDefinitions(real.db);
+        const realNext = await nextPosition(real.db);
+        for (const [index, bulk] of bulks.entries()) {
+          const figures = await buildScaleStore(bulk.url, {
+            events: EVENTS,
+            places: Number.MAX_SAFE_INTEGER,
+            seed: SEED,
+            extraRecrawlsPerPlace: recrawls,
+            siteOrigin: SITE_ORIGIN,
+            dropIndexes: true,
+            threads: threads[index],
+            shardEvents,
+          });
+          expect(figures.threads).toBe(threads[index]);
+          expect(figures.storedEvents).toBe(realEvents.length);
+          expect(figures.places).toBe(realPlaces.length);
+          expect(await eventRows(bulk.db)).toEqual(realEvents);
+          expect(await placeRows(bulk.db)).toEqual(realPlaces);
+          expect(await indexDefinitions(bulk.db)).toEqual(realIndexes);
+          // The position sequence goes on where the worker's would.
+          expect(await nextPosition(bulk.db)).toBe(realNext);
+        }
 
         // No place changed datasets: no departures in either store, which the bulk path does not write.
         const departures = await sql<{
           count: string;
         }>`select count(*)::text from place_departures`.execute(real.db);
         expect(departures.rows[0]?.count).toBe('0');
-        // The position sequence goes on where the worker's would.
-        expect(await nextPosition(bulk.db)).toBe(await nextPosition(real.db));
       } finally {
         await real.drop();
-        await bulk.drop();
+        for (const bulk of bulks) await bulk.drop();
       }
     },
     300_000,
