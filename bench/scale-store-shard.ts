@@ -138,6 +138,8 @@ export function buildShard(shard: Shard, settings: ShardSettings): BuiltShard {
     count: shard.events,
     seed: shard.seed,
     extraRecrawlsPerPlace: settings.extraRecrawlsPerPlace,
+    // The slice folds its places itself.
+    estimateServed: false,
   })) {
     figures.generated++;
     const parsed = parsePlaceEvent(raw);

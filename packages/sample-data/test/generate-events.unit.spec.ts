@@ -65,6 +65,20 @@ describe('generateEvents', () => {
     );
   });
 
+  it('yields the same events without the served estimate, which it then leaves at 0', () => {
+    const options = { count: 1_000, seed: 7, extraRecrawlsPerPlace: 3 };
+    const without = generateEvents({ ...options, estimateServed: false });
+    const events: RawEvent[] = [];
+    let step = without.next();
+    while (step.done !== true) {
+      events.push(step.value);
+      step = without.next();
+    }
+    expect(ndjson(events)).toBe(ndjson(generateEvents(options)));
+    expect(step.value.servedEstimate).toBe(0);
+    expect(step.value.places).toBeGreaterThan(0);
+  });
+
   it(
     'adds regular recrawls of the places when asked, and nothing else changes without them',
     {
