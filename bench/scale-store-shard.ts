@@ -9,10 +9,11 @@ import { generateEvents } from '@directory/sample-data';
 export type Shard = { index: number; seed: number; events: number; places: number };
 
 /**
- * Generated events a slice holds: about 5,000 places at ten events a place. Each slice starts the
- * generator afresh and cuts the places still open when it stops (24 at most), so slices are large.
+ * Generated events a slice holds: about 2,000 places at ten events a place. Each slice starts the
+ * generator afresh and cuts the places still open when it stops (24 at most, about 1 %); a thread holds
+ * one slice's rows (about 30 MB of COPY text), so memory sets the upper end.
  */
-export const SHARD_EVENTS = 50_000;
+export const SHARD_EVENTS = 20_000;
 
 /** The seed of slice `index`: the store's own for the first, so a store of one slice is the plain run. */
 export function shardSeed(seed: number, index: number): number {
