@@ -81,6 +81,8 @@ export function extraRecrawlsFor(events: number, places: number): number {
   return Math.max(0, (events / places - GENERATED_EVENTS_PER_PLACE) * STEP_SHARE);
 }
 
+/** The old generation a worker thread may use. */
+const THREAD_HEAP_MB = 512;
 /** COPY bytes a stream may hold unsent before the writer waits for PostgreSQL to take them. */
 const BACKLOG_BYTES = 32 << 20;
 
@@ -271,6 +273,9 @@ function startThreads(
   const workers = Array.from({ length: threads }, () => {
     const worker = new Worker(new URL('./scale-store-thread.mjs', import.meta.url), {
       workerData: { entry: new URL('./scale-store-thread.ts', import.meta.url).href },
+      // A thread's live data is the generator's tables and one slice (about 250 MB): without a cap each
+      // thread's heap grows to about 1 GB before collecting.
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
     });
     worker.on('error', fail);
     return worker;
