@@ -55,7 +55,7 @@ export type ScaleStoreFigures = {
   loadSeconds: number;
   /** Seconds spent in the generator, validation, the fold and the COPY text, summed over the threads. */
   generateFoldSeconds: number;
-  /** Seconds the main thread waited for slices to be built (not writing). */
+  /** Seconds the main thread waited for worker threads' slices (0 with one thread, which builds them). */
   shardWaitSeconds: number;
   /** Seconds the main thread waited for PostgreSQL to take the COPY text. */
   copyWaitSeconds: number;
@@ -212,8 +212,11 @@ async function streamStore(
       figures.eventBytes += events.bytes;
     }
     figures.lastPosition = offset;
-    // In this thread the slices are built while waiting for them: no time is spent idle there.
-    if (pool === undefined) figures.shardWaitSeconds -= figures.generateFoldSeconds;
+    // In one thread the wait for a slice is its building and numbering: Node time, none idle.
+    if (pool === undefined) {
+      figures.generateFoldSeconds = figures.shardWaitSeconds;
+      figures.shardWaitSeconds = 0;
+    }
     return figures;
   } finally {
     await pool?.stop();
