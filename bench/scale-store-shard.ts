@@ -64,13 +64,17 @@ export type ShardSettings = {
   placesXid: string;
 };
 
-export type ShardFigures = {
+/** What a load counted, for one slice or the whole store. */
+export type StoreCounts = {
   generated: number;
   storedEvents: number;
   places: number;
   servedPlaces: number;
   invalid: number;
   duplicates: number;
+};
+
+export type ShardFigures = StoreCounts & {
   placeBytes: number;
   /** Seconds the generator, validation, the fold and the COPY text took. */
   seconds: number;

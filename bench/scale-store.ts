@@ -21,6 +21,7 @@ import {
   SHARD_EVENTS,
   type Shard,
   type ShardFigures,
+  type StoreCounts,
   type ShardSettings,
 } from './scale-store-shard.js';
 import type { FromThread, ToThread } from './scale-store-thread.js';
@@ -42,13 +43,7 @@ export type ScaleStoreOptions = {
   shardEvents?: number;
 };
 
-export type ScaleStoreFigures = {
-  generated: number;
-  storedEvents: number;
-  places: number;
-  servedPlaces: number;
-  invalid: number;
-  duplicates: number;
+export type ScaleStoreFigures = StoreCounts & {
   eventBytes: number;
   placeBytes: number;
   /** Seconds of the load (generate, validate, fold and both COPY streams, which run together). */
