@@ -9,9 +9,10 @@ import { log, type BenchEnvironment } from './bench-environment.js';
 
 /**
  * Indexes the bench's served records (api-workload.ts) straight into the alias, as the worker would
- * leave them: what `bench:api` and `bench:suggest` query.
+ * leave them: what `bench:api` and `bench:suggest` query. Returns the seconds it took (bulk, refresh
+ * and the merge to one segment).
  */
-export async function indexServedRecords(environment: BenchEnvironment, records: number): Promise<void> {
+export async function indexServedRecords(environment: BenchEnvironment, records: number): Promise<number> {
   const { client, alias, config } = environment;
   await ensureDoctorsIndex(client, alias);
   await client.indices.putSettings({ index: alias, settings: { refresh_interval: '-1' } });
@@ -32,7 +33,9 @@ export async function indexServedRecords(environment: BenchEnvironment, records:
   await client.indices.putSettings({ index: alias, settings: { refresh_interval: '1s' } });
   await client.indices.refresh({ index: alias });
   await client.indices.forcemerge({ index: alias, max_num_segments: 1 });
-  log(`indexed in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s`);
+  const seconds = (performance.now() - indexStarted) / 1000;
+  log(`indexed in ${seconds.toFixed(1)} s`);
+  return seconds;
 }
 
 /** The changes feed reads the places table: the same number of served records, as the worker saves them. */

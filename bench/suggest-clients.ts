@@ -24,17 +24,22 @@ export function apiSuggestClient(api: RunningApi): SuggestClient {
   };
 }
 
+/** Elasticsearch's own time (`took`, ms) of one request of a keystroke: which request costs what. */
+export type SuggestTook = (request: 'doctors' | 'cities', q: string, tookMs: number) => void;
+
 /** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
-export function rawSuggestClient(environment: BenchEnvironment): SuggestClient {
+export function rawSuggestClient(environment: BenchEnvironment, onTook?: SuggestTook): SuggestClient {
   const { client, alias } = environment;
   return async (country, q) => {
     const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
     const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
-    await Promise.all([
+    const [doctors, cities] = await Promise.all([
       client.search({ index: alias, ...buildSuggestDoctorsRequest(params) }),
       client.search({ index: alias, ...buildSuggestCitiesRequest(params) }),
       specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
     ]);
+    onTook?.('doctors', params.q, doctors.took);
+    onTook?.('cities', params.q, cities.took);
   };
 }
 

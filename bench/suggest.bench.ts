@@ -23,6 +23,7 @@ import {
   rawSuggestClient,
   runSuggestPhase as runPhase,
   type SuggestClient as Client,
+  type SuggestTook,
 } from './suggest-clients.js';
 import {
   drawSequence,
@@ -89,6 +90,23 @@ async function sequencesOf(environment: BenchEnvironment, count: number): Promis
   });
 }
 
+/** The bench's index on disk, in bytes (primaries; the bench has no replicas). */
+async function indexSize(environment: BenchEnvironment): Promise<number> {
+  const rows = await environment.client.cat.indices({
+    index: `${environment.alias}*`,
+    format: 'json',
+    bytes: 'b',
+    h: 'pri.store.size',
+  });
+  return rows.reduce((sum, row) => sum + Number(row['pri.store.size'] ?? 0), 0);
+}
+
+/** Typed text by the length of its last word: one letter (the costliest keystroke), 2–5 letters, more. */
+function lengthClass(q: string): string {
+  const last = [...(q.split(/\s+/).at(-1) ?? '')].length;
+  return last <= 1 ? 'last word 1' : last <= 5 ? 'last word 2-5' : 'last word 6+';
+}
+
 type Summary = { rps: number; p50: number; p95: number; p99: number; count: number };
 
 function summarize(runs: PhaseRun[]): Summary {
@@ -111,10 +129,22 @@ const options = parseOptions();
 const environment = await createBenchEnvironment('suggest');
 let api: RunningApi | undefined;
 try {
-  await indexServedRecords(environment, options.records);
+  const indexSeconds = await indexServedRecords(environment, options.records);
+  const indexBytes = await indexSize(environment);
+  log(`index ${indexBytes} bytes on disk (one segment), built in ${indexSeconds.toFixed(1)} s`);
   api = await startApi(environment);
   const ours = apiSuggestClient(api);
-  const raw = rawSuggestClient(environment);
+  // Elasticsearch's own time per request of the measured raw phases, by request and typed length.
+  const took = new Map<string, number[]>();
+  let measuring = false;
+  const onTook: SuggestTook = (request, q, tookMs) => {
+    if (!measuring) return;
+    const key = `${request} ${lengthClass(q)}`;
+    const values = took.get(key) ?? [];
+    values.push(tookMs);
+    took.set(key, values);
+  };
+  const raw = rawSuggestClient(environment, onTook);
   // Each round types its own draw of sequences; both sides of a round type the same ones.
   const all = await sequencesOf(environment, options.sequences * 3);
   const warmUp = all.slice(0, options.sequences);
@@ -136,7 +166,9 @@ try {
   };
   // Alternate sides so drift in the machine's load affects both alike.
   for (const sequences of rounds) {
+    measuring = true;
     await measured('raw', raw, sequences);
+    measuring = false;
     await measured('ours', ours, sequences);
   }
   const o = summarize(runs.ours);
@@ -148,6 +180,17 @@ try {
   log(line('raw: ', r));
   log(`ours ${formatCpu(cpu.ours, o.count / o.rps)}`);
   log(`raw  ${formatCpu(cpu.raw, r.count / r.rps)}`);
+  const esCpuMs = (usage: CpuUsage, count: number) =>
+    ((usage.byPart.get('elasticsearch') ?? 0) * 1000) / count;
+  log(
+    `Elasticsearch CPU per keystroke: ours ${esCpuMs(cpu.ours, o.count).toFixed(2)} ms, raw ${esCpuMs(cpu.raw, r.count).toFixed(2)} ms`,
+  );
+  for (const [key, values] of [...took].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const sorted = [...values].sort((a, b) => a - b);
+    log(
+      `raw took ${key}: ${sorted.length} requests, p50 ${percentile(sorted, 0.5)} ms, p99 ${percentile(sorted, 0.99)} ms`,
+    );
+  }
   console.log(
     JSON.stringify({
       bench: 'suggest',
@@ -160,6 +203,10 @@ try {
       p50_raw_ms: round2(r.p50),
       p95_raw_ms: round2(r.p95),
       p99_raw_ms: round2(r.p99),
+      es_cpu_ms_per_keystroke_ours: round2(esCpuMs(cpu.ours, o.count)),
+      es_cpu_ms_per_keystroke_raw: round2(esCpuMs(cpu.raw, r.count)),
+      index_bytes: indexBytes,
+      index_seconds: round2(indexSeconds),
     }),
   );
 } finally {
