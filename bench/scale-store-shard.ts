@@ -74,6 +74,11 @@ export type StoreCounts = {
   duplicates: number;
 };
 
+/** Counts before a load: nothing generated or stored yet. */
+export function noCounts(): StoreCounts {
+  return { generated: 0, storedEvents: 0, places: 0, servedPlaces: 0, invalid: 0, duplicates: 0 };
+}
+
 export type ShardFigures = StoreCounts & {
   placeBytes: number;
   /** Seconds the generator, validation, the fold and the COPY text took. */
@@ -102,12 +107,7 @@ type OpenStream = { events: StoredPlaceEvent[]; lastSeen: number };
 export function buildShard(shard: Shard, settings: ShardSettings): BuiltShard {
   const started = performance.now();
   const figures: ShardFigures = {
-    generated: 0,
-    storedEvents: 0,
-    places: 0,
-    servedPlaces: 0,
-    invalid: 0,
-    duplicates: 0,
+    ...noCounts(),
     placeBytes: 0,
     seconds: 0,
   };

@@ -17,6 +17,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import {
   buildShard,
   eventsText,
+  noCounts,
   planShards,
   SHARD_EVENTS,
   type Shard,
@@ -174,12 +175,7 @@ async function streamStore(
     throw new RangeError(`threads must be a whole number ≥ 1, got ${asked}`);
   const threads = Math.min(asked, Math.max(1, shards.length));
   const figures: LoadFigures = {
-    generated: 0,
-    storedEvents: 0,
-    places: 0,
-    servedPlaces: 0,
-    invalid: 0,
-    duplicates: 0,
+    ...noCounts(),
     eventBytes: 0,
     placeBytes: 0,
     generateFoldSeconds: 0,
