@@ -156,6 +156,12 @@ function commandName(pid: number): string | undefined {
   }
 }
 
+/** CPU seconds (user + system) a process has run so far; undefined once it has exited. */
+export function processCpuSeconds(pid: number): number | undefined {
+  const ticks = processTicks(pid);
+  return ticks === undefined ? undefined : ticks / TICKS_PER_SECOND;
+}
+
 function processTicks(pid: number): number | undefined {
   try {
     return parseProcessTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));

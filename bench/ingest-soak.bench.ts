@@ -22,7 +22,7 @@ import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { processModeOf, startPrivatePostgres, startProcess, type PrivatePostgres } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
-import { parseProcessTicks, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
+import { cpuBetween, NO_CPU, processCpuSeconds, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
 import { parseRedisInfo } from './machine.js';
 import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
 import { formatStoreFigures, storeFiguresByDecile, type StoreSample } from './store-growth-figures.js';
@@ -112,34 +112,19 @@ const STORE_COUNTERS = sql<{
             from pg_stat_user_tables where relname in ('events', 'places'))::text as autovacuums
     from pg_stat_wal w, pg_stat_bgwriter b`;
 
-/** CPU seconds (user + system) a process has run so far; undefined once it has exited. */
-async function processSeconds(pid: number): Promise<number | undefined> {
-  try {
-    return parseProcessTicks(await readFile(`/proc/${pid}/stat`, 'utf8')) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 const CPU_PARTS = ['producer', 'worker', 'postgresql', 'redis', 'elasticsearch'] as const;
 type CpuMark = { seconds: number; stored: number; cpu: CpuSnapshot | undefined; producer?: number };
 
 /** CPU seconds per part between two marks, per 1,000 events stored, and the machine's iowait. */
 function cpuLine(before: CpuMark, after: CpuMark): string {
   const events = Math.max(1, after.stored - before.stored);
-  const byPart = new Map<string, number>();
-  if (before.cpu && after.cpu) {
-    for (const [pid, { part, seconds }] of after.cpu.processes) {
-      const spent = seconds - (before.cpu.processes.get(pid)?.seconds ?? 0);
-      byPart.set(part, (byPart.get(part) ?? 0) + spent);
-    }
-  }
+  const usage = before.cpu && after.cpu ? cpuBetween(before.cpu, after.cpu) : NO_CPU;
+  const byPart = new Map(usage.byPart);
   if (before.producer !== undefined && after.producer !== undefined) {
     byPart.set('producer', after.producer - before.producer);
   }
   const parts = CPU_PARTS.map((part) => `${part} ${(((byPart.get(part) ?? 0) / events) * 1000).toFixed(2)}`);
-  const iowait = before.cpu && after.cpu ? after.cpu.iowaitSeconds - before.cpu.iowaitSeconds : 0;
-  const busy = before.cpu && after.cpu ? after.cpu.busySeconds - before.cpu.busySeconds : 0;
+  const { iowaitSeconds: iowait, busySeconds: busy } = usage;
   const wall = Math.max(after.seconds - before.seconds, 1e-9);
   return (
     `         cpu s per 1,000 events: ${parts.join(' · ')} · machine busy ${(busy / wall).toFixed(2)} ` +
@@ -261,7 +246,7 @@ try {
         seconds: sample.seconds,
         stored: sample.stored,
         cpu: snapshotCpu([workerPid]),
-        producer: await processSeconds(producerPid),
+        producer: processCpuSeconds(producerPid),
       };
       log(cpuLine(lastMark, mark));
       lastMark = mark;
