@@ -2,7 +2,13 @@
 // places' COPY text and the count of positions taken, then the events' COPY text once the main thread
 // has said which positions the slices before this one took.
 import { parentPort } from 'node:worker_threads';
-import { buildShard, eventsText, type Shard, type ShardSettings } from './scale-store-shard.js';
+import {
+  buildShard,
+  eventsText,
+  type Shard,
+  type ShardFigures,
+  type ShardSettings,
+} from './scale-store-shard.js';
 
 export type ToThread =
   | { type: 'shard'; shard: Shard; settings: ShardSettings }
@@ -13,10 +19,10 @@ export type FromThread =
       type: 'counted';
       index: number;
       positions: number;
-      figures: ReturnType<typeof buildShard>['figures'];
+      figures: ShardFigures;
       placesText: Uint8Array;
     }
-  | { type: 'events'; index: number; eventsText: Uint8Array; eventBytes: number };
+  | { type: 'events'; index: number; eventsText: Uint8Array };
 
 const port = parentPort;
 if (port === null) throw new Error('scale-store-thread runs as a worker thread');
@@ -46,7 +52,6 @@ port.on('message', (message: ToThread) => {
     type: 'events',
     index: message.index,
     eventsText: text,
-    eventBytes: text.byteLength,
   };
   port.postMessage(reply, [text.buffer]);
 });

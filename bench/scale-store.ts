@@ -300,7 +300,7 @@ function startThreads(
           worker.postMessage({ type: 'offset', index: shard.index, offset } satisfies ToThread);
           const events = await eventsReply;
           if (events.type !== 'events') throw new Error('unexpected message');
-          return { text: events.eventsText, bytes: events.eventBytes };
+          return { text: events.eventsText, bytes: events.eventsText.byteLength };
         },
       });
       // The thread holds this slice's events until the writer asks for them with the offset.
