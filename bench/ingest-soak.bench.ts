@@ -12,7 +12,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -20,11 +20,11 @@ import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { processModeOf, startPrivatePostgres, startProcess, type PrivatePostgres } from '@directory/testing';
+import { processModeOf, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { cpuBetween, NO_CPU, processCpuSeconds, snapshotCpu, type CpuSnapshot } from './cpu-usage.js';
 import { parseRedisInfo } from './machine.js';
-import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
+import { POSTGRES_OPTIONS, useBenchPostgres } from './bench-postgres.js';
 import { formatStoreFigures, storeFiguresByDecile, type StoreSample } from './store-growth-figures.js';
 
 const SAMPLE_INTERVAL_MS = 1_000;
@@ -33,21 +33,12 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '5000000' },
     seed: { type: 'string', default: '1' },
-    postgres: { type: 'string', default: 'shared' },
-    'pg-preset': { type: 'string' },
+    ...POSTGRES_OPTIONS,
   },
 });
 const events = Number(values.events);
 const seed = Number(values.seed);
 if (!Number.isInteger(events) || events <= 0) throw new Error('--events must be a positive integer');
-if (values.postgres !== 'shared' && values.postgres !== 'private') {
-  throw new Error('--postgres must be shared or private');
-}
-const presetName = values['pg-preset'] ?? 'defaults';
-if (!isPgPreset(presetName)) throw new Error('--pg-preset must be defaults or tuned');
-if (values.postgres === 'shared' && values['pg-preset'] !== undefined) {
-  throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
-}
 
 /** One process's resident set (VmRSS) and its peak so far (VmHWM), in MB; undefined once it has exited. */
 async function readRss(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
@@ -132,16 +123,8 @@ function cpuLine(before: CpuMark, after: CpuMark): string {
   );
 }
 
-let privatePostgres: PrivatePostgres | undefined;
-let settings: PgSetting[] = [];
-if (values.postgres === 'private') {
-  settings = pgPreset(presetName, { memoryBytes: totalmem() });
-  log(`private PostgreSQL cluster, preset ${presetName}:`);
-  for (const line of formatSettings(settings)) log(line);
-  privatePostgres = await startPrivatePostgres('ingest-soak', { settings: settingsArguments(settings) });
-  // The environment (its database, the worker and the producer) follows DATABASE_URL to the private cluster.
-  process.env.DATABASE_URL = privatePostgres.url;
-}
+// The environment (its database, the worker and the producer) follows DATABASE_URL to a private cluster.
+const postgres = await useBenchPostgres('ingest-soak', values);
 
 const directory = await mkdtemp(join(tmpdir(), 'ingest-soak-'));
 const environment = await createBenchEnvironment('soak');
@@ -267,7 +250,7 @@ try {
   const finalStored = finalCounters.stored;
   storeSamples.push(finalCounters);
   const storeFigures = storeFiguresByDecile(baseline, storeSamples, finalStored);
-  log(`PostgreSQL per tenth of the events stored (${values.postgres} server, preset ${pgPresetLabel()}):`);
+  log(`PostgreSQL per tenth of the events stored (${values.postgres} server, preset ${postgres.label}):`);
   for (const line of formatStoreFigures(storeFigures)) log(line);
   const sizes = await sql<{ relation: string; mb: string; blocks_read: string | null }>`
     select c.relname as relation, (pg_relation_size(c.oid) / 1048576)::text as mb,
@@ -320,7 +303,7 @@ try {
       worker_rss_growth_mb: Math.round(growth(workerCurve)),
       redis_mb: Math.round(peaks.redis),
       postgres: values.postgres,
-      pg_preset: pgPresetLabel(),
+      pg_preset: postgres.label,
       database_mb: databaseMb,
       events_per_s_first_decile: Math.round(storeFigures[0]?.eventsPerSecond ?? 0),
       events_per_s_last_decile: Math.round(storeFigures.at(-1)?.eventsPerSecond ?? 0),
@@ -349,10 +332,5 @@ try {
   redis.disconnect();
   await step('removing the environment', () => environment.cleanup());
   await step('removing the events file', () => rm(directory, { recursive: true, force: true }));
-  await step('removing the private cluster', async () => privatePostgres?.destroy());
-}
-
-/** The preset a private cluster ran with; the shared server keeps whatever it was configured with. */
-function pgPresetLabel(): string {
-  return values.postgres === 'private' ? presetName : 'shared-server';
+  await step('removing the private cluster', () => postgres.destroy());
 }

@@ -1,11 +1,12 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
-// [--requests N] [--concurrency C] [--ingest-events N] [--keep]`: the product measured at several store
-// sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
+// [--requests N] [--concurrency C] [--ingest-events N] [--keep] [--postgres shared|private --pg-preset
+// defaults|tuned]`: the product measured at several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
 // get by id, the typeahead (one `/suggest` per keystroke), a changes feed page, the export of the largest
 // dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
-// pipeline; and the bytes per event and per place. The last line is one JSON object
+// pipeline; and the bytes per event and per place. A phase that fails is reported and its figures left out;
+// the others still run (a full-size run takes hours). The last line is one JSON object
 // (bench/scale-figures.ts).
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -13,6 +14,7 @@ import { sql } from 'kysely';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { startApi } from './bench-api.js';
 import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
+import { POSTGRES_OPTIONS, useBenchPostgres } from './bench-postgres.js';
 import { describeMachine } from './machine.js';
 import { parseRounds, ROUNDS_OPTION } from './rounds.js';
 import { bytesPerEvent, bytesPerPlace, scaleSummary, type StepFigures } from './scale-figures.js';
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'ingest-events': { type: 'string', default: '4000' },
     keep: { type: 'boolean', default: false },
+    ...POSTGRES_OPTIONS,
   },
 });
 const places = Number(values.places);
@@ -63,25 +66,33 @@ const search: SearchOptions = {
 const SAMPLE_SIZE = 1_000;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 
+const postgres = await useBenchPostgres('scale', values);
+if (values.keep && values.postgres === 'private')
+  log('--keep: the private cluster is removed at the end all the same');
 const measuredSteps: StepFigures[] = [];
-for (const [index, fraction] of steps.entries()) {
-  const environment = await createBenchEnvironment('scale');
-  try {
-    if (index === 0) {
-      const memory = await sql<{ setting: string }>`
+try {
+  for (const [index, fraction] of steps.entries()) {
+    const environment = await createBenchEnvironment('scale');
+    try {
+      if (index === 0) {
+        const memory = await sql<{ setting: string }>`
         select current_setting('maintenance_work_mem') as setting`.execute(environment.db);
-      log(
-        `${(await describeMachine(environment)).block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting}`,
-      );
+        log(
+          `${(await describeMachine(environment)).block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting} ` +
+            `(${postgres.label})`,
+        );
+      }
+      measuredSteps.push(await measureSize(environment, fraction));
+    } finally {
+      if (values.keep) {
+        log(`kept database ${environment.databaseUrl} and alias ${environment.alias}`);
+        await environment.client.close();
+        await environment.db.destroy();
+      } else await environment.cleanup();
     }
-    measuredSteps.push(await measureSize(environment, fraction));
-  } finally {
-    if (values.keep) {
-      log(`kept database ${environment.databaseUrl} and alias ${environment.alias}`);
-      await environment.client.close();
-      await environment.db.destroy();
-    } else await environment.cleanup();
   }
+} finally {
+  await postgres.destroy();
 }
 console.log(JSON.stringify({ bench: 'scale', ...scaleSummary(measuredSteps) }));
 
@@ -125,26 +136,39 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     const api = await startApi(environment);
     try {
       log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
-      figures.search = await measureSearch(environment, api, sample, search);
-      figures.feed = await measureFeed(environment, api, search);
-      figures.export = await measureExport(environment, api);
+      figures.search = (await phase('search', () => measureSearch(environment, api, sample, search))) ?? {};
+      figures.feed = await phase('changes feed', () => measureFeed(environment, api, search));
+      figures.export = await phase('export', () => measureExport(environment, api));
       log(`search, feed and export: ${took()}`);
     } finally {
       await api.process.stop('SIGTERM');
     }
-    figures.replay = await measureReplay(environment);
-    const { seconds, rssMb, busy, cpuRatio } = figures.replay;
-    log(
-      `replay: ${seconds.toFixed(1)} s, peak RSS ${rssMb} MB, busy ${busy.toFixed(2)}, ` +
-        `CPU ÷ floor ${cpuRatio?.toFixed(2) ?? '-'}`,
-    );
+    figures.replay = await phase('replay', () => measureReplay(environment));
+    if (figures.replay) {
+      const { seconds, rssMb, busy, cpuRatio } = figures.replay;
+      log(
+        `replay: ${seconds.toFixed(1)} s, peak RSS ${rssMb} MB, busy ${busy.toFixed(2)}, ` +
+          `CPU ÷ floor ${cpuRatio?.toFixed(2) ?? '-'}`,
+      );
+    }
     took();
   }
   // Last: the batch changes the store the other measurements read.
-  figures.ingestEventsPerSecond = await measureIngest(
-    environment,
-    await ingestBatch(environment, sample, ingestEvents, seed),
+  figures.ingestEventsPerSecond = await phase('ingest', async () =>
+    measureIngest(environment, await ingestBatch(environment, sample, ingestEvents, seed)),
   );
   log(`ingest: ${took()}`);
   return figures;
+}
+
+/** Runs one measurement; a failure is printed and leaves its figures out instead of ending the run. */
+async function phase<T>(what: string, measure: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await measure();
+  } catch (error) {
+    log(
+      `${what} failed, its figures are left out: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return undefined;
+  }
 }

@@ -1,0 +1,46 @@
+// Which PostgreSQL a benchmark's store lives on: `--postgres shared` (the machine's server, as configured)
+// or `--postgres private --pg-preset defaults|tuned` (a durable cluster of the run's own, started with the
+// preset's settings and removed at the end, bench/pg-preset.ts). The bench's environment, and every process
+// it starts, follows DATABASE_URL to the chosen server.
+import { totalmem } from 'node:os';
+import { startPrivatePostgres } from '@directory/testing';
+import { log } from './bench-environment.js';
+import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
+
+/** The options every bench that can choose its PostgreSQL declares (for node:util's parseArgs). */
+export const POSTGRES_OPTIONS = {
+  postgres: { type: 'string', default: 'shared' },
+  'pg-preset': { type: 'string' },
+} as const;
+
+export type BenchPostgres = {
+  /** `shared-server`, or the private cluster's preset. */
+  label: string;
+  /** The private cluster's settings (empty on the shared server, which keeps its own). */
+  settings: PgSetting[];
+  /** Removes the private cluster and its data; nothing on the shared server. */
+  destroy: () => Promise<void>;
+};
+
+/** Checks the options and, for a private cluster, starts it and points DATABASE_URL at it. */
+export async function useBenchPostgres(
+  name: string,
+  values: { postgres?: string; 'pg-preset'?: string },
+): Promise<BenchPostgres> {
+  const where = values.postgres ?? 'shared';
+  if (where !== 'shared' && where !== 'private') throw new Error('--postgres must be shared or private');
+  const presetName = values['pg-preset'] ?? 'defaults';
+  if (!isPgPreset(presetName)) throw new Error('--pg-preset must be defaults or tuned');
+  if (where === 'shared') {
+    if (values['pg-preset'] !== undefined) {
+      throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
+    }
+    return { label: 'shared-server', settings: [], destroy: async () => {} };
+  }
+  const settings = pgPreset(presetName, { memoryBytes: totalmem() });
+  log(`private PostgreSQL cluster, preset ${presetName}:`);
+  for (const line of formatSettings(settings)) log(line);
+  const cluster = await startPrivatePostgres(name, { settings: settingsArguments(settings) });
+  process.env.DATABASE_URL = cluster.url;
+  return { label: presetName, settings, destroy: () => cluster.destroy() };
+}
