@@ -3,7 +3,7 @@
 // preset's settings and removed at the end, bench/pg-preset.ts). The bench's environment, and every process
 // it starts, follows DATABASE_URL to the chosen server.
 import { totalmem } from 'node:os';
-import { startPrivatePostgres } from '@directory/testing';
+import { postgresCommand, startPrivatePostgres } from '@directory/testing';
 import { log } from './bench-environment.js';
 import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
 
@@ -20,6 +20,8 @@ export type BenchPostgres = {
   settings: PgSetting[];
   /** Removes the private cluster and its data; nothing on the shared server. */
   destroy: () => Promise<void>;
+  /** Stops the private cluster but keeps its data, and prints how to start it again (`--keep`). */
+  keep: () => Promise<void>;
 };
 
 /** Checks the options and, for a private cluster, starts it and points DATABASE_URL at it. */
@@ -35,12 +37,22 @@ export async function useBenchPostgres(
     if (values['pg-preset'] !== undefined) {
       throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
     }
-    return { label: 'shared-server', settings: [], destroy: async () => {} };
+    return { label: 'shared-server', settings: [], destroy: async () => {}, keep: async () => {} };
   }
   const settings = pgPreset(presetName, { memoryBytes: totalmem() });
   log(`private PostgreSQL cluster, preset ${presetName}:`);
   for (const line of formatSettings(settings)) log(line);
   const cluster = await startPrivatePostgres(name, { settings: settingsArguments(settings) });
   process.env.DATABASE_URL = cluster.url;
-  return { label: presetName, settings, destroy: () => cluster.destroy() };
+  return {
+    label: presetName,
+    settings,
+    destroy: () => cluster.destroy(),
+    keep: async () => {
+      await cluster.stop();
+      const [command, args] = postgresCommand(cluster.dataDir, cluster.port, settingsArguments(settings));
+      log(`kept the private cluster's data in ${cluster.dataDir}; start it again with:`);
+      log(`  ${[command, ...args].join(' ')} &`);
+    },
+  };
 }

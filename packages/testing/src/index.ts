@@ -33,6 +33,7 @@ export {
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { scrapeMetrics } from './metrics-scrape.js';
 export {
+  postgresCommand,
   startPrivateElasticsearch,
   startPrivatePostgres,
   startPrivateRedis,

@@ -1,4 +1,4 @@
-export { startPrivatePostgres, type PrivatePostgres } from './postgres.js';
+export { postgresCommand, startPrivatePostgres, type PrivatePostgres } from './postgres.js';
 export {
   startPrivateElasticsearch,
   type PrivateElasticsearch,

@@ -16,6 +16,8 @@ import { asUser, spawnServer, userIds, waitUntil, type ServerProcess } from './s
  */
 export type PrivatePostgres = {
   port: number;
+  /** The cluster's data folder (a benchmark may keep it and start the server on it again). */
+  dataDir: string;
   /** The project's database on this cluster (migrated). */
   url: string;
   /** Starts the cluster again after `stop` or `kill` and waits until it accepts connections. */
@@ -152,6 +154,7 @@ export async function startPrivatePostgres(
   };
   return {
     port,
+    dataDir,
     url,
     start,
     stop: async () => {
