@@ -24,11 +24,18 @@ export type BenchEnvironment = {
   cleanup: () => Promise<void>;
 };
 
-export async function createBenchEnvironment(name: string): Promise<BenchEnvironment> {
+export async function createBenchEnvironment(
+  name: string,
+  options: { existing?: string } = {},
+): Promise<BenchEnvironment> {
   const config = loadConfig();
   const suffix = randomBytes(4).toString('hex');
-  const databaseName = `bench_${name}_${suffix}`;
-  await withAdmin((admin) => admin.query(`create database "${databaseName}"`));
+  // An existing store (a database and the alias of the same name, kept by an earlier run) is measured as
+  // it is and left in place; otherwise the run's own are created and removed by `cleanup`.
+  const databaseName = options.existing ?? `bench_${name}_${suffix}`;
+  if (options.existing === undefined) {
+    await withAdmin((admin) => admin.query(`create database "${databaseName}"`));
+  }
   const databaseUrl = withDatabase(config.DATABASE_URL, databaseName);
   // A benchmark shares the machine with whatever else runs: a slow connect is waited for, not a failure.
   // Its own seeding statements touch every row (a million at the reindex bench's default), far beyond the
@@ -39,7 +46,7 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
   });
   await migrateToLatest(db);
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
-  const alias = `bench_${name}_${suffix}`;
+  const alias = databaseName;
   const redisPrefix = `bench-${name}-${suffix}`;
   return {
     config,
@@ -51,10 +58,14 @@ export async function createBenchEnvironment(name: string): Promise<BenchEnviron
     queue: { connection: { url: standaloneTarget(config.REDIS_URL) }, prefix: redisPrefix },
     settle: () => settleEngines(db, client, alias),
     cleanup: async () => {
-      await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
+      if (options.existing === undefined) {
+        await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
+      }
       await client.close();
       await db.destroy();
-      await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
+      if (options.existing === undefined) {
+        await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
+      }
     },
   };
 }

@@ -1,11 +1,14 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--keep] [--postgres shared|private --pg-preset
-// defaults|tuned]`: the product measured at several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
+// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest]`: the product measured at
+// several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
 // get by id, the typeahead (one `/suggest` per keystroke), a changes feed page, the export of the largest
 // dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
-// pipeline; and the bytes per event and per place. A phase that fails is reported and its figures left out;
+// pipeline; and the bytes per event and per place. `--store` measures a store an earlier `--keep` run left
+// (its database and alias, on the server DATABASE_URL names) as it is, instead of the steps; `--phases`
+// runs only those measurements (storage is always measured). A phase that fails is reported and its figures left out;
 // the others still run (a full-size run takes hours). The last line is one JSON object
 // (bench/scale-figures.ts).
 import { parseArgs } from 'node:util';
@@ -31,6 +34,10 @@ import {
 } from './scale-measurements.js';
 import { buildScaleStore, extraRecrawlsFor } from './scale-store.js';
 
+/** The measurements of one store size, in the order they run (the ingest last: it changes the store). */
+const PHASES = ['reindex', 'search', 'export', 'replay', 'ingest'] as const;
+type Phase = (typeof PHASES)[number];
+
 const { values } = parseArgs({
   options: {
     places: { type: 'string', default: '200000' },
@@ -42,6 +49,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'ingest-events': { type: 'string', default: '4000' },
     keep: { type: 'boolean', default: false },
+    store: { type: 'string' },
+    phases: { type: 'string', default: PHASES.join(',') },
     ...POSTGRES_OPTIONS,
   },
 });
@@ -56,6 +65,13 @@ if (
   steps.some((step) => !(step >= 0 && step <= 1))
 )
   throw new Error('--places, --events and --ingest-events must be positive, --steps fractions from 0 to 1');
+const phases = new Set(values.phases.split(','));
+const unknownPhase = [...phases].find((phase) => !(PHASES as ReadonlyArray<string>).includes(phase));
+if (unknownPhase !== undefined) throw new Error(`--phases takes ${PHASES.join(', ')}; not ${unknownPhase}`);
+const runs = (phase: Phase): boolean => phases.has(phase);
+if (values.store !== undefined && values.postgres === 'private') {
+  throw new Error('--store measures a store on the server DATABASE_URL names: leave out --postgres private');
+}
 const search: SearchOptions = {
   requests: Number(values.requests),
   concurrency: Number(values.concurrency),
@@ -69,8 +85,9 @@ const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 const postgres = await useBenchPostgres('scale', values);
 const measuredSteps: StepFigures[] = [];
 try {
-  for (const [index, fraction] of steps.entries()) {
-    const environment = await createBenchEnvironment('scale');
+  // With --store, one step: the kept store as it is (fraction 1, nothing built).
+  for (const [index, fraction] of (values.store === undefined ? steps : [1]).entries()) {
+    const environment = await createBenchEnvironment('scale', { existing: values.store });
     try {
       if (index === 0) {
         const memory = await sql<{ setting: string }>`
@@ -82,7 +99,7 @@ try {
       }
       measuredSteps.push(await measureSize(environment, fraction));
     } finally {
-      if (values.keep) {
+      if (values.keep && values.store === undefined) {
         log(`kept database ${environment.databaseUrl} and alias ${environment.alias}`);
         await environment.client.close();
         await environment.db.destroy();
@@ -96,14 +113,18 @@ console.log(JSON.stringify({ bench: 'scale', ...scaleSummary(measuredSteps) }));
 
 async function measureSize(environment: BenchEnvironment, fraction: number): Promise<StepFigures> {
   const size = { places: Math.round(places * fraction), events: Math.round(events * fraction) };
-  log(`\n== ${(fraction * 100).toFixed(0)} %: ${size.places} places, ${size.events} events generated ==`);
+  log(
+    values.store === undefined
+      ? `\n== ${(fraction * 100).toFixed(0)} %: ${size.places} places, ${size.events} events generated ==`
+      : `\n== the kept store ${values.store} ==`,
+  );
   let stage = performance.now();
   const took = (): string => {
     const seconds = (performance.now() - stage) / 1000;
     stage = performance.now();
     return `${seconds.toFixed(1)} s`;
   };
-  if (size.places > 0) {
+  if (size.places > 0 && values.store === undefined) {
     const built = await buildScaleStore(environment.databaseUrl, {
       ...size,
       seed,
@@ -120,8 +141,10 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     );
   }
   await ensureDoctorsIndex(environment.client, environment.alias);
-  const projected = await project(environment);
-  log(`reindex (projection into Elasticsearch): ${took()}, peak RSS ${projected.rssMb} MB`);
+  if (runs('reindex')) {
+    const projected = await project(environment);
+    log(`reindex (projection into Elasticsearch): ${took()}, peak RSS ${projected.rssMb} MB`);
+  }
   const storage = await measureStorage(environment);
   log(
     `storage: events ${mb(storage.eventsBytes)} MB (${bytesPerEvent(storage)?.toFixed(0) ?? '-'} B per event), ` +
@@ -130,23 +153,28 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
   );
   const figures: StepFigures = { places: storage.places, storage, search: {} };
   const sample = await sampleServedRecords(environment, SAMPLE_SIZE);
-  if (sample.length > 0) {
+  if (sample.length > 0 && runs('search')) {
     const api = await startApi(environment);
     try {
       log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
       figures.search = (await phase('search', () => measureSearch(environment, api, sample, search))) ?? {};
       figures.feed = await phase('changes feed', () => measureFeed(environment, api, search));
+      log(`search and feed: ${took()}`);
     } finally {
       await api.process.stop('SIGTERM');
     }
+  }
+  if (sample.length > 0 && runs('export')) {
     // The export on an API of its own: its resident set is the export's, not the heap the searches grew.
     const exportApi = await startApi(environment);
     try {
       figures.export = await phase('export', () => measureExport(environment, exportApi));
-      log(`search, feed and export: ${took()}`);
+      log(`export: ${took()}`);
     } finally {
       await exportApi.process.stop('SIGTERM');
     }
+  }
+  if (sample.length > 0 && runs('replay')) {
     figures.replay = await phase('replay', () => measureReplay(environment));
     if (figures.replay) {
       const { seconds, rssMb, busy, cpuRatio } = figures.replay;
@@ -158,10 +186,12 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     took();
   }
   // Last: the batch changes the store the other measurements read.
-  figures.ingestEventsPerSecond = await phase('ingest', async () =>
-    measureIngest(environment, await ingestBatch(environment, sample, ingestEvents, seed)),
-  );
-  log(`ingest: ${took()}`);
+  if (runs('ingest')) {
+    figures.ingestEventsPerSecond = await phase('ingest', async () =>
+      measureIngest(environment, await ingestBatch(environment, sample, ingestEvents, seed)),
+    );
+    log(`ingest: ${took()}`);
+  }
   return figures;
 }
 
