@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { databaseTimeouts, loadConfig } from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { peakResidentMegabytes } from '@directory/observability';
 import { projectPlace, type StoredPlaceEvent } from '@directory/domain';
 import { REPLAY_PAGE } from '@directory/operator';
 import { createDoctorsIndex, createSearchClient, writeSerializedProjections } from '@directory/search-index';
@@ -104,7 +105,7 @@ try {
       events,
       seconds,
       foldCpuSeconds: foldMicros / 1e6,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb: peakResidentMegabytes(),
     }),
   );
 } finally {

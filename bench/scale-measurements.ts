@@ -55,7 +55,11 @@ export async function sampleServedRecords(
            document->>'sortName' as name, (document->'location'->>'lat')::float8 as lat,
            (document->'location'->>'lon')::float8 as lon, document->'doctor'->>'name' as "displayName",
            document->>'cityName' as "cityName", document->'specialtyCodes' as "specialtyCodes"
-    from places where served order by md5(place_id) limit ${count}`.execute(environment.db);
+    from places
+    -- The ids first: the fields of only the picked documents are read (a select list is worked out for
+    -- every row before the sort, over a million documents longer than the statement timeout).
+    where place_id in (select place_id from places where served order by md5(place_id) limit ${count})
+    order by md5(place_id)`.execute(environment.db);
   return result.rows.map((row) => ({
     id: row.id,
     country: row.country,

@@ -5,9 +5,9 @@
 // about that many events for `--places` places. `--threads` (default: the cores Node may use) builds the
 // slices in that many worker threads, 1 in the main thread; the store is the same whatever the number.
 import { availableParallelism } from 'node:os';
-import { resourceUsage } from 'node:process';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { peakResidentMegabytes } from '@directory/observability';
 import { createBenchEnvironment, log } from './bench-environment.js';
 import { describeMachine } from './machine.js';
 import { buildScaleStore, extraRecrawlsFor } from './scale-store.js';
@@ -75,7 +75,7 @@ try {
     ),
     `bytes per event (events with indexes): ${Math.round(bytesOf('events') / figures.storedEvents)}; ` +
       `per place (places with indexes): ${Math.round(bytesOf('places') / figures.places)}`,
-    `peak RSS: ${mb(resourceUsage().maxRSS * 1024)} MB`,
+    `peak RSS: ${peakResidentMegabytes()} MB`,
   ];
   log(lines.join('\n'));
   if (values.keep) log(`kept database: ${environment.databaseUrl}`);

@@ -10,3 +10,4 @@ export { installHttpMetrics, type HttpMetrics } from './metrics.js';
 export { warnAboutRedisDurability } from './redis-settings.js';
 export { startProcessOperations } from './process-operations.js';
 export { startTracing, stopTracing, tracingConfigured, tracingIsOn, type TracingOptions } from './tracing.js';
+export { peakResidentMegabytes, vmHwmKilobytes } from './resident-memory.js';

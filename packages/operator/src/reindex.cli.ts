@@ -4,6 +4,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { peakResidentMegabytes } from '@directory/observability';
 import { createSearchClient } from '@directory/search-index';
 import { ReindexLockedError } from './reindex-lock.js';
 import {
@@ -155,7 +156,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
           (summary.removedIndices.length
             ? `; deleted ${summary.removedIndices.join(', ')}`
             : '; previous index kept') +
-          `; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` +
+          `; peak RSS ${peakResidentMegabytes()} MB` +
           `; CPU ${((process.cpuUsage().user + process.cpuUsage().system) / 1e6).toFixed(1)} s`,
       );
     }
