@@ -10,6 +10,9 @@ export type RunningApi = {
   opsPort: number;
 };
 
+/** The API's heap cap, as docker-compose.yml runs it (docs/operations.md, "Sizing one box"). */
+export const API_NODE_OPTIONS = '--max-old-space-size=192';
+
 /**
  * The API as its own process, as in production (logs at info included), with a key of its own; this
  * process is the client. `env` overrides the process's settings (bench:fhir turns the hot-query cache off).
@@ -19,6 +22,13 @@ export async function startApi(
   env: Record<string, string> = {},
 ): Promise<RunningApi> {
   const account = await ensureAccount(environment.db, 'bench@example.com');
+  // A kept store (`bench:scale --store`) meets the keys of earlier runs: at most five may be active.
+  await environment.db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('account_id', '=', account.id)
+    .where('revoked_at', 'is', null)
+    .execute();
   const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
   const port = await freePort();
   const opsPort = await freePort();
@@ -31,6 +41,7 @@ export async function startApi(
     API_PORT: String(port),
     ...UNLIMITED_QUOTAS,
     LOG_LEVEL: 'info',
+    NODE_OPTIONS: API_NODE_OPTIONS,
     ...env,
   });
   try {
