@@ -11,7 +11,7 @@ export type RunningApi = {
 };
 
 /** The API's heap cap, as docker-compose.yml runs it (docs/operations.md, "Sizing one box"). */
-export const API_NODE_OPTIONS = '--max-old-space-size=192';
+export const API_NODE_OPTIONS = '--max-old-space-size=256';
 
 /**
  * The API as its own process, as in production (logs at info included), with a key of its own; this
