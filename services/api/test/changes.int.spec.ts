@@ -7,7 +7,7 @@ import {
   type ChangesPage,
   type PlaceState,
 } from '@directory/domain';
-import { recordFeedClock } from '@directory/event-store';
+import { feedFenceAt, recordFeedClock } from '@directory/event-store';
 import { placeState, storeServedPlaces } from '@directory/testing';
 import {
   createApiHarness,
@@ -178,14 +178,28 @@ describe('GET /api/v1/changes (changes feed)', () => {
     const db = harness.database.db;
     await store([placeState({ id: 'when-old', name: 'Praxis old', country: 'es' })]);
     await recordFeedClock(db);
-    // An instant between the fact and the next change (the database's clock, as the feed's).
-    const { rows } = await sql<{ at: Date }>`select clock_timestamp() as at`.execute(db);
+    // An instant between the fact and the next change (the database's clock, as the feed's). Instants
+    // are read to the millisecond and the fact holds microseconds: within the fact's millisecond the
+    // instant would come before it, and the feed would start at the beginning.
+    const { rows } = await sql<{ at: Date }>`
+      select clock_timestamp() as at from (select pg_sleep(0.002)) as wait`.execute(db);
     const instant = rows[0]?.at.toISOString() ?? '';
     await store([placeState({ id: 'when-new', name: 'Praxis new', country: 'es' })]);
 
     const fromInstant = await readAll('es', instant);
-    expect(fromInstant.changes.map((change) => change.id)).toEqual(['when-new']);
-    const [entry] = fromInstant.changes;
+    // The feed starts at the fence of the note taken before the instant: every change at or above it.
+    // A transaction open anywhere on the server while the note was taken (another test's, on the shared
+    // server) holds the fence back, and then the change before the instant is in the feed too (the
+    // documented conservative start); which one it is follows from the fence, read back.
+    const fence = await feedFenceAt(db, new Date(instant));
+    const { rows: old } = await sql<{ atOrAbove: boolean }>`
+      select changed_xid >= ${fence}::xid8 as "atOrAbove" from places where place_id = 'when-old'`.execute(
+      db,
+    );
+    expect(fence).not.toBe('0');
+    const ids = fromInstant.changes.map((change) => change.id);
+    expect(ids).toEqual(old[0]?.atOrAbove ? ['when-old', 'when-new'] : ['when-new']);
+    const entry = fromInstant.changes.find((change) => change.id === 'when-new');
     expect(entry?.change).toBe('upsert');
     expect(Date.parse(entry?.changedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(instant));
 
