@@ -11,7 +11,7 @@
 // shared_buffers, autovacuums and CPU seconds per process, which show why the ingest slows as it grows.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ import { sql } from 'kysely';
 import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
 import { generateEvents } from '@directory/sample-data';
+import { processMemoryKilobytes } from '@directory/observability';
 import { ensureDoctorsIndex } from '@directory/search-index';
 import { processModeOf, startProcess } from '@directory/testing';
 import { createBenchEnvironment, log } from './bench-environment.js';
@@ -41,16 +42,10 @@ const seed = Number(values.seed);
 if (!Number.isInteger(events) || events <= 0) throw new Error('--events must be a positive integer');
 
 /** One process's resident set (VmRSS) and its peak so far (VmHWM), in MB; undefined once it has exited. */
-async function readRss(pid: number): Promise<{ rss: number; hwm: number } | undefined> {
-  try {
-    const status = await readFile(`/proc/${pid}/status`, 'utf8');
-    const kilobytes = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-    const rss = kilobytes('VmRSS');
-    const hwm = kilobytes('VmHWM');
-    return Number.isFinite(rss) && Number.isFinite(hwm) ? { rss: rss / 1024, hwm: hwm / 1024 } : undefined;
-  } catch {
-    return undefined;
-  }
+function readRss(pid: number): { rss: number; hwm: number } | undefined {
+  const rss = processMemoryKilobytes(pid, 'VmRSS');
+  const hwm = processMemoryKilobytes(pid, 'VmHWM');
+  return rss !== undefined && hwm !== undefined ? { rss: rss / 1024, hwm: hwm / 1024 } : undefined;
 }
 
 type Sample = { seconds: number; stored: number; producer?: number; worker?: number; redis?: number };
@@ -200,9 +195,9 @@ try {
   let nextReport = 0.1;
   while (!producerDone) {
     const seconds = (performance.now() - started) / 1000;
-    const [producerRss, workerRss, redisUsed, counters] = await Promise.all([
-      readRss(producerPid),
-      readRss(workerPid),
+    const producerRss = readRss(producerPid);
+    const workerRss = readRss(workerPid);
+    const [redisUsed, counters] = await Promise.all([
       readRedisMemory(redis),
       // The store's position counts events stored, beside PostgreSQL's counters.
       readCounters(seconds),
@@ -239,7 +234,7 @@ try {
   }
   const code = await producer.exited;
   const seconds = (performance.now() - started) / 1000;
-  const finalRss = await readRss(workerPid);
+  const finalRss = readRss(workerPid);
   if (finalRss) peaks.worker = Math.max(peaks.worker, finalRss.hwm);
   const producerOutput = producer.output();
   await worker.stop('SIGTERM');

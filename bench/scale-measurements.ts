@@ -1,10 +1,10 @@
 // What `bench:scale` measures on one store: search and gets through the API against the same requests
 // straight to Elasticsearch, a changes feed page, the export of the largest dataset, a replay, and the
 // bytes the store takes (its ingest batch: scale-ingest.ts). Each reuses the other benches' parts.
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
 import type { CountryCode } from '@directory/domain';
+import { processMemoryKilobytes } from '@directory/observability';
 import {
   apiFeedClient,
   apiSearchClient,
@@ -223,12 +223,7 @@ export async function measureExport(
 
 /** A process' resident set now, from /proc (0 once it has exited). */
 function residentMb(pid: number): number {
-  try {
-    const kilobytes = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kilobytes ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
+  return (processMemoryKilobytes(pid, 'VmRSS') ?? 0) / 1024;
 }
 
 /** `reindex`: the projection of the whole store into a new index, swapped in; seconds and peak RSS. */

@@ -10,4 +10,9 @@ export { installHttpMetrics, type HttpMetrics } from './metrics.js';
 export { warnAboutRedisDurability } from './redis-settings.js';
 export { startProcessOperations } from './process-operations.js';
 export { startTracing, stopTracing, tracingConfigured, tracingIsOn, type TracingOptions } from './tracing.js';
-export { peakResidentMegabytes, vmHwmKilobytes } from './resident-memory.js';
+export {
+  peakResidentMegabytes,
+  processMemoryKilobytes,
+  statusKilobytes,
+  type StatusMemoryField,
+} from './resident-memory.js';

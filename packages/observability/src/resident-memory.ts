@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+/** The memory lines of /proc/<pid>/status a reader may ask for: the resident set now and its peak. */
+export type StatusMemoryField = 'VmRSS' | 'VmHWM';
+
 /**
  * This process's peak resident set, in MB: Linux's VmHWM, the high-water mark of the process's own
  * memory. `process.resourceUsage().maxRSS` is not that: Linux carries it across `exec`, so a process
@@ -7,20 +10,27 @@ import { readFileSync } from 'node:fs';
  * Elsewhere than Linux, maxRSS is what there is.
  */
 export function peakResidentMegabytes(): number {
-  try {
-    const kilobytes = vmHwmKilobytes(readFileSync('/proc/self/status', 'utf8'));
-    if (kilobytes !== undefined) return Math.round(kilobytes / 1024);
-  } catch {
-    // No /proc: not Linux.
-  }
-  return Math.round(process.resourceUsage().maxRSS / 1024);
+  const kilobytes = processMemoryKilobytes('self', 'VmHWM');
+  return Math.round((kilobytes ?? process.resourceUsage().maxRSS) / 1024);
 }
 
-/** The `VmHWM:  123456 kB` line of /proc/<pid>/status, in kB; undefined when absent. */
-export function vmHwmKilobytes(status: string): number | undefined {
+/** One memory line of a process's /proc status (`self` or a pid), in kB; undefined without /proc or the process. */
+export function processMemoryKilobytes(pid: number | 'self', field: StatusMemoryField): number | undefined {
+  try {
+    return statusKilobytes(readFileSync(`/proc/${pid}/status`, 'utf8'), field);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `VmHWM:  123456 kB` line of a /proc/<pid>/status text, in kB; undefined when absent. */
+export function statusKilobytes(status: string, field: StatusMemoryField): number | undefined {
   for (const line of status.split('\n')) {
-    if (!line.startsWith('VmHWM:')) continue;
-    const [amount, unit] = line.slice('VmHWM:'.length).trim().split(' ');
+    if (!line.startsWith(`${field}:`)) continue;
+    const [amount, unit] = line
+      .slice(field.length + 1)
+      .trim()
+      .split(' ');
     const kilobytes = Number(amount);
     return unit === 'kB' && Number.isFinite(kilobytes) ? kilobytes : undefined;
   }
