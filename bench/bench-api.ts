@@ -21,14 +21,9 @@ export async function startApi(
   environment: BenchEnvironment,
   env: Record<string, string> = {},
 ): Promise<RunningApi> {
-  const account = await ensureAccount(environment.db, 'bench@example.com');
-  // A kept store (`bench:scale --store`) meets the keys of earlier runs: at most five may be active.
-  await environment.db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('account_id', '=', account.id)
-    .where('revoked_at', 'is', null)
-    .execute();
+  // An account of the run's own: a kept store (`bench:scale --store`) holds earlier runs' accounts, each
+  // with the keys its run made, and an account may hold at most five active keys.
+  const account = await ensureAccount(environment.db, `${environment.redisPrefix}@example.com`);
   const { secret } = await createApiKey(environment.db, { accountId: account.id, name: 'bench' });
   const port = await freePort();
   const opsPort = await freePort();

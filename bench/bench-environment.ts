@@ -21,6 +21,9 @@ export type BenchEnvironment = {
   queue: QueueConnection;
   /** Lets the engines finish the work of what ran before; call it before each timed phase. */
   settle: () => Promise<void>;
+  /** Closes the connections and leaves the database and the alias in place (`--keep`, `--store`). */
+  release: () => Promise<void>;
+  /** Removes what the run created (nothing of an existing store) and closes the connections. */
   cleanup: () => Promise<void>;
 };
 
@@ -48,6 +51,10 @@ export async function createBenchEnvironment(
   const client = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 120_000, maxRetries: 3 });
   const alias = databaseName;
   const redisPrefix = `bench-${name}-${suffix}`;
+  const release = async () => {
+    await client.close();
+    await db.destroy();
+  };
   return {
     config,
     db,
@@ -57,15 +64,12 @@ export async function createBenchEnvironment(
     redisPrefix,
     queue: { connection: { url: standaloneTarget(config.REDIS_URL) }, prefix: redisPrefix },
     settle: () => settleEngines(db, client, alias),
+    release,
     cleanup: async () => {
-      if (options.existing === undefined) {
-        await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
-      }
-      await client.close();
-      await db.destroy();
-      if (options.existing === undefined) {
-        await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
-      }
+      if (options.existing !== undefined) return release();
+      await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
+      await release();
+      await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
     },
   };
 }

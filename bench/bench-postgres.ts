@@ -5,7 +5,7 @@
 import { totalmem } from 'node:os';
 import { postgresCommand, startPrivatePostgres } from '@directory/testing';
 import { log } from './bench-environment.js';
-import { formatSettings, isPgPreset, pgPreset, settingsArguments, type PgSetting } from './pg-preset.js';
+import { formatSettings, isPgPreset, pgPreset, settingsArguments } from './pg-preset.js';
 
 /** The options every bench that can choose its PostgreSQL declares (for node:util's parseArgs). */
 export const POSTGRES_OPTIONS = {
@@ -16,8 +16,6 @@ export const POSTGRES_OPTIONS = {
 export type BenchPostgres = {
   /** `shared-server`, or the private cluster's preset. */
   label: string;
-  /** The private cluster's settings (empty on the shared server, which keeps its own). */
-  settings: PgSetting[];
   /** Removes the private cluster and its data; nothing on the shared server. */
   destroy: () => Promise<void>;
   /** Stops the private cluster but keeps its data, and prints how to start it again (`--keep`). */
@@ -37,7 +35,7 @@ export async function useBenchPostgres(
     if (values['pg-preset'] !== undefined) {
       throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
     }
-    return { label: 'shared-server', settings: [], destroy: async () => {}, keep: async () => {} };
+    return { label: 'shared-server', destroy: async () => {}, keep: async () => {} };
   }
   const settings = pgPreset(presetName, { memoryBytes: totalmem() });
   log(`private PostgreSQL cluster, preset ${presetName}:`);
@@ -46,7 +44,6 @@ export async function useBenchPostgres(
   process.env.DATABASE_URL = cluster.url;
   return {
     label: presetName,
-    settings,
     destroy: () => cluster.destroy(),
     keep: async () => {
       await cluster.stop();

@@ -80,9 +80,5 @@ try {
   log(lines.join('\n'));
   if (values.keep) log(`kept database: ${environment.databaseUrl}`);
 } finally {
-  if (!values.keep) await environment.cleanup();
-  else {
-    await environment.client.close();
-    await environment.db.destroy();
-  }
+  await (values.keep ? environment.release() : environment.cleanup());
 }

@@ -101,9 +101,8 @@ try {
     } finally {
       if (values.keep && values.store === undefined) {
         log(`kept database ${environment.databaseUrl} and alias ${environment.alias}`);
-        await environment.client.close();
-        await environment.db.destroy();
-      } else await environment.cleanup();
+      }
+      await (values.keep ? environment.release() : environment.cleanup());
     }
   }
 } finally {
