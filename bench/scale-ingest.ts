@@ -47,39 +47,47 @@ export async function ingestBatch(
   return lines;
 }
 
-/** The server's write-ahead log so far: bytes and full-page images (the whole cluster's). */
+/**
+ * The server's write-ahead log so far: bytes (the insert position: exact at any moment) and full-page
+ * images (pg_stat_wal: a backend reports its count when it goes idle, at most once a second, and when it
+ * exits). The whole cluster's.
+ */
 async function walCounters(environment: BenchEnvironment): Promise<{ bytes: number; fpi: number }> {
   const { rows } = await sql<{ bytes: string; fpi: string }>`
-    select wal_bytes::text as bytes, wal_fpi::text as fpi from pg_stat_wal`.execute(environment.db);
+    select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text as bytes, wal_fpi::text as fpi
+    from pg_stat_wal`.execute(environment.db);
   return { bytes: Number(rows[0]?.bytes ?? 0), fpi: Number(rows[0]?.fpi ?? 0) };
 }
 
 /**
  * The batch through the real pipeline (one worker process); events per second until searchable, and the
- * write-ahead log it cost per event. The batch starts right after a checkpoint (the settle), so each
- * index page it is first to touch is logged whole: on a large store, with keys spread over big indexes,
- * that is most of its pages (a long ingest pays it once per checkpoint interval instead).
+ * write-ahead log it cost per event, read once the worker has stopped (its connections report their
+ * full-page images as they close). The batch starts right after a checkpoint (the settle), so each index
+ * page it is first to touch is logged whole: on a large store, with keys spread over big indexes, that is
+ * most of its pages (a long ingest pays it once per checkpoint interval instead).
  */
 export async function measureIngest(
   environment: BenchEnvironment,
   lines: ReadonlyArray<string>,
 ): Promise<number> {
   const pipeline = await startIngestPipeline(environment, 1);
+  let seconds: number;
+  let walBefore: { bytes: number; fpi: number };
   try {
     await environment.settle();
-    const walBefore = await walCounters(environment);
+    walBefore = await walCounters(environment);
     const started = performance.now();
     await pipeline.ingest(lines, environment.config.INGEST_BATCH_SIZE);
-    const seconds = (performance.now() - started) / 1000;
-    const walAfter = await walCounters(environment);
-    const perEvent = (value: number) => value / Math.max(lines.length, 1);
-    log(
-      `  ingest: ${lines.length} events in ${seconds.toFixed(1)} s = ${(lines.length / seconds).toFixed(0)} events/s; ` +
-        `WAL ${(perEvent(walAfter.bytes - walBefore.bytes) / 1024).toFixed(1)} KB and ` +
-        `${perEvent(walAfter.fpi - walBefore.fpi).toFixed(2)} full-page images per event (whole server)`,
-    );
-    return lines.length / seconds;
+    seconds = (performance.now() - started) / 1000;
   } finally {
     await pipeline.stop();
   }
+  const walAfter = await walCounters(environment);
+  const perEvent = (value: number) => value / Math.max(lines.length, 1);
+  log(
+    `  ingest: ${lines.length} events in ${seconds.toFixed(1)} s = ${(lines.length / seconds).toFixed(0)} events/s; ` +
+      `WAL ${(perEvent(walAfter.bytes - walBefore.bytes) / 1024).toFixed(1)} KB and ` +
+      `${perEvent(walAfter.fpi - walBefore.fpi).toFixed(2)} full-page images per event (whole server)`,
+  );
+  return lines.length / seconds;
 }
