@@ -40,7 +40,7 @@ export type StorageFigures = {
 export type StepFigures = {
   places: number;
   storage: StorageFigures;
-  /** Events per second of the fixed batch through the real pipeline. */
+  /** Events per second through the real pipeline: the fixed batch, or batches for `--ingest-seconds`. */
   ingestEventsPerSecond?: number;
   search: Record<string, WorkloadFigures>;
   feed?: WorkloadFigures;

@@ -1,12 +1,12 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
-// [--requests N] [--concurrency C] [--ingest-events N] [--keep] [--postgres shared|private --pg-preset
+// [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
 // defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
 // get by id, the typeahead (one `/suggest` per keystroke), a changes feed page, the export of the largest
 // dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
-// pipeline; and the bytes per event and per place. `--store` measures a store an earlier `--keep` run left
+// pipeline (or such batches for `--ingest-seconds`: a long ingest's steady state); and the bytes per event and per place. `--store` measures a store an earlier `--keep` run left
 // (its database and alias, on the server DATABASE_URL names) as it is, instead of the steps; `--phases`
 // runs only those measurements (storage is always measured). A phase that fails is reported and its figures left out;
 // the others still run (a full-size run takes hours). The last line is one JSON object
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '8' },
     'ingest-events': { type: 'string', default: '4000' },
+    // 0: one batch of --ingest-events; more: such batches until that many seconds of ingest have passed.
+    'ingest-seconds': { type: 'string', default: '0' },
     keep: { type: 'boolean', default: false },
     store: { type: 'string' },
     phases: { type: 'string', default: PHASES.join(',') },
@@ -59,12 +61,16 @@ const events = Number(values.events);
 const seed = Number(values.seed);
 const steps = values.steps.split(',').map(Number);
 const ingestEvents = Number(values['ingest-events']);
+const ingestSeconds = Number(values['ingest-seconds']);
 if (
   ![places, events, ingestEvents].every((value) => Number.isSafeInteger(value) && value > 0) ||
+  !(Number.isSafeInteger(ingestSeconds) && ingestSeconds >= 0) ||
   !Number.isSafeInteger(seed) ||
   steps.some((step) => !(step >= 0 && step <= 1))
 )
-  throw new Error('--places, --events and --ingest-events must be positive, --steps fractions from 0 to 1');
+  throw new Error(
+    '--places, --events and --ingest-events must be positive, --ingest-seconds at least 0, --steps fractions from 0 to 1',
+  );
 const phases = new Set(values.phases.split(','));
 const unknownPhase = [...phases].find((phase) => !(PHASES as ReadonlyArray<string>).includes(phase));
 if (unknownPhase !== undefined) throw new Error(`--phases takes ${PHASES.join(', ')}; not ${unknownPhase}`);
@@ -186,9 +192,14 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
   }
   // Last: the batch changes the store the other measurements read.
   if (runs('ingest')) {
-    figures.ingestEventsPerSecond = await phase('ingest', async () =>
-      measureIngest(environment, await ingestBatch(environment, sample, ingestEvents, seed)),
+    const ingest = await phase('ingest', async () =>
+      measureIngest(
+        environment,
+        (round) => ingestBatch(environment, sample, ingestEvents, seed + round),
+        ingestSeconds,
+      ),
     );
+    figures.ingestEventsPerSecond = ingest?.eventsPerSecond;
     log(`ingest: ${took()}`);
   }
   return figures;
