@@ -54,7 +54,8 @@ try {
   const bytesOf = (name: string): number =>
     Number(relations.rows.find((row) => row.name === name)?.bytes ?? 0);
   const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
-  const totalSeconds = figures.loadSeconds + figures.commitSeconds + figures.indexSeconds;
+  const totalSeconds =
+    figures.loadSeconds + figures.commitSeconds + figures.indexSeconds + figures.vacuumSeconds;
   const lines = [
     `generated ${figures.generated} events: stored ${figures.storedEvents}, invalid ${figures.invalid}, ` +
       `duplicates ${figures.duplicates}; places ${figures.places} (served ${figures.servedPlaces})`,
@@ -67,7 +68,8 @@ try {
     `  places: ${Math.round(figures.places / figures.loadSeconds)} rows/s, ` +
       `${mb(figures.placeBytes / figures.loadSeconds)} MB/s of COPY text (${mb(figures.placeBytes)} MB)`,
     `commit: ${figures.commitSeconds.toFixed(1)} s; index rebuild: ${figures.indexSeconds.toFixed(1)} s ` +
-      `(${options.dropIndexes ? 'indexes dropped during the load' : 'indexes kept during the load'})`,
+      `(${options.dropIndexes ? 'indexes dropped during the load' : 'indexes kept during the load'}); ` +
+      `vacuum analyze: ${figures.vacuumSeconds.toFixed(1)} s`,
     `total: ${totalSeconds.toFixed(1)} s`,
     ...relations.rows.map(
       (row) =>
