@@ -32,7 +32,7 @@ import {
   sampleServedRecords,
   type SearchOptions,
 } from './scale-measurements.js';
-import { buildScaleStore, extraRecrawlsFor } from './scale-store.js';
+import { buildScaleStore, extraRecrawlsFor, markStoreProjected } from './scale-store.js';
 
 /** The measurements of one store size, in the order they run (the ingest last: it changes the store). */
 const PHASES = ['reindex', 'search', 'export', 'replay', 'ingest'] as const;
@@ -148,6 +148,8 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
   if (runs('reindex')) {
     const projected = await project(environment);
     log(`reindex (projection into Elasticsearch): ${took()}, peak RSS ${projected.rssMb} MB`);
+    const marked = await markStoreProjected(environment.databaseUrl);
+    log(`${marked} places marked projected (as the worker marks what it wrote to the index): ${took()}`);
   }
   const storage = await measureStorage(environment);
   log(
