@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import { DOCTORS_MAPPING, DOCTORS_SETTINGS } from './mapping.js';
+import { DOCTORS_MAPPING, DOCTORS_SETTINGS, missingProperties } from './mapping.js';
 
 /**
  * How an index is spread over the cluster (ELASTICSEARCH_SHARDS, ELASTICSEARCH_REPLICAS): with one replica
@@ -52,14 +52,19 @@ export async function concreteIndices(client: Client, alias: string): Promise<st
  * Creates the first concrete index behind the alias if the alias does not exist yet. The first index has
  * a fixed name, so processes starting together race on index creation (one wins, the rest see 400
  * resource_already_exists) instead of each attaching an index of its own to the alias. An index made by
- * an earlier release gets the fields this one added (a mapping only ever gains fields; a field whose
- * type changed is refused, loudly): without them its strict mapping would refuse every document the
- * worker writes until a reindex.
+ * an earlier release gets the fields this one added: without them its strict mapping would refuse every
+ * document the worker writes until a reindex. Only the missing fields are put: a field's parameters
+ * cannot change in place (Elasticsearch refuses the whole mapping), so a field this release indexes
+ * differently keeps the old way in that index until the next reindex builds a new one.
  */
 export async function ensureDoctorsIndex(client: Client, alias: string, shape?: IndexShape): Promise<string> {
   const current = await indicesBehindAlias(client, alias);
   if (current[0]) {
-    await client.indices.putMapping({ index: alias, ...DOCTORS_MAPPING });
+    const mappings = await client.indices.getMapping({ index: current[0] });
+    const existing = mappings[current[0]]?.mappings.properties ?? {};
+    const missing = missingProperties(existing, DOCTORS_MAPPING.properties ?? {});
+    if (Object.keys(missing).length > 0)
+      await client.indices.putMapping({ index: alias, properties: missing });
     return current[0];
   }
   const index = `${alias}__initial`;

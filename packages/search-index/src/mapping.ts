@@ -8,3 +8,11 @@ export const DOCTORS_SETTINGS: estypes.IndicesIndexSettings = {
   number_of_shards: 1,
   number_of_replicas: 0,
 };
+
+/** The fields of `wanted` that `existing` lacks (by name: a field both have is left as the index has it). */
+export function missingProperties<Property>(
+  existing: Readonly<Record<string, unknown>>,
+  wanted: Readonly<Record<string, Property>>,
+): Record<string, Property> {
+  return Object.fromEntries(Object.entries(wanted).filter(([field]) => !Object.hasOwn(existing, field)));
+}

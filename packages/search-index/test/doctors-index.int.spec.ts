@@ -44,16 +44,22 @@ describe('doctors index on the local Elasticsearch', () => {
     expect(response.hits.hits.map((hit) => hit._source?.doctor.name)).toEqual(['Praxis Müller']);
   });
 
-  it("gives an earlier release's index the fields this release added, so new documents are not refused", async () => {
+  it("gives an earlier release's index the fields this release added, and keeps the fields it indexes its own way", async () => {
     const older = `${search.prefix}_older`;
-    // The mapping before API 1.3's provenance: no updatedAt.
+    // The mapping before API 1.3's provenance (no updatedAt) and before searchText's word starts.
     const { updatedAt: _added, ...earlierProperties } = DOCTORS_MAPPING.properties ?? {};
+    earlierProperties.searchText = { type: 'text', analyzer: 'standard' };
     await search.client.indices.create({
       index: `${older}__initial`,
       mappings: { dynamic: 'strict', properties: earlierProperties },
       aliases: { [older]: {} },
     });
-    const document = { placeId: 'place-3', served: true, updatedAt: '2026-11-01T00:00:00.000Z' };
+    const document = {
+      placeId: 'place-3',
+      served: true,
+      updatedAt: '2026-11-01T00:00:00.000Z',
+      searchText: 'praxis muller berlin',
+    };
     await expect(search.client.index({ index: older, id: 'place-3', document })).rejects.toThrow(
       /strict_dynamic_mapping_exception/,
     );
@@ -61,9 +67,21 @@ describe('doctors index on the local Elasticsearch', () => {
     await search.client.index({ index: older, id: 'place-3', document, refresh: true });
     const found = await search.client.count({
       index: older,
-      query: { range: { updatedAt: { gte: '2026-10-01T00:00:00Z' } } },
+      query: {
+        bool: {
+          filter: [
+            { range: { updatedAt: { gte: '2026-10-01T00:00:00Z' } } },
+            { match_bool_prefix: { searchText: { query: 'praxis m', operator: 'and' } } },
+          ],
+        },
+      },
     });
     expect(found.count).toBe(1);
+    const mapping = await search.client.indices.getMapping({ index: `${older}__initial` });
+    expect(mapping[`${older}__initial`]?.mappings.properties?.searchText).toEqual({
+      type: 'text',
+      analyzer: 'standard',
+    });
   });
 
   it('rejects a field outside the mapping (dynamic: strict)', async () => {
