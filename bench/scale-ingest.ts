@@ -17,8 +17,8 @@ export async function ingestBatch(
   seed: number,
 ): Promise<string[]> {
   const recrawled = Math.min(Math.floor(events / 2), sample.length);
-  const lines = [...generateEvents({ count: events - recrawled, seed: seed + 1 })].map((event) =>
-    JSON.stringify(event),
+  const lines = [...generateEvents({ count: events - recrawled, seed: seed + 1, estimateServed: false })].map(
+    (event) => JSON.stringify(event),
   );
   const latest = await sql<{ placeId: string; payload: string }>`
     select distinct on (place_id) place_id as "placeId", payload::text as payload from events

@@ -149,7 +149,10 @@ async function beginStamped(client: pg.Client): Promise<Stamp> {
   return row;
 }
 
-type LoadFigures = Omit<ScaleStoreFigures, 'loadSeconds' | 'indexSeconds' | 'commitSeconds'>;
+type LoadFigures = Omit<
+  ScaleStoreFigures,
+  'loadSeconds' | 'indexSeconds' | 'commitSeconds' | 'vacuumSeconds'
+>;
 
 /** A slice on its way: its places' text and position count first, its events' text once it has an offset. */
 type Counted = {
