@@ -93,13 +93,10 @@ export async function buildScaleStore(
   databaseUrl: string,
   options: ScaleStoreOptions,
 ): Promise<ScaleStoreFigures> {
-  const eventsClient = new pg.Client({ connectionString: databaseUrl });
-  const placesClient = new pg.Client({ connectionString: databaseUrl });
-  await eventsClient.connect();
-  await placesClient.connect();
+  // The load is one long COPY per table, an index build and a vacuum: longer than any statement timeout.
+  const eventsClient = await connectUntimed(databaseUrl);
+  const placesClient = await connectUntimed(databaseUrl);
   try {
-    // The load is one long COPY per table and an index build: no statement timeout the database sets.
-    for (const client of [eventsClient, placesClient]) await client.query('set statement_timeout = 0');
     const dropped = options.dropIndexes ? await dropSecondaryIndexes(eventsClient) : [];
     // Each stream's rows are stamped as the worker's statements stamp them: its transaction's now() and id.
     const eventsTransaction = await beginStamped(eventsClient);
@@ -121,7 +118,7 @@ export async function buildScaleStore(
     await restoreIndexes(eventsClient, placesClient, dropped);
     const indexSeconds = (performance.now() - indexing) / 1000;
     // A long-lived store has its statistics (the planner must not take it for empty) and its visibility
-    // map; on the connection without a statement timeout: at full size this takes longer than a minute.
+    // map: at full size this takes longer than a minute.
     const vacuuming = performance.now();
     await Promise.all([
       eventsClient.query('vacuum analyze events'),
@@ -433,15 +430,14 @@ async function restoreIndexes(
 /**
  * Records that the index holds every place's folded document, as the worker's projector does after it
  * writes them: a bulk-built store is folded but not projected (projected_version 0), and once `reindex`
- * has copied the documents the worker would otherwise take every place for lagging and sweep them all,
- * beside whatever is measured. Returns the places marked.
+ * has copied the documents a worker would otherwise take every place for lagging and sweep them all,
+ * beside whatever is measured. Rewrites the rows it marks (millions: the table's size doubles until a
+ * vacuum full), so it runs before the measures that start a worker, after the storage is measured.
+ * Returns the places marked.
  */
 export async function markStoreProjected(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await connectUntimed(databaseUrl);
   try {
-    // Millions of rows: no statement timeout the database sets.
-    await client.query('set statement_timeout = 0');
     const marked = await client.query(
       `update places set projected_version = stream_version, lag_since = null
        where projected_version < stream_version and state_version = stream_version`,
@@ -451,4 +447,17 @@ export async function markStoreProjected(databaseUrl: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** A connection without the database's statement timeout, for statements over millions of rows. */
+async function connectUntimed(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('set statement_timeout = 0');
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  return client;
 }
