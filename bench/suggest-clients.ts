@@ -1,24 +1,14 @@
 // The typeahead's two sides, shared by `bench:suggest` and `bench:scale`: `GET /api/v1/suggest` through
 // the API, and the route's own Elasticsearch requests sent straight to the index (side by side, as the
-// route sends them, without its cache; the city table read once per dataset, as any client of it would
-// keep it, and matched in memory as the route does).
+// route sends them, without its cache).
 import {
-  buildCityTableRequest,
   buildSpecialtyCountsRequest,
-  buildSuggestDoctorsRequests,
-  cityTablePage,
-  matchCities,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
   matchingSpecialtyCodes,
-  prepareCitySpellings,
-  suggestedDoctorHits,
-  type CityTableAggregation,
   type CountryCode,
-  type PreparedSpelling,
-  type SuggestDoctorsRequestBody,
-  type SuggestHit,
   type SuggestParams,
 } from '@directory/domain';
-import type { Client } from '@elastic/elasticsearch';
 import type { RunningApi } from './bench-api.js';
 import { runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import type { SuggestSequence } from './suggest-workload.js';
@@ -34,66 +24,23 @@ export function apiSuggestClient(api: RunningApi): SuggestClient {
   };
 }
 
-/**
- * Elasticsearch's own time (`took`, ms) of one keystroke's requests: the slowest of the doctors' three
- * (they run side by side), and the city table's pages when a keystroke had to read them.
- */
-export type SuggestTook = (request: 'doctors' | 'city table', q: string, tookMs: number) => void;
+/** Elasticsearch's own time (`took`, ms) of one request of a keystroke: which request costs what. */
+export type SuggestTook = (request: 'doctors' | 'cities', q: string, tookMs: number) => void;
 
 /** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
 export function rawSuggestClient(environment: BenchEnvironment, onTook?: SuggestTook): SuggestClient {
   const { client, alias } = environment;
-  const tables = new Map<CountryCode, Promise<PreparedSpelling[]>>();
-  const cityTable = (country: CountryCode, q: string) => {
-    let table = tables.get(country);
-    if (table === undefined) {
-      table = readCityTable(client, alias, country, (tookMs) => onTook?.('city table', q, tookMs));
-      tables.set(country, table);
-    }
-    return table;
-  };
   return async (country, q) => {
     const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
     const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
-    const requests = buildSuggestDoctorsRequests(params);
-    const doctors = (body: SuggestDoctorsRequestBody) =>
-      client.search<NonNullable<SuggestHit['_source']>>({ index: alias, ...body });
-    const [before, starting, after, spellings] = await Promise.all([
-      doctors(requests.before),
-      doctors(requests.starting),
-      doctors(requests.after),
-      cityTable(country, params.q),
+    const [doctors, cities] = await Promise.all([
+      client.search({ index: alias, ...buildSuggestDoctorsRequest(params) }),
+      client.search({ index: alias, ...buildSuggestCitiesRequest(params) }),
       specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
     ]);
-    suggestedDoctorHits(params.q, params.limit, {
-      before: before.hits.hits,
-      starting: starting.hits.hits,
-      after: after.hits.hits,
-    });
-    matchCities(country, params.q, params.limit, spellings);
-    onTook?.('doctors', params.q, Math.max(before.took, starting.took, after.took));
+    onTook?.('doctors', params.q, doctors.took);
+    onTook?.('cities', params.q, cities.took);
   };
-}
-
-async function readCityTable(
-  client: Client,
-  alias: string,
-  country: CountryCode,
-  onTook: (tookMs: number) => void,
-): Promise<PreparedSpelling[]> {
-  const rows: PreparedSpelling[] = [];
-  let after: ReturnType<typeof cityTablePage>['next'];
-  do {
-    const response = await client.search<unknown, CityTableAggregation>({
-      index: alias,
-      ...buildCityTableRequest(country, after),
-    });
-    onTook(response.took);
-    const page = cityTablePage(response.aggregations);
-    rows.push(...prepareCitySpellings(page.rows));
-    after = page.next;
-  } while (after !== undefined);
-  return rows;
 }
 
 /** `concurrency` users, each typing whole sequences, one keystroke after the answer to the last. */

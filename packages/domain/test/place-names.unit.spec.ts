@@ -11,8 +11,7 @@ import {
 import { buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 import { relevanceTextQuery } from '../src/search/search-relevance.js';
 import { wordsOf } from '../src/search/search-analysis.js';
-import { citySlugsTyped } from '../src/search/suggest.js';
-import { matchCities, prepareCitySpellings } from '../src/search/city-table.js';
+import { buildSuggestCitiesRequest, citySlugsTyped, SUGGEST_DEFAULT_LIMIT } from '../src/search/suggest.js';
 
 const LIVE_COUNTRIES: ReadonlyArray<CountryCode> = ['de', 'es', 'it', 'pt'];
 
@@ -147,14 +146,14 @@ describe('citySlugsTyped (suggest)', () => {
     expect(citySlugsTyped('de', [])).toEqual([]);
   });
 
-  it('makes the city table suggest the city under another name', () => {
-    const table = prepareCitySpellings([
-      { slug: 'muenchen', name: 'München', count: 3 },
-      { slug: 'muenster', name: 'Münster', count: 5 },
-    ]);
-    expect(matchCities('de', 'Munich', 8, table)).toEqual([
-      { type: 'city', citySlug: 'muenchen', name: 'München' },
-    ]);
+  it('adds the matching cities to the cities request', () => {
+    const body = buildSuggestCitiesRequest({
+      country: 'de',
+      q: 'Munich',
+      limit: SUGGEST_DEFAULT_LIMIT,
+      lang: 'en',
+    });
+    expect(JSON.stringify(body.query)).toContain('"terms":{"citySlug":["muenchen"');
   });
 });
 

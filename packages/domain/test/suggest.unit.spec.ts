@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   SUGGEST_DEFAULT_LIMIT,
-  buildSuggestDoctorsRequests,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
   matchesAtWordStart,
   matchingSpecialtyCodes,
   mergeSuggestions,
   parseSuggestParams,
-  suggestedDoctorHits,
+  regexpLiteral,
   toSuggestPage,
-  type SuggestHit,
   type SuggestParams,
 } from '../src/search/suggest.js';
 import { splitWords } from '../src/search/search-analysis.js';
-import { compareCodePoints } from '../src/shared/text.js';
 
 const params = (q: string, more: Partial<SuggestParams> = {}): SuggestParams => ({
   country: 'de',
@@ -92,73 +91,54 @@ describe('word-start matching', () => {
     const codes = matchingSpecialtyCodes('c');
     expect(codes).toEqual([...codes].sort());
   });
+
+  it('writes text as a Lucene regexp literal: everything but a-z, 0-9 and space escaped', () => {
+    expect(regexpLiteral('bad nau')).toBe('bad nau');
+    expect(regexpLiteral('st. .*(x)|"ł')).toBe('st\\. \\.\\*\\(x\\)\\|\\"\\ł');
+  });
 });
 
-describe('the doctors requests', () => {
+describe('the requests', () => {
   const dataset = [{ term: { served: true } }, { term: { country: 'de' } }];
 
-  it('asks three times as search q does, folded, in the index order, from the start, the text and past it', () => {
-    const { before, starting, after } = buildSuggestDoctorsRequests(params('  Dr. MÜL', { limit: 5 }));
-    const common = {
+  it('asks for doctors as search q does, folded, names starting with the text first', () => {
+    expect(buildSuggestDoctorsRequest(params('  Dr. MÜL', { limit: 5 }))).toEqual({
       size: 5,
       query: {
         bool: {
           filter: [...dataset, { match_bool_prefix: { searchText: { query: 'dr. mul', operator: 'and' } } }],
+          should: [{ constant_score: { filter: { prefix: { sortName: 'dr. mul' } }, boost: 1 } }],
         },
       },
-      sort: [{ sortName: 'asc' }, { placeId: 'asc' }],
-      _source: ['placeId', 'sortName', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
+      sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+      _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
       track_total_hits: false,
-    };
-    expect(before).toEqual(common);
-    expect(starting).toEqual({ ...common, search_after: ['dr. mul', ''] });
-    expect(after).toEqual({ ...common, search_after: ['dr. mul\u{10FFFF}', ''] });
-  });
-
-  const hit = (sortName: string): SuggestHit => ({ _source: { placeId: sortName, sortName } });
-  const names = (hits: SuggestHit[]) => hits.map((one) => one._source?.sortName);
-
-  it('puts the names starting with the text first, then the others in name order', () => {
-    const hits = suggestedDoctorHits('Mü', 5, {
-      before: [hit('adler mu'), hit('bauer mu'), hit('mu'), hit('muller')],
-      starting: [hit('mu'), hit('muller'), hit('zahn mu')],
-      after: [hit('zahn mu'), hit('zoo mu')],
     });
-    expect(names(hits)).toEqual(['mu', 'muller', 'adler mu', 'bauer mu', 'zahn mu']);
   });
 
-  it('reads past the names starting with the text only when the ones before run short, limit at most', () => {
-    const before = [hit('mu'), hit('mux')];
-    const after = [hit('praxis mu'), hit('zahn mu')];
-    expect(names(suggestedDoctorHits('mu', 3, { before, starting: [hit('mu'), hit('mux')], after }))).toEqual(
-      ['mu', 'mux', 'praxis mu'],
-    );
-    expect(names(suggestedDoctorHits('mu', 8, { before: [], starting: [], after: [] }))).toEqual([]);
+  it('asks for the cities of the dataset with a word or the slug starting with the text', () => {
+    const body = buildSuggestCitiesRequest(params('  Dr. MÜL', { limit: 5 }));
+    expect(body.query.bool.filter).toEqual([
+      ...dataset,
+      {
+        bool: {
+          should: [
+            { regexp: { cityKey: { value: '(.*[^a-z0-9])?dr\\. mul.*', flags: 'NONE' } } },
+            { prefix: { citySlug: 'dr-mul' } },
+          ],
+          minimum_should_match: 1,
+        },
+      },
+    ]);
+    expect(body.aggs.cities).toMatchObject({ terms: { field: 'citySlug', size: 5 } });
+    expect(body.size).toBe(0);
   });
 
-  it('agrees with one sort by (starts with the text, name) over any set of names', () => {
-    // The three answers of an index holding `all`, cut to `limit` as Elasticsearch cuts them.
-    const all = ['', 'a', 'ab', 'abc', 'b', 'ba', 'ab\u{1F600}', 'aé', 'a b', 'z'];
-    for (const text of ['a', 'ab', 'b', 'z', 'x', 'a b']) {
-      for (const limit of [1, 2, 3, 8]) {
-        const sorted = [...all].sort(compareCodePoints);
-        const from = (after: string | undefined) =>
-          sorted
-            .filter((name) => after === undefined || compareCodePoints(name, after) >= 0)
-            .slice(0, limit)
-            .map(hit);
-        const got = suggestedDoctorHits(text, limit, {
-          before: from(undefined),
-          starting: from(text),
-          after: from(`${text}\u{10FFFF}`),
-        });
-        const expected = [
-          ...sorted.filter((name) => name.startsWith(text)),
-          ...sorted.filter((name) => !name.startsWith(text)),
-        ];
-        expect(names(got), `${text} ${limit}`).toEqual(expected.slice(0, limit));
-      }
-    }
+  it('leaves the slug prefix out when the text has no letter or digit', () => {
+    const [, , cities] = buildSuggestCitiesRequest(params('!!!')).query.bool.filter as Array<{
+      bool?: { should: unknown[] };
+    }>;
+    expect(cities?.bool?.should).toHaveLength(1);
   });
 });
 
@@ -197,29 +177,35 @@ describe('mergeSuggestions', () => {
 });
 
 describe('toSuggestPage', () => {
-  it('shapes hits, matched cities and counted codes into allowlisted suggestions, in answer order', () => {
+  it('shapes hits, city buckets and counted codes into allowlisted suggestions, in answer order', () => {
     const page = toSuggestPage(
       params('zahn', { lang: 'de' }),
-      [
-        {
-          _source: {
-            placeId: 'z1',
-            doctor: { name: 'Zahnarztpraxis Müller', legalName: 'X GmbH', address: { city: 'München' } },
+      {
+        doctorHits: [
+          {
+            _source: {
+              placeId: 'z1',
+              doctor: { name: 'Zahnarztpraxis Müller', legalName: 'X GmbH', address: { city: 'München' } },
+            },
+          },
+          {
+            _source: {
+              placeId: 'z2',
+              doctor: { name: null, legalName: 'Zahn GmbH', address: { city: null } },
+            },
+          },
+          // No name at all: nothing to show.
+          { _source: { placeId: 'z3', doctor: { name: null, legalName: null } } },
+        ],
+        cityAggregations: {
+          cities: {
+            buckets: [
+              { key: 'zahna', doc_count: 2, names: { buckets: [{ key: 'Zahna' }] } },
+              { key: 'zahnstadt', doc_count: 1, names: { buckets: [] } },
+            ],
           },
         },
-        {
-          _source: {
-            placeId: 'z2',
-            doctor: { name: null, legalName: 'Zahn GmbH', address: { city: null } },
-          },
-        },
-        // No name at all: nothing to show.
-        { _source: { placeId: 'z3', doctor: { name: null, legalName: null } } },
-      ],
-      [
-        { type: 'city', citySlug: 'zahna', name: 'Zahna' },
-        { type: 'city', citySlug: 'zahnstadt', name: 'zahnstadt' },
-      ],
+      },
       [
         { code: 'orthodontics', count: 1 },
         { code: 'dentistry', count: 1 },
@@ -239,6 +225,6 @@ describe('toSuggestPage', () => {
   });
 
   it('suggests nothing when no index answers', () => {
-    expect(toSuggestPage(params('mu'), [], [], [])).toEqual({ suggestions: [] });
+    expect(toSuggestPage(params('mu'), undefined, [])).toEqual({ suggestions: [] });
   });
 });

@@ -19,16 +19,8 @@ import {
   type DatasetCoverageAggregation,
   type DatasetsPage,
   type DatasetsParams,
-  buildCityTableRequest,
-  buildSuggestDoctorsRequests,
-  cityTablePage,
-  matchCities,
-  prepareCitySpellings,
-  suggestedDoctorHits,
-  type CityTableAggregation,
-  type CountryCode,
-  type PreparedSpelling,
-  type SuggestDoctorsHits,
+  buildSuggestCitiesRequest,
+  buildSuggestDoctorsRequest,
   boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
@@ -212,29 +204,6 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return (await search<Aggregations>(body))?.aggregations;
   }
 
-  /**
-   * The dataset's city table (city-table.ts), page by page through the hot-query cache. Each page is
-   * folded once per answer: while the cache keeps an answer it hands out the same frozen object.
-   */
-  type PreparedPage = { rows: PreparedSpelling[]; next: ReturnType<typeof cityTablePage>['next'] };
-  const preparedPages = new WeakMap<object, PreparedPage>();
-  async function cityTable(country: CountryCode): Promise<PreparedSpelling[]> {
-    const pages: PreparedSpelling[][] = [];
-    let after: PreparedPage['next'];
-    do {
-      const aggregations = await aggregate<CityTableAggregation>(buildCityTableRequest(country, after));
-      let page = aggregations === undefined ? undefined : preparedPages.get(aggregations);
-      if (page === undefined) {
-        const read = cityTablePage(aggregations);
-        page = { rows: prepareCitySpellings(read.rows), next: read.next };
-        if (aggregations !== undefined) preparedPages.set(aggregations, page);
-      }
-      pages.push(page.rows);
-      after = page.next;
-    } while (after !== undefined);
-    return pages.length === 1 ? (pages[0] as PreparedSpelling[]) : pages.flat();
-  }
-
   async function listCities(params: CitiesParams): Promise<CitiesPage> {
     const matching = toCitiesPage(await aggregate<CitiesAggregation>(buildCitiesRequest(params)));
     if (params.q === undefined || matching.cities.length === 0) return matching;
@@ -383,15 +352,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
     async suggest(params) {
       const codes = new Set<string>(matchingSpecialtyCodes(params.q));
-      const requests = buildSuggestDoctorsRequests(params);
-      const doctorHits = async (part: keyof SuggestDoctorsHits) =>
-        (await search<unknown, SuggestHitSource>(requests[part]))?.hits.hits ?? [];
       // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
-      const [before, starting, after, spellings, counts] = await Promise.all([
-        doctorHits('before'),
-        doctorHits('starting'),
-        doctorHits('after'),
-        cityTable(params.country),
+      // Doctors and cities are two small requests side by side; each one is cached on its own.
+      const [doctors, cities, counts] = await Promise.all([
+        search<unknown, SuggestHitSource>(buildSuggestDoctorsRequest(params)),
+        aggregate<CitiesAggregation>(buildSuggestCitiesRequest(params)),
         codes.size === 0
           ? undefined
           : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),
@@ -401,8 +366,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       );
       return toSuggestPage(
         params,
-        suggestedDoctorHits(params.q, params.limit, { before, starting, after }),
-        matchCities(params.country, params.q, params.limit, spellings),
+        { doctorHits: doctors?.hits.hits ?? [], cityAggregations: cities },
         specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
       );
     },

@@ -12,8 +12,8 @@ import {
 } from '../requests/query-parameters.js';
 import type { Result } from '../shared/result.js';
 import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../places/specialty-vocabulary.js';
-import { compareCodePoints, foldText } from '../shared/text.js';
-import { datasetFilter } from './city-list.js';
+import { foldText } from '../shared/text.js';
+import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
 import { cityNameGroupsOf } from './place-names.js';
 import { splitWords, wordsOf } from './search-analysis.js';
 
@@ -24,10 +24,10 @@ import { splitWords, wordsOf } from './search-analysis.js';
  * - `specialty` (`{ code, label }` → search with `specialty=code`): the vocabulary's labels and synonyms
  *   in every page language, matched in memory, restricted to codes that served records of the dataset
  *   carry (the specialties list's count aggregation, which the hot-query cache keeps);
- * - `city` (`{ citySlug, name }` → search with `city=citySlug`): the city slugs of the records whose
- *   folded city name has a word starting with the typed text, or whose slug starts with it, as the
- *   cities list matches, or whose city has another name that the typed text matches (place-names.ts:
- *   "munich" suggests München), matched in memory against the dataset's city table (city-table.ts);
+ * - `city` (`{ citySlug, name }` → search with `city=citySlug`): a terms aggregation on `citySlug` over
+ *   the records whose folded city name (`cityKey`) has a word starting with the typed text, or whose
+ *   slug starts with it, as the cities list matches, or whose city has another name that the typed text
+ *   matches (place-names.ts: "munich" suggests München);
  * - `doctor` (`{ id, name, city }` → `GET /api/v1/doctors/{id}`): the records search's `q` finds for the
  *   same text (`match_bool_prefix` on `searchText`: names, city, type and specialties).
  *
@@ -41,10 +41,8 @@ import { splitWords, wordsOf } from './search-analysis.js';
  * Specialties and cities each take at most a quarter of `limit` (at least one) while doctors can fill the
  * rest; what doctors leave empty goes to further specialties, then further cities.
  *
- * Per keystroke, three small Elasticsearch requests side by side for the doctors, each one stopping as
- * soon as it holds `limit` records, so a keystroke costs about as much in a dataset of millions as in
- * one of thousands; the city table and the specialty counts (when a specialty matches), which the
- * hot-query cache keeps for every keystroke of the dataset, the counts shared with
+ * Per keystroke, two small Elasticsearch requests side by side, one for doctors and one for cities, plus
+ * the specialty counts when a specialty matches, which the hot-query cache shares with
  * `GET /api/v1/specialties?country=`.
  */
 
@@ -123,64 +121,44 @@ export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
     .sort();
 }
 
-// ---- the Elasticsearch requests: doctors ----
+// ---- the Elasticsearch requests: doctors and cities ----
 
 type Clause = Record<string, unknown>;
 
-/** The index's own order (`index.sort`): a request sorted so stops once it holds its page. */
-const NAME_ORDER: NameOrder = [{ sortName: 'asc' }, { placeId: 'asc' }];
-type NameOrder = [{ sortName: 'asc' }, { placeId: 'asc' }];
-
 export type SuggestDoctorsRequestBody = {
   size: number;
-  query: { bool: { filter: Clause[] } };
-  sort: NameOrder;
-  search_after?: [string, string];
+  query: { bool: { filter: Clause[]; should: Clause[] } };
+  sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }];
   _source: string[];
   track_total_hits: false;
 };
 
-/** The three requests of `buildSuggestDoctorsRequests`, by the part of the name order each reads. */
-export type SuggestDoctorsRequests = {
-  /** From the start of the order: the records before the typed text. */
-  before: SuggestDoctorsRequestBody;
-  /** From the typed text on: the records whose name starts with it come first. */
-  starting: SuggestDoctorsRequestBody;
-  /** From past every name that starts with the typed text. */
-  after: SuggestDoctorsRequestBody;
+export type SuggestCitiesRequestBody = {
+  size: 0;
+  query: { bool: { filter: Clause[] } };
+  aggs: { cities: ReturnType<typeof cityBuckets> };
+  track_total_hits: false;
 };
 
-/** The parts of the three answers the suggestions read, as `SuggestDoctorsRequests` names them. */
-export type SuggestDoctorsHits = Record<keyof SuggestDoctorsRequests, ReadonlyArray<SuggestHit>>;
-
-export type SuggestHit = { _source?: SuggestHitSource | undefined };
+/** The parts of the two answers the suggestions read. */
+export type SuggestResponse = {
+  doctorHits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
+  cityAggregations: CitiesAggregation | undefined;
+};
 
 export type SuggestHitSource = {
   placeId?: string;
-  sortName?: string;
   doctor?: { name?: string | null; legalName?: string | null; address?: { city?: string | null } };
 };
 
 /**
- * Past every text that starts with a given one in code-point order (the order of keyword terms): no
- * folded name holds this last code point.
+ * The doctors: search's `q` clause (literal text, never query syntax) on the dataset. Scores are
+ * constant (1 when the folded name starts with the typed text, else 0), so the order is exact: score,
+ * folded name, id.
  */
-const PAST_PREFIX = '\u{10FFFF}';
-
-/**
- * The doctors: search's `q` clause (literal text, never query syntax) on the dataset, names starting
- * with the typed text first, then the others, each group by folded name, then id.
- *
- * Three requests, each sorted as the index is (name, then id) and each reading one `limit` of records,
- * so that Elasticsearch stops each one as soon as it holds its page instead of visiting every matching
- * record (a one-letter keystroke matches a good part of a country): the names starting with the typed
- * text are those from it on in name order, up to the first that does not start with it; the others
- * are the ones before it and the ones past them. A prefix query on the name would expand to every name
- * of the index with that start, and a score for it would make Elasticsearch rank every match.
- */
-export function buildSuggestDoctorsRequests(params: SuggestParams): SuggestDoctorsRequests {
+export function buildSuggestDoctorsRequest(params: SuggestParams): SuggestDoctorsRequestBody {
   const folded = foldText(params.q);
-  const request = (searchAfter?: [string, string]): SuggestDoctorsRequestBody => ({
+  return {
     size: params.limit,
     query: {
       bool: {
@@ -188,35 +166,46 @@ export function buildSuggestDoctorsRequests(params: SuggestParams): SuggestDocto
           ...datasetFilter(params.country),
           { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } },
         ],
+        should: [{ constant_score: { filter: { prefix: { sortName: folded } }, boost: 1 } }],
       },
     },
-    sort: NAME_ORDER,
-    ...(searchAfter === undefined ? {} : { search_after: searchAfter }),
-    _source: ['placeId', 'sortName', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
+    sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+    _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
     track_total_hits: false,
-  });
-  // An id is never empty, so ["x", ""] is just before the first record named "x".
-  return { before: request(), starting: request([folded, '']), after: request([folded + PAST_PREFIX, '']) };
+  };
 }
 
 /**
- * The doctors in suggestion order from the three answers: the names starting with the folded text, then
- * the names before it, then the ones past it; `limit` at most.
+ * The cities: the dataset's records whose city matches, by city slug, most matching records first.
+ * A request of its own, sent beside the doctors' (one request with a `global` aggregation visited every
+ * document of the index and cost several times more).
  */
-export function suggestedDoctorHits(q: string, limit: number, hits: SuggestDoctorsHits): SuggestHit[] {
-  const folded = foldText(q);
-  const sortNameOf = (hit: SuggestHit) => hit._source?.sortName ?? '';
-  const starts = (hit: SuggestHit) => sortNameOf(hit).startsWith(folded);
-  return [
-    ...takeWhile(hits.starting, starts),
-    ...takeWhile(hits.before, (hit) => compareCodePoints(sortNameOf(hit), folded) < 0),
-    ...hits.after.filter((hit) => !starts(hit)),
-  ].slice(0, limit);
+export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesRequestBody {
+  return {
+    size: 0,
+    query: {
+      bool: { filter: [...datasetFilter(params.country), cityClause(params.country, foldText(params.q))] },
+    },
+    // Among the matching records, so the name is the most common matching spelling.
+    aggs: { cities: cityBuckets(params.limit) },
+    track_total_hits: false,
+  };
 }
 
-function takeWhile<T>(items: ReadonlyArray<T>, keep: (item: T) => boolean): T[] {
-  const index = items.findIndex((item) => !keep(item));
-  return items.slice(0, index === -1 ? items.length : index);
+/**
+ * A word of the folded city name starts with the typed text (a regexp on the `cityKey` keyword: a
+ * dataset has few distinct cities, so enumerating their terms is cheap), or the slug starts with it
+ * ("san-seb", "baden-baden"), or the city has another name the typed text matches at a word start.
+ */
+function cityClause(country: CountryCode, folded: string): Clause {
+  const should: Clause[] = [
+    { regexp: { cityKey: { value: `(.*[^a-z0-9])?${regexpLiteral(folded)}.*`, flags: 'NONE' } } },
+  ];
+  const slug = slugPrefixOf(folded);
+  if (slug !== '') should.push({ prefix: { citySlug: slug } });
+  const otherNameSlugs = citySlugsTyped(country, splitWords(folded));
+  if (otherNameSlugs.length > 0) should.push({ terms: { citySlug: otherNameSlugs } });
+  return { bool: { should, minimum_should_match: 1 } };
 }
 
 /** The slugs of the dataset's cities one of whose names the typed words match at a word start. */
@@ -226,15 +215,19 @@ export function citySlugsTyped(country: CountryCode, typed: ReadonlyArray<string
     .flatMap((group) => group.slugs);
 }
 
+/** Text as a Lucene regexp matching exactly it: every character but a-z, 0-9 and space escaped. */
+export function regexpLiteral(text: string): string {
+  let literal = '';
+  for (const character of text) literal += /[a-z0-9 ]/.test(character) ? character : `\\${character}`;
+  return literal;
+}
+
 // ---- the answer ----
 
 /** Doctors, cities and specialties merged in answer order (see the module comment). */
 export function toSuggestPage(
   params: SuggestParams,
-  /** The doctors in suggestion order (`suggestedDoctorHits`). */
-  doctorHits: ReadonlyArray<SuggestHit>,
-  /** The matching cities in suggestion order (`matchCities`). */
-  cities: ReadonlyArray<CitySuggestion>,
+  response: SuggestResponse | undefined,
   /** The matching specialty codes that the dataset's records carry, with their counts. */
   specialtyCounts: ReadonlyArray<{ code: string; count: number }>,
 ): SuggestPage {
@@ -244,7 +237,12 @@ export function toSuggestPage(
       const label = specialtyLabel(code, params.lang);
       return label === undefined ? [] : [{ type: 'specialty', code, label }];
     });
-  const doctors = doctorHits.flatMap(({ _source: source }): DoctorSuggestion[] => {
+  const cities = (response?.cityAggregations?.cities?.buckets ?? []).map((bucket): CitySuggestion => {
+    const citySlug = String(bucket.key);
+    const name = bucket.names?.buckets[0]?.key;
+    return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
+  });
+  const doctors = (response?.doctorHits ?? []).flatMap(({ _source: source }): DoctorSuggestion[] => {
     const name = source?.doctor?.name ?? source?.doctor?.legalName ?? null;
     if (source?.placeId === undefined || name === null) return [];
     return [{ type: 'doctor', id: source.placeId, name, city: source.doctor?.address?.city ?? null }];

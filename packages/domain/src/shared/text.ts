@@ -20,16 +20,3 @@ export function foldText(input: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
-
-/** Code-point order: the order of Elasticsearch's keyword terms (their UTF-8 bytes). */
-export function compareCodePoints(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done === true || y.done === true) return (x.done === true ? 0 : 1) - (y.done === true ? 0 : 1);
-    const difference = (x.value.codePointAt(0) as number) - (y.value.codePointAt(0) as number);
-    if (difference !== 0) return difference;
-  }
-}
