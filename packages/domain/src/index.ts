@@ -331,7 +331,7 @@ export {
   SUGGEST_LIMIT_MAX,
   SUGGEST_Q_MAX_LENGTH,
   buildSuggestCitiesRequest,
-  buildSuggestDoctorsRequest,
+  buildSuggestDoctorsRequests,
   matchingSpecialtyCodes,
   parseSuggestParams,
   suggestPageSchema,
@@ -345,5 +345,7 @@ export {
   type SuggestParams,
   type SuggestCitiesRequestBody,
   type SuggestDoctorsRequestBody,
+  type SuggestDoctorsRequests,
+  type SuggestHit,
   type Suggestion,
 } from './search/suggest.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   SUGGEST_DEFAULT_LIMIT,
   buildSuggestCitiesRequest,
-  buildSuggestDoctorsRequest,
+  buildSuggestDoctorsRequests,
   matchesAtWordStart,
   matchingSpecialtyCodes,
   mergeSuggestions,
@@ -101,18 +101,20 @@ describe('word-start matching', () => {
 describe('the requests', () => {
   const dataset = [{ term: { served: true } }, { term: { country: 'de' } }];
 
-  it('asks for doctors as search q does, folded, names starting with the text first', () => {
-    expect(buildSuggestDoctorsRequest(params('  Dr. MÜL', { limit: 5 }))).toEqual({
+  it('asks for doctors as search q does, folded, in the index order: names starting with the text, then the rest', () => {
+    const { starting, others } = buildSuggestDoctorsRequests(params('  Dr. MÜL', { limit: 5 }));
+    const match = { match_bool_prefix: { searchText: { query: 'dr. mul', operator: 'and' } } };
+    const startsWithText = { prefix: { 'sortName.starts': 'dr. mul' } };
+    const common = {
       size: 5,
-      query: {
-        bool: {
-          filter: [...dataset, { match_bool_prefix: { searchText: { query: 'dr. mul', operator: 'and' } } }],
-          should: [{ constant_score: { filter: { prefix: { sortName: 'dr. mul' } }, boost: 1 } }],
-        },
-      },
-      sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+      sort: [{ sortName: 'asc' }, { placeId: 'asc' }],
       _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
       track_total_hits: false,
+    };
+    expect(starting).toEqual({ ...common, query: { bool: { filter: [...dataset, match, startsWithText] } } });
+    expect(others).toEqual({
+      ...common,
+      query: { bool: { filter: [...dataset, match], must_not: [startsWithText] } },
     });
   });
 
@@ -177,26 +179,29 @@ describe('mergeSuggestions', () => {
 });
 
 describe('toSuggestPage', () => {
-  it('shapes hits, city buckets and counted codes into allowlisted suggestions, in answer order', () => {
+  it('shapes hits (names starting with the text first), city buckets and counted codes into allowlisted suggestions, in answer order', () => {
     const page = toSuggestPage(
       params('zahn', { lang: 'de' }),
       {
-        doctorHits: [
-          {
-            _source: {
-              placeId: 'z1',
-              doctor: { name: 'Zahnarztpraxis Müller', legalName: 'X GmbH', address: { city: 'München' } },
+        doctorHits: {
+          starting: [
+            {
+              _source: {
+                placeId: 'z1',
+                doctor: { name: 'Zahnarztpraxis Müller', legalName: 'X GmbH', address: { city: 'München' } },
+              },
             },
-          },
-          {
-            _source: {
-              placeId: 'z2',
-              doctor: { name: null, legalName: 'Zahn GmbH', address: { city: null } },
+            {
+              _source: {
+                placeId: 'z2',
+                doctor: { name: null, legalName: 'Zahn GmbH', address: { city: null } },
+              },
             },
-          },
-          // No name at all: nothing to show.
-          { _source: { placeId: 'z3', doctor: { name: null, legalName: null } } },
-        ],
+            // No name at all: nothing to show.
+            { _source: { placeId: 'z3', doctor: { name: null, legalName: null } } },
+          ],
+          others: [{ _source: { placeId: 'z4', doctor: { name: 'Praxis Zahn', address: { city: null } } } }],
+        },
         cityAggregations: {
           cities: {
             buckets: [
@@ -220,6 +225,7 @@ describe('toSuggestPage', () => {
         { type: 'city', citySlug: 'zahnstadt', name: 'zahnstadt' },
         { type: 'doctor', id: 'z1', name: 'Zahnarztpraxis Müller', city: 'München' },
         { type: 'doctor', id: 'z2', name: 'Zahn GmbH', city: null },
+        { type: 'doctor', id: 'z4', name: 'Praxis Zahn', city: null },
       ],
     });
   });

@@ -16,6 +16,12 @@ describe('doctors index on the local Elasticsearch', () => {
     expect(first).toBe(second);
     expect(await ensureDoctorsIndex(search.client, alias)).toBe(first);
     expect(await indicesBehindAlias(search.client, alias)).toEqual([first]);
+    // Kept in name order, then id: name-sorted requests stop once they hold their page.
+    const settings = await search.client.indices.getSettings({ index: first });
+    expect(settings[first]?.settings?.index?.sort).toEqual({
+      field: ['sortName', 'placeId'],
+      order: ['asc', 'asc'],
+    });
   });
 
   it('indexes a document through the official client and finds it by folded text', async () => {

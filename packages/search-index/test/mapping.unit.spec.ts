@@ -3,7 +3,8 @@ import { DOCTORS_MAPPING, missingProperties } from '../src/mapping.js';
 
 // The mapping the index has always had, spelled out on purpose: changing a field's type changes every
 // index and needs a reindex. New fields (a new filter's) may be added; these must stay as they are
-// (searchText's word starts came with a release and reach an older index with its next reindex).
+// (searchText's word starts and sortName's name starts came with releases and reach an older index with
+// its next reindex).
 const ESTABLISHED_FIELDS = {
   served: { type: 'boolean' },
   placeId: { type: 'keyword' },
@@ -13,7 +14,18 @@ const ESTABLISHED_FIELDS = {
   profileSlug: { type: 'keyword' },
   whatsappEligible: { type: 'boolean' },
   verified: { type: 'boolean' },
-  sortName: { type: 'keyword' },
+  sortName: {
+    type: 'keyword',
+    fields: {
+      starts: {
+        type: 'text',
+        analyzer: 'keyword',
+        index_options: 'docs',
+        norms: false,
+        index_prefixes: { min_chars: 1, max_chars: 19 },
+      },
+    },
+  },
   searchText: { type: 'text', analyzer: 'standard', index_prefixes: { min_chars: 1, max_chars: 4 } },
 };
 

@@ -20,7 +20,7 @@ import {
   type DatasetsPage,
   type DatasetsParams,
   buildSuggestCitiesRequest,
-  buildSuggestDoctorsRequest,
+  buildSuggestDoctorsRequests,
   boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
@@ -352,10 +352,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
     async suggest(params) {
       const codes = new Set<string>(matchingSpecialtyCodes(params.q));
+      const doctors = buildSuggestDoctorsRequests(params);
       // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
-      // Doctors and cities are two small requests side by side; each one is cached on its own.
-      const [doctors, cities, counts] = await Promise.all([
-        search<unknown, SuggestHitSource>(buildSuggestDoctorsRequest(params)),
+      // Doctors (two requests) and cities side by side; each one is cached on its own.
+      const [starting, others, cities, counts] = await Promise.all([
+        search<unknown, SuggestHitSource>(doctors.starting),
+        search<unknown, SuggestHitSource>(doctors.others),
         aggregate<CitiesAggregation>(buildSuggestCitiesRequest(params)),
         codes.size === 0
           ? undefined
@@ -366,7 +368,10 @@ export function createDirectory(options: DirectoryOptions): Directory {
       );
       return toSuggestPage(
         params,
-        { doctorHits: doctors?.hits.hits ?? [], cityAggregations: cities },
+        {
+          doctorHits: { starting: starting?.hits.hits ?? [], others: others?.hits.hits ?? [] },
+          cityAggregations: cities,
+        },
         specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
       );
     },

@@ -110,6 +110,7 @@ export type SearchField = Exclude<keyof SearchDocument, 'doctor' | 'extras'>;
 type FieldMapping =
   | { type: 'boolean' }
   | { type: 'keyword' }
+  | { type: 'keyword'; fields: { starts: typeof NAME_STARTS_MAPPING } }
   | { type: 'text'; analyzer: 'standard' }
   | { type: 'text'; analyzer: 'standard'; index_prefixes: { min_chars: number; max_chars: number } }
   | { type: 'geo_point' }
@@ -117,11 +118,19 @@ type FieldMapping =
   | { type: 'date' }
   | { type: 'object'; enabled: false };
 
+const NAME_STARTS_MAPPING = {
+  type: 'text',
+  analyzer: 'keyword',
+  index_options: 'docs',
+  norms: false,
+  index_prefixes: { min_chars: 1, max_chars: 19 },
+} as const;
+
 /**
  * The index mapping: one entry per document field, checked both ways by the compiler (a document field
  * without a mapping, or a mapping without a field, does not compile). The record is stored, not
  * indexed. `dynamic: strict` makes any other key a hard error, so an internal field can never slip into
- * the index by accident. Core features only (standard analyzer, keyword, boolean, geo_point,
+ * the index by accident. Core features only (standard and keyword analyzers, keyword, boolean, geo_point,
  * integer_range, date), so this runs unchanged on the minimal distribution used in tests. Changing it needs
  * `npm run reindex -- --replay` before workers that write the new fields (docs/operations.md, Reindex
  * without downtime).
@@ -140,7 +149,10 @@ export const SEARCH_DOCUMENT_MAPPING = {
     verified: { type: 'boolean' },
     updatedAt: { type: 'date' },
     observedAt: { type: 'date' },
-    sortName: { type: 'keyword' },
+    // `sortName.starts`: the folded name as one token with its first 1 to 19 characters indexed as terms,
+    // so the typeahead's "names starting with the typed text" is one term, not every name of the index
+    // with that start.
+    sortName: { type: 'keyword', fields: { starts: NAME_STARTS_MAPPING } },
     nameExact: { type: 'keyword' },
     legalNameExact: { type: 'keyword' },
     postalCode: { type: 'keyword' },

@@ -41,8 +41,9 @@ import { splitWords, wordsOf } from './search-analysis.js';
  * Specialties and cities each take at most a quarter of `limit` (at least one) while doctors can fill the
  * rest; what doctors leave empty goes to further specialties, then further cities.
  *
- * Per keystroke, two small Elasticsearch requests side by side, one for doctors and one for cities, plus
- * the specialty counts when a specialty matches, which the hot-query cache shares with
+ * Per keystroke, three small Elasticsearch requests side by side, two for doctors (each stopping once it
+ * holds `limit` records, so their cost does not grow with the dataset) and one for cities, plus the
+ * specialty counts when a specialty matches, which the hot-query cache shares with
  * `GET /api/v1/specialties?country=`.
  */
 
@@ -125,12 +126,21 @@ export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
 
 type Clause = Record<string, unknown>;
 
+/** The index's own order (`index.sort`): a request sorted so stops once it holds its page. */
+type NameOrder = [{ sortName: 'asc' }, { placeId: 'asc' }];
+
 export type SuggestDoctorsRequestBody = {
   size: number;
-  query: { bool: { filter: Clause[]; should: Clause[] } };
-  sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }];
+  query: { bool: { filter: Clause[]; must_not?: Clause[] } };
+  sort: NameOrder;
   _source: string[];
   track_total_hits: false;
+};
+
+/** The two doctors requests: the names that start with the typed text, and the other matches. */
+export type SuggestDoctorsRequests = {
+  starting: SuggestDoctorsRequestBody;
+  others: SuggestDoctorsRequestBody;
 };
 
 export type SuggestCitiesRequestBody = {
@@ -140,11 +150,14 @@ export type SuggestCitiesRequestBody = {
   track_total_hits: false;
 };
 
-/** The parts of the two answers the suggestions read. */
+/** The parts of the answers the suggestions read. */
 export type SuggestResponse = {
-  doctorHits: ReadonlyArray<{ _source?: SuggestHitSource | undefined }>;
+  /** The hits of the two doctors requests, in the order `buildSuggestDoctorsRequests` names them. */
+  doctorHits: { starting: ReadonlyArray<SuggestHit>; others: ReadonlyArray<SuggestHit> };
   cityAggregations: CitiesAggregation | undefined;
 };
+
+export type SuggestHit = { _source?: SuggestHitSource | undefined };
 
 export type SuggestHitSource = {
   placeId?: string;
@@ -152,26 +165,33 @@ export type SuggestHitSource = {
 };
 
 /**
- * The doctors: search's `q` clause (literal text, never query syntax) on the dataset. Scores are
- * constant (1 when the folded name starts with the typed text, else 0), so the order is exact: score,
- * folded name, id.
+ * The doctors: search's `q` clause (literal text, never query syntax) on the dataset; the names that
+ * start with the typed text first, then the other matches, each by folded name, then id.
+ *
+ * Two requests, each sorted as the index keeps its records (`index.sort`) and not counting its hits,
+ * so Elasticsearch stops each one as soon as it holds `limit` records instead of visiting every match
+ * (a one-letter keystroke matches most of a dataset, and ranking every match made a keystroke's cost
+ * grow with the dataset). "Starts with" is one term of `sortName.starts` (its 1 to 19 first characters;
+ * a longer text expands over the few names sharing it). An index made before that field answers with no
+ * name put first until `npm run reindex`.
  */
-export function buildSuggestDoctorsRequest(params: SuggestParams): SuggestDoctorsRequestBody {
+export function buildSuggestDoctorsRequests(params: SuggestParams): SuggestDoctorsRequests {
   const folded = foldText(params.q);
-  return {
+  const filter = [
+    ...datasetFilter(params.country),
+    { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } },
+  ];
+  const startsWithText = { prefix: { 'sortName.starts': folded } };
+  const request = (query: SuggestDoctorsRequestBody['query']): SuggestDoctorsRequestBody => ({
     size: params.limit,
-    query: {
-      bool: {
-        filter: [
-          ...datasetFilter(params.country),
-          { match_bool_prefix: { searchText: { query: folded, operator: 'and' } } },
-        ],
-        should: [{ constant_score: { filter: { prefix: { sortName: folded } }, boost: 1 } }],
-      },
-    },
-    sort: [{ _score: 'desc' }, { sortName: 'asc' }, { placeId: 'asc' }],
+    query,
+    sort: [{ sortName: 'asc' }, { placeId: 'asc' }],
     _source: ['placeId', 'doctor.name', 'doctor.legalName', 'doctor.address.city'],
     track_total_hits: false,
+  });
+  return {
+    starting: request({ bool: { filter: [...filter, startsWithText] } }),
+    others: request({ bool: { filter, must_not: [startsWithText] } }),
   };
 }
 
@@ -242,7 +262,8 @@ export function toSuggestPage(
     const name = bucket.names?.buckets[0]?.key;
     return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
   });
-  const doctors = (response?.doctorHits ?? []).flatMap(({ _source: source }): DoctorSuggestion[] => {
+  const hits = response === undefined ? [] : [...response.doctorHits.starting, ...response.doctorHits.others];
+  const doctors = hits.flatMap(({ _source: source }): DoctorSuggestion[] => {
     const name = source?.doctor?.name ?? source?.doctor?.legalName ?? null;
     if (source?.placeId === undefined || name === null) return [];
     return [{ type: 'doctor', id: source.placeId, name, city: source.doctor?.address?.city ?? null }];
