@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildSuggestDoctorsRequests } from '@directory/domain';
 import { createTestSearch } from '@directory/testing';
 import { ensureDoctorsIndex, indicesBehindAlias } from '../src/indices.js';
 import { DOCTORS_MAPPING } from '../src/mapping.js';
@@ -52,9 +53,11 @@ describe('doctors index on the local Elasticsearch', () => {
 
   it("gives an earlier release's index the fields this release added, and keeps the fields it indexes its own way", async () => {
     const older = `${search.prefix}_older`;
-    // The mapping before API 1.3's provenance (no updatedAt) and before searchText's word starts.
+    // The mapping before API 1.3's provenance (no updatedAt), before searchText's word starts and before
+    // sortName's name starts.
     const { updatedAt: _added, ...earlierProperties } = DOCTORS_MAPPING.properties ?? {};
     earlierProperties.searchText = { type: 'text', analyzer: 'standard' };
+    earlierProperties.sortName = { type: 'keyword' };
     await search.client.indices.create({
       index: `${older}__initial`,
       mappings: { dynamic: 'strict', properties: earlierProperties },
@@ -63,7 +66,9 @@ describe('doctors index on the local Elasticsearch', () => {
     const document = {
       placeId: 'place-3',
       served: true,
+      country: 'de',
       updatedAt: '2026-11-01T00:00:00.000Z',
+      sortName: 'praxis muller',
       searchText: 'praxis muller berlin',
     };
     await expect(search.client.index({ index: older, id: 'place-3', document })).rejects.toThrow(
@@ -83,6 +88,13 @@ describe('doctors index on the local Elasticsearch', () => {
       },
     });
     expect(found.count).toBe(1);
+    // The typeahead still finds the record there, among the other matches: the name starts are not
+    // indexed until a reindex.
+    const doctors = buildSuggestDoctorsRequests({ country: 'de', q: 'Praxis m', limit: 8, lang: 'en' });
+    const ids = async (body: object) =>
+      (await search.client.search({ index: older, ...body })).hits.hits.map((hit) => hit._id);
+    expect(await ids(doctors.starting)).toEqual([]);
+    expect(await ids(doctors.others)).toEqual(['place-3']);
     const mapping = await search.client.indices.getMapping({ index: `${older}__initial` });
     expect(mapping[`${older}__initial`]?.mappings.properties?.searchText).toEqual({
       type: 'text',
