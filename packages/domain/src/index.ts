@@ -74,6 +74,7 @@ export {
   postalCodeKey,
   addressKey,
   SEARCH_DOCUMENT_MAPPING,
+  INDEX_SORT,
   type SearchDocument,
   type Tombstone,
 } from './search/search-document.js';
@@ -345,7 +346,5 @@ export {
   type SuggestParams,
   type SuggestCitiesRequestBody,
   type SuggestDoctorsRequestBody,
-  type SuggestDoctorsRequests,
-  type SuggestHit,
   type Suggestion,
 } from './search/suggest.js';

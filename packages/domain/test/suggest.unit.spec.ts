@@ -12,6 +12,7 @@ import {
   type SuggestParams,
 } from '../src/search/suggest.js';
 import { splitWords } from '../src/search/search-analysis.js';
+import { INDEX_SORT } from '../src/search/search-document.js';
 
 const params = (q: string, more: Partial<SuggestParams> = {}): SuggestParams => ({
   country: 'de',
@@ -116,6 +117,9 @@ describe('the requests', () => {
       ...common,
       query: { bool: { filter: [...dataset, match], must_not: [startsWithText] } },
     });
+    // Sorted exactly as the index keeps its records, or Elasticsearch cannot stop early.
+    expect(starting.sort.map((key) => Object.keys(key)[0])).toEqual(INDEX_SORT.field);
+    expect(starting.sort.map((key) => Object.values(key)[0])).toEqual(INDEX_SORT.order);
   });
 
   it('asks for the cities of the dataset with a word or the slug starting with the text', () => {

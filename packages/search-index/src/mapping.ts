@@ -1,19 +1,17 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { SEARCH_DOCUMENT_MAPPING } from '@directory/domain';
+import { INDEX_SORT, SEARCH_DOCUMENT_MAPPING } from '@directory/domain';
 
 /** The search document's mapping (declared next to the document in the domain), typed for the client. */
 export const DOCTORS_MAPPING: estypes.MappingTypeMapping = SEARCH_DOCUMENT_MAPPING;
 
 /**
- * Every segment keeps its records in name order, then id: the order of the name-sorted pages and of the
- * typeahead's doctors, so a request sorted so that does not count its hits stops in each segment as soon
- * as it holds its page. Fixed when an index is created: an index made by an earlier release answers the
- * same, only slower, until `npm run reindex`.
+ * `sort` is the domain's `INDEX_SORT`; an index made by an earlier release, without it, answers the same,
+ * only slower, until `npm run reindex`.
  */
 export const DOCTORS_SETTINGS: estypes.IndicesIndexSettings = {
   number_of_shards: 1,
   number_of_replicas: 0,
-  sort: { field: ['sortName', 'placeId'], order: ['asc', 'asc'] },
+  sort: { field: [...INDEX_SORT.field], order: [...INDEX_SORT.order] },
 };
 
 /** The fields of `wanted` that `existing` lacks (by name: a field both have is left as the index has it). */

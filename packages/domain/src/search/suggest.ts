@@ -126,7 +126,7 @@ export function matchingSpecialtyCodes(q: string): SpecialtyCode[] {
 
 type Clause = Record<string, unknown>;
 
-/** The index's own order (`index.sort`): a request sorted so stops once it holds its page. */
+/** The index's own order (`INDEX_SORT`): a request sorted so stops once it holds its page. */
 type NameOrder = [{ sortName: 'asc' }, { placeId: 'asc' }];
 
 export type SuggestDoctorsRequestBody = {
@@ -168,7 +168,7 @@ export type SuggestHitSource = {
  * The doctors: search's `q` clause (literal text, never query syntax) on the dataset; the names that
  * start with the typed text first, then the other matches, each by folded name, then id.
  *
- * Two requests, each sorted as the index keeps its records (`index.sort`) and not counting its hits,
+ * Two requests, each sorted as the index keeps its records (`INDEX_SORT`) and not counting its hits,
  * so Elasticsearch stops each one as soon as it holds `limit` records instead of visiting every match
  * (a one-letter keystroke matches most of a dataset, and ranking every match made a keystroke's cost
  * grow with the dataset). "Starts with" is one term of `sortName.starts` (its 1 to 19 first characters;
