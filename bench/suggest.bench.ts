@@ -137,9 +137,9 @@ try {
   // Elasticsearch's own time per request of the measured raw phases, by request and typed length.
   const took = new Map<string, number[]>();
   let measuring = false;
-  const onTook: SuggestTook = (request, q, tookMs) => {
+  const onTook: SuggestTook = (q, tookMs) => {
     if (!measuring) return;
-    const key = `${request} ${lengthClass(q)}`;
+    const key = `doctors ${lengthClass(q)}`;
     const values = took.get(key) ?? [];
     values.push(tookMs);
     took.set(key, values);

@@ -143,6 +143,10 @@ const environmentSchema = z
       .default(250),
     SEARCH_CACHE_MAX_ENTRIES: positiveInt.default(10_000),
     SEARCH_CACHE_MAX_MB: positiveInt.max(4_096).default(64),
+    // The typeahead's cities come from a table of each dataset's city spellings kept in process
+    // (docs/operations.md, "Typeahead cities"): while the index changes it is used for this long before it
+    // is read again, so city suggestions are at most about twice this behind. 0: read again at every change.
+    SUGGEST_CITIES_REFRESH_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
     SITE_ORIGIN: urlWithProtocols(['https:', 'http:'])
       .refine((value) => new URL(value).pathname === '/' && !value.endsWith('/'), {
         message:

@@ -331,7 +331,6 @@ export {
   SUGGEST_DEFAULT_LIMIT,
   SUGGEST_LIMIT_MAX,
   SUGGEST_Q_MAX_LENGTH,
-  buildSuggestCitiesRequest,
   buildSuggestDoctorsRequests,
   matchingSpecialtyCodes,
   parseSuggestParams,
@@ -340,11 +339,19 @@ export {
   citySuggestionSchema,
   doctorSuggestionSchema,
   specialtySuggestionSchema,
+  suggestCities,
   toSuggestPage,
   type SuggestHitSource,
   type SuggestPage,
   type SuggestParams,
-  type SuggestCitiesRequestBody,
   type SuggestDoctorsRequestBody,
   type Suggestion,
 } from './search/suggest.js';
+export {
+  buildCitySpellingsRequest,
+  citySpellingsPage,
+  cityTableOf,
+  type CitySpelling,
+  type CitySpellingsAggregation,
+  type CityTable,
+} from './search/city-table.js';

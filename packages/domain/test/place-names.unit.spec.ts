@@ -11,7 +11,8 @@ import {
 import { buildSearchRequest, filteredQueryOf } from '../src/search/search-query.js';
 import { relevanceTextQuery } from '../src/search/search-relevance.js';
 import { wordsOf } from '../src/search/search-analysis.js';
-import { buildSuggestCitiesRequest, citySlugsTyped, SUGGEST_DEFAULT_LIMIT } from '../src/search/suggest.js';
+import { citySlugsTyped, suggestCities, SUGGEST_DEFAULT_LIMIT } from '../src/search/suggest.js';
+import { cityTableOf } from '../src/search/city-table.js';
 
 const LIVE_COUNTRIES: ReadonlyArray<CountryCode> = ['de', 'es', 'it', 'pt'];
 
@@ -146,14 +147,19 @@ describe('citySlugsTyped (suggest)', () => {
     expect(citySlugsTyped('de', [])).toEqual([]);
   });
 
-  it('adds the matching cities to the cities request', () => {
-    const body = buildSuggestCitiesRequest({
-      country: 'de',
-      q: 'Munich',
-      limit: SUGGEST_DEFAULT_LIMIT,
-      lang: 'en',
-    });
-    expect(JSON.stringify(body.query)).toContain('"terms":{"citySlug":["muenchen"');
+  it("suggests the city another name matches, counting all its spellings' records", () => {
+    const table = cityTableOf([
+      { slug: 'muenchen', name: 'München', count: 3 },
+      { slug: 'muenchen', name: 'Muenchen', count: 1 },
+      { slug: 'munster', name: 'Munster', count: 9 },
+    ]);
+    const suggest = (q: string) =>
+      suggestCities(table, { country: 'de', q, limit: SUGGEST_DEFAULT_LIMIT, lang: 'en' });
+    expect(suggest('Munich')).toEqual([{ citySlug: 'muenchen', name: 'München', count: 4 }]);
+    expect(suggest('mun')).toEqual([
+      { citySlug: 'munster', name: 'Munster', count: 9 },
+      { citySlug: 'muenchen', name: 'München', count: 4 },
+    ]);
   });
 });
 

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   SUGGEST_DEFAULT_LIMIT,
-  buildSuggestCitiesRequest,
   buildSuggestDoctorsRequests,
   matchesAtWordStart,
   matchingSpecialtyCodes,
   mergeSuggestions,
   parseSuggestParams,
-  regexpLiteral,
   toSuggestPage,
   type SuggestParams,
 } from '../src/search/suggest.js';
@@ -92,11 +90,6 @@ describe('word-start matching', () => {
     const codes = matchingSpecialtyCodes('c');
     expect(codes).toEqual([...codes].sort());
   });
-
-  it('writes text as a Lucene regexp literal: everything but a-z, 0-9 and space escaped', () => {
-    expect(regexpLiteral('bad nau')).toBe('bad nau');
-    expect(regexpLiteral('st. .*(x)|"ł')).toBe('st\\. \\.\\*\\(x\\)\\|\\"\\ł');
-  });
 });
 
 describe('the requests', () => {
@@ -120,31 +113,6 @@ describe('the requests', () => {
     // Sorted exactly as the index keeps its records, or Elasticsearch cannot stop early.
     expect(starting.sort.map((key) => Object.keys(key)[0])).toEqual(INDEX_SORT.field);
     expect(starting.sort.map((key) => Object.values(key)[0])).toEqual(INDEX_SORT.order);
-  });
-
-  it('asks for the cities of the dataset with a word or the slug starting with the text', () => {
-    const body = buildSuggestCitiesRequest(params('  Dr. MÜL', { limit: 5 }));
-    expect(body.query.bool.filter).toEqual([
-      ...dataset,
-      {
-        bool: {
-          should: [
-            { regexp: { cityKey: { value: '(.*[^a-z0-9])?dr\\. mul.*', flags: 'NONE' } } },
-            { prefix: { citySlug: 'dr-mul' } },
-          ],
-          minimum_should_match: 1,
-        },
-      },
-    ]);
-    expect(body.aggs.cities).toMatchObject({ terms: { field: 'citySlug', size: 5 } });
-    expect(body.size).toBe(0);
-  });
-
-  it('leaves the slug prefix out when the text has no letter or digit', () => {
-    const [, , cities] = buildSuggestCitiesRequest(params('!!!')).query.bool.filter as Array<{
-      bool?: { should: unknown[] };
-    }>;
-    expect(cities?.bool?.should).toHaveLength(1);
   });
 });
 
@@ -206,14 +174,10 @@ describe('toSuggestPage', () => {
           ],
           others: [{ _source: { placeId: 'z4', doctor: { name: 'Praxis Zahn', address: { city: null } } } }],
         },
-        cityAggregations: {
-          cities: {
-            buckets: [
-              { key: 'zahna', doc_count: 2, names: { buckets: [{ key: 'Zahna' }] } },
-              { key: 'zahnstadt', doc_count: 1, names: { buckets: [] } },
-            ],
-          },
-        },
+        cities: [
+          { citySlug: 'zahna', name: 'Zahna', count: 2 },
+          { citySlug: 'zahnstadt', name: 'zahnstadt', count: 1 },
+        ],
       },
       [
         { code: 'orthodontics', count: 1 },

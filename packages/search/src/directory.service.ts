@@ -19,8 +19,15 @@ import {
   type DatasetCoverageAggregation,
   type DatasetsPage,
   type DatasetsParams,
-  buildSuggestCitiesRequest,
+  buildCitySpellingsRequest,
   buildSuggestDoctorsRequests,
+  citySpellingsPage,
+  cityTableOf,
+  suggestCities,
+  type CitySpelling,
+  type CitySpellingsAggregation,
+  type CityTable,
+  type CountryCode,
   boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
@@ -74,6 +81,7 @@ import {
   type SearchSuggestion,
 } from '@directory/domain';
 import { aliasSearchRequest, isIndexNotFound, searchAlias, type SearchClient } from '@directory/search-index';
+import { createCityTables, type CityTableOptions } from './city-tables.js';
 import type { SearchRequestCache } from './search-request-cache.js';
 
 export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
@@ -88,6 +96,8 @@ export type DirectoryOptions = {
   cache?: SearchRequestCache;
   /** Bounds each search whole, all its attempts included (config SEARCH_DEADLINE_MS); none: per attempt only. */
   searchDeadlineMs?: number;
+  /** How fresh the typeahead's city tables are kept (city-tables.ts); none: read again at every change. */
+  cityTables?: CityTableOptions;
 };
 
 /** `ref`: what the doctorId names, so a caller can ask where a merged-away record went. */
@@ -178,17 +188,21 @@ export class InvalidCursorError extends Error {
  */
 export function createDirectory(options: DirectoryOptions): Directory {
   const { client, alias, siteOrigin, cursorSecret, cache, searchDeadlineMs } = options;
+  const cityTables = createCityTables(readCityTable, options.cityTables ?? { refreshMs: 0 });
 
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
    * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
-   * alike.
+   * alike; `uncached` for the reads that are kept elsewhere (the city tables).
    */
-  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
+  async function search<Aggregations = unknown, Source = SearchHitSource>(
+    body: object,
+    how: { uncached?: true } = {},
+  ) {
     const request = aliasSearchRequest(alias, body);
     const send = () => searchAlias<Source, Aggregations>(client, request, searchDeadlineMs);
     try {
-      return await (cache ? cache.answer(request, send) : send());
+      return await (cache && how.uncached === undefined ? cache.answer(request, send) : send());
     } catch (error) {
       // No index behind the alias yet (a fresh deployment): nothing is published, not an outage.
       if (isIndexNotFound(error)) return undefined;
@@ -202,6 +216,21 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
   async function aggregate<Aggregations>(body: object): Promise<Aggregations | undefined> {
     return (await search<Aggregations>(body))?.aggregations;
+  }
+
+  /** Every spelling of the dataset's cities with its served records, page by page (city-table.ts). */
+  async function readCityTable(country: CountryCode): Promise<CityTable> {
+    const spellings: CitySpelling[] = [];
+    let after: Parameters<typeof buildCitySpellingsRequest>[1];
+    do {
+      const request = buildCitySpellingsRequest(country, after);
+      const page = citySpellingsPage(
+        (await search<CitySpellingsAggregation>(request, { uncached: true }))?.aggregations,
+      );
+      spellings.push(...page.spellings);
+      after = page.after;
+    } while (after !== undefined);
+    return cityTableOf(spellings);
   }
 
   async function listCities(params: CitiesParams): Promise<CitiesPage> {
@@ -354,11 +383,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const codes = new Set<string>(matchingSpecialtyCodes(params.q));
       const doctors = buildSuggestDoctorsRequests(params);
       // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
-      // Doctors (two requests) and cities side by side; each one is cached on its own.
-      const [starting, others, cities, counts] = await Promise.all([
+      // Doctors (two requests, each cached on its own) beside the dataset's city table.
+      const [starting, others, cityTable, counts] = await Promise.all([
         search<unknown, SuggestHitSource>(doctors.starting),
         search<unknown, SuggestHitSource>(doctors.others),
-        aggregate<CitiesAggregation>(buildSuggestCitiesRequest(params)),
+        cityTables.table(params.country),
         codes.size === 0
           ? undefined
           : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),
@@ -370,7 +399,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
         params,
         {
           doctorHits: { starting: starting?.hits.hits ?? [], others: others?.hits.hits ?? [] },
-          cityAggregations: cities,
+          cities: suggestCities(cityTable, params),
         },
         specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
       );

@@ -74,6 +74,10 @@ export function openSearchStores(config: Config): SearchStores {
     ...directoryOptions,
     alias: config.ELASTICSEARCH_INDEX,
     ...(searchCache ? { cache: searchCache } : {}),
+    cityTables: {
+      refreshMs: config.SUGGEST_CITIES_REFRESH_MS,
+      ...(indexWatch ? { indexState: indexWatch.state } : {}),
+    },
   });
   const sandboxNames = sandboxStoreNames(config);
   const sandboxDb = createDatabase(sandboxNames.databaseUrl, {
@@ -82,7 +86,11 @@ export function openSearchStores(config: Config): SearchStores {
   });
   // Uncached: the hot-query cache and its index watch are for the live directory's load.
   const sandbox = {
-    directory: createDirectory({ ...directoryOptions, alias: sandboxNames.alias }),
+    directory: createDirectory({
+      ...directoryOptions,
+      alias: sandboxNames.alias,
+      cityTables: { refreshMs: config.SUGGEST_CITIES_REFRESH_MS },
+    }),
     db: sandboxDb,
   };
   return {

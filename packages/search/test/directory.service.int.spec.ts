@@ -191,20 +191,52 @@ describe('directory service with the hot-query cache, in front of the real Elast
     ]);
   });
 
-  it('typeahead: one keystroke is two doctors requests and a cities request, the specialty counts shared with the specialties list', async () => {
+  it('typeahead: one keystroke is two doctors requests, the specialty counts shared with the specialties list, the cities from a table', async () => {
     const { directory, cache } = cachedDirectory({ ttlMs: 60_000 });
     await directory.listSpecialties({ country: 'de', lang: 'en' });
     expect(cache.stats()).toMatchObject({ misses: 1 });
-    // "Praxis" is no specialty: the counts are not asked for.
+    // "Praxis" is no specialty: the counts are not asked for. The city table is read past the cache.
     const { suggestions } = await directory.suggest({ country: 'de', q: 'Praxis a', limit: 8, lang: 'en' });
     expect(suggestions[0]).toEqual({ type: 'doctor', id: 'de-a', name: 'Praxis Adler', city: 'Berlin' });
-    expect(cache.stats()).toMatchObject({ misses: 4, hits: 0 });
+    expect(cache.stats()).toMatchObject({ misses: 3, hits: 0 });
     // Folded alike, so the same requests: answered from memory.
     await directory.suggest({ country: 'de', q: 'PRÄXIS A', limit: 8, lang: 'en' });
-    expect(cache.stats()).toMatchObject({ misses: 4, hits: 3 });
+    expect(cache.stats()).toMatchObject({ misses: 3, hits: 2 });
     // A specialty's text reads the list's counts from memory.
     await directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' });
-    expect(cache.stats()).toMatchObject({ misses: 7, hits: 4 });
+    expect(cache.stats()).toMatchObject({ misses: 5, hits: 3 });
+  });
+
+  it("typeahead cities: the dataset's table is used as read for the refresh interval, and read again after", async () => {
+    const tableAlias = `${search.prefix}_city_table`;
+    await ensureDoctorsIndex(search.client, tableAlias);
+    await indexPlaces(search.client, tableAlias, [berlin('de-t1', 'Praxis Eins')]);
+    const clock = { now: 0 };
+    const directory = createDirectory({
+      client: search.client,
+      alias: tableAlias,
+      siteOrigin: SITE,
+      cursorSecret: SECRET,
+      cityTables: { refreshMs: 1_000, now: () => clock.now },
+    });
+    const cities = async (q: string) =>
+      (await directory.suggest({ country: 'de', q, limit: 8, lang: 'en' })).suggestions.filter(
+        (suggestion) => suggestion.type === 'city',
+      );
+    const berlinCity = { type: 'city', citySlug: 'berlin', name: 'Berlin' };
+    expect(await cities('ber')).toEqual([berlinCity]);
+    await indexPlaces(search.client, tableAlias, [
+      placeState({ id: 'de-t2', name: 'Praxis Zwei', city: 'Bernau', citySlug: 'bernau' }),
+      placeState({ id: 'de-t3', name: 'Praxis Drei', city: 'Bernau', citySlug: 'bernau' }),
+    ]);
+    // Within the interval: the table as read, though the doctors are already found.
+    clock.now = 1_000;
+    const typed = await directory.suggest({ country: 'de', q: 'praxis d', limit: 8, lang: 'en' });
+    expect(typed.suggestions).toEqual([{ type: 'doctor', id: 'de-t3', name: 'Praxis Drei', city: 'Bernau' }]);
+    expect(await cities('ber')).toEqual([berlinCity]);
+    // Twice the interval with no keystroke: the next one waits for the table to be read again.
+    clock.now = 2_001;
+    expect(await cities('ber')).toEqual([{ type: 'city', citySlug: 'bernau', name: 'Bernau' }, berlinCity]);
   });
 
   it('with the index watch: keeps an answer past its TTL while the index is quiet, and drops it once a write is seen', async () => {

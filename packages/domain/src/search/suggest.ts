@@ -13,7 +13,8 @@ import {
 import type { Result } from '../shared/result.js';
 import { SPECIALTY_VOCABULARY, specialtyLabel, type SpecialtyCode } from '../places/specialty-vocabulary.js';
 import { foldText } from '../shared/text.js';
-import { cityBuckets, datasetFilter, slugPrefixOf, type CitiesAggregation } from './city-list.js';
+import { datasetFilter } from './city-list.js';
+import { matchCities, type CityMatch, type CityTable } from './city-table.js';
 import { cityNameGroupsOf } from './place-names.js';
 import { splitWords, wordsOf } from './search-analysis.js';
 
@@ -24,10 +25,10 @@ import { splitWords, wordsOf } from './search-analysis.js';
  * - `specialty` (`{ code, label }` → search with `specialty=code`): the vocabulary's labels and synonyms
  *   in every page language, matched in memory, restricted to codes that served records of the dataset
  *   carry (the specialties list's count aggregation, which the hot-query cache keeps);
- * - `city` (`{ citySlug, name }` → search with `city=citySlug`): a terms aggregation on `citySlug` over
- *   the records whose folded city name (`cityKey`) has a word starting with the typed text, or whose
- *   slug starts with it, as the cities list matches, or whose city has another name that the typed text
- *   matches (place-names.ts: "munich" suggests München);
+ * - `city` (`{ citySlug, name }` → search with `city=citySlug`): the cities with a word of a published
+ *   spelling starting with the typed text, or whose slug starts with it, or whose city has another name
+ *   that the typed text matches (place-names.ts: "munich" suggests München), counted by their matching
+ *   records in the dataset's city table (city-table.ts), kept in memory and read again on its own clock;
  * - `doctor` (`{ id, name, city }` → `GET /api/v1/doctors/{id}`): the records search's `q` finds for the
  *   same text (`match_bool_prefix` on `searchText`: names, city, type and specialties).
  *
@@ -41,10 +42,10 @@ import { splitWords, wordsOf } from './search-analysis.js';
  * Specialties and cities each take at most a quarter of `limit` (at least one) while doctors can fill the
  * rest; what doctors leave empty goes to further specialties, then further cities.
  *
- * Per keystroke, three small Elasticsearch requests side by side, two for doctors (each stopping once it
- * holds `limit` records, so their cost does not grow with the dataset) and one for cities, plus the
- * specialty counts when a specialty matches, which the hot-query cache shares with
- * `GET /api/v1/specialties?country=`.
+ * Per keystroke, two small Elasticsearch requests side by side for doctors (each stopping once it holds
+ * `limit` records, so their cost does not grow with the dataset), plus the specialty counts when a
+ * specialty matches, which the hot-query cache shares with `GET /api/v1/specialties?country=`. Cities
+ * come from memory.
  */
 
 export const SUGGEST_LIMIT_MAX = 20;
@@ -143,18 +144,12 @@ export type SuggestDoctorsRequests = {
   others: SuggestDoctorsRequestBody;
 };
 
-export type SuggestCitiesRequestBody = {
-  size: 0;
-  query: { bool: { filter: Clause[] } };
-  aggs: { cities: ReturnType<typeof cityBuckets> };
-  track_total_hits: false;
-};
-
 /** The parts of the answers the suggestions read. */
 export type SuggestResponse = {
   /** The hits of the two doctors requests, in the order `buildSuggestDoctorsRequests` names them. */
   doctorHits: { starting: ReadonlyArray<SuggestHit>; others: ReadonlyArray<SuggestHit> };
-  cityAggregations: CitiesAggregation | undefined;
+  /** The matching cities of the dataset's city table (`suggestCities`). */
+  cities: ReadonlyArray<CityMatch>;
 };
 
 export type SuggestHit = { _source?: SuggestHitSource | undefined };
@@ -196,36 +191,13 @@ export function buildSuggestDoctorsRequests(params: SuggestParams): SuggestDocto
 }
 
 /**
- * The cities: the dataset's records whose city matches, by city slug, most matching records first.
- * A request of its own, sent beside the doctors' (one request with a `global` aggregation visited every
- * document of the index and cost several times more).
+ * The cities the typed text finds in the dataset's city table (city-table.ts): a word of a spelling's
+ * folded name starts with it, or the slug does ("san-seb", "baden-baden"), or the city has another name
+ * the typed text matches at a word start; most matching records first, at most `limit`.
  */
-export function buildSuggestCitiesRequest(params: SuggestParams): SuggestCitiesRequestBody {
-  return {
-    size: 0,
-    query: {
-      bool: { filter: [...datasetFilter(params.country), cityClause(params.country, foldText(params.q))] },
-    },
-    // Among the matching records, so the name is the most common matching spelling.
-    aggs: { cities: cityBuckets(params.limit) },
-    track_total_hits: false,
-  };
-}
-
-/**
- * A word of the folded city name starts with the typed text (a regexp on the `cityKey` keyword: a
- * dataset has few distinct cities, so enumerating their terms is cheap), or the slug starts with it
- * ("san-seb", "baden-baden"), or the city has another name the typed text matches at a word start.
- */
-function cityClause(country: CountryCode, folded: string): Clause {
-  const should: Clause[] = [
-    { regexp: { cityKey: { value: `(.*[^a-z0-9])?${regexpLiteral(folded)}.*`, flags: 'NONE' } } },
-  ];
-  const slug = slugPrefixOf(folded);
-  if (slug !== '') should.push({ prefix: { citySlug: slug } });
-  const otherNameSlugs = citySlugsTyped(country, splitWords(folded));
-  if (otherNameSlugs.length > 0) should.push({ terms: { citySlug: otherNameSlugs } });
-  return { bool: { should, minimum_should_match: 1 } };
+export function suggestCities(table: CityTable, params: SuggestParams): CityMatch[] {
+  const otherNameSlugs = citySlugsTyped(params.country, splitWords(foldText(params.q)));
+  return matchCities(table, params.q, otherNameSlugs, params.limit);
 }
 
 /** The slugs of the dataset's cities one of whose names the typed words match at a word start. */
@@ -233,13 +205,6 @@ export function citySlugsTyped(country: CountryCode, typed: ReadonlyArray<string
   return cityNameGroupsOf(country)
     .filter((group) => group.names.some((words) => matchesAtWordStart(words, typed)))
     .flatMap((group) => group.slugs);
-}
-
-/** Text as a Lucene regexp matching exactly it: every character but a-z, 0-9 and space escaped. */
-export function regexpLiteral(text: string): string {
-  let literal = '';
-  for (const character of text) literal += /[a-z0-9 ]/.test(character) ? character : `\\${character}`;
-  return literal;
 }
 
 // ---- the answer ----
@@ -257,11 +222,11 @@ export function toSuggestPage(
       const label = specialtyLabel(code, params.lang);
       return label === undefined ? [] : [{ type: 'specialty', code, label }];
     });
-  const cities = (response?.cityAggregations?.cities?.buckets ?? []).map((bucket): CitySuggestion => {
-    const citySlug = String(bucket.key);
-    const name = bucket.names?.buckets[0]?.key;
-    return { type: 'city', citySlug, name: typeof name === 'string' ? name : citySlug };
-  });
+  const cities = (response?.cities ?? []).map(({ citySlug, name }): CitySuggestion => ({
+    type: 'city',
+    citySlug,
+    name,
+  }));
   const hits = response === undefined ? [] : [...response.doctorHits.starting, ...response.doctorHits.others];
   const doctors = hits.flatMap(({ _source: source }): DoctorSuggestion[] => {
     const name = source?.doctor?.name ?? source?.doctor?.legalName ?? null;
