@@ -44,17 +44,20 @@ export function searchOptions(): { openTelemetry: { enabled: boolean } } {
 /**
  * One search of the alias. `deadlineMs` bounds it whole: the client's timeout bounds each attempt, and
  * over several nodes a timed-out attempt is tried on the next, so a cluster that hangs altogether would
- * otherwise cost one timeout per node.
+ * otherwise cost one timeout per node. `attemptTimeoutMs` replaces the client's timeout per attempt, for
+ * the few reads no request waits on whole (the typeahead's city tables).
  */
 export function searchAlias<Source, Aggregations>(
   client: SearchClient,
   request: AliasSearchRequest,
   deadlineMs?: number,
+  attemptTimeoutMs?: number,
 ): Promise<AliasSearchResponse<Source, Aggregations>> {
-  const options =
-    deadlineMs === undefined
-      ? searchOptions()
-      : { ...searchOptions(), signal: AbortSignal.timeout(deadlineMs) };
+  const options = {
+    ...searchOptions(),
+    ...(deadlineMs === undefined ? {} : { signal: AbortSignal.timeout(deadlineMs) }),
+    ...(attemptTimeoutMs === undefined ? {} : { requestTimeout: attemptTimeoutMs }),
+  };
   return client.search<Source, Aggregations>(request, options);
 }
 

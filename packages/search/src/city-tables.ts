@@ -18,19 +18,28 @@ import { SETTLED_MAX_AGE_MS } from './search-request-cache.js';
  * So a city's suggestion and its order are at most about twice `refreshMs` behind the index; with
  * `refreshMs` 0 a table is read again whenever the index may have changed, and every answer is exact.
  * Reads of one dataset never overlap; a failed read keeps nothing, and the next keystroke tries again.
+ *
+ * A keystroke waits for a read at most `waitMs`: past that, or if the read fails, it is answered without
+ * cities while the read goes on (its own timeout is longer than a search's), so a slow first read of a
+ * large dataset delays no keystroke and still completes.
  */
 export type CityTableOptions = {
   /** How long a table is used as it is while the index changes (config SUGGEST_CITIES_REFRESH_MS). */
   refreshMs: number;
   /** The index watch; without one, the index may always have changed. */
   indexState?: () => IndexState;
+  /** The longest a keystroke waits for a read (config ELASTICSEARCH_TIMEOUT_MS); none: until it ends. */
+  waitMs?: number;
   /** The clock ages are measured on (tests); performance.now by default. */
   now?: () => number;
 };
 
 export type CityTables = {
-  /** The dataset's table, as fresh as the rules above ask. Throws what `read` throws. */
-  table(country: CountryCode): Promise<CityTable>;
+  /**
+   * The dataset's table, as fresh as the rules above ask; undefined when a read it waited for failed or
+   * outlasted `waitMs`. Without `waitMs`, a failed read throws what `read` threw.
+   */
+  table(country: CountryCode): Promise<CityTable | undefined>;
 };
 
 /** When a table was read: when its first request was sent, and the index generation then (null: not settled). */
@@ -76,11 +85,24 @@ export function createCityTables(
     return pending;
   }
 
+  async function waitFor(reading: Promise<CityTable>): Promise<CityTable | undefined> {
+    if (options.waitMs === undefined) return reading;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), options.waitMs);
+    });
+    try {
+      return await Promise.race([reading.catch(() => undefined), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     async table(country) {
       const kept = tables.get(country);
       const action = cityTableAction(kept?.stamp, now(), options.refreshMs, options.indexState?.());
-      if (kept === undefined || action === 'read-and-wait') return readAgain(country);
+      if (kept === undefined || action === 'read-and-wait') return waitFor(readAgain(country));
       // A failed background read keeps the old table; the next keystroke tries again.
       if (action === 'use-and-read-again') readAgain(country).catch(() => undefined);
       return kept.table;

@@ -100,6 +100,9 @@ export type DirectoryOptions = {
   cityTables?: CityTableOptions;
 };
 
+/** The longest one page of a city table may take (a search's attempt: ELASTICSEARCH_TIMEOUT_MS). */
+const CITY_TABLE_PAGE_TIMEOUT_MS = 30_000;
+
 /** `ref`: what the doctorId names, so a caller can ask where a merged-away record went. */
 export type GetDoctorResult<Record> =
   | { status: 'found'; doctor: Record }
@@ -197,10 +200,13 @@ export function createDirectory(options: DirectoryOptions): Directory {
    */
   async function search<Aggregations = unknown, Source = SearchHitSource>(
     body: object,
-    how: { uncached?: true } = {},
+    how: { uncached?: true; timeoutMs?: number } = {},
   ) {
     const request = aliasSearchRequest(alias, body);
-    const send = () => searchAlias<Source, Aggregations>(client, request, searchDeadlineMs);
+    const send = () =>
+      how.timeoutMs === undefined
+        ? searchAlias<Source, Aggregations>(client, request, searchDeadlineMs)
+        : searchAlias<Source, Aggregations>(client, request, how.timeoutMs, how.timeoutMs);
     try {
       return await (cache && how.uncached === undefined ? cache.answer(request, send) : send());
     } catch (error) {
@@ -218,14 +224,23 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return (await search<Aggregations>(body))?.aggregations;
   }
 
-  /** Every spelling of the dataset's cities with its served records, page by page (city-table.ts). */
+  /**
+   * Every spelling of the dataset's cities with its served records, page by page (city-table.ts). Each
+   * page may take longer than a search may: a cold read of a large dataset must still complete, and no
+   * keystroke waits on it longer than the tables let it (`CityTableOptions.waitMs`).
+   */
   async function readCityTable(country: CountryCode): Promise<CityTable> {
     const spellings: CitySpelling[] = [];
     let after: Parameters<typeof buildCitySpellingsRequest>[1];
     do {
       const request = buildCitySpellingsRequest(country, after);
       const page = citySpellingsPage(
-        (await search<CitySpellingsAggregation>(request, { uncached: true }))?.aggregations,
+        (
+          await search<CitySpellingsAggregation>(request, {
+            uncached: true,
+            timeoutMs: CITY_TABLE_PAGE_TIMEOUT_MS,
+          })
+        )?.aggregations,
       );
       spellings.push(...page.spellings);
       after = page.after;
@@ -399,7 +414,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
         params,
         {
           doctorHits: { starting: starting?.hits.hits ?? [], others: others?.hits.hits ?? [] },
-          cities: suggestCities(cityTable, params),
+          cities: cityTable === undefined ? [] : suggestCities(cityTable, params),
         },
         specialtyCounts.map(({ code, count }) => ({ code, count: count ?? 0 })),
       );

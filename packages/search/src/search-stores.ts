@@ -76,6 +76,7 @@ export function openSearchStores(config: Config): SearchStores {
     ...(searchCache ? { cache: searchCache } : {}),
     cityTables: {
       refreshMs: config.SUGGEST_CITIES_REFRESH_MS,
+      waitMs: config.ELASTICSEARCH_TIMEOUT_MS,
       ...(indexWatch ? { indexState: indexWatch.state } : {}),
     },
   });
@@ -89,7 +90,7 @@ export function openSearchStores(config: Config): SearchStores {
     directory: createDirectory({
       ...directoryOptions,
       alias: sandboxNames.alias,
-      cityTables: { refreshMs: config.SUGGEST_CITIES_REFRESH_MS },
+      cityTables: { refreshMs: config.SUGGEST_CITIES_REFRESH_MS, waitMs: config.ELASTICSEARCH_TIMEOUT_MS },
     }),
     db: sandboxDb,
   };

@@ -43,7 +43,7 @@ describe('cityTableAction', () => {
 });
 
 describe('createCityTables', () => {
-  function harness() {
+  function harness(waitMs?: number) {
     const clock = { now: 0 };
     const index: IndexState = { generation: 1, settled: true };
     const reads: Array<{
@@ -56,7 +56,12 @@ describe('createCityTables', () => {
         new Promise<CityTable>((resolve, reject) => {
           reads.push({ country, resolve, reject });
         }),
-      { refreshMs: REFRESH_MS, indexState: () => index, now: () => clock.now },
+      {
+        refreshMs: REFRESH_MS,
+        indexState: () => index,
+        now: () => clock.now,
+        ...(waitMs === undefined ? {} : { waitMs }),
+      },
     );
     const tableNamed = (slug: string) => cityTableOf([{ slug, name: null, count: 1 }]);
     return { clock, index, reads, tables, tableNamed };
@@ -80,7 +85,7 @@ describe('createCityTables', () => {
     expect(reads).toHaveLength(3);
     reads[2]?.resolve(tableNamed('bonn'));
     await Promise.resolve();
-    expect((await tables.table('de')).slugs).toEqual(['bonn']);
+    expect((await tables.table('de'))?.slugs).toEqual(['bonn']);
   });
 
   it('keeps the old table when a background read fails, and lets a waiting keystroke see the failure', async () => {
@@ -98,5 +103,20 @@ describe('createCityTables', () => {
     expect(reads).toHaveLength(3);
     reads[2]?.reject(new Error('cluster down'));
     await expect(waiting).rejects.toThrow('cluster down');
+  });
+
+  it('answers without a table when the read it waits for outlasts waitMs or fails, and keeps reading', async () => {
+    const { reads, tables, tableNamed } = harness(20);
+    expect(await tables.table('de')).toBeUndefined();
+    // The read goes on: the next keystroke joins it, and its table is kept once it ends.
+    const joined = tables.table('de');
+    expect(reads).toHaveLength(1);
+    reads[0]?.resolve(tableNamed('berlin'));
+    expect((await joined)?.slugs).toEqual(['berlin']);
+    expect((await tables.table('de'))?.slugs).toEqual(['berlin']);
+
+    const failing = tables.table('es');
+    reads[1]?.reject(new Error('cluster down'));
+    expect(await failing).toBeUndefined();
   });
 });
