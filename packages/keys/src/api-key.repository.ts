@@ -132,19 +132,20 @@ async function transactionNow(trx: KeysTransaction): Promise<Date> {
   return rows[0].now;
 }
 
-/** Locks the account row (serializing key changes of one account) and counts its working keys. */
-async function lockAccountAndCountWorkingKeys(
-  trx: KeysTransaction,
-  accountId: string,
-  now: Date,
-): Promise<number> {
+/**
+ * Locks the account row (serializing key changes of one account) and counts its working keys at the
+ * transaction's `now()`. Compared in the database, not with `transactionNow`'s Date: a Date holds
+ * milliseconds, the columns microseconds, so a key revoked earlier in the same millisecond would still
+ * count as working.
+ */
+async function lockAccountAndCountWorkingKeys(trx: KeysTransaction, accountId: string): Promise<number> {
   await lockAccount(trx, accountId);
   const { working } = await trx
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number>().as('working'))
     .where('account_id', '=', accountId)
-    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', now)]))
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revoked_at', '>', sql<Date>`now()`)]))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
     .executeTakeFirstOrThrow();
   return Number(working);
 }
@@ -180,7 +181,7 @@ export async function createApiKey(
 
   const row = await db.transaction().execute(async (trx) => {
     const now = await transactionNow(trx);
-    const working = await lockAccountAndCountWorkingKeys(trx, options.accountId, now);
+    const working = await lockAccountAndCountWorkingKeys(trx, options.accountId);
     if (working >= MAX_ACTIVE_KEYS_PER_ACCOUNT) throw new ApiKeyLimitError(options.accountId);
 
     return trx
@@ -232,7 +233,7 @@ async function rollInTransaction(
     if (found === undefined) return null;
 
     const now = await transactionNow(trx);
-    const working = await lockAccountAndCountWorkingKeys(trx, found.account_id, now);
+    const working = await lockAccountAndCountWorkingKeys(trx, found.account_id);
     // Read again under the account lock: a concurrent roll or revoke of this key has finished by now.
     const old = toRecord(
       await trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow(),
