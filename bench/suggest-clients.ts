@@ -2,22 +2,20 @@
 // the API, and the route's own Elasticsearch requests sent straight to the index (side by side, as the
 // route sends them, without its cache; the cities from the same in-memory table, read once a dataset).
 import {
-  buildCitySpellingsRequest,
   buildSpecialtyCountsRequest,
   buildSuggestDoctorsRequests,
-  citySpellingsPage,
-  cityTableOf,
   matchingSpecialtyCodes,
   suggestCities,
-  type CitySpelling,
-  type CitySpellingsAggregation,
   type CityTable,
   type CountryCode,
   type SuggestParams,
 } from '@directory/domain';
+import { readCityTable } from '@directory/search-index';
 import type { RunningApi } from './bench-api.js';
 import { runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import type { SuggestSequence } from './suggest-workload.js';
+
+const CITY_TABLE_PAGE_TIMEOUT_MS = 60_000;
 
 export type SuggestClient = (country: CountryCode, q: string) => Promise<void>;
 
@@ -37,22 +35,8 @@ export type SuggestTook = (q: string, tookMs: number) => void;
 export function rawSuggestClient(environment: BenchEnvironment, onTook?: SuggestTook): SuggestClient {
   const { client, alias } = environment;
   const cityTables = new Map<CountryCode, Promise<CityTable>>();
-  const readCityTable = async (country: CountryCode): Promise<CityTable> => {
-    const spellings: CitySpelling[] = [];
-    let after: Parameters<typeof buildCitySpellingsRequest>[1];
-    do {
-      const response = await client.search<unknown, CitySpellingsAggregation>({
-        index: alias,
-        ...buildCitySpellingsRequest(country, after),
-      });
-      const page = citySpellingsPage(response.aggregations);
-      spellings.push(...page.spellings);
-      after = page.after;
-    } while (after !== undefined);
-    return cityTableOf(spellings);
-  };
   const cityTable = (country: CountryCode) => {
-    const kept = cityTables.get(country) ?? readCityTable(country);
+    const kept = cityTables.get(country) ?? readCityTable(client, alias, country, CITY_TABLE_PAGE_TIMEOUT_MS);
     cityTables.set(country, kept);
     return kept;
   };
@@ -66,6 +50,7 @@ export function rawSuggestClient(environment: BenchEnvironment, onTook?: Suggest
       cityTable(country),
       specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
     ]);
+    // The route's match in memory, so its CPU counts on this side too.
     suggestCities(table, params);
     // The two doctors requests run side by side: the keystroke waits for the slower.
     onTook?.(params.q, Math.max(starting.took, others.took));

@@ -2,8 +2,15 @@ import { errors as esErrors, type estypes } from '@elastic/elasticsearch';
 import { tracingIsOn } from '@directory/observability';
 import type { SearchClient } from './client.js';
 import {
+  buildCitySpellingsRequest,
   buildDatasetCoverageRequest,
+  citySpellingsPage,
+  cityTableOf,
   toDatasetsPage,
+  type CitySpelling,
+  type CitySpellingsAggregation,
+  type CityTable,
+  type CountryCode,
   type DatasetCoverageAggregation,
   type DatasetsPage,
 } from '@directory/domain';
@@ -143,4 +150,38 @@ export async function readDatasetCoverage(
     if (isIndexNotFound(error)) return toDatasetsPage(undefined, asOf);
     throw error;
   }
+}
+
+/**
+ * A dataset's city table for the typeahead (city-table.ts): every spelling of its cities with its served
+ * records, page by page. Each page may take up to `pageTimeoutMs`, longer than a search: a cold read of a
+ * large dataset must still complete (the caller decides how long anyone waits for it). No index yet: an
+ * empty table.
+ */
+export async function readCityTable(
+  client: SearchClient,
+  alias: string,
+  country: CountryCode,
+  pageTimeoutMs: number,
+): Promise<CityTable> {
+  const spellings: CitySpelling[] = [];
+  let after: Parameters<typeof buildCitySpellingsRequest>[1];
+  try {
+    do {
+      const request = aliasSearchRequest(alias, buildCitySpellingsRequest(country, after));
+      const response = await searchAlias<unknown, CitySpellingsAggregation>(
+        client,
+        request,
+        pageTimeoutMs,
+        pageTimeoutMs,
+      );
+      const page = citySpellingsPage(response.aggregations);
+      spellings.push(...page.spellings);
+      after = page.after;
+    } while (after !== undefined);
+  } catch (error) {
+    if (isIndexNotFound(error)) return cityTableOf([]);
+    throw error;
+  }
+  return cityTableOf(spellings);
 }

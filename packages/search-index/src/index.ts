@@ -2,6 +2,7 @@ export {
   aliasSearchRequest,
   countServedDocuments,
   isIndexNotFound,
+  readCityTable,
   readDatasetCoverage,
   readIndexingStats,
   searchableVersionOf,

@@ -19,15 +19,8 @@ import {
   type DatasetCoverageAggregation,
   type DatasetsPage,
   type DatasetsParams,
-  buildCitySpellingsRequest,
   buildSuggestDoctorsRequests,
-  citySpellingsPage,
-  cityTableOf,
   suggestCities,
-  type CitySpelling,
-  type CitySpellingsAggregation,
-  type CityTable,
-  type CountryCode,
   boundSortOrder,
   decodeCursor,
   matchingSpecialtyCodes,
@@ -80,7 +73,13 @@ import {
   type SearchFilters,
   type SearchSuggestion,
 } from '@directory/domain';
-import { aliasSearchRequest, isIndexNotFound, searchAlias, type SearchClient } from '@directory/search-index';
+import {
+  aliasSearchRequest,
+  isIndexNotFound,
+  readCityTable,
+  searchAlias,
+  type SearchClient,
+} from '@directory/search-index';
 import { createCityTables, type CityTableOptions } from './city-tables.js';
 import type { SearchRequestCache } from './search-request-cache.js';
 
@@ -100,7 +99,10 @@ export type DirectoryOptions = {
   cityTables?: CityTableOptions;
 };
 
-/** The longest one page of a city table may take (a search's attempt: ELASTICSEARCH_TIMEOUT_MS). */
+/**
+ * The longest one page of a city table may take: far past a search's ELASTICSEARCH_TIMEOUT_MS, since no
+ * keystroke waits on it longer than `CityTableOptions.waitMs`.
+ */
 const CITY_TABLE_PAGE_TIMEOUT_MS = 30_000;
 
 /** `ref`: what the doctorId names, so a caller can ask where a merged-away record went. */
@@ -191,24 +193,24 @@ export class InvalidCursorError extends Error {
  */
 export function createDirectory(options: DirectoryOptions): Directory {
   const { client, alias, siteOrigin, cursorSecret, cache, searchDeadlineMs } = options;
-  const cityTables = createCityTables(readCityTable, options.cityTables ?? { refreshMs: 0 });
+  const cityTables = createCityTables(
+    (country) =>
+      readCityTable(client, alias, country, CITY_TABLE_PAGE_TIMEOUT_MS).catch((error: unknown) => {
+        throw new SearchUnavailableError(error);
+      }),
+    options.cityTables ?? { refreshMs: 0 },
+  );
 
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
    * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
-   * alike; `uncached` for the reads that are kept elsewhere (the city tables).
+   * alike.
    */
-  async function search<Aggregations = unknown, Source = SearchHitSource>(
-    body: object,
-    how: { uncached?: true; timeoutMs?: number } = {},
-  ) {
+  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
     const request = aliasSearchRequest(alias, body);
-    const send = () =>
-      how.timeoutMs === undefined
-        ? searchAlias<Source, Aggregations>(client, request, searchDeadlineMs)
-        : searchAlias<Source, Aggregations>(client, request, how.timeoutMs, how.timeoutMs);
+    const send = () => searchAlias<Source, Aggregations>(client, request, searchDeadlineMs);
     try {
-      return await (cache && how.uncached === undefined ? cache.answer(request, send) : send());
+      return await (cache ? cache.answer(request, send) : send());
     } catch (error) {
       // No index behind the alias yet (a fresh deployment): nothing is published, not an outage.
       if (isIndexNotFound(error)) return undefined;
@@ -222,30 +224,6 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
   async function aggregate<Aggregations>(body: object): Promise<Aggregations | undefined> {
     return (await search<Aggregations>(body))?.aggregations;
-  }
-
-  /**
-   * Every spelling of the dataset's cities with its served records, page by page (city-table.ts). Each
-   * page may take longer than a search may: a cold read of a large dataset must still complete, and no
-   * keystroke waits on it longer than the tables let it (`CityTableOptions.waitMs`).
-   */
-  async function readCityTable(country: CountryCode): Promise<CityTable> {
-    const spellings: CitySpelling[] = [];
-    let after: Parameters<typeof buildCitySpellingsRequest>[1];
-    do {
-      const request = buildCitySpellingsRequest(country, after);
-      const page = citySpellingsPage(
-        (
-          await search<CitySpellingsAggregation>(request, {
-            uncached: true,
-            timeoutMs: CITY_TABLE_PAGE_TIMEOUT_MS,
-          })
-        )?.aggregations,
-      );
-      spellings.push(...page.spellings);
-      after = page.after;
-    } while (after !== undefined);
-    return cityTableOf(spellings);
   }
 
   async function listCities(params: CitiesParams): Promise<CitiesPage> {

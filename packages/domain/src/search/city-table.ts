@@ -130,16 +130,16 @@ export function cityTableOf(spellings: ReadonlyArray<CitySpelling>): CityTable {
 }
 
 /**
- * The cities the typed text finds, at most `limit`, most matching records first, then slug.
- * `otherNameSlugs`: the slugs whose city has another name the typed words match (`citySlugsTyped`).
+ * The cities the typed text (`folded`, as `foldText` gives it) finds, at most `limit`, most matching
+ * records first, then slug. `otherNameSlugs`: the slugs whose city has another name the typed words match
+ * (`citySlugsTyped`).
  */
 export function matchCities(
   table: CityTable,
-  q: string,
+  folded: string,
   otherNameSlugs: ReadonlyArray<string>,
   limit: number,
 ): CityMatch[] {
-  const folded = foldText(q);
   const matched = new Set<number>();
   for (let at = lowerBound(table.wordStarts, folded); at < table.wordStarts.length; at += 1) {
     if (!(table.wordStarts[at] as string).startsWith(folded)) break;

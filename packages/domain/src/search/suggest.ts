@@ -196,8 +196,8 @@ export function buildSuggestDoctorsRequests(params: SuggestParams): SuggestDocto
  * the typed text matches at a word start; most matching records first, at most `limit`.
  */
 export function suggestCities(table: CityTable, params: SuggestParams): CityMatch[] {
-  const otherNameSlugs = citySlugsTyped(params.country, splitWords(foldText(params.q)));
-  return matchCities(table, params.q, otherNameSlugs, params.limit);
+  const folded = foldText(params.q);
+  return matchCities(table, folded, citySlugsTyped(params.country, splitWords(folded)), params.limit);
 }
 
 /** The slugs of the dataset's cities one of whose names the typed words match at a word start. */
