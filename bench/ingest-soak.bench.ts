@@ -1,6 +1,6 @@
 // `npm run bench:ingest-soak [-- --events N --seed S]`: the memory of a long `ingest --wait` (a backfill).
-// N events (5,000,000 unless given) are written to an NDJSON file as they are generated, then the real
-// `ingest FILE --wait` producer and one real worker process run against a throw-away environment while
+// N events (5,000,000 unless given) are written to a gzipped NDJSON file as they are generated, then the
+// real `ingest - --wait` producer (reading `gunzip -c FILE`) and one real worker process run against a throw-away environment while
 // this process samples both processes' RSS every second from /proc. Memory bounded by the batch shows as
 // a flat curve: the growth (last decile of progress minus the second) near zero, whatever N. The two
 // processes run as production runs them, from the compiled build (the npm script builds first and sets
@@ -9,12 +9,15 @@
 // preset's settings (bench/pg-preset.ts), and each tenth of the run also prints what the store cost
 // PostgreSQL: WAL bytes and full-page images per event, checkpoints, blocks read from outside
 // shared_buffers, autovacuums and CPU seconds per process, which show why the ingest slows as it grows.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
 import { sql } from 'kysely';
 import { createRedisClient } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
@@ -126,16 +129,19 @@ const environment = await createBenchEnvironment('soak');
 const { db, client } = environment;
 const redis = createRedisClient(environment.config, 'probe', { timeoutMs: 5_000 });
 try {
-  // Streamed to disk as generated, with back-pressure: this process stays flat too.
-  const file = join(directory, 'events.ndjson');
+  // Streamed to disk as generated, with back-pressure: this process stays flat too. Compressed (a
+  // gigabyte of NDJSON a million events would be 20 GB at 20 million, beside the store it fills); the
+  // producer reads it through `gunzip -c` on its stdin, as an operator pipes a compressed dump.
+  const file = join(directory, 'events.ndjson.gz');
   const processes = processModeOf() === 'compiled' ? 'the build' : 'source';
   log(`writing ${events} events (seed ${seed}) to ${file}; processes from ${processes}`);
-  const out = createWriteStream(file);
+  const gzip = createGzip({ level: 1 });
+  const written = pipeline(gzip, createWriteStream(file));
   for (const event of generateEvents({ count: events, seed })) {
-    if (!out.write(`${JSON.stringify(event)}\n`)) await once(out, 'drain');
+    if (!gzip.write(`${JSON.stringify(event)}\n`)) await once(gzip, 'drain');
   }
-  out.end();
-  await once(out, 'finish');
+  gzip.end();
+  await written;
 
   // What the server really runs with, read back from it (a setting it refused would show here).
   const running = await sql<{ name: string; setting: string }>`
@@ -175,10 +181,15 @@ try {
 
   const baseline = await readCounters(0);
   const started = performance.now();
+  const gunzip = spawn('gunzip', ['-c', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const gunzipExited = once(gunzip, 'exit') as Promise<[number | null]>;
   const producer = startProcess(
     'packages/ingest/src/ingest.cli.ts',
-    [file, '--wait', '--timeout', '86400'],
+    ['-', '--wait', '--timeout', '86400'],
     env,
+    {
+      stdin: gunzip.stdout,
+    },
   );
   const producerPid = producer.child.pid;
   const workerPid = worker.child.pid;
@@ -239,6 +250,9 @@ try {
   const producerOutput = producer.output();
   await worker.stop('SIGTERM');
   if (code !== 0) throw new Error(`ingest --wait exited ${code}:\n${producerOutput.slice(-4_000)}`);
+  const [gunzipCode] = await gunzipExited;
+  if (gunzipCode !== 0)
+    throw new Error(`gunzip -c ${file} exited ${gunzipCode}: the producer read a part only`);
   log(producerOutput.trim().split('\n').at(-1) ?? '');
 
   const finalCounters = await readCounters(seconds);

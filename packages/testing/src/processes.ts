@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -126,13 +127,19 @@ const NOT_PRODUCTION = { NODE_ENV: process.env.NODE_ENV || 'development' };
 
 /**
  * Starts one of the project's entry points the way a user would (`tsx <file>`, or the compiled
- * `directory <command>`: `ProcessMode`), capturing its output.
+ * `directory <command>`: `ProcessMode`), capturing its output; `stdin`, when given, is what it reads.
  */
-export function startProcess(entry: string, args: string[], env: Record<string, string>): RunningProcess {
+export function startProcess(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { stdin?: Readable } = {},
+): RunningProcess {
   const child = spawn(process.execPath, nodeArguments(entry, args), {
     cwd: REPOSITORY_ROOT,
     env: { ...process.env, ...NOT_PRODUCTION, ...NO_OPERATOR_LISTENERS, ...NO_DRAIN, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A stream with a descriptor of its own (another process's stdout) is handed over as it is.
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
