@@ -17,7 +17,7 @@ import { BatchSpool } from './batch-spool.js';
 import { EventIdLog } from './event-id-log.js';
 import { createIngestQueue, INGEST_QUEUE_NAME } from './queue.js';
 import { describeRun, summarizeRun } from './run-summary.js';
-import { waitForJobs } from './wait-for-jobs.js';
+import { startWaitingForJobs } from './wait-for-jobs.js';
 
 const MAX_REJECTIONS_SHOWN = 50;
 const HEAP_GROWING_PERCENT = 50;
@@ -106,6 +106,24 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
   };
 
   const interactive = process.stderr.isTTY;
+  let inputRead = false;
+  // Jobs are waited for from the moment they are enqueued: a long input's first jobs finish (and leave
+  // the spool) while the rest is still being read.
+  const waiter = queueEvents
+    ? startWaitingForJobs(queue, queueEvents, {
+        timeoutMs: options.timeout * 1000,
+        batches: spool,
+        // Of the jobs enqueued so far; on a terminal only the last line, once the input is read.
+        onProgress: (done, total) => {
+          if (!interactive || (done === total && inputRead)) log(`processed ${done}/${total} jobs`);
+        },
+        onRedisTrouble: reportRedisTrouble,
+        onRequeue: (jobIds) => {
+          redisTroubleReported = false;
+          log(`${jobIds.length} batches lost by Redis (restarted?); enqueued again`);
+        },
+      })
+    : undefined;
   const bar = interactive
     ? new SingleBar(
         { format: 'enqueue {bar} {value} events | {rate} ev/s', hideCursor: true },
@@ -139,6 +157,7 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
     },
     onEnqueued: async (batches) => {
       if (spool) await Promise.all(batches.map(({ jobId, data }) => spool.put(jobId, data)));
+      waiter?.add(batches.map(({ jobId }) => jobId));
     },
     onEnqueueRetry: reportRedisTrouble,
     onProgress: (progress: ProduceSummary) => {
@@ -161,19 +180,10 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
   );
 
   let exitCode = 0;
-  if (queueEvents && db && eventIds) {
-    const outcome = await waitForJobs(queue, queueEvents, summary.jobIds, {
-      timeoutMs: options.timeout * 1000,
-      batches: spool,
-      onProgress: (done, total) => {
-        if (!interactive || done === total) log(`processed ${done}/${total} jobs`);
-      },
-      onRedisTrouble: reportRedisTrouble,
-      onRequeue: (jobIds) => {
-        redisTroubleReported = false;
-        log(`${jobIds.length} batches lost by Redis (restarted?); enqueued again`);
-      },
-    });
+  if (queueEvents && waiter && db && eventIds) {
+    // Every job of the input was added as it was enqueued (`onEnqueued`).
+    inputRead = true;
+    const outcome = await waiter.wait();
     // Projected is not yet searchable: a refresh of the alias makes every document written so far
     // visible to search now, instead of at the next periodic refresh (about a second later).
     const search = createSearchClient(config.ELASTICSEARCH_URL, { timeoutMs: 30_000, maxRetries: 3 });

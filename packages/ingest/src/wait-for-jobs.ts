@@ -55,74 +55,131 @@ export async function waitForJobs(
   jobIds: ReadonlyArray<string>,
   options: WaitOptions,
 ): Promise<WaitOutcome> {
+  const waiter = startWaitingForJobs(queue, queueEvents, options);
+  waiter.add(jobIds);
+  return waiter.wait();
+}
+
+/** Jobs waited for from the moment they are enqueued (`startWaitingForJobs`). */
+export type JobWaiter = {
+  /** Jobs just enqueued, each once: a completion heard from now on (or just before) settles them. */
+  add: (jobIds: ReadonlyArray<string>) => void;
+  /** Every job is added: waits until each has completed or failed for good, or the timeout. */
+  wait: () => Promise<WaitOutcome>;
+};
+
+/**
+ * Listens for completions at once, for jobs added as they are enqueued: a long input's early jobs finish
+ * while the rest is still being read, and Redis keeps a completed job only so long (the last 10,000, for
+ * an hour), so a job first looked up at the end could no longer be told from one Redis lost, and would be
+ * enqueued again. Settled jobs leave `batches` as they finish, so a spool holds only unfinished ones.
+ */
+export function startWaitingForJobs(
+  queue: Queue<IngestJobData, IngestJobResult>,
+  queueEvents: QueueEvents,
+  options: WaitOptions,
+): JobWaiter {
   const outcome: WaitOutcome = {
     completed: 0,
     projectionFailures: 0,
     failed: [],
     timedOut: false,
-    pending: jobIds.length,
+    pending: 0,
     requeued: 0,
   };
-  const jobs = trackSettlements(jobIds, outcome, options);
+  const jobs = trackSettlements(outcome, options);
   const stopListening = listenForSettlements(queueEvents, jobs.settle);
-  const poller = createPoller(
-    () => lookUpUnfinishedJobs(queue, jobs, outcome, options),
-    () => jobs.waiting.size > 0,
-    options,
-  );
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await queueEvents.waitUntilReady();
-    // Listening now: whatever finishes from here on is heard. The first look-up catches up on the rest.
-    // Never rejects (errors are reported); not awaited at the end, so a look-up stuck on a dead
-    // connection cannot hold the outcome past the timeout.
-    void poller.run();
-    const timedOut = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        outcome.timedOut = true;
-        resolve();
-      }, options.timeoutMs);
-    });
-    if (jobs.waiting.size > 0) await Promise.race([jobs.allSettled, timedOut]);
-    poller.stop();
-    return outcome;
-  } finally {
-    poller.stop();
-    clearTimeout(timer);
-    stopListening();
-  }
+  const wait = async (): Promise<WaitOutcome> => {
+    const poller = createPoller(
+      () => lookUpUnfinishedJobs(queue, jobs, outcome, options),
+      () => jobs.waiting.size > 0,
+      options,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await queueEvents.waitUntilReady();
+      jobs.close();
+      // Listening now: whatever finishes from here on is heard. The first look-up catches up on the rest.
+      // Never rejects (errors are reported); not awaited at the end, so a look-up stuck on a dead
+      // connection cannot hold the outcome past the timeout.
+      void poller.run();
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          outcome.timedOut = true;
+          resolve();
+        }, options.timeoutMs);
+      });
+      if (jobs.waiting.size > 0) await Promise.race([jobs.allSettled, timedOut]);
+      poller.stop();
+      return outcome;
+    } finally {
+      poller.stop();
+      clearTimeout(timer);
+      stopListening();
+    }
+  };
+  return { add: jobs.add, wait };
 }
 
 /** The jobs still waited for, and how one of them is settled (at most once) into the outcome. */
 type SettlementTracker = {
   waiting: Set<string>;
+  add: (jobIds: ReadonlyArray<string>) => void;
   settle: (jobId: string, settlement: Settlement) => void;
-  /** Resolved once the last job is settled. */
+  /** No more jobs come: `allSettled` may resolve. */
+  close: () => void;
+  /** Resolved once closed and the last job is settled. */
   allSettled: Promise<void>;
 };
 
-function trackSettlements(
-  jobIds: ReadonlyArray<string>,
-  outcome: WaitOutcome,
-  options: WaitOptions,
-): SettlementTracker {
-  const waiting = new Set(jobIds);
+const EARLY_SETTLEMENTS_KEPT = 1_000;
+
+function trackSettlements(outcome: WaitOutcome, options: WaitOptions): SettlementTracker {
+  const waiting = new Set<string>();
+  let added = 0;
+  let closed = false;
   let resolveAll: () => void = () => {};
   const allSettled = new Promise<void>((resolve) => {
     resolveAll = resolve;
   });
+  // Settlements heard for jobs not added yet: a job can finish between Redis accepting it and its id
+  // being added. The newest few only (the queue is shared with other producers).
+  const early = new Map<string, Settlement>();
+  const add = (jobIds: ReadonlyArray<string>) => {
+    for (const jobId of jobIds) {
+      if (waiting.has(jobId)) continue;
+      waiting.add(jobId);
+      added += 1;
+      outcome.pending += 1;
+      const heard = early.get(jobId);
+      if (heard !== undefined) {
+        early.delete(jobId);
+        settle(jobId, heard);
+      }
+    }
+  };
   const settle = (jobId: string, settlement: Settlement) => {
-    if (!waiting.delete(jobId)) return;
+    if (!waiting.has(jobId)) {
+      early.set(jobId, settlement);
+      if (early.size > EARLY_SETTLEMENTS_KEPT) early.delete(early.keys().next().value as string);
+      return;
+    }
+    waiting.delete(jobId);
     options.batches?.delete(jobId);
     outcome.pending -= 1;
     if (settlement.ok) {
       outcome.completed += 1;
       outcome.projectionFailures += settlement.value.projectionFailures;
     } else outcome.failed.push({ jobId, reason: settlement.error });
-    options.onProgress?.(jobIds.length - waiting.size, jobIds.length);
+    // Of the jobs added so far: until `close`, more may come.
+    options.onProgress?.(added - waiting.size, added);
+    if (closed && waiting.size === 0) resolveAll();
+  };
+  const close = () => {
+    closed = true;
     if (waiting.size === 0) resolveAll();
   };
-  return { waiting, settle, allSettled };
+  return { waiting, add, settle, close, allSettled };
 }
 
 /** Settles jobs as QueueEvents reports them; returns what stops listening. */
