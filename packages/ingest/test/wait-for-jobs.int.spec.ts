@@ -1,6 +1,5 @@
-import { Queue, QueueEvents, Worker } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestRedis } from '@directory/testing';
+import { createTestQueue } from '@directory/testing';
 import type { IngestJobData, IngestJobResult } from '../src/queue.js';
 import { startWaitingForJobs } from '../src/wait-for-jobs.js';
 
@@ -9,11 +8,6 @@ import { startWaitingForJobs } from '../src/wait-for-jobs.js';
 // the moment it is done, the extreme of that: the wait must still count each as completed once, and
 // enqueue none of them again as if Redis had lost it.
 describe('waiting for the jobs of a long input, on the real Redis', () => {
-  const redis = createTestRedis('wait-for-jobs');
-  const connection = { url: redis.url };
-  const name = 'ingest-wait';
-  const queue = new Queue<IngestJobData, IngestJobResult>(name, { connection, prefix: redis.prefix });
-  const events = new QueueEvents(name, { connection, prefix: redis.prefix });
   const processed: string[] = [];
   const result: IngestJobResult = {
     received: 1,
@@ -23,22 +17,11 @@ describe('waiting for the jobs of a long input, on the real Redis', () => {
     projected: 1,
     projectionFailures: 0,
   };
-  const worker = new Worker<IngestJobData, IngestJobResult>(
-    name,
-    (job) => {
-      processed.push(job.id ?? '');
-      return Promise.resolve(result);
-    },
-    { connection, prefix: redis.prefix },
-  );
-
-  afterAll(async () => {
-    await worker.close();
-    await events.close();
-    await queue.obliterate({ force: true });
-    await queue.close();
-    await redis.cleanup();
+  const { queue, events, cleanup } = createTestQueue<IngestJobData, IngestJobResult>('ingest-wait', (job) => {
+    processed.push(job.id ?? '');
+    return Promise.resolve(result);
   });
+  afterAll(() => cleanup());
 
   it('settles jobs that finished and left Redis before the input ended, and enqueues none again', async () => {
     await events.waitUntilReady();
