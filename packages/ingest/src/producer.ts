@@ -104,8 +104,7 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
 
   const flushPending = async () => {
     if (pending.length === 0) return;
-    if (options.maxQueuedBatches !== undefined)
-      await waitForQueueRoom(options.queue, options.maxQueuedBatches, options.onQueueFull);
+    if (options.maxQueuedBatches !== undefined) await waitForQueueRoom(options, options.maxQueuedBatches);
     const batches = pending.map((data) => ({ jobId: randomUUID(), data }));
     await addBatches(options, batches);
     for (const { jobId } of batches) summary.jobIds.push(jobId);
@@ -151,19 +150,42 @@ async function produce(options: ProduceOptions, eventIds: EventIdLog): Promise<P
 // How often a producer held back by a full queue looks again: a batch takes a worker tens of milliseconds.
 const QUEUE_ROOM_POLL_MS = 100;
 
-/** Waits until the queue holds fewer than `limit` batches not yet taken by a worker. */
+/**
+ * Waits until the queue holds fewer than `limit` batches not yet taken by a worker. Each count is tried
+ * again while Redis is away, as adding is.
+ */
 async function waitForQueueRoom(
-  queue: ProduceOptions['queue'],
+  options: Pick<ProduceOptions, 'queue' | 'onQueueFull' | 'onEnqueueRetry' | 'enqueueRetryMs'>,
   limit: number,
-  onQueueFull: ProduceOptions['onQueueFull'],
 ): Promise<void> {
   // count(): waiting, delayed and prioritized jobs; the ones being processed are in the workers' hands.
-  let queued = await queue.count();
+  const count = () => retryingWhileRedisIsAway(options, () => options.queue.count());
+  let queued = await count();
   if (queued < limit) return;
-  onQueueFull?.(queued);
+  options.onQueueFull?.(queued);
   while (queued >= limit) {
     await new Promise((resolve) => setTimeout(resolve, QUEUE_ROOM_POLL_MS));
-    queued = await queue.count();
+    queued = await count();
+  }
+}
+
+/**
+ * Runs `attempt`, and again a second later while it fails (Redis restarting, unreachable, or a cluster
+ * failing over), until `enqueueRetryMs` has passed.
+ */
+async function retryingWhileRedisIsAway<Value>(
+  options: Pick<ProduceOptions, 'onEnqueueRetry' | 'enqueueRetryMs'>,
+  attempt: () => Promise<Value>,
+): Promise<Value> {
+  const deadline = Date.now() + (options.enqueueRetryMs ?? 60_000);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      options.onEnqueueRetry?.(error instanceof Error ? error : new Error(String(error)));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
   }
 }
 
@@ -176,25 +198,17 @@ export async function addBatches(
   options: Pick<ProduceOptions, 'queue' | 'onEnqueueRetry' | 'enqueueRetryMs'>,
   batches: ReadonlyArray<EnqueuedBatch>,
 ): Promise<void> {
-  const deadline = Date.now() + (options.enqueueRetryMs ?? 60_000);
-  await traceEnqueue(batches.length, async (withTraceContext) => {
-    for (;;) {
-      try {
-        await options.queue.addBulk(
-          batches.map(({ jobId, data }) => ({
-            name: 'batch',
-            data: withTraceContext(data),
-            opts: { jobId },
-          })),
-        );
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        options.onEnqueueRetry?.(error instanceof Error ? error : new Error(String(error)));
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-    }
-  });
+  await traceEnqueue(batches.length, (withTraceContext) =>
+    retryingWhileRedisIsAway(options, () =>
+      options.queue.addBulk(
+        batches.map(({ jobId, data }) => ({
+          name: 'batch',
+          data: withTraceContext(data),
+          opts: { jobId },
+        })),
+      ),
+    ),
+  );
 }
 
 function toItem(text: string, source: string): IngestItem {
