@@ -15,8 +15,6 @@ import type { RunningApi } from './bench-api.js';
 import { runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import type { SuggestSequence } from './suggest-workload.js';
 
-const CITY_TABLE_PAGE_TIMEOUT_MS = 60_000;
-
 export type SuggestClient = (country: CountryCode, q: string) => Promise<void>;
 
 export function apiSuggestClient(api: RunningApi): SuggestClient {
@@ -36,7 +34,7 @@ export function rawSuggestClient(environment: BenchEnvironment, onTook?: Suggest
   const { client, alias } = environment;
   const cityTables = new Map<CountryCode, Promise<CityTable>>();
   const cityTable = (country: CountryCode) => {
-    const kept = cityTables.get(country) ?? readCityTable(client, alias, country, CITY_TABLE_PAGE_TIMEOUT_MS);
+    const kept = cityTables.get(country) ?? readCityTable(client, alias, country);
     cityTables.set(country, kept);
     return kept;
   };

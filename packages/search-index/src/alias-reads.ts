@@ -153,16 +153,19 @@ export async function readDatasetCoverage(
 }
 
 /**
+ * The longest one page of a city table may take: far past a search's timeout, so that a cold read of a
+ * large dataset on a loaded cluster still completes (the caller decides how long anyone waits for it).
+ */
+const CITY_TABLE_PAGE_TIMEOUT_MS = 30_000;
+
+/**
  * A dataset's city table for the typeahead (city-table.ts): every spelling of its cities with its served
- * records, page by page. Each page may take up to `pageTimeoutMs`, longer than a search: a cold read of a
- * large dataset must still complete (the caller decides how long anyone waits for it). No index yet: an
- * empty table.
+ * records, page by page, each within CITY_TABLE_PAGE_TIMEOUT_MS. No index yet: an empty table.
  */
 export async function readCityTable(
   client: SearchClient,
   alias: string,
   country: CountryCode,
-  pageTimeoutMs: number,
 ): Promise<CityTable> {
   const spellings: CitySpelling[] = [];
   let after: Parameters<typeof buildCitySpellingsRequest>[1];
@@ -172,8 +175,8 @@ export async function readCityTable(
       const response = await searchAlias<unknown, CitySpellingsAggregation>(
         client,
         request,
-        pageTimeoutMs,
-        pageTimeoutMs,
+        CITY_TABLE_PAGE_TIMEOUT_MS,
+        CITY_TABLE_PAGE_TIMEOUT_MS,
       );
       const page = citySpellingsPage(response.aggregations);
       spellings.push(...page.spellings);

@@ -99,12 +99,6 @@ export type DirectoryOptions = {
   cityTables?: CityTableOptions;
 };
 
-/**
- * The longest one page of a city table may take: far past a search's ELASTICSEARCH_TIMEOUT_MS, since no
- * keystroke waits on it longer than `CityTableOptions.waitMs`.
- */
-const CITY_TABLE_PAGE_TIMEOUT_MS = 30_000;
-
 /** `ref`: what the doctorId names, so a caller can ask where a merged-away record went. */
 export type GetDoctorResult<Record> =
   | { status: 'found'; doctor: Record }
@@ -195,7 +189,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
   const { client, alias, siteOrigin, cursorSecret, cache, searchDeadlineMs } = options;
   const cityTables = createCityTables(
     (country) =>
-      readCityTable(client, alias, country, CITY_TABLE_PAGE_TIMEOUT_MS).catch((error: unknown) => {
+      readCityTable(client, alias, country).catch((error: unknown) => {
         throw new SearchUnavailableError(error);
       }),
     options.cityTables ?? { refreshMs: 0 },

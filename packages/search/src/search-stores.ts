@@ -63,6 +63,11 @@ export function openSearchStores(config: Config): SearchStores {
           ttlMs: config.SEARCH_CACHE_TTL_MS,
           ...(indexWatch ? { indexState: indexWatch.state } : {}),
         });
+  // How fresh a typeahead's city table is kept, and how long a keystroke waits for a read of one.
+  const cityTableTiming = {
+    refreshMs: config.SUGGEST_CITIES_REFRESH_MS,
+    waitMs: config.ELASTICSEARCH_TIMEOUT_MS,
+  };
   const directoryOptions = {
     client: search,
     siteOrigin: config.SITE_ORIGIN,
@@ -74,11 +79,7 @@ export function openSearchStores(config: Config): SearchStores {
     ...directoryOptions,
     alias: config.ELASTICSEARCH_INDEX,
     ...(searchCache ? { cache: searchCache } : {}),
-    cityTables: {
-      refreshMs: config.SUGGEST_CITIES_REFRESH_MS,
-      waitMs: config.ELASTICSEARCH_TIMEOUT_MS,
-      ...(indexWatch ? { indexState: indexWatch.state } : {}),
-    },
+    cityTables: { ...cityTableTiming, ...(indexWatch ? { indexState: indexWatch.state } : {}) },
   });
   const sandboxNames = sandboxStoreNames(config);
   const sandboxDb = createDatabase(sandboxNames.databaseUrl, {
@@ -90,7 +91,7 @@ export function openSearchStores(config: Config): SearchStores {
     directory: createDirectory({
       ...directoryOptions,
       alias: sandboxNames.alias,
-      cityTables: { refreshMs: config.SUGGEST_CITIES_REFRESH_MS, waitMs: config.ELASTICSEARCH_TIMEOUT_MS },
+      cityTables: cityTableTiming,
     }),
     db: sandboxDb,
   };
