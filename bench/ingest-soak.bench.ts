@@ -1,10 +1,11 @@
 // `npm run bench:ingest-soak [-- --events N --seed S]`: the memory of a long `ingest --wait` (a backfill).
 // N events (5,000,000 unless given) are written to a gzipped NDJSON file as they are generated, then the
-// real `ingest - --wait` producer (reading `gunzip -c FILE`) and one real worker process run against a throw-away environment while
-// this process samples both processes' RSS every second from /proc. Memory bounded by the batch shows as
-// a flat curve: the growth (last decile of progress minus the second) near zero, whatever N. The two
-// processes run as production runs them, from the compiled build (the npm script builds first and sets
-// DIRECTORY_PROCESSES=compiled): run from source, each also holds tsx's compiler and source maps.
+// real `ingest - --wait` producer (reading `gunzip -c FILE`) and one real worker process run against a
+// throw-away environment while this process samples both processes' RSS every second from /proc. Memory
+// bounded by the batch shows as a flat curve: the growth (last decile of progress minus the second) near
+// zero, whatever N. The two processes run as production runs them, from the compiled build (the npm
+// script builds first and sets DIRECTORY_PROCESSES=compiled): run from source, each also holds tsx's
+// compiler and source maps.
 // `--postgres private --pg-preset defaults|tuned` runs the store on a private, durable cluster with the
 // preset's settings (bench/pg-preset.ts), and each tenth of the run also prints what the store cost
 // PostgreSQL: WAL bytes and full-page images per event, checkpoints, blocks read from outside
