@@ -21,6 +21,7 @@ describe('PostgreSQL presets of the ingest soak', () => {
     expect(valueOf(settings, 'max_wal_size')).toBe('1GB');
     expect(valueOf(settings, 'checkpoint_timeout')).toBe('5min');
     expect(valueOf(settings, 'wal_compression')).toBe('off');
+    expect(valueOf(settings, 'effective_io_concurrency')).toBe('1');
   });
 
   it('sizes tuned to the machine: a quarter of RAM in shared_buffers, at most 8 GB', () => {
@@ -29,6 +30,7 @@ describe('PostgreSQL presets of the ingest soak', () => {
     expect(valueOf(small, 'effective_cache_size')).toBe('18432MB');
     expect(valueOf(small, 'max_wal_size')).toBe('16GB');
     expect(valueOf(small, 'wal_compression')).toBe('lz4');
+    expect(valueOf(small, 'effective_io_concurrency')).toBe('32');
     expect(valueOf(pgPreset('tuned', { memoryBytes: 256 * GIB }), 'shared_buffers')).toBe('8192MB');
   });
 
