@@ -2,6 +2,7 @@
 export { foldText } from './shared/text.js';
 export { normalizePhone } from './places/phone-number.js';
 export { utf8Lines } from './shared/utf8-lines.js';
+export { createLinePacer } from './shared/line-pacer.js';
 export {
   escapeControlCharacters,
   escapeJsonControlCharacters,

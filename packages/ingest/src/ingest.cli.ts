@@ -8,7 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { createQueueConnection, databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase, type Database } from '@directory/database';
-import { escapeControlCharacters } from '@directory/domain';
+import { createLinePacer, escapeControlCharacters } from '@directory/domain';
 import { startTracing, stopTracing } from '@directory/observability';
 import { countStoredSince, lastPosition, type StoredSince } from '@directory/event-store';
 import { createSearchClient } from '@directory/search-index';
@@ -20,6 +20,8 @@ import { describeRun, summarizeRun } from './run-summary.js';
 import { startWaitingForJobs } from './wait-for-jobs.js';
 
 const MAX_REJECTIONS_SHOWN = 50;
+/** In a log, the first jobs' completions each get a line; after them, one line every few seconds. */
+const JOBS_SHOWN_ONE_BY_ONE = 10;
 const HEAP_GROWING_PERCENT = 50;
 
 /** Where the store holds the logged event ids, looked up one file of distinct ids at a time. */
@@ -107,15 +109,20 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
 
   const interactive = process.stderr.isTTY;
   let inputRead = false;
+  const jobLineDue = createLinePacer();
   // Jobs are waited for from the moment they are enqueued: a long input's first jobs finish (and leave
   // the spool) while the rest is still being read.
   const waiter = queueEvents
     ? startWaitingForJobs(queue, queueEvents, {
         timeoutMs: options.timeout * 1000,
         batches: spool,
-        // Of the jobs enqueued so far; on a terminal only the last line, once the input is read.
+        // Of the jobs enqueued so far. In a log: the first jobs one by one (the run is seen to move), then a
+        // line every few seconds, not one per job (20,000 of them in a backfill); on a terminal only the
+        // last line, once the input is read.
         onProgress: (done, total) => {
-          if (!interactive || (done === total && inputRead)) log(`processed ${done}/${total} jobs`);
+          const last = done === total && inputRead;
+          if (interactive ? last : done <= JOBS_SHOWN_ONE_BY_ONE || jobLineDue(last))
+            log(`processed ${done}/${total} jobs`);
         },
         onRedisTrouble: reportRedisTrouble,
         onRequeue: (jobIds) => {
@@ -131,7 +138,7 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
       )
     : undefined;
   const started = Date.now();
-  let lastLine = 0;
+  const enqueueLineDue = createLinePacer();
   let shownRejections = 0;
   bar?.start(0, 0, { rate: 0 });
 
@@ -143,8 +150,7 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
     maxBatchBytes: config.INGEST_BATCH_MAX_BYTES,
     maxQueuedBatches: config.INGEST_MAX_QUEUED_BATCHES,
     onQueueFull: (queued) => {
-      if (!bar && Date.now() - lastLine > 2_000) {
-        lastLine = Date.now();
+      if (!bar && enqueueLineDue()) {
         log(`the queue holds ${queued} batches (INGEST_MAX_QUEUED_BATCHES): waiting for the workers`);
       }
     },
@@ -165,8 +171,7 @@ export async function runIngestCommand(argv: string[]): Promise<void> {
       if (bar) {
         bar.setTotal(progress.enqueued);
         bar.update(progress.enqueued, { rate });
-      } else if (Date.now() - lastLine > 2_000) {
-        lastLine = Date.now();
+      } else if (enqueueLineDue()) {
         log(`enqueued ${progress.enqueued} events (${rate} ev/s)`);
       }
     },

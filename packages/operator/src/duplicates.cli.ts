@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
-import { COUNTRY_CODES } from '@directory/domain';
+import { COUNTRY_CODES, createLinePacer } from '@directory/domain';
 import { DEFAULT_MIN_SCORE, type CandidatePair } from '@directory/duplicates';
 import { createSearchClient } from '@directory/search-index';
 import { applyMerges, scanDuplicates } from './duplicates.service.js';
@@ -61,14 +61,12 @@ export async function runDuplicatesCommand(argv: string[]): Promise<void> {
   });
   const log = (line: string) => process.stderr.write(`[duplicates] ${line}\n`);
   try {
-    let lastLine = 0;
+    const lineDue = createLinePacer();
     const scan = await scanDuplicates(db, {
       dataset: options.dataset,
       minScore: options.minScore,
       onProgress: (read) => {
-        if (Date.now() - lastLine < 2_000) return;
-        lastLine = Date.now();
-        log(`${read} records read`);
+        if (lineDue()) log(`${read} records read`);
       },
     });
     log(

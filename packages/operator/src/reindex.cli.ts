@@ -4,6 +4,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
 import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
 import { createDatabase } from '@directory/database';
+import { createLinePacer } from '@directory/domain';
 import { peakResidentMegabytes } from '@directory/observability';
 import { createSearchClient } from '@directory/search-index';
 import { ReindexLockedError } from './reindex-lock.js';
@@ -80,7 +81,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       )
     : undefined;
   let barStarted = false;
-  let lastLine = 0;
+  const lineDue = createLinePacer();
   const started = Date.now();
   const onProgress = (event: ReindexProgress) => {
     const rate = () =>
@@ -91,16 +92,12 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
           if (!barStarted) bar.start(event.total, 0, { rate: 0 });
           barStarted = true;
           bar.update(event.done, { rate: rate() });
-        } else if (Date.now() - lastLine > 2_000 || event.done === event.total) {
-          lastLine = Date.now();
+        } else if (lineDue(event.done === event.total)) {
           log(`loaded ${event.done}/${event.total} documents (${rate()} docs/s)`);
         }
         return;
       case 'replay':
-        if (Date.now() - lastLine > 2_000) {
-          lastLine = Date.now();
-          log(`replayed ${event.done} streams`);
-        }
+        if (lineDue()) log(`replayed ${event.done} streams`);
         return;
       case 'catch-up':
         return;

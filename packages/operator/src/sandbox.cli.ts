@@ -4,6 +4,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls, sandboxStoreNames } from '@directory/config';
 import { createDatabase, prepareDatabase } from '@directory/database';
+import { createLinePacer } from '@directory/domain';
 import { createSearchClient } from '@directory/search-index';
 import { SandboxRefusedError } from './sandbox-guard.js';
 import { SANDBOX_DEFAULTS, loadSandbox } from './sandbox.service.js';
@@ -63,7 +64,7 @@ export async function runSandboxCommand(argv: string[]): Promise<void> {
       try {
         log(`loading ${options.events} sample events (seed ${options.seed}) into alias ${names.alias}`);
         bar?.start(options.events, 0);
-        let lastLine = 0;
+        const lineDue = createLinePacer();
         const summary = await loadSandbox({
           db,
           search: { client, alias: names.alias },
@@ -72,10 +73,7 @@ export async function runSandboxCommand(argv: string[]): Promise<void> {
           seed: options.seed,
           onProgress: (done) => {
             bar?.update(done);
-            if (!bar && (Date.now() - lastLine > 2_000 || done === options.events)) {
-              lastLine = Date.now();
-              log(`${done}/${options.events} events`);
-            }
+            if (!bar && lineDue(done === options.events)) log(`${done}/${options.events} events`);
           },
         });
         bar?.stop();
