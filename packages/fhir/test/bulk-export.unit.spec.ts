@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toSearchDocument } from '@directory/domain';
 import { SITE_ORIGIN, placeState } from '@directory/testing';
 import {
@@ -11,7 +11,11 @@ import {
   type FhirParameters,
   type ServedRecord,
 } from '../src/index.js';
-import { fhirValidator } from './support/fhir-validator.js';
+import {
+  FHIR_VALIDATOR_LOAD_TIMEOUT_MS,
+  fhirValidator,
+  type ValidationResult,
+} from './support/fhir-validator.js';
 
 /**
  * Bulk Data $export: the kick-off's parameters and Prefer header, the manifest, the NDJSON lines, and
@@ -118,6 +122,11 @@ function recordOf(id: string, version: number): ServedRecord {
 }
 
 describe('the manifest and the files', () => {
+  let validate: (resource: object) => ValidationResult;
+  beforeAll(async () => {
+    validate = await fhirValidator();
+  }, FHIR_VALIDATOR_LOAD_TIMEOUT_MS);
+
   it('lists one file per type with resources, each with its count', () => {
     const manifest = bulkExportManifest(
       {
@@ -137,9 +146,8 @@ describe('the manifest and the files', () => {
     });
   });
 
-  it('writes each record as one line, the resource read returns, valid FHIR R4', async () => {
+  it('writes each record as one line, the resource read returns, valid FHIR R4', () => {
     const records = [recordOf('bulk_a', 3), recordOf('bulk-b', 1), recordOf('x'.repeat(65), 1)];
-    const validate = await fhirValidator();
     for (const type of ['Organization', 'Location', 'HealthcareService'] as const) {
       const text = ndjsonLinesOf(type, records, options);
       const lines = text.split('\n');

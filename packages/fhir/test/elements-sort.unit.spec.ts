@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toSearchDocument } from '@directory/domain';
 import { SITE_ORIGIN, placeState } from '@directory/testing';
 import {
@@ -14,7 +14,11 @@ import {
   subsetOf,
   toHealthcareService,
 } from '../src/index.js';
-import { fhirValidator } from './support/fhir-validator.js';
+import {
+  FHIR_VALIDATOR_LOAD_TIMEOUT_MS,
+  fhirValidator,
+  type ValidationResult,
+} from './support/fhir-validator.js';
 
 /**
  * `_elements` (the matches keep the elements asked for and the mandatory ones, tagged SUBSETTED;
@@ -45,6 +49,11 @@ if (!document.served) throw new Error('a fixture record must be served');
 const record: ServedRecord = { doctor: document.doctor, extras: document.extras, version: 3 };
 
 describe('_elements', () => {
+  let validate: (resource: object) => ValidationResult;
+  beforeAll(async () => {
+    validate = await fhirValidator();
+  }, FHIR_VALIDATOR_LOAD_TIMEOUT_MS);
+
   it('keeps each distinct valid name, is repeated by the self link, and refuses what is no element name', () => {
     const search = translated('Location', [
       ['address-country', 'es'],
@@ -104,8 +113,7 @@ describe('_elements', () => {
     expect(INCLUDES.length).toBeGreaterThan(0);
   });
 
-  it('a subset of each type is valid FHIR R4 (SUBSETTED in meta.tag)', async () => {
-    const validate = await fhirValidator();
+  it('a subset of each type is valid FHIR R4 (SUBSETTED in meta.tag)', () => {
     const resources = [
       toOrganization(record),
       toLocation(record),

@@ -10,7 +10,11 @@ import {
   type FhirParameters,
   type ServedRecord,
 } from '../src/index.js';
-import { fhirValidator, type ValidationResult } from './support/fhir-validator.js';
+import {
+  FHIR_VALIDATOR_LOAD_TIMEOUT_MS,
+  fhirValidator,
+  type ValidationResult,
+} from './support/fhir-validator.js';
 
 /**
  * history-type and history-instance: their parameters as the changes feed's, and a page of the feed as
@@ -164,10 +168,9 @@ describe('translateInstanceHistory', () => {
 
 describe('historyBundle', () => {
   let validate: (resource: object) => ValidationResult;
-  // Loading the R4 definitions takes seconds on a busy machine.
   beforeAll(async () => {
     validate = await fhirValidator();
-  }, 60_000);
+  }, FHIR_VALIDATOR_LOAD_TIMEOUT_MS);
 
   const page = historyBundle(
     {

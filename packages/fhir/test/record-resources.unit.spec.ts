@@ -16,7 +16,11 @@ import {
   toOrganization,
   type ServedRecord,
 } from '../src/index.js';
-import { fhirValidator, type ValidationResult } from './support/fhir-validator.js';
+import {
+  FHIR_VALIDATOR_LOAD_TIMEOUT_MS,
+  fhirValidator,
+  type ValidationResult,
+} from './support/fhir-validator.js';
 
 /**
  * The mapping of a served record to Organization, Location and HealthcareService: which field goes
@@ -254,10 +258,9 @@ describe('the allowlist', () => {
 
 describe('validation against FHIR R4 and Plan-Net', () => {
   let validate: (resource: object) => ValidationResult;
-  // Indexing the R4 definitions takes seconds (more on a busy machine): once, outside the tests' timeout.
   beforeAll(async () => {
     validate = await fhirValidator();
-  }, 60_000);
+  }, FHIR_VALIDATOR_LOAD_TIMEOUT_MS);
 
   it('every resource of both records validates with 0 errors, and its id matches FHIR’s pattern', () => {
     const resources = [madrid, bare].flatMap((record) => [

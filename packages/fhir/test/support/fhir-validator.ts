@@ -13,6 +13,12 @@ export type ValidationResult = { errors: Issue[]; warnings: Issue[] };
 
 const PLAN_NET = fileURLToPath(new URL('../plan-net/', import.meta.url));
 
+/**
+ * Indexing the R4 definitions takes seconds, more on a busy machine: specs load the validator in a
+ * `beforeAll` with this timeout, outside their tests' own.
+ */
+export const FHIR_VALIDATOR_LOAD_TIMEOUT_MS = 60_000;
+
 let loaded: Promise<(resource: object) => ValidationResult> | undefined;
 
 /** A validator with every definition indexed (once per process). */
