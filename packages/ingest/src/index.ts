@@ -21,7 +21,7 @@ export {
   type SweepOutcome,
 } from './projector.service.js';
 export { produceFromNdjson } from './producer.js';
-export { startWaitingForJobs, waitForJobs, type JobWaiter } from './wait-for-jobs.js';
+export { waitForJobs } from './wait-for-jobs.js';
 export { describeRun, type RunSummary } from './run-summary.js';
 export { readStoreBehindIndex } from './store-divergence.js';
 export {

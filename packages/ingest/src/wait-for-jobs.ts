@@ -110,7 +110,6 @@ export function startWaitingForJobs(
         }, options.timeoutMs);
       });
       if (jobs.waiting.size > 0) await Promise.race([jobs.allSettled, timedOut]);
-      poller.stop();
       return outcome;
     } finally {
       poller.stop();
