@@ -1,6 +1,6 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
-// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest]`: the product measured at
+// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--replay-lanes N]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
@@ -53,6 +53,8 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     store: { type: 'string' },
     phases: { type: 'string', default: PHASES.join(',') },
+    // The replay's lanes (`reindex --replay-lanes`); by default the command's own.
+    'replay-lanes': { type: 'string' },
     ...POSTGRES_OPTIONS,
   },
 });
@@ -71,6 +73,9 @@ if (
   throw new Error(
     '--places, --events and --ingest-events must be positive, --ingest-seconds at least 0, --steps fractions from 0 to 1',
   );
+const replayLanes = values['replay-lanes'];
+if (replayLanes !== undefined && !/^[1-9]\d?$/.test(replayLanes))
+  throw new Error('--replay-lanes takes a whole number from 1 to 99');
 const phases = new Set(values.phases.split(','));
 const unknownPhase = [...phases].find((phase) => !(PHASES as ReadonlyArray<string>).includes(phase));
 if (unknownPhase !== undefined) throw new Error(`--phases takes ${PHASES.join(', ')}; not ${unknownPhase}`);
@@ -179,7 +184,7 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     }
   }
   if (sample.length > 0 && runs('replay')) {
-    figures.replay = await phase('replay', () => measureReplay(environment));
+    figures.replay = await phase('replay', () => measureReplay(environment, replayLanes));
     if (figures.replay) {
       const { seconds, rssMb, busy, cpuRatio } = figures.replay;
       log(

@@ -118,54 +118,71 @@ async function copyProjections(
 }
 
 /**
+ * Pages a replay works on at the same time, each read, refolded and written in turn by a lane of its
+ * own. While one lane refolds (this process' CPU), the other's page is read by PostgreSQL or written to
+ * the table and the index, so the process, the database and Elasticsearch work at once; two pages are
+ * held at a time, as a read-ahead of one page would. More lanes measured in docs/benchmarks.md.
+ */
+export const REPLAY_LANES = 2;
+
+/**
  * The replay's load: refolds every stream with the code running now and writes each state to the places
  * table and the new index in the same pass (each document is written once; the catch-up only sees what
- * workers wrote meanwhile, see `replacePlaceStates`). The next page is read and folded while the current
- * one is written, and the table and the index are written at the same time. Places set aside as
- * projection failures at the refolded version are stored but not sent, as the load leaves them out.
+ * workers wrote meanwhile, see `replacePlaceStates`). Lanes (`REPLAY_LANES`) take pages of place ids in
+ * turn; a page's table and index writes go out at the same time. Places set aside as projection
+ * failures at the refolded version are stored but not sent, as the load leaves them out. A failed
+ * lane stops the others before their next page, and the replay fails once all have stopped.
  */
 async function replayInto(
   options: ReindexOptions,
   index: string,
   onPage: (replayed: number, written: number) => Promise<void>,
 ): Promise<void> {
-  const pages = refoldedPages(options);
-  let next = pages.next();
-  for (;;) {
-    const page = await next;
-    if (page.done) return;
-    next = pages.next();
-    // If this page fails, the read already under way must not become an unhandled rejection.
-    next.catch(() => undefined);
-    const { states, setAside } = page.value;
-    const documents = states
-      .filter((state) => (setAside.get(state.placeId) ?? 0) < state.stateVersion)
-      .map((state) => ({
-        placeId: state.placeId,
-        version: state.stateVersion,
-        documentJson: state.documentJson,
-      }));
-    await Promise.all([
-      replacePlaceStates(options.db, states),
-      writeSerializedProjections(options.client, index, documents),
-    ]);
-    await onPage(states.length, documents.length);
-    if (options.replayPauseMs) await new Promise((resolve) => setTimeout(resolve, options.replayPauseMs));
-  }
+  const placeIdPages = allPlaceIds(options.db, options.replayPageSize ?? REPLAY_PAGE);
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed) {
+      const placeIds = await placeIdPages.next();
+      if (placeIds.done) return;
+      const { states, setAside } = await refold(options, placeIds.value);
+      const documents = states
+        .filter((state) => (setAside.get(state.placeId) ?? 0) < state.stateVersion)
+        .map((state) => ({
+          placeId: state.placeId,
+          version: state.stateVersion,
+          documentJson: state.documentJson,
+        }));
+      await Promise.all([
+        replacePlaceStates(options.db, states),
+        writeSerializedProjections(options.client, index, documents),
+      ]);
+      await onPage(states.length, documents.length);
+      if (options.replayPauseMs) await new Promise((resolve) => setTimeout(resolve, options.replayPauseMs));
+    }
+  };
+  const lanes = Array.from({ length: options.replayLanes ?? REPLAY_LANES }, () =>
+    lane().catch((error: unknown) => {
+      failed = true;
+      throw error;
+    }),
+  );
+  const failure = (await Promise.allSettled(lanes)).find(
+    (result): result is PromiseRejectedResult => result.status === 'rejected',
+  );
+  if (failure) throw failure.reason;
 }
 
-async function* refoldedPages(
+async function refold(
   options: ReindexOptions,
-): AsyncGenerator<{ states: SerializedPlaceState[]; setAside: Map<string, number> }> {
-  for await (const placeIds of allPlaceIds(options.db, REPLAY_PAGE)) {
-    const [streams, setAside] = await Promise.all([
-      readStreams(options.db, placeIds),
-      setAsideVersions(options.db, placeIds),
-    ]);
-    const states = [...streams].map(([placeId, events]): SerializedPlaceState => {
-      const place = projectPlace(placeId, events, { siteOrigin: options.siteOrigin });
-      return { ...place, documentJson: JSON.stringify(place.document) };
-    });
-    yield { states, setAside };
-  }
+  placeIds: string[],
+): Promise<{ states: SerializedPlaceState[]; setAside: Map<string, number> }> {
+  const [streams, setAside] = await Promise.all([
+    readStreams(options.db, placeIds),
+    setAsideVersions(options.db, placeIds),
+  ]);
+  const states = [...streams].map(([placeId, events]): SerializedPlaceState => {
+    const place = projectPlace(placeId, events, { siteOrigin: options.siteOrigin });
+    return { ...place, documentJson: JSON.stringify(place.document) };
+  });
+  return { states, setAside };
 }

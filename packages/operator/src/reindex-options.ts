@@ -17,6 +17,10 @@ export type ReindexOptions = {
    * and Elasticsearch, measured by `npm run bench:reindex -- --replay --replay-pause-ms N`.
    */
   replayPauseMs?: number;
+  /** Pages a replay works on at the same time (default `REPLAY_LANES`, 2; 1 is one page at a time). */
+  replayLanes?: number;
+  /** Places per replay page (default `REPLAY_PAGE`); tests cross pages with small ones. */
+  replayPageSize?: number;
   keepOld?: boolean;
   dryRun?: boolean;
   /** Rows written this long before a phase began are caught up again (clock skew, in-flight workers). */

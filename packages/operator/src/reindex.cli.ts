@@ -28,6 +28,8 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
     )
     // Not in the help: an experiment measured by `npm run bench:reindex -- --replay --replay-pause-ms N`.
     .addOption(new Option('--replay-pause-ms <ms>', 'wait this long after each replayed page').hideHelp())
+    // Not in the help: the lanes' count is measured by `npm run bench:scale -- --replay-lanes N`.
+    .addOption(new Option('--replay-lanes <n>', 'pages a replay works on at the same time').hideHelp())
     .option('--keep-old', 'keep the previous index instead of deleting it after the swap')
     .option('--dry-run', 'report what would be done and change nothing')
     .option(
@@ -47,6 +49,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
   const options = program.opts<{
     replay?: boolean;
     replayPauseMs?: string;
+    replayLanes?: string;
     keepOld?: boolean;
     dryRun?: boolean;
     waitForHealth?: string;
@@ -61,6 +64,10 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
 
   if (options.replayPauseMs !== undefined && !/^\d+$/.test(options.replayPauseMs)) {
     process.stderr.write('--replay-pause-ms must be a whole number of milliseconds\n');
+    process.exit(2);
+  }
+  if (options.replayLanes !== undefined && !/^[1-9]\d?$/.test(options.replayLanes)) {
+    process.stderr.write('--replay-lanes must be a whole number from 1 to 99\n');
     process.exit(2);
   }
 
@@ -124,6 +131,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       siteOrigin: config.SITE_ORIGIN,
       replay: options.replay,
       replayPauseMs: options.replayPauseMs === undefined ? undefined : Number(options.replayPauseMs),
+      replayLanes: options.replayLanes === undefined ? undefined : Number(options.replayLanes),
       keepOld: options.keepOld,
       dryRun: options.dryRun,
       waitForHealth: waitForHealth ?? config.REINDEX_WAIT_FOR_HEALTH,

@@ -190,8 +190,9 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
       .execute();
   }
 
-  it('replays every stream writing each document once: into the places table and the new index in one pass', async () => {
+  it('replays every stream writing each document once: into the places table and the new index in one pass, in lanes', async () => {
     await ageEveryRow();
+    let pages = 0;
     // A document stored by an "older fold": the replay must replace it in the table and the index.
     await database.db
       .updateTable('places')
@@ -204,8 +205,15 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
       alias,
       siteOrigin: SITE,
       replay: true,
+      // Pages of 40 places in three lanes: lanes take pages in turn and no place is written twice.
+      replayLanes: 3,
+      replayPageSize: 40,
+      onProgress: (event) => {
+        if (event.phase === 'replay') pages += 1;
+      },
     });
     const places = await database.db.selectFrom('places').select(['place_id', 'document']).execute();
+    expect(pages).toBe(Math.ceil(places.length / 40));
     expect(summary.replayed).toBe(places.length);
     expect(summary.loaded).toBe(places.length);
     expect(summary.caughtUp).toBe(0);
@@ -247,6 +255,31 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
     const places = await database.db.selectFrom('places').select('place_id').execute();
     expect(summary.replayed).toBe(places.length);
     expect(await indexingTotals(summary.newIndex)).toEqual({ written: places.length, refused: 0 });
+  });
+
+  it('a replay whose lane fails stops the others before their next page and leaves the alias where it was', async () => {
+    const [live] = await indicesBehindAlias(search.client, alias);
+    let pages = 0;
+    const run = reindex({
+      db: database.db,
+      client: search.client,
+      alias,
+      siteOrigin: SITE,
+      replay: true,
+      replayLanes: 2,
+      replayPageSize: 40,
+      now: () => new Date('2030-02-01T00:00:00Z'),
+      onProgress: (event) => {
+        if (event.phase !== 'replay') return;
+        pages += 1;
+        if (pages === 1) throw new Error('lane failed');
+      },
+    });
+    await expect(run).rejects.toThrow('lane failed');
+    // The failed page and at most the other lane's page in flight: of eight.
+    expect(pages).toBeLessThanOrEqual(2);
+    expect(await indicesBehindAlias(search.client, alias)).toEqual([live]);
+    expect(await leftoverIndices(search.client, alias)).toEqual([]);
   });
 
   it('catches up a worker write to a place the replay had already written, into the new index', async () => {
