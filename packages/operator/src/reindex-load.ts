@@ -121,7 +121,8 @@ async function copyProjections(
  * Pages a replay works on at the same time, each read, refolded and written in turn by a lane of its
  * own. While one lane refolds (this process' CPU), the other's page is read by PostgreSQL or written to
  * the table and the index, so the process, the database and Elasticsearch work at once; two pages are
- * held at a time, as a read-ahead of one page would. More lanes measured in docs/benchmarks.md.
+ * held at a time, as a read-ahead of one page would. One, two and three measured in docs/operations.md
+ * ("PostgreSQL settings for a large store"): a third lane was no faster and took the RSS near 300 MB.
  */
 export const REPLAY_LANES = 2;
 
