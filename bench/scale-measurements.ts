@@ -238,20 +238,21 @@ export async function project(environment: BenchEnvironment): Promise<{ seconds:
  * store (bench/replay-floor.cli.ts, as `bench:reindex --replay` runs it), for the replay's CPU ÷ the
  * floor's.
  */
-export async function measureReplay(environment: BenchEnvironment, lanes?: string): Promise<ReplayFigures> {
+export async function measureReplay(environment: BenchEnvironment, lanes?: number): Promise<ReplayFigures> {
   await environment.settle();
-  const laneArgs = lanes === undefined ? [] : ['--replay-lanes', lanes];
+  const laneArgs = lanes === undefined ? [] : ['--replay-lanes', String(lanes)];
   const {
     value: output,
     seconds,
     cpu,
   } = await measured('reindex', () => runReindex(environment, ['--replay', ...laneArgs]));
   const cpuSeconds = participantSeconds(cpu, ['reindex', ...REPLAY_ENGINES]);
+  const rssMb = reindexPeakRssMb(output);
+  const busy = busyShare(cpuSeconds, availableParallelism(), seconds);
   // Before the floor, which takes about as long again: the replay's own figures stand without it.
   log(
     `  replay${lanes === undefined ? '' : ` (${lanes} lanes)`}: ${seconds.toFixed(1)} s, ` +
-      `${cpuSeconds.toFixed(1)} CPU s, busy ${busyShare(cpuSeconds, availableParallelism(), seconds).toFixed(2)}, ` +
-      `peak RSS ${reindexPeakRssMb(output)} MB`,
+      `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, peak RSS ${rssMb} MB`,
   );
   const floor = await runReplayFloor(environment);
   log(
@@ -260,8 +261,8 @@ export async function measureReplay(environment: BenchEnvironment, lanes?: strin
   );
   return {
     seconds,
-    rssMb: reindexPeakRssMb(output),
-    busy: busyShare(cpuSeconds, availableParallelism(), seconds),
+    rssMb,
+    busy,
     cpuRatio: replayCpuRatio({ cpuSeconds }, floor),
   };
 }

@@ -73,9 +73,9 @@ if (
   throw new Error(
     '--places, --events and --ingest-events must be positive, --ingest-seconds at least 0, --steps fractions from 0 to 1',
   );
-const replayLanes = values['replay-lanes'];
-if (replayLanes !== undefined && !/^[1-9]\d?$/.test(replayLanes))
-  throw new Error('--replay-lanes takes a whole number from 1 to 99');
+const replayLanes = values['replay-lanes'] === undefined ? undefined : Number(values['replay-lanes']);
+if (replayLanes !== undefined && !(Number.isSafeInteger(replayLanes) && replayLanes > 0))
+  throw new Error('--replay-lanes must be positive');
 const phases = new Set(values.phases.split(','));
 const unknownPhase = [...phases].find((phase) => !(PHASES as ReadonlyArray<string>).includes(phase));
 if (unknownPhase !== undefined) throw new Error(`--phases takes ${PHASES.join(', ')}; not ${unknownPhase}`);

@@ -1,16 +1,11 @@
 // `npm run jobs -- failed [--limit N] [--json] | retry ID…|--all`: see ingest batches BullMQ gave up on,
 // retry them. Exit codes: docs/operations.md, "Exit codes".
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { createQueueConnection, loadConfigOrExit } from '@directory/config';
 import { createIngestQueue } from '@directory/ingest';
+import { positiveInteger } from './cli-arguments.js';
 import { listFailedJobs, retryFailedJobs } from './failed-jobs.service.js';
 import { column, failedJobLine, failedJobRecord, jsonDocument } from './operator-text.js';
-
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return parsed;
-}
 
 /** `directory jobs …`: `argv` is what follows the command's name. */
 export async function runJobsCommand(argv: string[]): Promise<void> {

@@ -7,6 +7,7 @@ import { createDatabase } from '@directory/database';
 import { createLinePacer } from '@directory/domain';
 import { peakResidentMegabytes } from '@directory/observability';
 import { createSearchClient } from '@directory/search-index';
+import { positiveInteger } from './cli-arguments.js';
 import { ReindexLockedError } from './reindex-lock.js';
 import {
   reindex,
@@ -29,7 +30,11 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
     // Not in the help: an experiment measured by `npm run bench:reindex -- --replay --replay-pause-ms N`.
     .addOption(new Option('--replay-pause-ms <ms>', 'wait this long after each replayed page').hideHelp())
     // Not in the help: the lanes' count is measured by `npm run bench:scale -- --replay-lanes N`.
-    .addOption(new Option('--replay-lanes <n>', 'pages a replay works on at the same time').hideHelp())
+    .addOption(
+      new Option('--replay-lanes <n>', 'pages a replay works on at the same time')
+        .argParser(positiveInteger)
+        .hideHelp(),
+    )
     .option('--keep-old', 'keep the previous index instead of deleting it after the swap')
     .option('--dry-run', 'report what would be done and change nothing')
     .option(
@@ -49,7 +54,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
   const options = program.opts<{
     replay?: boolean;
     replayPauseMs?: string;
-    replayLanes?: string;
+    replayLanes?: number;
     keepOld?: boolean;
     dryRun?: boolean;
     waitForHealth?: string;
@@ -64,10 +69,6 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
 
   if (options.replayPauseMs !== undefined && !/^\d+$/.test(options.replayPauseMs)) {
     process.stderr.write('--replay-pause-ms must be a whole number of milliseconds\n');
-    process.exit(2);
-  }
-  if (options.replayLanes !== undefined && !/^[1-9]\d?$/.test(options.replayLanes)) {
-    process.stderr.write('--replay-lanes must be a whole number from 1 to 99\n');
     process.exit(2);
   }
 
@@ -131,7 +132,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       siteOrigin: config.SITE_ORIGIN,
       replay: options.replay,
       replayPauseMs: options.replayPauseMs === undefined ? undefined : Number(options.replayPauseMs),
-      replayLanes: options.replayLanes === undefined ? undefined : Number(options.replayLanes),
+      replayLanes: options.replayLanes,
       keepOld: options.keepOld,
       dryRun: options.dryRun,
       waitForHealth: waitForHealth ?? config.REINDEX_WAIT_FOR_HEALTH,

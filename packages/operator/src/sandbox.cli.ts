@@ -6,14 +6,9 @@ import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls, sandboxStoreName
 import { createDatabase, prepareDatabase } from '@directory/database';
 import { createLinePacer } from '@directory/domain';
 import { createSearchClient } from '@directory/search-index';
+import { positiveInteger } from './cli-arguments.js';
 import { SandboxRefusedError } from './sandbox-guard.js';
 import { SANDBOX_DEFAULTS, loadSandbox } from './sandbox.service.js';
-
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive integer');
-  return parsed;
-}
 
 function integer(value: string): number {
   const parsed = Number(value);
