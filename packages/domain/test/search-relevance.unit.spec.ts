@@ -11,6 +11,7 @@ import {
 } from '../src/search/search-analysis.js';
 import { boundSortOrder, defaultSortOrder, sortOrderOf } from '../src/search/search-order.js';
 import { parseSearchParams } from '../src/search/search-params.js';
+import { viewportCells } from '../src/search/viewport-cells.js';
 import {
   buildSearchRequest,
   filteredQueryOf,
@@ -295,9 +296,19 @@ describe('bbox', () => {
       { country: 'de', bbox: { west: 177, south: -19, east: -178, north: -16 } },
       5,
     );
+    // The cells that cover the box on both sides of the antimeridian, then the exact box.
+    const cells = viewportCells({ west: 177, south: -19, east: -178, north: -16 });
+    expect(cells?.length).toBeGreaterThan(1);
     expect(filteredQueryOf(body).bool.filter).toContainEqual({
-      geo_bounding_box: {
-        location: { top_left: { lat: -16, lon: 177 }, bottom_right: { lat: -19, lon: -178 } },
+      bool: {
+        filter: [
+          { terms: { locationCells: cells } },
+          {
+            geo_bounding_box: {
+              locationCheck: { top_left: { lat: -16, lon: 177 }, bottom_right: { lat: -19, lon: -178 } },
+            },
+          },
+        ],
       },
     });
     const reasonOf = (raw: Record<string, string>) => {
