@@ -244,8 +244,7 @@ export const SEARCH_FILTERS = {
     fromTool: bbox,
     description:
       'API 1.3. A map viewport, "minLng,minLat,maxLng,maxLat" in decimal degrees (west, south, east, north edges), e.g. "13.3,52.4,13.5,52.6": selects records located inside it, edges included. A west edge east of the east edge is a box across the antimeridian. Combines with every filter and every sort. Records without a location never match.',
-    // Through the cells that cover the box, then this exact check (viewport-cells.ts).
-    field: 'locationCheck',
+    field: 'location',
     match: 'bbox',
     canonical: (value) => value,
     addedIn: '1.3',
