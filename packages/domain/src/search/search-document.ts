@@ -8,7 +8,6 @@ import { foldText } from '../shared/text.js';
 import { indexedText, joinedWords, specialtyNamesOf } from './search-analysis.js';
 import { SORT_NAME_MAX_CODE_POINTS } from '../requests/page-bounds.js';
 import type { GeoPoint } from './geo.js';
-import { locationCellsOf } from './viewport-cells.js';
 import { openRangesOf, type MinuteRange } from '../opening-hours/week-minutes.js';
 
 /**
@@ -75,13 +74,6 @@ export type SearchDocument = {
   // Null is "missing" to Elasticsearch: such a record never matches `near` or a city name.
   /** The record's location: what `near` measures from. */
   location: GeoPoint | null;
-  /**
-   * The geohash cells that hold the location, one per precision (viewport-cells.ts): what a viewport
-   * (`bbox`) reads first. Empty (missing) without a location.
-   */
-  locationCells: string[];
-  /** The location again, kept as doc values only: what a viewport checks the points of its cells against. */
-  locationCheck: GeoPoint | null;
   /** The address's city as published: the display name of the cities list. */
   cityName: string | null;
   /** `cityName` folded: what the cities list's `q` matches as a prefix. */
@@ -121,9 +113,7 @@ type FieldMapping =
   | { type: 'keyword'; fields: { starts: typeof NAME_STARTS_MAPPING } }
   | { type: 'text'; analyzer: 'standard' }
   | { type: 'text'; analyzer: 'standard'; index_prefixes: { min_chars: number; max_chars: number } }
-  | { type: 'keyword'; doc_values: false }
   | { type: 'geo_point' }
-  | { type: 'geo_point'; index: false }
   | { type: 'integer_range' }
   | { type: 'date' }
   | { type: 'object'; enabled: false };
@@ -184,10 +174,6 @@ export const SEARCH_DOCUMENT_MAPPING = {
     cityText: { type: 'text', analyzer: 'standard' },
     joinedText: { type: 'text', analyzer: 'standard' },
     location: { type: 'geo_point' },
-    // Terms only (nothing sorts or counts on them), about 40 bytes a place; and the point as doc values
-    // only, which a viewport's exact check reads (an indexed point would find every point in the box).
-    locationCells: { type: 'keyword', doc_values: false },
-    locationCheck: { type: 'geo_point', index: false },
     cityName: { type: 'keyword' },
     cityKey: { type: 'keyword' },
     specialtyCodes: { type: 'keyword' },
@@ -243,7 +229,7 @@ export function toSearchDocument(
     addressKeys: addressKeysOf(address),
     searchText: foldText(searchable.join(' ')),
     ...relevanceTextOf(doctor, extras.specialtyCodes, publication.country),
-    ...locationFieldsOf(location),
+    location: location === null ? null : { lat: location.latitude, lon: location.longitude },
     cityName: address.city,
     cityKey: address.city === null ? null : foldText(address.city),
     specialtyCodes: extras.specialtyCodes,
@@ -254,15 +240,6 @@ export function toSearchDocument(
     wheelchairAccessible: extras.wheelchairAccessible,
     insurance: extras.insurance,
   };
-}
-
-/** Where the record is, as `near` and a viewport read it; all missing without a location. */
-function locationFieldsOf(
-  location: Doctor['location'],
-): Pick<SearchDocument, 'location' | 'locationCells' | 'locationCheck'> {
-  if (location === null) return { location: null, locationCells: [], locationCheck: null };
-  const point = { lat: location.latitude, lon: location.longitude };
-  return { location: point, locationCells: locationCellsOf(point), locationCheck: point };
 }
 
 /** The fields relevance search matches, analyzed for the record's dataset (search-analysis.ts). */

@@ -17,7 +17,6 @@ import {
   type DistanceDecay,
   type ScoredTextQuery,
 } from './search-relevance.js';
-import { viewportCells } from './viewport-cells.js';
 import { TOTAL_EXACT_UP_TO, boundSortOrder, sortOrderOf, type SortOrder } from './search-order.js';
 import { openAtClause, type OpenAtFilter } from './open-at.js';
 import { citySlugsOf } from './place-names.js';
@@ -75,14 +74,9 @@ export type TextQuery = {
 
 export type GeoDistanceFilter = { geo_distance: { distance: string; location: GeoPoint } };
 
-/** The exact box, checked on the points' doc values (`locationCheck`). */
-type ExactBoxFilter = {
-  geo_bounding_box: { locationCheck: { top_left: GeoPoint; bottom_right: GeoPoint } };
+export type GeoBoundingBoxFilter = {
+  geo_bounding_box: { location: { top_left: GeoPoint; bottom_right: GeoPoint } };
 };
-
-/** A viewport: the cells that cover it (viewport-cells.ts), then the exact box; the box alone if none do. */
-export type GeoBoundingBoxFilter =
-  ExactBoxFilter | { bool: { filter: [{ terms: { locationCells: string[] } }, ExactBoxFilter] } };
 
 /** A `q` without any word under relevance search: like literal search, it matches nothing. */
 type MatchNothing = { match_none: Record<string, never> };
@@ -412,22 +406,16 @@ function firstSortKey(sort: SortOrder, near: GeoPoint | undefined): SearchReques
   }
 }
 
-/**
- * A viewport as Elasticsearch's bounding box (a west edge east of the east one crosses the antimeridian),
- * read through the cells that cover it: a page sorted by name then stops after about its own size
- * instead of finding every point in the box first (viewport-cells.ts).
- */
+/** A viewport as Elasticsearch's bounding box (a west edge east of the east one crosses the antimeridian). */
 function boundingBoxClause(box: BoundingBox): GeoBoundingBoxFilter {
-  const exact: ExactBoxFilter = {
+  return {
     geo_bounding_box: {
-      locationCheck: {
+      location: {
         top_left: { lat: box.north, lon: box.west },
         bottom_right: { lat: box.south, lon: box.east },
       },
     },
   };
-  const cells = viewportCells(box);
-  return cells === null ? exact : { bool: { filter: [{ terms: { locationCells: cells } }, exact] } };
 }
 
 /** One served record by its profile-URL coordinates (every page language resolves the same way). */
