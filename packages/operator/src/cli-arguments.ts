@@ -8,3 +8,10 @@ export function positiveInteger(value: string): number {
   if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive integer');
   return parsed;
 }
+
+export function nonNegativeInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new InvalidArgumentError('must be a whole number, 0 or more');
+  return parsed;
+}

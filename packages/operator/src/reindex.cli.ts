@@ -7,7 +7,7 @@ import { createDatabase } from '@directory/database';
 import { createLinePacer } from '@directory/domain';
 import { peakResidentMegabytes } from '@directory/observability';
 import { createSearchClient } from '@directory/search-index';
-import { positiveInteger } from './cli-arguments.js';
+import { nonNegativeInteger, positiveInteger } from './cli-arguments.js';
 import { ReindexLockedError } from './reindex-lock.js';
 import {
   reindex,
@@ -28,7 +28,11 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       'refold every stream from the event store into the places table and the new index in one pass (after a fold or allowlist change)',
     )
     // Not in the help: an experiment measured by `npm run bench:reindex -- --replay --replay-pause-ms N`.
-    .addOption(new Option('--replay-pause-ms <ms>', 'wait this long after each replayed page').hideHelp())
+    .addOption(
+      new Option('--replay-pause-ms <ms>', 'wait this long after each replayed page')
+        .argParser(nonNegativeInteger)
+        .hideHelp(),
+    )
     // Not in the help: the lanes' count is measured by `npm run bench:scale -- --replay-lanes N`.
     .addOption(
       new Option('--replay-lanes <n>', 'pages a replay works on at the same time')
@@ -37,9 +41,11 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
     )
     .option('--keep-old', 'keep the previous index instead of deleting it after the swap')
     .option('--dry-run', 'report what would be done and change nothing')
-    .option(
-      '--wait-for-health <status>',
-      'health the new index must reach before the swap: auto (green with replicas, else yellow), green or yellow (default REINDEX_WAIT_FOR_HEALTH)',
+    .addOption(
+      new Option(
+        '--wait-for-health <status>',
+        'health the new index must reach before the swap: auto (green with replicas, else yellow), green or yellow (default REINDEX_WAIT_FOR_HEALTH)',
+      ).choices(['auto', 'green', 'yellow'] as const),
     )
     .option(
       '--break-lock',
@@ -53,24 +59,13 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
   program.parse(argv, { from: 'user' });
   const options = program.opts<{
     replay?: boolean;
-    replayPauseMs?: string;
+    replayPauseMs?: number;
     replayLanes?: number;
     keepOld?: boolean;
     dryRun?: boolean;
-    waitForHealth?: string;
+    waitForHealth?: 'auto' | 'green' | 'yellow';
     breakLock?: boolean;
   }>();
-  const healthSettings = ['auto', 'green', 'yellow'] as const;
-  const waitForHealth = healthSettings.find((setting) => setting === options.waitForHealth);
-  if (options.waitForHealth !== undefined && !waitForHealth) {
-    process.stderr.write(`--wait-for-health must be one of ${healthSettings.join(', ')}\n`);
-    process.exit(2);
-  }
-
-  if (options.replayPauseMs !== undefined && !/^\d+$/.test(options.replayPauseMs)) {
-    process.stderr.write('--replay-pause-ms must be a whole number of milliseconds\n');
-    process.exit(2);
-  }
 
   const config = loadConfigOrExit();
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -131,11 +126,11 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       alias,
       siteOrigin: config.SITE_ORIGIN,
       replay: options.replay,
-      replayPauseMs: options.replayPauseMs === undefined ? undefined : Number(options.replayPauseMs),
+      replayPauseMs: options.replayPauseMs,
       replayLanes: options.replayLanes,
       keepOld: options.keepOld,
       dryRun: options.dryRun,
-      waitForHealth: waitForHealth ?? config.REINDEX_WAIT_FOR_HEALTH,
+      waitForHealth: options.waitForHealth ?? config.REINDEX_WAIT_FOR_HEALTH,
       healthTimeoutMs: config.REINDEX_HEALTH_TIMEOUT_S * 1000,
       breakLock: options.breakLock,
       shape: { shards: config.ELASTICSEARCH_SHARDS, replicas: config.ELASTICSEARCH_REPLICAS },
