@@ -139,9 +139,9 @@ export function slowestFound(found: ReadonlyArray<FoundEvent>, count: number): F
 
 /**
  * The phases of a replay the benchmark places live events against, in their order: the line the
- * reindex prints as each begins (the load ends where `health:` begins).
+ * reindex prints as each begins (the load ends where `merge:` begins).
  */
-export const REPLAY_PHASES = ['health', 'verify', 'swap'] as const;
+export const REPLAY_PHASES = ['merge', 'health', 'verify', 'swap'] as const;
 export type ReplayPhase = (typeof REPLAY_PHASES)[number];
 
 /** When a replay began, and when each of its phases was seen to begin (`performance.now()`). */

@@ -48,7 +48,7 @@ export type ReindexProgress =
   | { phase: 'load'; done: number; total: number }
   | { phase: 'catch-up'; done: number }
   | { phase: 'leftovers'; indices: string[] }
-  | { phase: 'lock' | 'health' | 'verify' | 'swap' | 'cleanup'; detail: string };
+  | { phase: 'lock' | 'merge' | 'health' | 'verify' | 'swap' | 'cleanup'; detail: string };
 
 export type ReindexSummary = {
   newIndex: string;

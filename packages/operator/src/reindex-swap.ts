@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   indicesBehindAlias,
+  mergeSegments,
   resetStoreMarks,
   waitForIndexHealth,
   type IndexShape,
@@ -10,11 +11,33 @@ import { requiredHealth } from './reindex-guard.js';
 import { ReindexCatchUpError, ReindexHealthError, ReindexSwapUnknownError } from './reindex-errors.js';
 import type { ReindexOptions, ReindexSummary, ReportProgress } from './reindex-options.js';
 
-// The reindex around the alias move: the health the new index must reach first, the atomic move, what a
+// The reindex around the alias move: the merge of the loaded index, the health the new index must reach first, the atomic move, what a
 // failed or unanswered move leaves, and the catch-up, store-mark reset and cleanup after it.
 
 const HEALTH_TIMEOUT_MS = 600_000;
 const CATCH_UP_ATTEMPTS = 3;
+
+/**
+ * Merges the loaded index's segments (a few dozen after a large load) into as few as hold it, before
+ * replicas copy them and before anyone searches it: every search pays a cost per segment. The old index
+ * is still complete and served meanwhile; the merge needs disk for a second copy of the new index.
+ */
+export async function mergeNewIndex(
+  client: SearchClient,
+  newIndex: string,
+  shape: IndexShape,
+  progress: ReportProgress,
+): Promise<void> {
+  const started = Date.now();
+  await progress({ phase: 'merge', detail: `merging the segments of ${newIndex}` });
+  const merged = await mergeSegments(client, newIndex, shape.shards);
+  await progress({
+    phase: 'merge',
+    detail:
+      `${merged.segmentsBefore} segments merged into ${merged.segmentsAfter} ` +
+      `(at most ${merged.maxSegmentsPerShard} per shard) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  });
+}
 
 /**
  * Flushes the load, restores refresh and replicas, then waits for the required health. Swapping to an

@@ -108,6 +108,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
         log(`leftover indices of interrupted runs: ${event.indices.join(', ')} (deleted)`);
         return;
       case 'lock':
+      case 'merge':
       case 'health':
       case 'verify':
       case 'swap':

@@ -19,6 +19,7 @@ import {
   catchUpAfterSwap,
   deletePreviousIndices,
   keepServedIndexAfterFailure,
+  mergeNewIndex,
   moveAlias,
   resetStoreMarksAfterSwap,
   waitForRequiredHealth,
@@ -130,7 +131,7 @@ async function deleteLeftovers(
 
 const LOCK_LEASE_MS = 60_000;
 
-/** Loads, verifies and swaps in the new index, then catches up, resets the store marks and cleans up. */
+/** Loads, merges, verifies and swaps in the new index, then catches up, resets the store marks and cleans up. */
 async function build(
   options: ReindexOptions,
   summary: ReindexSummary,
@@ -147,6 +148,7 @@ async function build(
   let swapSent = false;
   try {
     await loadNewIndex(options, summary, progress);
+    await mergeNewIndex(client, newIndex, shape, progress);
     await waitForRequiredHealth(options, newIndex, shape, progress);
     await verify(options, newIndex, summary, catchUp, progress);
     // A run whose lease was taken over (it was presumed dead) or broken must not move the alias.

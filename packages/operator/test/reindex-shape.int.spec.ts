@@ -48,6 +48,7 @@ describe('index shape: shards and replicas where indices are created', () => {
 
   it('gives the reindexed index the configured shape, replicas included', async () => {
     // One replica on a one-node cluster stays unassigned (health yellow) but is what a second node gets.
+    const merges: string[] = [];
     const summary = await reindex({
       db: database.db,
       client: search.client,
@@ -57,9 +58,15 @@ describe('index shape: shards and replicas where indices are created', () => {
       // Green is impossible here: the swap accepts yellow, as an operator says on a one-node cluster.
       waitForHealth: 'yellow',
       catchUpMarginMs: 0,
+      onProgress: (event) => {
+        if (event.phase === 'merge') merges.push(event.detail);
+      },
     });
     expect(await indicesBehindAlias(search.client, alias)).toEqual([summary.newIndex]);
     expect(await shapeOf(summary.newIndex)).toEqual({ shards: '3', replicas: '1' });
+    // Merged before the replicas were added: each of the three shards holds at most one segment.
+    expect(merges).toHaveLength(2);
+    expect(merges[1]).toMatch(/^\d+ segments merged into [0-3] \(at most 1 per shard\) in [\d.]+ s$/);
     expect(summary.loaded).toBe(3);
   });
 });

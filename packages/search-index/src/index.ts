@@ -34,6 +34,12 @@ export {
 } from './projection.js';
 export { elasticsearchCheck } from './readiness-check.js';
 export {
+  MERGED_SEGMENT_BYTES,
+  mergedSegmentsPerShard,
+  mergeSegments,
+  type MergeOutcome,
+} from './segments.js';
+export {
   ensureStoreMarksIndex,
   flagStoreBehindIndex,
   placeAheadReason,
