@@ -11,8 +11,9 @@ import { requiredHealth } from './reindex-guard.js';
 import { ReindexCatchUpError, ReindexHealthError, ReindexSwapUnknownError } from './reindex-errors.js';
 import type { ReindexOptions, ReindexSummary, ReportProgress } from './reindex-options.js';
 
-// The reindex around the alias move: the merge of the loaded index, the health the new index must reach first, the atomic move, what a
-// failed or unanswered move leaves, and the catch-up, store-mark reset and cleanup after it.
+// The reindex around the alias move: the merge of the loaded index, the health it must reach first, the
+// atomic move, what a failed or unanswered move leaves, and the catch-up, store-mark reset and cleanup
+// after it.
 
 const HEALTH_TIMEOUT_MS = 600_000;
 const CATCH_UP_ATTEMPTS = 3;

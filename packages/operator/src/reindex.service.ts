@@ -131,7 +131,10 @@ async function deleteLeftovers(
 
 const LOCK_LEASE_MS = 60_000;
 
-/** Loads, merges, verifies and swaps in the new index, then catches up, resets the store marks and cleans up. */
+/**
+ * Loads, merges, verifies and swaps in the new index, then catches up, resets the store marks and cleans
+ * up.
+ */
 async function build(
   options: ReindexOptions,
   summary: ReindexSummary,
