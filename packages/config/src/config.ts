@@ -16,6 +16,9 @@ export const INDEX_REFRESH_INTERVAL_MS = 1_000;
 /** INGEST_BATCH_MAX_BYTES unless set: what the producer uses when its caller names no bound. */
 export const DEFAULT_INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
 
+/** What REINDEX_WAIT_FOR_HEALTH (and `reindex --wait-for-health`) accepts. */
+export const REINDEX_HEALTH_SETTINGS = ['auto', 'green', 'yellow'] as const;
+
 const port = z.coerce.number().int().min(1).max(65_535);
 const positiveInt = z.coerce.number().int().positive();
 const opsPort = z.coerce.number().int().min(0).max(65_535);
@@ -255,7 +258,7 @@ const environmentSchema = z
     ELASTICSEARCH_REPLICAS: z.coerce.number().int().min(0).max(8).default(0),
     // The health a reindex's new index must reach before the alias swap (auto: green when it has
     // replicas, yellow otherwise), and how long it waits for it before giving up with the alias unchanged.
-    REINDEX_WAIT_FOR_HEALTH: z.enum(['auto', 'green', 'yellow']).default('auto'),
+    REINDEX_WAIT_FOR_HEALTH: z.enum(REINDEX_HEALTH_SETTINGS).default('auto'),
     REINDEX_HEALTH_TIMEOUT_S: positiveInt.max(86_400).default(600),
     // Replaced by TRUSTED_PROXIES: trusting every peer's X-Forwarded-For let a client choose its address.
     CONSOLE_TRUST_PROXY: z

@@ -1,3 +1,5 @@
+import type { REINDEX_HEALTH_SETTINGS } from '@directory/config';
+
 // The reindex's pure decisions: which health the new index must reach before the swap, whether another
 // run's lease is still live, and which `<alias>__*` indices are leftovers that may be deleted.
 
@@ -12,7 +14,7 @@ export type ReindexLease = {
   expiresAt: string;
 };
 
-export type HealthSetting = 'auto' | 'green' | 'yellow';
+export type HealthSetting = (typeof REINDEX_HEALTH_SETTINGS)[number];
 export type HealthStatus = 'green' | 'yellow';
 
 /**

@@ -19,9 +19,10 @@ const HEALTH_TIMEOUT_MS = 600_000;
 const CATCH_UP_ATTEMPTS = 3;
 
 /**
- * Merges the loaded index's segments (a few dozen after a large load) into as few as hold it, before
- * replicas copy them and before anyone searches it: every search pays a cost per segment. The old index
- * is still complete and served meanwhile; the merge needs disk for a second copy of the new index.
+ * Flushes the load, then merges the loaded index's segments (a few dozen after a large load) into as few
+ * as hold it, before replicas copy them and before anyone searches it: every search pays a cost per
+ * segment. The old index is still complete and served meanwhile; the merge needs disk for a second copy
+ * of the new index.
  */
 export async function mergeNewIndex(
   client: SearchClient,
@@ -31,6 +32,11 @@ export async function mergeNewIndex(
 ): Promise<void> {
   const started = Date.now();
   await progress({ phase: 'merge', detail: `merging the segments of ${newIndex}` });
+  // Writes the loaded documents out as segments on Elasticsearch's flush threads (and so into the count
+  // the merge starts from). Without it, the first refresh of the new index does that work on the refresh
+  // threads (one per two cores), and the served index's own refresh waits behind it: live writes took a
+  // second longer to become searchable.
+  await client.indices.flush({ index: newIndex });
   const merged = await mergeSegments(client, newIndex, shape.shards);
   await progress({
     phase: 'merge',
@@ -41,7 +47,7 @@ export async function mergeNewIndex(
 }
 
 /**
- * Flushes the load, restores refresh and replicas, then waits for the required health. Swapping to an
+ * Restores refresh and replicas on the loaded and merged index, then waits for the required health. Swapping to an
  * index whose replicas are not yet assigned would leave the alias one node loss away from a red index;
  * the old index is still complete and served while we wait.
  */
@@ -52,10 +58,6 @@ export async function waitForRequiredHealth(
   progress: ReportProgress,
 ): Promise<void> {
   const { client } = options;
-  // Writes the loaded documents out as segments on Elasticsearch's flush threads. Without it, the
-  // first refresh of the new index does that work on the refresh threads (one per two cores), and the
-  // served index's own refresh waits behind it: live writes took a second longer to become searchable.
-  await client.indices.flush({ index: newIndex });
   await client.indices.putSettings({
     index: newIndex,
     settings: { refresh_interval: '1s', number_of_replicas: shape.replicas },

@@ -2,12 +2,13 @@
 // rebuild the search index with no downtime.
 import { Presets, SingleBar } from 'cli-progress';
 import { Command, Option } from 'commander';
-import { databaseTimeouts, loadConfigOrExit } from '@directory/config';
+import { databaseTimeouts, loadConfigOrExit, REINDEX_HEALTH_SETTINGS } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { createLinePacer } from '@directory/domain';
 import { peakResidentMegabytes } from '@directory/observability';
 import { createSearchClient } from '@directory/search-index';
 import { nonNegativeInteger, positiveInteger } from './cli-arguments.js';
+import type { HealthSetting } from './reindex-guard.js';
 import { ReindexLockedError } from './reindex-lock.js';
 import {
   reindex,
@@ -45,7 +46,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
       new Option(
         '--wait-for-health <status>',
         'health the new index must reach before the swap: auto (green with replicas, else yellow), green or yellow (default REINDEX_WAIT_FOR_HEALTH)',
-      ).choices(['auto', 'green', 'yellow'] as const),
+      ).choices(REINDEX_HEALTH_SETTINGS),
     )
     .option(
       '--break-lock',
@@ -63,7 +64,7 @@ export async function runReindexCommand(argv: string[]): Promise<void> {
     replayLanes?: number;
     keepOld?: boolean;
     dryRun?: boolean;
-    waitForHealth?: 'auto' | 'green' | 'yellow';
+    waitForHealth?: HealthSetting;
     breakLock?: boolean;
   }>();
 

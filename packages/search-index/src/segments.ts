@@ -37,7 +37,7 @@ export async function mergeSegments(client: Client, index: string, shards: numbe
     max_num_segments: maxSegmentsPerShard,
     wait_for_completion: false,
   });
-  const task = (started as { task?: string }).task;
+  const { task } = started;
   if (task === undefined) throw new Error(`force-merge of ${index} started no task`);
   for (let pauseMs = FIRST_POLL_MS; ; pauseMs = Math.min(LONGEST_POLL_MS, pauseMs * 2)) {
     const status = await client.tasks.get({ task_id: task });
