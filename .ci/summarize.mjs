@@ -31,9 +31,12 @@ if (files.length > 0) {
     console.log(`${file.seconds.toFixed(1).padStart(8)} s  ${file.name}`);
 }
 const passed = report.numPassedTests ?? 0;
-// Unhandled errors fail a vitest run even when every test passed: count that as one failure.
+// A file that fails before its tests run (in a hook), or unhandled errors, fail a vitest run even when no
+// test failed: count that as one failure, and say which it was.
 const unhandled = report.success === false && (report.numFailedTests ?? 0) === 0 ? 1 : 0;
-if (unhandled) console.log('vitest reported unhandled errors during the run (see above)');
+if (unhandled && (report.numFailedTestSuites ?? 0) > 0)
+  console.log('a test file failed outside its tests, in a hook (see above); its tests count as skipped');
+else if (unhandled) console.log('vitest reported unhandled errors during the run (see above)');
 const failed = (report.numFailedTests ?? 0) + staticFailures + unhandled;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 if (passed + failed === 0) {

@@ -199,15 +199,44 @@ export async function eventually(
   }
 }
 
-/** A TCP port free on loopback right now, for a process about to be started. */
+/**
+ * Ports handed to the processes tests start come from below the kernel's ephemeral range (32768–60999
+ * on Linux): a port picked there can be taken by any outgoing connection between the check and the
+ * process's bind, and the process then fails with EADDRINUSE. The range also keeps a Redis Cluster
+ * node's bus (its port + 10000) below it.
+ */
+export const TEST_PORT_RANGE = { first: 12_000, last: 22_767 } as const;
+const PORT_SLICES = 8;
+
+/** The part of the test port range a worker draws from, so two workers never hand out the same port. */
+export function portSlice(worker: number): { first: number; last: number } {
+  const size = Math.floor((TEST_PORT_RANGE.last - TEST_PORT_RANGE.first + 1) / PORT_SLICES);
+  const first = TEST_PORT_RANGE.first + (worker % PORT_SLICES) * size;
+  return { first, last: first + size - 1 };
+}
+
+let nextPort: number | undefined;
+
+/** A TCP port free on loopback right now, for a process about to be started; never the same twice in turn. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
+  const slice = portSlice(Number(process.env.VITEST_POOL_ID ?? process.pid));
+  const size = slice.last - slice.first + 1;
+  // A random start, so two processes of one worker (one after the other) do not reuse each other's ports.
+  let port: number = nextPort ?? slice.first + Math.floor(Math.random() * size);
+  for (let tried = 0; tried < size; tried++) {
+    const candidate = port;
+    port = candidate >= slice.last ? slice.first : candidate + 1;
+    nextPort = port;
+    if (await isFree(candidate)) return candidate;
+  }
+  throw new Error(`no free port on 127.0.0.1 between ${slice.first} and ${slice.last}`);
+}
+
+/** Whether `port` can be bound on loopback right now. */
+export function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }

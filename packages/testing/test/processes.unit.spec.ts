@@ -2,7 +2,15 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledBuildProblem, directoryArguments, nodeArguments, processModeOf } from '../src/processes.js';
+import {
+  compiledBuildProblem,
+  directoryArguments,
+  freePort,
+  nodeArguments,
+  portSlice,
+  processModeOf,
+  TEST_PORT_RANGE,
+} from '../src/processes.js';
 
 describe('how startProcess runs an entry', () => {
   it('runs the directory command from its TypeScript source through tsx by default', () => {
@@ -99,5 +107,28 @@ describe('compiledBuildProblem', () => {
 
     await rm(join(root, 'src', 'main.ts'));
     expect(compiledBuildProblem(root)).toMatch(/older than src\/main\.ts/);
+  });
+});
+
+describe('ports for the processes tests start', () => {
+  it('gives each worker its own slice, all below the ephemeral range with room for a cluster bus', () => {
+    const slices = Array.from({ length: 8 }, (_, worker) => portSlice(worker));
+    for (const [index, slice] of slices.entries()) {
+      expect(slice.first).toBeGreaterThanOrEqual(TEST_PORT_RANGE.first);
+      expect(slice.last + 10_000).toBeLessThan(32_768);
+      if (index > 0) expect(slice.first).toBe(slices[index - 1]!.last + 1);
+    }
+    expect(portSlice(9)).toEqual(portSlice(1));
+  });
+
+  it('hands out bindable ports of its slice, none twice in turn', async () => {
+    const slice = portSlice(Number(process.env.VITEST_POOL_ID ?? process.pid));
+    const ports = [];
+    for (let count = 0; count < 20; count++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(20);
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(slice.first);
+      expect(port).toBeLessThanOrEqual(slice.last);
+    }
   });
 });

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../processes.js';
+import { freePort, isFree } from '../processes.js';
 import { askRedis, privateRedisArgs, redisProcesses } from './redis-nodes.js';
 import { spawnServer, waitUntil } from './server-process.js';
 
@@ -148,13 +147,4 @@ export async function startPrivateRedisCluster(): Promise<PrivateRedisCluster> {
     },
     destroy,
   };
-}
-
-/** Whether a loopback port can be bound now. */
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
