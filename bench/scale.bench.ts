@@ -1,6 +1,6 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
-// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--replay-lanes N]`: the product measured at
+// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--replay-lanes N] [--api-node-options O]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
 import { ensureDoctorsIndex } from '@directory/search-index';
-import { startApi } from './bench-api.js';
+import { API_NODE_OPTIONS, startApi } from './bench-api.js';
 import { createBenchEnvironment, log, type BenchEnvironment } from './bench-environment.js';
 import { POSTGRES_OPTIONS, useBenchPostgres } from './bench-postgres.js';
 import { describeMachine } from './machine.js';
@@ -55,6 +55,8 @@ const { values } = parseArgs({
     phases: { type: 'string', default: PHASES.join(',') },
     // The replay's lanes (`reindex --replay-lanes`); by default the command's own.
     'replay-lanes': { type: 'string' },
+    // The API process's NODE_OPTIONS (a heap or GC setting measured against the default).
+    'api-node-options': { type: 'string', default: API_NODE_OPTIONS },
     ...POSTGRES_OPTIONS,
   },
 });
@@ -89,6 +91,7 @@ const search: SearchOptions = {
   rounds: parseRounds(values.rounds),
   seed,
 };
+const apiEnv = { NODE_OPTIONS: values['api-node-options'] };
 /** The served records the workloads draw from. */
 const SAMPLE_SIZE = 1_000;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
@@ -105,7 +108,7 @@ try {
         select current_setting('maintenance_work_mem') as setting`.execute(environment.db);
         log(
           `${(await describeMachine(environment)).block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting} ` +
-            `(${postgres.label})`,
+            `(${postgres.label})\napi NODE_OPTIONS ${values['api-node-options']}`,
         );
       }
       measuredSteps.push(await measureSize(environment, fraction));
@@ -163,7 +166,7 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
   const figures: StepFigures = { places: storage.places, storage, search: {} };
   const sample = await sampleServedRecords(environment, SAMPLE_SIZE);
   if (sample.length > 0 && runs('search')) {
-    const api = await startApi(environment);
+    const api = await startApi(environment, apiEnv);
     try {
       log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
       figures.search = (await phase('search', () => measureSearch(environment, api, sample, search))) ?? {};
@@ -175,7 +178,7 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
   }
   if (sample.length > 0 && runs('export')) {
     // The export on an API of its own: its resident set is the export's, not the heap the searches grew.
-    const exportApi = await startApi(environment);
+    const exportApi = await startApi(environment, apiEnv);
     try {
       figures.export = await phase('export', () => measureExport(environment, exportApi));
       log(`export: ${took()}`);
