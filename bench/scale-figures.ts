@@ -2,8 +2,12 @@
 // Pure: the benchmark measures, this computes.
 import { median } from './rounds.js';
 
-/** One side's phase of one round: requests per second and latency percentiles (ms). */
-export type PhaseLatency = { rps: number; p50: number; p99: number };
+/**
+ * One side's phase of one round: requests per second, latency percentiles (ms), and the CPU ms a request
+ * of each part (the bench's client, the API, Elasticsearch, Redis, PostgreSQL): on two shared cores, the
+ * ratio of the sides' throughputs is the ratio of their CPU budgets.
+ */
+export type PhaseLatency = { rps: number; p50: number; p99: number; cpuMs: Record<string, number> };
 
 /** A workload at one size: each side's medians over the rounds, and the median of ours ÷ raw (req/s). */
 export type WorkloadFigures = { ours: PhaseLatency; raw: PhaseLatency; ratio: number };
@@ -48,15 +52,34 @@ export type StepFigures = {
   replay?: ReplayFigures;
 };
 
+/** CPU ms a request of each part that used any, from its CPU seconds over a phase of `requests` requests. */
+export function cpuMsPerRequest(
+  secondsByPart: ReadonlyMap<string, number>,
+  requests: number,
+): Record<string, number> {
+  if (requests === 0) return {};
+  return Object.fromEntries(
+    [...secondsByPart]
+      .filter(([, seconds]) => seconds > 0)
+      .map(([part, seconds]) => [part, (seconds * 1000) / requests]),
+  );
+}
+
 /** Each side's medians over the rounds, and the median of each round's ours ÷ raw requests per second. */
 export function workloadFigures(
   rounds: ReadonlyArray<{ ours: PhaseLatency; raw: PhaseLatency }>,
 ): WorkloadFigures {
-  const medians = (side: 'ours' | 'raw'): PhaseLatency => ({
-    rps: median(rounds.map((round) => round[side].rps)),
-    p50: median(rounds.map((round) => round[side].p50)),
-    p99: median(rounds.map((round) => round[side].p99)),
-  });
+  const medians = (side: 'ours' | 'raw'): PhaseLatency => {
+    const parts = new Set(rounds.flatMap((round) => Object.keys(round[side].cpuMs)));
+    return {
+      rps: median(rounds.map((round) => round[side].rps)),
+      p50: median(rounds.map((round) => round[side].p50)),
+      p99: median(rounds.map((round) => round[side].p99)),
+      cpuMs: Object.fromEntries(
+        [...parts].map((part) => [part, median(rounds.map((round) => round[side].cpuMs[part] ?? 0))]),
+      ),
+    };
+  };
   return {
     ours: medians('ours'),
     raw: medians('raw'),

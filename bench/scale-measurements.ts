@@ -19,10 +19,12 @@ import { feedWorkload } from './api-workload.js';
 import type { RunningApi } from './bench-api.js';
 import { log, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
+import { cpuBetween, NO_CPU, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
+  cpuMsPerRequest,
   workloadFigures,
   type ExportFigures,
   type PhaseLatency,
@@ -75,10 +77,22 @@ export async function sampleServedRecords(
   }));
 }
 
-const latencyOf = (run: PhaseRun): PhaseLatency => {
+type MeasuredRun = { run: PhaseRun; cpu: CpuUsage };
+
+const latencyOf = ({ run, cpu }: MeasuredRun): PhaseLatency => {
   const { rps, p50, p99 } = summarize(run);
-  return { rps, p50, p99 };
+  return { rps, p50, p99, cpuMs: cpuMsPerRequest(cpu.byPart, run.latencies.length) };
 };
+
+/** Runs a side's phase and reads where the CPU went meanwhile (this client, the API, the engines). */
+async function measureRun(api: RunningApi, run: () => Promise<PhaseRun>): Promise<MeasuredRun> {
+  const apiPid = api.process.child.pid;
+  const snapshot = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
+  const before = snapshot();
+  const result = await run();
+  const after = snapshot();
+  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
+}
 
 /**
  * Ours and raw, alternating over the rounds after one unmeasured run of each. `runSide` gets the round
@@ -86,14 +100,15 @@ const latencyOf = (run: PhaseRun): PhaseLatency => {
  * what is popular across rounds, as in production, but never a whole replayed sequence.
  */
 async function compareSides(
+  api: RunningApi,
   rounds: number,
   runSide: (side: 'ours' | 'raw', round: number) => Promise<PhaseRun>,
 ): Promise<WorkloadFigures> {
-  const done = await alternateRounds<PhaseRun>({
+  const done = await alternateRounds<MeasuredRun>({
     rounds,
     sides: [
-      { name: 'ours', run: (round) => runSide('ours', round) },
-      { name: 'raw', run: (round) => runSide('raw', round) },
+      { name: 'ours', run: (round) => measureRun(api, () => runSide('ours', round)) },
+      { name: 'raw', run: (round) => measureRun(api, () => runSide('raw', round)) },
     ],
     warmup: async () => {
       await runSide('raw', -1);
@@ -104,7 +119,7 @@ async function compareSides(
   return workloadFigures(
     resultsOf(done, 'ours').map((ours, index) => ({
       ours: latencyOf(ours),
-      raw: latencyOf(raw[index] as PhaseRun),
+      raw: latencyOf(raw[index] as MeasuredRun),
     })),
   );
 }
@@ -122,7 +137,7 @@ export async function measureSearch(
     // Both sides of a round send the same requests; every round draws its own.
     const tasksOf = (round: number) =>
       scaleWorkload(workload, sample, options.requests, options.seed + round);
-    figures[workload] = await compareSides(options.rounds, (side, round) =>
+    figures[workload] = await compareSides(api, options.rounds, (side, round) =>
       runPhase(clients[side], tasksOf(round), options.concurrency),
     );
     log(`  ${formatWorkload(workload, figures[workload])}`);
@@ -143,7 +158,7 @@ export async function measureSuggest(
   options: SearchOptions,
 ): Promise<WorkloadFigures> {
   const clients = { ours: apiSuggestClient(api), raw: rawSuggestClient(environment) };
-  const figures = await compareSides(options.rounds, (side, round) =>
+  const figures = await compareSides(api, options.rounds, (side, round) =>
     runSuggestPhase(
       clients[side],
       suggestSequences(sample, options.requests, options.seed + round),
@@ -162,7 +177,7 @@ export async function measureFeed(
 ): Promise<WorkloadFigures> {
   const feeds = { ours: apiFeedClient(api), raw: storeFeedClient(environment) };
   const tasks = feedWorkload(options.requests);
-  const figures = await compareSides(options.rounds, (side) =>
+  const figures = await compareSides(api, options.rounds, (side) =>
     runFeedPhase(feeds[side], tasks, options.concurrency),
   );
   log(`  ${formatWorkload('changes feed page', figures)}`);
@@ -172,7 +187,14 @@ export async function measureFeed(
 export function formatWorkload(name: string, figures: WorkloadFigures): string {
   const side = ({ p50, p99, rps }: PhaseLatency) =>
     `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s`;
-  return `${name}: ours ${side(figures.ours)}; raw ${side(figures.raw)}; ours ÷ raw ${figures.ratio.toFixed(2)}`;
+  const cpu = ({ cpuMs }: PhaseLatency) =>
+    Object.entries(cpuMs)
+      .map(([part, ms]) => `${part} ${ms.toFixed(2)}`)
+      .join(' · ');
+  return (
+    `${name}: ours ${side(figures.ours)}; raw ${side(figures.raw)}; ours ÷ raw ${figures.ratio.toFixed(2)}\n` +
+    `    cpu ms a request: ours ${cpu(figures.ours)}; raw ${cpu(figures.raw)}`
+  );
 }
 
 /** How often the export's API RSS and the store's oldest transaction are sampled. */

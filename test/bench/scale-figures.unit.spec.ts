@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bytesPerPlace,
+  cpuMsPerRequest,
   growthBaseline,
   scaleSummary,
   searchP99Growth,
@@ -15,7 +16,12 @@ import {
   type SampledRecord,
 } from '../../bench/scale-workloads.js';
 
-const latency = (p99: number, rps = 100) => ({ rps, p50: p99 / 2, p99 });
+const latency = (p99: number, rps = 100, cpuMs: Record<string, number> = {}) => ({
+  rps,
+  p50: p99 / 2,
+  p99,
+  cpuMs,
+});
 const workload = (p99: number, ratio = 1): WorkloadFigures => ({
   ours: latency(p99),
   raw: latency(p99),
@@ -48,6 +54,28 @@ describe('workloadFigures', () => {
     expect(figures.raw.p99).toBe(8);
     expect(figures.ours.rps).toBe(80);
     expect(figures.ratio).toBeCloseTo(0.8);
+  });
+
+  it('takes the median CPU a request of each part, a part missing from a round counting 0 there', () => {
+    const figures = workloadFigures([
+      { ours: latency(10, 50, { api: 1, elasticsearch: 2 }), raw: latency(8, 100, { elasticsearch: 1 }) },
+      { ours: latency(30, 90, { api: 3, redis: 0.2 }), raw: latency(9, 100, { elasticsearch: 3 }) },
+      { ours: latency(20, 80, { api: 2, elasticsearch: 4 }), raw: latency(7, 100, { elasticsearch: 2 }) },
+    ]);
+    expect(figures.ours.cpuMs).toEqual({ api: 2, elasticsearch: 2, redis: 0 });
+    expect(figures.raw.cpuMs).toEqual({ elasticsearch: 2 });
+  });
+});
+
+describe('cpuMsPerRequest', () => {
+  it('divides each part’s CPU seconds over the requests, leaving out parts that used none', () => {
+    const byPart = new Map([
+      ['api', 0.5],
+      ['elasticsearch', 1.5],
+      ['redis', 0],
+    ]);
+    expect(cpuMsPerRequest(byPart, 1_000)).toEqual({ api: 0.5, elasticsearch: 1.5 });
+    expect(cpuMsPerRequest(byPart, 0)).toEqual({});
   });
 });
 
