@@ -17,7 +17,7 @@ import {
 } from './api-clients.js';
 import { feedWorkload } from './api-workload.js';
 import type { RunningApi } from './bench-api.js';
-import { log, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
+import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
 import { cpuBetween, NO_CPU, snapshotCpu, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
@@ -169,6 +169,31 @@ export async function measureSuggest(
   return figures;
 }
 
+/**
+ * The API's floor: what any keyed request costs before its route does anything (the key checked, both
+ * quota windows counted in Redis, the request logged, the answer written), as `GET /key` at the
+ * workloads' concurrency. A workload whose own Elasticsearch work costs little (a keystroke) cannot
+ * spend less than this on our side.
+ */
+export async function measureKeyedFloor(api: RunningApi, options: SearchOptions): Promise<void> {
+  const requests = Array.from({ length: options.requests }, (_, index) => index);
+  const getKey = async () => {
+    const response = await fetch(`${api.base}/key`, { headers: api.headers });
+    if (!response.ok) throw new Error(`GET /key: HTTP ${response.status}`);
+    await response.arrayBuffer();
+  };
+  await runConcurrently(requests.slice(0, 100), options.concurrency, (_, timed) => timed(getKey));
+  const { run, cpu } = await measureRun(api, () =>
+    runConcurrently(requests, options.concurrency, (_, timed) => timed(getKey)),
+  );
+  const { rps, p50, p99 } = summarize(run);
+  const cpuMs = formatCpuMs(cpuMsPerRequest(cpu.byPart, run.latencies.length));
+  log(
+    `  the API's floor (GET /key): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s\n` +
+      `    cpu ms a request: ${cpuMs}`,
+  );
+}
+
 /** Feed consumers' pages through the API against the same reads straight from PostgreSQL. */
 export async function measureFeed(
   environment: BenchEnvironment,
@@ -187,10 +212,7 @@ export async function measureFeed(
 export function formatWorkload(name: string, figures: WorkloadFigures): string {
   const side = ({ p50, p99, rps }: PhaseLatency) =>
     `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s`;
-  const cpu = ({ cpuMs }: PhaseLatency) =>
-    Object.entries(cpuMs)
-      .map(([part, ms]) => `${part} ${ms.toFixed(2)}`)
-      .join(' · ');
+  const cpu = ({ cpuMs }: PhaseLatency) => formatCpuMs(cpuMs);
   return (
     `${name}: ours ${side(figures.ours)}; raw ${side(figures.raw)}; ours ÷ raw ${figures.ratio.toFixed(2)}\n` +
     `    cpu ms a request: ours ${cpu(figures.ours)}; raw ${cpu(figures.raw)}`
@@ -308,4 +330,10 @@ export async function measureStorage(environment: BenchEnvironment): Promise<Sto
     placesBytes: Number(row?.placesBytes ?? 0),
     searchBytes: stats._all.total?.store?.size_in_bytes ?? 0,
   };
+}
+
+function formatCpuMs(cpuMs: Record<string, number>): string {
+  return Object.entries(cpuMs)
+    .map(([part, ms]) => `${part} ${ms.toFixed(2)}`)
+    .join(' · ');
 }

@@ -25,6 +25,7 @@ import { ingestBatch, measureIngest } from './scale-ingest.js';
 import {
   measureExport,
   measureFeed,
+  measureKeyedFloor,
   measureReplay,
   measureSearch,
   measureStorage,
@@ -170,6 +171,7 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     try {
       log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
       figures.search = (await phase('search', () => measureSearch(environment, api, sample, search))) ?? {};
+      await phase("the API's floor", () => measureKeyedFloor(api, search));
       figures.feed = await phase('changes feed', () => measureFeed(environment, api, search));
       log(`search and feed: ${took()}`);
     } finally {
