@@ -42,7 +42,7 @@ import {
   type Client,
   type FeedClient,
 } from './api-clients.js';
-import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
+import { NO_CPU, addCpu, formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { describeMachine } from './machine.js';
 import {
   alternateRounds,
@@ -134,7 +134,7 @@ async function measureSearchAndGet(
   const side = (name: 'ours' | 'raw') => ({
     name,
     run: (round: number) =>
-      measurePhase(apiPid, () => runPhase(sides[name], roundTasks[round] ?? [], concurrency)),
+      measureClientPhase(apiPid, () => runPhase(sides[name], roundTasks[round] ?? [], concurrency)),
   });
   // The facets mix's draws are searches only; `plain` sends searches of the same mix through ours without
   // their facets. Drawn apart from the round's own: a faceted search's page is the plain search's request,
@@ -144,7 +144,9 @@ async function measureSearchAndGet(
   const plain = {
     name: 'plain',
     run: (round: number) =>
-      measurePhase(apiPid, () => runPhase(sides.ours, withoutFacets(plainTasks[round] ?? []), concurrency)),
+      measureClientPhase(apiPid, () =>
+        runPhase(sides.ours, withoutFacets(plainTasks[round] ?? []), concurrency),
+      ),
   };
   const rounds = await alternateRounds<MeasuredPhase>({
     rounds: options.rounds,
@@ -183,19 +185,6 @@ async function measureSearchAndGet(
     raw: added('raw'),
     plain: mix === 'facets' ? resultsOf(rounds, 'plain').map(summarizePhase) : [],
   };
-}
-
-/** Runs a phase, and reads where the CPU went meanwhile (client, API, engines, steal). */
-async function measurePhase(
-  apiPid: number | undefined,
-  run: () => Promise<PhaseRun>,
-): Promise<MeasuredPhase> {
-  // Where each side's CPU went: on two shared cores the ratio is a CPU budget.
-  const cpuParts = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
-  const before = cpuParts();
-  const result = await run();
-  const after = cpuParts();
-  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
 }
 
 function summarizePhase({ run, cpu }: MeasuredPhase): PhaseSummary {

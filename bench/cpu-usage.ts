@@ -112,6 +112,21 @@ export function addCpu(total: CpuUsage, usage: CpuUsage): CpuUsage {
 export const NO_CPU: CpuUsage = { byPart: new Map(), busySeconds: 0, stealSeconds: 0, iowaitSeconds: 0 };
 
 /**
+ * Runs a phase of requests to the API process `apiPid`, and reads where the CPU went meanwhile: this
+ * process (the client), the API, the engines, steal. On two shared cores a throughput ratio is a CPU budget.
+ */
+export async function measureClientPhase<Run>(
+  apiPid: number | undefined,
+  run: () => Promise<Run>,
+): Promise<{ run: Run; cpu: CpuUsage }> {
+  const snapshot = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
+  const before = snapshot();
+  const result = await run();
+  const after = snapshot();
+  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
+}
+
+/**
  * One line: CPU seconds per part, how busy the whole machine was over `wallSeconds` (steal excluded),
  * and the steal and iowait seconds beside it.
  */

@@ -16,7 +16,7 @@ import { LIVE, type Live } from './api-workload.js';
 import { startApi, type RunningApi } from './bench-api.js';
 import { createBenchEnvironment, log, runConcurrently, type PhaseRun } from './bench-environment.js';
 import { summarize } from './api-clients.js';
-import { NO_CPU, addCpu, cpuBetween, formatCpu, snapshotCpu, type CpuUsage } from './cpu-usage.js';
+import { NO_CPU, addCpu, formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { describeMachine } from './machine.js';
 import {
   alternateRounds,
@@ -161,14 +161,6 @@ function runSide(side: Side, tasks: ReadonlyArray<Task>): Promise<PhaseRun> {
 
 type Measured = { run: PhaseRun; cpu: CpuUsage };
 
-async function measure(apiPid: number | undefined, run: () => Promise<PhaseRun>): Promise<Measured> {
-  const cpuParts = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
-  const before = cpuParts();
-  const result = await run();
-  const after = cpuParts();
-  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
-}
-
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 const environment = await createBenchEnvironment('fhir');
@@ -186,7 +178,7 @@ try {
     rounds,
     sides: (['fhir', 'json'] as const).map((name) => ({
       name,
-      run: (round: number) => measure(pid, () => runSide(sides[name], roundTasks[round] ?? [])),
+      run: (round: number) => measureClientPhase(pid, () => runSide(sides[name], roundTasks[round] ?? [])),
     })),
     warmup: async () => {
       const tasks = drawTasks(random, requestsPerPhase);

@@ -19,7 +19,7 @@ import { feedWorkload } from './api-workload.js';
 import type { RunningApi } from './bench-api.js';
 import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
-import { cpuBetween, NO_CPU, snapshotCpu, type CpuUsage } from './cpu-usage.js';
+import { measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
@@ -84,16 +84,6 @@ const latencyOf = ({ run, cpu }: MeasuredRun): PhaseLatency => {
   return { rps, p50, p99, cpuMs: cpuMsPerRequest(cpu.byPart, run.latencies.length) };
 };
 
-/** Runs a side's phase and reads where the CPU went meanwhile (this client, the API, the engines). */
-async function measureRun(api: RunningApi, run: () => Promise<PhaseRun>): Promise<MeasuredRun> {
-  const apiPid = api.process.child.pid;
-  const snapshot = () => snapshotCpu(apiPid === undefined ? [] : [apiPid], { self: 'client', child: 'api' });
-  const before = snapshot();
-  const result = await run();
-  const after = snapshot();
-  return { run: result, cpu: before && after ? cpuBetween(before, after) : NO_CPU };
-}
-
 /**
  * Ours and raw, alternating over the rounds after one unmeasured run of each. `runSide` gets the round
  * (-1 for the warm-up), so each round can send requests of its own: the API's hot-query cache may keep
@@ -107,8 +97,11 @@ async function compareSides(
   const done = await alternateRounds<MeasuredRun>({
     rounds,
     sides: [
-      { name: 'ours', run: (round) => measureRun(api, () => runSide('ours', round)) },
-      { name: 'raw', run: (round) => measureRun(api, () => runSide('raw', round)) },
+      {
+        name: 'ours',
+        run: (round) => measureClientPhase(api.process.child.pid, () => runSide('ours', round)),
+      },
+      { name: 'raw', run: (round) => measureClientPhase(api.process.child.pid, () => runSide('raw', round)) },
     ],
     warmup: async () => {
       await runSide('raw', -1);
@@ -183,14 +176,13 @@ export async function measureKeyedFloor(api: RunningApi, options: SearchOptions)
     await response.arrayBuffer();
   };
   await runConcurrently(requests.slice(0, 100), options.concurrency, (_, timed) => timed(getKey));
-  const { run, cpu } = await measureRun(api, () =>
-    runConcurrently(requests, options.concurrency, (_, timed) => timed(getKey)),
+  const floor = latencyOf(
+    await measureClientPhase(api.process.child.pid, () =>
+      runConcurrently(requests, options.concurrency, (_, timed) => timed(getKey)),
+    ),
   );
-  const { rps, p50, p99 } = summarize(run);
-  const cpuMs = formatCpuMs(cpuMsPerRequest(cpu.byPart, run.latencies.length));
   log(
-    `  the API's floor (GET /key): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s\n` +
-      `    cpu ms a request: ${cpuMs}`,
+    `  the API's floor (GET /key): ${formatLatency(floor)}\n    cpu ms a request: ${formatCpuMs(floor.cpuMs)}`,
   );
 }
 
@@ -210,12 +202,10 @@ export async function measureFeed(
 }
 
 export function formatWorkload(name: string, figures: WorkloadFigures): string {
-  const side = ({ p50, p99, rps }: PhaseLatency) =>
-    `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s`;
-  const cpu = ({ cpuMs }: PhaseLatency) => formatCpuMs(cpuMs);
+  const { ours, raw, ratio } = figures;
   return (
-    `${name}: ours ${side(figures.ours)}; raw ${side(figures.raw)}; ours ÷ raw ${figures.ratio.toFixed(2)}\n` +
-    `    cpu ms a request: ours ${cpu(figures.ours)}; raw ${cpu(figures.raw)}`
+    `${name}: ours ${formatLatency(ours)}; raw ${formatLatency(raw)}; ours ÷ raw ${ratio.toFixed(2)}\n` +
+    `    cpu ms a request: ours ${formatCpuMs(ours.cpuMs)}; raw ${formatCpuMs(raw.cpuMs)}`
   );
 }
 
@@ -330,6 +320,10 @@ export async function measureStorage(environment: BenchEnvironment): Promise<Sto
     placesBytes: Number(row?.placesBytes ?? 0),
     searchBytes: stats._all.total?.store?.size_in_bytes ?? 0,
   };
+}
+
+function formatLatency({ p50, p99, rps }: PhaseLatency): string {
+  return `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ${rps.toFixed(0)} req/s`;
 }
 
 function formatCpuMs(cpuMs: Record<string, number>): string {
