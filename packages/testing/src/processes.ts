@@ -215,18 +215,22 @@ export function portSlice(worker: number): { first: number; last: number } {
   return { first, last: first + size - 1 };
 }
 
+/** This worker's slice (each vitest worker has a pool id; a process outside vitest, its pid). */
+export function ownPortSlice(): { first: number; last: number } {
+  return portSlice(Number(process.env.VITEST_POOL_ID ?? process.pid));
+}
+
 let nextPort: number | undefined;
 
 /** A TCP port free on loopback right now, for a process about to be started; never the same twice in turn. */
 export async function freePort(): Promise<number> {
-  const slice = portSlice(Number(process.env.VITEST_POOL_ID ?? process.pid));
+  const slice = ownPortSlice();
   const size = slice.last - slice.first + 1;
   // A random start, so two processes of one worker (one after the other) do not reuse each other's ports.
-  let port: number = nextPort ?? slice.first + Math.floor(Math.random() * size);
-  for (let tried = 0; tried < size; tried++) {
-    const candidate = port;
-    port = candidate >= slice.last ? slice.first : candidate + 1;
-    nextPort = port;
+  const start = nextPort ?? slice.first + Math.floor(Math.random() * size);
+  for (let offset = 0; offset < size; offset++) {
+    const candidate = slice.first + ((start - slice.first + offset) % size);
+    nextPort = candidate === slice.last ? slice.first : candidate + 1;
     if (await isFree(candidate)) return candidate;
   }
   throw new Error(`no free port on 127.0.0.1 between ${slice.first} and ${slice.last}`);

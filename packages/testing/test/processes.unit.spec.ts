@@ -7,6 +7,7 @@ import {
   directoryArguments,
   freePort,
   nodeArguments,
+  ownPortSlice,
   portSlice,
   processModeOf,
   TEST_PORT_RANGE,
@@ -122,7 +123,7 @@ describe('ports for the processes tests start', () => {
   });
 
   it('hands out bindable ports of its slice, none twice in turn', async () => {
-    const slice = portSlice(Number(process.env.VITEST_POOL_ID ?? process.pid));
+    const slice = ownPortSlice();
     const ports = [];
     for (let count = 0; count < 20; count++) ports.push(await freePort());
     expect(new Set(ports).size).toBe(20);
