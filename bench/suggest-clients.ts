@@ -1,6 +1,6 @@
 // The typeahead's two sides, shared by `bench:suggest` and `bench:scale`: `GET /api/v1/suggest` through
-// the API, and the route's own Elasticsearch requests sent straight to the index (side by side, as the
-// route sends them, without its cache; the cities from the same in-memory table, read once a dataset).
+// the API, and the route's own Elasticsearch requests sent straight to the index (in one multi-search, as
+// the route sends them, without its cache; the cities from the same in-memory table, read once a dataset).
 import {
   buildSpecialtyCountsRequest,
   buildSuggestDoctorsRequests,
@@ -10,7 +10,7 @@ import {
   type CountryCode,
   type SuggestParams,
 } from '@directory/domain';
-import { readCityTable } from '@directory/search-index';
+import { aliasSearchRequest, multiSearchAlias, readCityTable } from '@directory/search-index';
 import type { RunningApi } from './bench-api.js';
 import { runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import type { SuggestSequence } from './suggest-workload.js';
@@ -29,7 +29,7 @@ export function apiSuggestClient(api: RunningApi): SuggestClient {
 /** Elasticsearch's own time (`took`, ms) of a keystroke's doctors requests (the slower of the two). */
 export type SuggestTook = (q: string, tookMs: number) => void;
 
-/** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), side by side as it does. */
+/** The requests the route makes, sent straight to Elasticsearch (no hot-query cache), together as it does. */
 export function rawSuggestClient(environment: BenchEnvironment, onTook?: SuggestTook): SuggestClient {
   const { client, alias } = environment;
   const cityTables = new Map<CountryCode, Promise<CityTable>>();
@@ -42,16 +42,23 @@ export function rawSuggestClient(environment: BenchEnvironment, onTook?: Suggest
     const params: SuggestParams = { country, q: q.trim(), limit: 8, lang: 'en' };
     const specialtiesMatch = matchingSpecialtyCodes(params.q).length > 0;
     const doctors = buildSuggestDoctorsRequests(params);
-    const [starting, others, table] = await Promise.all([
-      client.search({ index: alias, ...doctors.starting }),
-      client.search({ index: alias, ...doctors.others }),
+    const bodies: object[] = [doctors.starting, doctors.others];
+    if (specialtiesMatch) bodies.push(buildSpecialtyCountsRequest(country));
+    const [outcomes, table] = await Promise.all([
+      multiSearchAlias(
+        client,
+        bodies.map((body) => aliasSearchRequest(alias, body)),
+      ),
       cityTable(country),
-      specialtiesMatch ? client.search({ index: alias, ...buildSpecialtyCountsRequest(country) }) : undefined,
     ]);
     // The route's match in memory, so its CPU counts on this side too.
     suggestCities(table, params);
-    // The two doctors requests run side by side: the keystroke waits for the slower.
-    onTook?.(params.q, Math.max(starting.took, others.took));
+    const took = outcomes.map((outcome) => {
+      if (!outcome.ok) throw outcome.error;
+      return outcome.response.took;
+    });
+    // The doctors requests run side by side: the keystroke waits for the slower.
+    onTook?.(params.q, Math.max(took[0] ?? 0, took[1] ?? 0));
   };
 }
 

@@ -68,6 +68,68 @@ export function searchAlias<Source, Aggregations>(
   return client.search<Source, Aggregations>(request, options);
 }
 
+/** The parameters a search takes in its URL, which a multi-search takes in each search's header line. */
+const HEADER_PARAMETERS: ReadonlySet<string> = new Set<keyof estypes.MsearchMultisearchHeader>([
+  'allow_no_indices',
+  'allow_partial_search_results',
+  'ccs_minimize_roundtrips',
+  'expand_wildcards',
+  'ignore_throttled',
+  'ignore_unavailable',
+  'index',
+  'preference',
+  'request_cache',
+  'routing',
+  'search_type',
+]);
+
+/** A search as a multi-search's two lines: its header (the URL's parameters) and its body. */
+function multiSearchPair(request: AliasSearchRequest): [object, object] {
+  const header: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request)) {
+    if (HEADER_PARAMETERS.has(key)) header[key] = value;
+    else body[key] = value;
+  }
+  return [header, body];
+}
+
+/** One search of a multi-search: its answer, or the error that search alone would have thrown. */
+export type AliasSearchOutcome =
+  { ok: true; response: AliasSearchResponse<unknown, unknown> } | { ok: false; error: Error };
+
+/**
+ * Several searches of the alias in one round trip (`_msearch`): the API sends, and Elasticsearch parses,
+ * one request where separate searches cost one each. Each search still answers or fails on its own: a
+ * failed one is the ResponseError its own search would have thrown (same status and body, so
+ * `isIndexNotFound` reads it alike), beside the others' answers. `deadlineMs` bounds the round trip whole,
+ * as it bounds one search; a failure of the round trip itself (no node, the deadline, a body Elasticsearch
+ * cannot parse, which fails every search of the request) throws.
+ */
+export async function multiSearchAlias(
+  client: SearchClient,
+  requests: ReadonlyArray<AliasSearchRequest>,
+  deadlineMs?: number,
+): Promise<AliasSearchOutcome[]> {
+  const searches = requests.flatMap(multiSearchPair);
+  const options = {
+    ...searchOptions(),
+    ...(deadlineMs === undefined ? {} : { signal: AbortSignal.timeout(deadlineMs) }),
+    meta: true as const,
+  };
+  const result = await client.msearch<unknown, unknown>({ searches }, options);
+  const items = result.body.responses;
+  if (items.length !== requests.length)
+    throw new Error(`_msearch answered ${items.length} searches of ${requests.length}`);
+  return items.map((item): AliasSearchOutcome => {
+    if ('error' in item) {
+      const error = new esErrors.ResponseError({ ...result, body: item, statusCode: item.status });
+      return { ok: false, error };
+    }
+    return { ok: true, response: item };
+  });
+}
+
 /** No index behind the alias (a fresh deployment): a state, not an outage. */
 export function isIndexNotFound(error: unknown): boolean {
   return (

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSuggestDoctorsRequests } from '@directory/domain';
 import { createTestSearch } from '@directory/testing';
+import { aliasSearchRequest, isIndexNotFound, multiSearchAlias } from '../src/alias-reads.js';
 import { ensureDoctorsIndex, indicesBehindAlias } from '../src/indices.js';
 import { DOCTORS_MAPPING } from '../src/mapping.js';
 
@@ -49,6 +50,35 @@ describe('doctors index on the local Elasticsearch', () => {
       query: { match_bool_prefix: { searchText: { query: 'mull', operator: 'and' } } },
     });
     expect(response.hits.hits.map((hit) => hit._source?.doctor.name)).toEqual(['Praxis Müller']);
+  });
+
+  it('answers several searches in one round trip, each failing alone as it would have on its own', async () => {
+    await ensureDoctorsIndex(search.client, alias);
+    await search.client.index({
+      index: alias,
+      id: 'place-m',
+      refresh: true,
+      document: { served: true, placeId: 'place-m', country: 'at', sortName: 'praxis m' },
+    });
+    const inAustria = { term: { country: 'at' } };
+    const outcomes = await multiSearchAlias(search.client, [
+      aliasSearchRequest(alias, { query: inAustria, _source: ['placeId'] }),
+      aliasSearchRequest(`${search.prefix}_missing`, { size: 1 }),
+      // Parses, and fails on the shard: an unfinished regular expression.
+      aliasSearchRequest(alias, { query: { regexp: { sortName: '[' } } }),
+      // A parameter of the URL in a single search, of the header line in a multi-search.
+      aliasSearchRequest(alias, { query: inAustria, size: 0, preference: 'some-session' }),
+      aliasSearchRequest(alias, { query: inAustria, size: 0, track_total_hits: true }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, false, true, true]);
+    const [found, missing, malformed, preferred, counted] = outcomes;
+    expect(found?.ok && found.response.hits.hits.map((hit) => hit._source)).toEqual([{ placeId: 'place-m' }]);
+    // The errors a search alone would have thrown: a missing index reads as one, a bad query is a 400.
+    expect(missing?.ok === false && isIndexNotFound(missing.error)).toBe(true);
+    expect(malformed?.ok === false && isIndexNotFound(malformed.error)).toBe(false);
+    expect(malformed?.ok === false && (malformed.error as { statusCode?: number }).statusCode).toBe(400);
+    expect(preferred?.ok && preferred.response.hits.total).toEqual({ value: 1, relation: 'eq' });
+    expect(counted?.ok && counted.response.hits.total).toEqual({ value: 1, relation: 'eq' });
   });
 
   it("gives an earlier release's index the fields this release added, and keeps the fields it indexes its own way", async () => {

@@ -76,11 +76,15 @@ import {
 import {
   aliasSearchRequest,
   isIndexNotFound,
+  multiSearchAlias,
   readCityTable,
   searchAlias,
+  type AliasSearchRequest,
+  type AliasSearchResponse,
   type SearchClient,
 } from '@directory/search-index';
 import { createCityTables, type CityTableOptions } from './city-tables.js';
+import { createSearchBatcher } from './search-batch.js';
 import type { SearchRequestCache } from './search-request-cache.js';
 
 export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
@@ -195,6 +199,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
     options.cityTables ?? { refreshMs: 0 },
   );
 
+  // Searches a request starts side by side share one round trip (search-batch.ts).
+  const batcher = createSearchBatcher<AliasSearchRequest, AliasSearchResponse<unknown, unknown>>({
+    one: (request) => searchAlias(client, request, searchDeadlineMs),
+    many: (requests) => multiSearchAlias(client, requests, searchDeadlineMs),
+  });
+
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
    * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
@@ -202,7 +212,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
    */
   async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
     const request = aliasSearchRequest(alias, body);
-    const send = () => searchAlias<Source, Aggregations>(client, request, searchDeadlineMs);
+    const send = () => batcher.send(request) as Promise<AliasSearchResponse<Source, Aggregations>>;
     try {
       return await (cache ? cache.answer(request, send) : send());
     } catch (error) {

@@ -193,14 +193,26 @@ describe('directory service with the hot-query cache, in front of the real Elast
     ]);
   });
 
-  it('typeahead: one keystroke is two doctors requests, the specialty counts shared with the specialties list, the cities from a table', async () => {
+  it('typeahead: one keystroke is two doctors requests in one round trip, the specialty counts shared with the specialties list, the cities from a table', async () => {
     const { directory, cache } = cachedDirectory({ ttlMs: 60_000 });
     await directory.listSpecialties({ country: 'de', lang: 'en' });
     expect(cache.stats()).toMatchObject({ misses: 1 });
+    // What the client sends, as Elasticsearch's endpoints: the keystroke's two searches travel together.
+    const paths: string[] = [];
+    const recordPath = (
+      _error: unknown,
+      result: { meta: { request: { params: { path: string } } } } | null,
+    ) => {
+      if (result !== null) paths.push(result.meta.request.params.path);
+    };
+    search.client.diagnostic.on('request', recordPath);
     // "Praxis" is no specialty: the counts are not asked for. The city table is read past the cache.
     const { suggestions } = await directory.suggest({ country: 'de', q: 'Praxis a', limit: 8, lang: 'en' });
+    search.client.diagnostic.off('request', recordPath);
     expect(suggestions[0]).toEqual({ type: 'doctor', id: 'de-a', name: 'Praxis Adler', city: 'Berlin' });
     expect(cache.stats()).toMatchObject({ misses: 3, hits: 0 });
+    expect(paths.filter((path) => path.endsWith('/_msearch'))).toHaveLength(1);
+    expect(paths.filter((path) => path.endsWith('/_search'))).toHaveLength(1); // the city table's page
     // Folded alike, so the same requests: answered from memory.
     await directory.suggest({ country: 'de', q: 'PRÄXIS A', limit: 8, lang: 'en' });
     expect(cache.stats()).toMatchObject({ misses: 3, hits: 2 });
