@@ -32,10 +32,23 @@ import {
   type StorageFigures,
   type WorkloadFigures,
 } from './scale-figures.js';
-import { SCALE_WORKLOADS, scaleWorkload, suggestSequences, type SampledRecord } from './scale-workloads.js';
+import {
+  SCALE_WORKLOADS,
+  scaleWorkload,
+  suggestSequences,
+  type SampledRecord,
+  type SearchPhasePart,
+} from './scale-workloads.js';
 import { apiSuggestClient, rawSuggestClient, runSuggestPhase } from './suggest-clients.js';
 
-export type SearchOptions = { requests: number; concurrency: number; rounds: number; seed: number };
+export type SearchOptions = {
+  requests: number;
+  concurrency: number;
+  rounds: number;
+  seed: number;
+  /** The parts of the search phase to run (`--workloads`). */
+  parts: ReadonlySet<SearchPhasePart>;
+};
 
 /** Served records spread over the store (by a hash of their id), for the workloads to draw from. */
 export async function sampleServedRecords(
@@ -117,7 +130,7 @@ async function compareSides(
   );
 }
 
-/** Every workload of scale-workloads.ts, ours against raw. */
+/** The workloads of scale-workloads.ts that `options.parts` names, and the typeahead, ours against raw. */
 export async function measureSearch(
   environment: BenchEnvironment,
   api: RunningApi,
@@ -126,7 +139,7 @@ export async function measureSearch(
 ): Promise<Record<string, WorkloadFigures>> {
   const clients = { ours: apiSearchClient(api), raw: rawSearchClient(environment) };
   const figures: Record<string, WorkloadFigures> = {};
-  for (const workload of SCALE_WORKLOADS) {
+  for (const workload of SCALE_WORKLOADS.filter((part) => options.parts.has(part))) {
     // Both sides of a round send the same requests; every round draws its own.
     const tasksOf = (round: number) =>
       scaleWorkload(workload, sample, options.requests, options.seed + round);
@@ -135,7 +148,7 @@ export async function measureSearch(
     );
     log(`  ${formatWorkload(workload, figures[workload])}`);
   }
-  figures.suggest = await measureSuggest(environment, api, sample, options);
+  if (options.parts.has('suggest')) figures.suggest = await measureSuggest(environment, api, sample, options);
   return figures;
 }
 

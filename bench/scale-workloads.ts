@@ -29,6 +29,23 @@ export type SampledRecord = {
 export const SCALE_WORKLOADS = ['literal', 'relevance', 'geo', 'bbox', 'count', 'get'] as const;
 export type ScaleWorkload = (typeof SCALE_WORKLOADS)[number];
 
+/** What the search phase measures, in its order: the searches, the typeahead, the API's floor, a feed page. */
+export const SEARCH_PHASE_PARTS = [...SCALE_WORKLOADS, 'suggest', 'floor', 'feed'] as const;
+export type SearchPhasePart = (typeof SEARCH_PHASE_PARTS)[number];
+
+/**
+ * `--workloads` (a comma-separated subset of SEARCH_PHASE_PARTS): the parts of the search phase to run,
+ * so one workload can be measured again over more rounds without the others. Unknown or no names throw.
+ */
+export function parseSearchPhaseParts(value: string): ReadonlySet<SearchPhasePart> {
+  const names = value.split(',').map((name) => name.trim());
+  const known: ReadonlyArray<string> = SEARCH_PHASE_PARTS;
+  const unknown = names.find((name) => !known.includes(name));
+  if (unknown !== undefined)
+    throw new Error(`--workloads takes ${SEARCH_PHASE_PARTS.join(', ')}; not ${JSON.stringify(unknown)}`);
+  return new Set(names as SearchPhasePart[]);
+}
+
 /** Half the side of a bbox, in degrees: about a city's viewport (±5 km of latitude). */
 const BBOX_HALF_DEGREES = 0.05;
 const RADII = [2_000, 10_000, 50_000];

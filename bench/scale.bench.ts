@@ -1,6 +1,7 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
-// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--replay-lanes N] [--api-node-options O]`: the product measured at
+// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--workloads literal,…,suggest,floor,feed] [--replay-lanes N]
+// [--api-node-options O]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
@@ -8,7 +9,7 @@
 // dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
 // pipeline (or such batches for `--ingest-seconds`: a long ingest's steady state); and the bytes per event and per place. `--store` measures a store an earlier `--keep` run left
 // (its database and alias, on the server DATABASE_URL names) as it is, instead of the steps; `--phases`
-// runs only those measurements (storage is always measured). A phase that fails is reported and its figures left out;
+// runs only those measurements (storage is always measured), `--workloads` only those parts of the search phase. A phase that fails is reported and its figures left out;
 // the others still run (a full-size run takes hours). The last line is one JSON object
 // (bench/scale-figures.ts).
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ import { createBenchEnvironment, log, type BenchEnvironment } from './bench-envi
 import { POSTGRES_OPTIONS, useBenchPostgres } from './bench-postgres.js';
 import { describeMachine } from './machine.js';
 import { parseRounds, ROUNDS_OPTION } from './rounds.js';
+import { SEARCH_PHASE_PARTS, parseSearchPhaseParts } from './scale-workloads.js';
 import { bytesPerEvent, bytesPerPlace, scaleSummary, type StepFigures } from './scale-figures.js';
 import { ingestBatch, measureIngest } from './scale-ingest.js';
 import {
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     store: { type: 'string' },
     phases: { type: 'string', default: PHASES.join(',') },
+    workloads: { type: 'string', default: SEARCH_PHASE_PARTS.join(',') },
     // The replay's lanes (`reindex --replay-lanes`); by default the command's own.
     'replay-lanes': { type: 'string' },
     // The API process's NODE_OPTIONS (a heap or GC setting measured against the default).
@@ -91,6 +94,7 @@ const search: SearchOptions = {
   concurrency: Number(values.concurrency),
   rounds: parseRounds(values.rounds),
   seed,
+  parts: parseSearchPhaseParts(values.workloads),
 };
 const apiEnv = { NODE_OPTIONS: values['api-node-options'] };
 /** The served records the workloads draw from. */
@@ -171,8 +175,9 @@ async function measureSize(environment: BenchEnvironment, fraction: number): Pro
     try {
       log(`search and get, ours against raw (medians over ${search.rounds} rounds):`);
       figures.search = (await phase('search', () => measureSearch(environment, api, sample, search))) ?? {};
-      await phase("the API's floor", () => measureKeyedFloor(api, search));
-      figures.feed = await phase('changes feed', () => measureFeed(environment, api, search));
+      if (search.parts.has('floor')) await phase("the API's floor", () => measureKeyedFloor(api, search));
+      if (search.parts.has('feed'))
+        figures.feed = await phase('changes feed', () => measureFeed(environment, api, search));
       log(`search and feed: ${took()}`);
     } finally {
       await api.process.stop('SIGTERM');

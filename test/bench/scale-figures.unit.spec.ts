@@ -10,6 +10,8 @@ import {
   type WorkloadFigures,
 } from '../../bench/scale-figures.js';
 import {
+  SEARCH_PHASE_PARTS,
+  parseSearchPhaseParts,
   scaleWorkload,
   suggestSequences,
   suggestTexts,
@@ -186,6 +188,15 @@ describe('the last line', () => {
     expect(measuredRun.replay_cpu_ratio).toBe(1.235);
     const bare = scaleSummary([step(1_000, {})]);
     for (const key of REQUIRED_KEYS) expect(bare, key).toHaveProperty(key);
+  });
+});
+
+describe('parseSearchPhaseParts (--workloads)', () => {
+  it('takes a subset of the search phase by name, and refuses an unknown or empty name', () => {
+    expect([...parseSearchPhaseParts('suggest, geo')]).toEqual(['suggest', 'geo']);
+    expect([...parseSearchPhaseParts(SEARCH_PHASE_PARTS.join(','))]).toEqual([...SEARCH_PHASE_PARTS]);
+    expect(() => parseSearchPhaseParts('suggest,typeahead')).toThrow(/not "typeahead"/);
+    expect(() => parseSearchPhaseParts('')).toThrow(/--workloads takes literal, /);
   });
 });
 
