@@ -84,7 +84,7 @@ import {
   type SearchClient,
 } from '@directory/search-index';
 import { createCityTables, type CityTableOptions } from './city-tables.js';
-import { createSearchBatcher } from './search-batch.js';
+import { createSearchBatcher, type SearchBatcher } from './search-batch.js';
 import type { SearchRequestCache } from './search-request-cache.js';
 
 export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
@@ -199,20 +199,27 @@ export function createDirectory(options: DirectoryOptions): Directory {
     options.cityTables ?? { refreshMs: 0 },
   );
 
-  // Searches a request starts side by side share one round trip (search-batch.ts).
-  const batcher = createSearchBatcher<AliasSearchRequest, AliasSearchResponse<unknown, unknown>>({
-    one: (request) => searchAlias(client, request, searchDeadlineMs),
-    many: (requests) => multiSearchAlias(client, requests, searchDeadlineMs),
-  });
+  /**
+   * A batch for the searches one call starts side by side: those the cache does not answer share one
+   * round trip (search-batch.ts). One a call, so no other request's searches ever join it.
+   */
+  const searchesTogether = (): Batch =>
+    createSearchBatcher({
+      one: (request) => searchAlias(client, request, searchDeadlineMs),
+      many: (requests) => multiSearchAlias(client, requests, searchDeadlineMs),
+    });
 
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
    * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
-   * alike.
+   * alike. With `batch`, it is sent with the others the caller starts beside it.
    */
-  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object) {
+  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object, batch?: Batch) {
     const request = aliasSearchRequest(alias, body);
-    const send = () => batcher.send(request) as Promise<AliasSearchResponse<Source, Aggregations>>;
+    const send = (): Promise<AliasSearchResponse<Source, Aggregations>> =>
+      batch === undefined
+        ? searchAlias<Source, Aggregations>(client, request, searchDeadlineMs)
+        : (batch.send(request) as Promise<AliasSearchResponse<Source, Aggregations>>);
     try {
       return await (cache ? cache.answer(request, send) : send());
     } catch (error) {
@@ -226,8 +233,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
     return (await search(body))?.hits.hits ?? [];
   }
 
-  async function aggregate<Aggregations>(body: object): Promise<Aggregations | undefined> {
-    return (await search<Aggregations>(body))?.aggregations;
+  async function aggregate<Aggregations>(body: object, batch?: Batch): Promise<Aggregations | undefined> {
+    return (await search<Aggregations>(body, batch))?.aggregations;
   }
 
   async function listCities(params: CitiesParams): Promise<CitiesPage> {
@@ -250,10 +257,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
     const terms = filters.q === undefined ? null : buildTermSuggestRequest(filters.q);
     const rings = buildRadiusRingsRequest(filters, order, requestTime);
     const cities = buildNearbyCitiesRequest(filters, order, requestTime);
+    const batch = searchesTogether();
     const [suggested, ringCounts, cityCounts] = await Promise.all([
-      terms === null ? undefined : search(terms),
-      rings === null ? undefined : aggregate<RadiusRingsAggregation>(rings),
-      cities === null ? undefined : aggregate<NearbyCitiesAggregation>(cities),
+      terms === null ? undefined : search(terms, batch),
+      rings === null ? undefined : aggregate<RadiusRingsAggregation>(rings, batch),
+      cities === null ? undefined : aggregate<NearbyCitiesAggregation>(cities, batch),
     ]);
     const corrected = filters.q === undefined ? null : correctedQuery(filters.q, suggested?.suggest);
     let query: SearchSuggestion | null = null;
@@ -308,11 +316,12 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const after = resumeAfter(request, filters);
       // The facets are a request of their own, side by side with the page's: the same for every page
       // of the search, so the hot-query cache answers them after the first (search-query.ts).
+      const batch = searchesTogether();
       const [response, facets] = await Promise.all([
-        search(buildSearchRequest(filters, request.limit, after, requestTime, request, order)),
+        search(buildSearchRequest(filters, request.limit, after, requestTime, request, order), batch),
         request.facets === undefined
           ? undefined
-          : aggregate<FacetsResponse>(buildFacetsRequest(filters, request.facets, requestTime, order)),
+          : aggregate<FacetsResponse>(buildFacetsRequest(filters, request.facets, requestTime, order), batch),
       ]);
       const hits = response?.hits.hits ?? [];
       const total = request.count === true ? totalOf(response?.hits.total) : undefined;
@@ -381,13 +390,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const doctors = buildSuggestDoctorsRequests(params);
       // The specialty counts are the specialties list's own request, so the hot-query cache shares them.
       // Doctors (two requests, each cached on its own) beside the dataset's city table.
+      const batch = searchesTogether();
       const [starting, others, cityTable, counts] = await Promise.all([
-        search<unknown, SuggestHitSource>(doctors.starting),
-        search<unknown, SuggestHitSource>(doctors.others),
+        search<unknown, SuggestHitSource>(doctors.starting, batch),
+        search<unknown, SuggestHitSource>(doctors.others, batch),
         cityTables.table(params.country),
         codes.size === 0
           ? undefined
-          : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country)),
+          : aggregate<SpecialtyCountsAggregation>(buildSpecialtyCountsRequest(params.country), batch),
       ]);
       const specialtyCounts = toSpecialtyCountsPage(params.lang, counts).specialties.filter(({ code }) =>
         codes.has(code),
@@ -420,3 +430,6 @@ function totalOf(total: number | { value: number; relation: 'eq' | 'gte' } | und
 
 type BatchSource = BatchResponse['hits'][number]['_source'] & object;
 type BatchAggregations = { profiles: { buckets: BatchResponse['profileBuckets'] } };
+
+/** A batch of one call's searches (search-batch.ts). */
+type Batch = SearchBatcher<AliasSearchRequest, AliasSearchResponse<unknown, unknown>>;

@@ -1,12 +1,13 @@
 /**
- * Searches asked for in one turn of the event loop travel together: a request that needs several
+ * Searches that one piece of code starts side by side travel together: a request that needs several
  * searches at once (a typeahead's two doctors lists, a page and its facets, an empty page's suggestions)
- * starts them side by side, and they go to Elasticsearch as one multi-search instead of one round trip
- * each. A search asked for alone is sent alone.
+ * starts them through one batcher, and those sent in the same synchronous stretch of code go to
+ * Elasticsearch as one multi-search instead of one round trip each. A search sent alone is sent alone.
  *
  * Each caller still gets its own answer or its own error: one failed search of a batch fails only its
- * caller, and a failure of the round trip itself fails every caller of it. Batches never span turns, so
- * one API request's searches never wait for, or share a fate with, another request's.
+ * caller, and a failure of the round trip itself fails every caller of it. A batcher belongs to the code
+ * that made it (the directory makes one a call), so one API request's searches never wait for, or share
+ * a fate with, another request's.
  */
 export type SearchBatcher<Request, Answer> = {
   /** `request`'s answer, sent with whatever else is asked for in this turn. */

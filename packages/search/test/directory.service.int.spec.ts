@@ -219,6 +219,15 @@ describe('directory service with the hot-query cache, in front of the real Elast
     // A specialty's text reads the list's counts from memory.
     await directory.suggest({ country: 'de', q: 'zahn', limit: 8, lang: 'en' });
     expect(cache.stats()).toMatchObject({ misses: 5, hits: 3 });
+    // Two requests at once never share a round trip: each page is a search of its own.
+    paths.length = 0;
+    search.client.diagnostic.on('request', recordPath);
+    await Promise.all([
+      directory.searchDoctors({ country: 'de', city: 'berlin', limit: 3 }, new Date()),
+      directory.searchDoctors({ country: 'de', city: 'berlin', limit: 4 }, new Date()),
+    ]);
+    search.client.diagnostic.off('request', recordPath);
+    expect(paths.map((path) => path.split('/').pop())).toEqual(['_search', '_search']);
   });
 
   it("typeahead cities: the dataset's table is used as read for the refresh interval, and read again after", async () => {
