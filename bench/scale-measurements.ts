@@ -109,13 +109,10 @@ async function compareSides(
 ): Promise<WorkloadFigures> {
   const done = await alternateRounds<MeasuredRun>({
     rounds,
-    sides: [
-      {
-        name: 'ours',
-        run: (round) => measureClientPhase(api.process.child.pid, () => runSide('ours', round)),
-      },
-      { name: 'raw', run: (round) => measureClientPhase(api.process.child.pid, () => runSide('raw', round)) },
-    ],
+    sides: (['ours', 'raw'] as const).map((name) => ({
+      name,
+      run: (round: number) => measureClientPhase(api.process.child.pid, () => runSide(name, round)),
+    })),
     warmup: async () => {
       await runSide('raw', -1);
       await runSide('ours', -1);

@@ -34,16 +34,19 @@ export const SEARCH_PHASE_PARTS = [...SCALE_WORKLOADS, 'suggest', 'floor', 'feed
 export type SearchPhasePart = (typeof SEARCH_PHASE_PARTS)[number];
 
 /**
- * `--workloads` (a comma-separated subset of SEARCH_PHASE_PARTS): the parts of the search phase to run,
- * so one workload can be measured again over more rounds without the others. Unknown or no names throw.
+ * A comma-separated subset of `known` given to `option` (`--phases`, `--workloads`): the names to run,
+ * so one measurement can be taken again without the others. Unknown or no names throw.
  */
-export function parseSearchPhaseParts(value: string): ReadonlySet<SearchPhasePart> {
+export function parseNameList<Name extends string>(
+  option: string,
+  known: ReadonlyArray<Name>,
+  value: string,
+): ReadonlySet<Name> {
   const names = value.split(',').map((name) => name.trim());
-  const known: ReadonlyArray<string> = SEARCH_PHASE_PARTS;
-  const unknown = names.find((name) => !known.includes(name));
+  const unknown = names.find((name) => !(known as ReadonlyArray<string>).includes(name));
   if (unknown !== undefined)
-    throw new Error(`--workloads takes ${SEARCH_PHASE_PARTS.join(', ')}; not ${JSON.stringify(unknown)}`);
-  return new Set(names as SearchPhasePart[]);
+    throw new Error(`${option} takes ${known.join(', ')}; not ${JSON.stringify(unknown)}`);
+  return new Set(names as Name[]);
 }
 
 /** Half the side of a bbox, in degrees: about a city's viewport (±5 km of latitude). */

@@ -21,7 +21,7 @@ import { createBenchEnvironment, log, type BenchEnvironment } from './bench-envi
 import { POSTGRES_OPTIONS, useBenchPostgres } from './bench-postgres.js';
 import { describeMachine } from './machine.js';
 import { parseRounds, ROUNDS_OPTION } from './rounds.js';
-import { SEARCH_PHASE_PARTS, parseSearchPhaseParts } from './scale-workloads.js';
+import { SEARCH_PHASE_PARTS, parseNameList } from './scale-workloads.js';
 import { bytesPerEvent, bytesPerPlace, scaleSummary, type StepFigures } from './scale-figures.js';
 import { ingestBatch, measureIngest } from './scale-ingest.js';
 import {
@@ -82,9 +82,7 @@ if (
 const replayLanes = values['replay-lanes'] === undefined ? undefined : Number(values['replay-lanes']);
 if (replayLanes !== undefined && !(Number.isSafeInteger(replayLanes) && replayLanes > 0))
   throw new Error('--replay-lanes must be positive');
-const phases = new Set(values.phases.split(','));
-const unknownPhase = [...phases].find((phase) => !(PHASES as ReadonlyArray<string>).includes(phase));
-if (unknownPhase !== undefined) throw new Error(`--phases takes ${PHASES.join(', ')}; not ${unknownPhase}`);
+const phases = parseNameList('--phases', PHASES, values.phases);
 const runs = (phase: Phase): boolean => phases.has(phase);
 if (values.store !== undefined && values.postgres === 'private') {
   throw new Error('--store measures a store on the server DATABASE_URL names: leave out --postgres private');
@@ -94,7 +92,7 @@ const search: SearchOptions = {
   concurrency: Number(values.concurrency),
   rounds: parseRounds(values.rounds),
   seed,
-  parts: parseSearchPhaseParts(values.workloads),
+  parts: parseNameList('--workloads', SEARCH_PHASE_PARTS, values.workloads),
 };
 const apiEnv = { NODE_OPTIONS: values['api-node-options'] };
 /** The served records the workloads draw from. */

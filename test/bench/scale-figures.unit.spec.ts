@@ -11,7 +11,7 @@ import {
 } from '../../bench/scale-figures.js';
 import {
   SEARCH_PHASE_PARTS,
-  parseSearchPhaseParts,
+  parseNameList,
   scaleWorkload,
   suggestSequences,
   suggestTexts,
@@ -191,12 +191,13 @@ describe('the last line', () => {
   });
 });
 
-describe('parseSearchPhaseParts (--workloads)', () => {
+describe('parseNameList (--phases, --workloads)', () => {
+  const workloads = (value: string) => parseNameList('--workloads', SEARCH_PHASE_PARTS, value);
   it('takes a subset of the search phase by name, and refuses an unknown or empty name', () => {
-    expect([...parseSearchPhaseParts('suggest, geo')]).toEqual(['suggest', 'geo']);
-    expect([...parseSearchPhaseParts(SEARCH_PHASE_PARTS.join(','))]).toEqual([...SEARCH_PHASE_PARTS]);
-    expect(() => parseSearchPhaseParts('suggest,typeahead')).toThrow(/not "typeahead"/);
-    expect(() => parseSearchPhaseParts('')).toThrow(/--workloads takes literal, /);
+    expect([...workloads('suggest, geo')]).toEqual(['suggest', 'geo']);
+    expect([...workloads(SEARCH_PHASE_PARTS.join(','))]).toEqual([...SEARCH_PHASE_PARTS]);
+    expect(() => workloads('suggest,typeahead')).toThrow(/not "typeahead"/);
+    expect(() => workloads('')).toThrow(/--workloads takes literal, /);
   });
 });
 
