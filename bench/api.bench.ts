@@ -28,7 +28,7 @@ import {
   zipfWorkload,
   type Task,
 } from './api-workload.js';
-import { startApi } from './bench-api.js';
+import { readSearchCacheOutcomes, startApi } from './bench-api.js';
 import { createBenchEnvironment, log, type PhaseRun } from './bench-environment.js';
 import { indexServedRecords, storeServedRecords } from './served-records.js';
 import {
@@ -251,14 +251,6 @@ async function measureChangesFeed(
   return { ours: added(ours), raw: added(raw), ratios };
 }
 
-/** How the hot-query cache answered the API's requests to Elasticsearch over the whole run. */
-async function readSearchCacheCounts(opsPort: number): Promise<string> {
-  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  return [...metrics.matchAll(/^search_cache_requests_total\{outcome="(\w+)"[^}]*\} (\d+)/gm)]
-    .map(([, outcome, count]) => `${outcome} ${count}`)
-    .join(', ');
-}
-
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /**
@@ -342,9 +334,15 @@ try {
     ours: apiFeedClient(api),
     raw: storeFeedClient(environment),
   });
-  const cacheCounts = await readSearchCacheCounts(api.opsPort);
+  const cacheOutcomes = await readSearchCacheOutcomes(api);
   await api.process.stop('SIGTERM');
-  log(`API's requests to Elasticsearch, whole run: ${cacheCounts || 'no search cache (SEARCH_CACHE=off)'}`);
+  log(
+    `API's requests to Elasticsearch, whole run: ${
+      Object.entries(cacheOutcomes)
+        .map(([outcome, count]) => `${outcome} ${count}`)
+        .join(', ') || 'no search cache (SEARCH_CACHE=off)'
+    }`,
+  );
   printFeedAndFigureLines(options.mix, search, figures, feed);
 } finally {
   // A failed run must not leave its API process behind (it is already stopped on success).

@@ -1,6 +1,7 @@
 import { createApiKey, ensureAccount } from '@directory/keys';
 import { freePort, startProcess, UNLIMITED_QUOTAS, type RunningProcess } from '@directory/testing';
 import type { BenchEnvironment } from './bench-environment.js';
+import { parseCacheOutcomes, type CacheOutcomes } from './search-cache-outcomes.js';
 
 export type RunningApi = {
   process: RunningProcess;
@@ -46,4 +47,9 @@ export async function startApi(
     throw error;
   }
   return { process: api, base: `http://127.0.0.1:${port}/api/v1`, headers: { 'x-api-key': secret }, opsPort };
+}
+
+/** The API's hot-query cache counters as they stand (read from its operator port). */
+export async function readSearchCacheOutcomes(api: Pick<RunningApi, 'opsPort'>): Promise<CacheOutcomes> {
+  return parseCacheOutcomes(await (await fetch(`http://127.0.0.1:${api.opsPort}/metrics`)).text());
 }

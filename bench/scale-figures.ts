@@ -1,6 +1,7 @@
 // The figures `bench:scale` derives from what it measured at each store size, and its JSON summary.
 // Pure: the benchmark measures, this computes.
 import { median } from './rounds.js';
+import { answeredShare, type CacheOutcomes } from './search-cache-outcomes.js';
 
 /**
  * One side's phase of one round: requests per second, latency percentiles (ms), and the CPU ms a request
@@ -9,8 +10,16 @@ import { median } from './rounds.js';
  */
 export type PhaseLatency = { rps: number; p50: number; p99: number; cpuMs: Record<string, number> };
 
-/** A workload at one size: each side's medians over the rounds, and the median of ours ÷ raw (req/s). */
-export type WorkloadFigures = { ours: PhaseLatency; raw: PhaseLatency; ratio: number };
+/**
+ * A workload at one size: each side's medians over the rounds, and the median of ours ÷ raw (req/s);
+ * with how the API's hot-query cache answered our side's searches over all its measured rounds.
+ */
+export type WorkloadFigures = {
+  ours: PhaseLatency;
+  raw: PhaseLatency;
+  ratio: number;
+  cache?: { outcomes: CacheOutcomes; requests: number };
+};
 
 export type ExportFigures = {
   records: number;
@@ -148,6 +157,10 @@ export function scaleSummary(steps: ReadonlyArray<StepFigures>): Record<string, 
     ingest_ratio_full_vs_empty: rounded(ingestRatio, 3),
     search_p99_growth: rounded(searchP99Growth(full, baseline), 3),
     search_ratio_min: rounded(searchRatioMin(full), 3),
+    suggest_cache_answered: rounded(
+      full.search.suggest?.cache && answeredShare(full.search.suggest.cache.outcomes),
+      3,
+    ),
     export_records_per_s: rounded(full.export && full.export.records / full.export.seconds, 0),
     export_api_rss_mb: rounded(full.export?.apiRssMb, 0),
     export_longest_tx_s: rounded(full.export?.longestTransactionSeconds, 2),

@@ -16,7 +16,7 @@ import {
   summarize,
 } from './api-clients.js';
 import { feedWorkload } from './api-workload.js';
-import type { RunningApi } from './bench-api.js';
+import { readSearchCacheOutcomes, type RunningApi } from './bench-api.js';
 import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
 import { measureClientPhase, type CpuUsage } from './cpu-usage.js';
@@ -39,6 +39,12 @@ import {
   type SampledRecord,
   type SearchPhasePart,
 } from './scale-workloads.js';
+import {
+  addOutcomes,
+  formatCacheOutcomes,
+  outcomesBetween,
+  type CacheOutcomes,
+} from './search-cache-outcomes.js';
 import { apiSuggestClient, rawSuggestClient, runSuggestPhase } from './suggest-clients.js';
 
 export type SearchOptions = {
@@ -90,7 +96,8 @@ export async function sampleServedRecords(
   }));
 }
 
-type MeasuredRun = { run: PhaseRun; cpu: CpuUsage };
+/** A side's round; ours also with what its hot-query cache answered meanwhile. */
+type MeasuredRun = { run: PhaseRun; cpu: CpuUsage; cache?: CacheOutcomes };
 
 const latencyOf = ({ run, cpu }: MeasuredRun): PhaseLatency => {
   const { rps, p50, p99 } = summarize(run);
@@ -107,24 +114,39 @@ async function compareSides(
   rounds: number,
   runSide: (side: 'ours' | 'raw', round: number) => Promise<PhaseRun>,
 ): Promise<WorkloadFigures> {
+  const measure = (side: 'ours' | 'raw', round: number) =>
+    measureClientPhase(api.process.child.pid, () => runSide(side, round));
   const done = await alternateRounds<MeasuredRun>({
     rounds,
-    sides: (['ours', 'raw'] as const).map((name) => ({
-      name,
-      run: (round: number) => measureClientPhase(api.process.child.pid, () => runSide(name, round)),
-    })),
+    sides: [
+      {
+        name: 'ours',
+        // The counters are read outside the measured phase: a read costs the API CPU of its own.
+        run: async (round: number) => {
+          const before = await readSearchCacheOutcomes(api);
+          const measuredRun = await measure('ours', round);
+          return { ...measuredRun, cache: outcomesBetween(before, await readSearchCacheOutcomes(api)) };
+        },
+      },
+      { name: 'raw', run: (round: number) => measure('raw', round) },
+    ],
     warmup: async () => {
       await runSide('raw', -1);
       await runSide('ours', -1);
     },
   });
+  const ours = resultsOf(done, 'ours');
   const raw = resultsOf(done, 'raw');
-  return workloadFigures(
-    resultsOf(done, 'ours').map((ours, index) => ({
-      ours: latencyOf(ours),
-      raw: latencyOf(raw[index] as MeasuredRun),
-    })),
+  const figures = workloadFigures(
+    ours.map((each, index) => ({ ours: latencyOf(each), raw: latencyOf(raw[index] as MeasuredRun) })),
   );
+  return {
+    ...figures,
+    cache: {
+      outcomes: addOutcomes(ours.map((each) => each.cache ?? {})),
+      requests: ours.reduce((sum, each) => sum + each.run.latencies.length, 0),
+    },
+  };
 }
 
 /** The workloads of scale-workloads.ts that `options.parts` names, and the typeahead, ours against raw. */
@@ -212,10 +234,12 @@ export async function measureFeed(
 }
 
 export function formatWorkload(name: string, figures: WorkloadFigures): string {
-  const { ours, raw, ratio } = figures;
+  const { ours, raw, ratio, cache } = figures;
+  const cacheLine = cache && formatCacheOutcomes(cache.outcomes, cache.requests);
   return (
     `${name}: ours ${formatLatency(ours)}; raw ${formatLatency(raw)}; ours ÷ raw ${ratio.toFixed(2)}\n` +
-    `    cpu ms a request: ours ${formatCpuMs(ours.cpuMs)}; raw ${formatCpuMs(raw.cpuMs)}`
+    `    cpu ms a request: ours ${formatCpuMs(ours.cpuMs)}; raw ${formatCpuMs(raw.cpuMs)}` +
+    (cacheLine ? `\n    our hot-query cache: ${cacheLine}` : '')
   );
 }
 

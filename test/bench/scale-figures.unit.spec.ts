@@ -127,7 +127,17 @@ describe('scaleSummary', () => {
       step(100_000, { literal: workload(10, 0.9), suggest: workload(4, 2) }),
       step(400_000, { literal: workload(12, 0.8), suggest: workload(10, 0.6) }),
     ];
-    expect(scaleSummary(withSuggest)).toMatchObject({ search_p99_growth: 2.5, search_ratio_min: 0.6 });
+    expect(scaleSummary(withSuggest)).toMatchObject({
+      search_p99_growth: 2.5,
+      search_ratio_min: 0.6,
+      suggest_cache_answered: null,
+    });
+    // The typeahead's searches answered by the hot-query cache, at the full size.
+    const cachedSuggest = {
+      ...workload(10, 0.6),
+      cache: { outcomes: { hit: 30, coalesced: 10, miss: 60 }, requests: 40 },
+    };
+    expect(scaleSummary([step(400_000, { suggest: cachedSuggest })]).suggest_cache_answered).toBe(0.4);
     expect(bytesPerPlace(step(0, {}).storage)).toBeNull();
   });
 });
