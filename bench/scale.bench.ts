@@ -1,7 +1,7 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
 // defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--workloads literal,…,suggest,floor,feed] [--replay-lanes N]
-// [--api-node-options O]`: the product measured at
+// [--api-node-options O] [--search-cache on|off]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
@@ -61,6 +61,9 @@ const { values } = parseArgs({
     'replay-lanes': { type: 'string' },
     // The API process's NODE_OPTIONS (a heap or GC setting measured against the default).
     'api-node-options': { type: 'string', default: API_NODE_OPTIONS },
+    // The API's hot-query cache (SEARCH_CACHE); off: every search of our side goes to Elasticsearch, so
+    // ours ÷ raw is what the API adds to the same searches.
+    'search-cache': { type: 'string', default: 'on' },
     ...POSTGRES_OPTIONS,
   },
 });
@@ -94,7 +97,9 @@ const search: SearchOptions = {
   seed,
   parts: parseNameList('--workloads', SEARCH_PHASE_PARTS, values.workloads),
 };
-const apiEnv = { NODE_OPTIONS: values['api-node-options'] };
+if (values['search-cache'] !== 'on' && values['search-cache'] !== 'off')
+  throw new Error(`--search-cache must be on or off, not ${values['search-cache']}`);
+const apiEnv = { NODE_OPTIONS: values['api-node-options'], SEARCH_CACHE: values['search-cache'] };
 /** The served records the workloads draw from. */
 const SAMPLE_SIZE = 1_000;
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
@@ -111,7 +116,7 @@ try {
         select current_setting('maintenance_work_mem') as setting`.execute(environment.db);
         log(
           `${(await describeMachine(environment)).block}\npostgresql maintenance_work_mem ${memory.rows[0]?.setting} ` +
-            `(${postgres.label})\napi NODE_OPTIONS ${values['api-node-options']}`,
+            `(${postgres.label})\napi NODE_OPTIONS ${values['api-node-options']}, SEARCH_CACHE ${values['search-cache']}`,
         );
       }
       measuredSteps.push(await measureSize(environment, fraction));
