@@ -105,17 +105,26 @@ const latencyOf = ({ run, cpu }: MeasuredRun): PhaseLatency => {
 };
 
 /**
- * Ours and raw, alternating over the rounds after one unmeasured run of each. `runSide` gets the round
+ * Ours and raw, alternating over the rounds after one unmeasured run of each. `inputOf` gets the round
  * (-1 for the warm-up), so each round can send requests of its own: the API's hot-query cache may keep
- * what is popular across rounds, as in production, but never a whole replayed sequence.
+ * what is popular across rounds, as in production, but never a whole replayed sequence. A round's input
+ * is drawn once, before either side's measured phase: drawing it is the bench's work, not a side's.
  */
-async function compareSides(
+async function compareSides<Input>(
   api: RunningApi,
   rounds: number,
-  runSide: (side: 'ours' | 'raw', round: number) => Promise<PhaseRun>,
+  inputOf: (round: number) => Input,
+  runSide: (side: 'ours' | 'raw', input: Input) => Promise<PhaseRun>,
 ): Promise<WorkloadFigures> {
-  const measure = (side: 'ours' | 'raw', round: number) =>
-    measureClientPhase(api.process.child.pid, () => runSide(side, round));
+  const inputs = new Map<number, Input>();
+  const roundInput = (round: number): Input => {
+    if (!inputs.has(round)) inputs.set(round, inputOf(round));
+    return inputs.get(round) as Input;
+  };
+  const measure = (side: 'ours' | 'raw', round: number) => {
+    const input = roundInput(round);
+    return measureClientPhase(api.process.child.pid, () => runSide(side, input));
+  };
   const done = await alternateRounds<MeasuredRun>({
     rounds,
     sides: [
@@ -131,8 +140,8 @@ async function compareSides(
       { name: 'raw', run: (round: number) => measure('raw', round) },
     ],
     warmup: async () => {
-      await runSide('raw', -1);
-      await runSide('ours', -1);
+      await runSide('raw', roundInput(-1));
+      await runSide('ours', roundInput(-1));
     },
   });
   const ours = resultsOf(done, 'ours');
@@ -160,10 +169,11 @@ export async function measureSearch(
   const figures: Record<string, WorkloadFigures> = {};
   for (const workload of SCALE_WORKLOADS.filter((part) => options.parts.has(part))) {
     // Both sides of a round send the same requests; every round draws its own.
-    const tasksOf = (round: number) =>
-      scaleWorkload(workload, sample, options.requests, options.seed + round);
-    figures[workload] = await compareSides(api, options.rounds, (side, round) =>
-      runPhase(clients[side], tasksOf(round), options.concurrency),
+    figures[workload] = await compareSides(
+      api,
+      options.rounds,
+      (round) => scaleWorkload(workload, sample, options.requests, options.seed + round),
+      (side, tasks) => runPhase(clients[side], tasks, options.concurrency),
     );
     log(`  ${formatWorkload(workload, figures[workload])}`);
   }
@@ -183,12 +193,11 @@ export async function measureSuggest(
   options: SearchOptions,
 ): Promise<WorkloadFigures> {
   const clients = { ours: apiSuggestClient(api), raw: rawSuggestClient(environment) };
-  const figures = await compareSides(api, options.rounds, (side, round) =>
-    runSuggestPhase(
-      clients[side],
-      suggestSequences(sample, options.requests, options.seed + round),
-      options.concurrency,
-    ),
+  const figures = await compareSides(
+    api,
+    options.rounds,
+    (round) => suggestSequences(sample, options.requests, options.seed + round),
+    (side, sequences) => runSuggestPhase(clients[side], sequences, options.concurrency),
   );
   log(`  ${formatWorkload('suggest (one keystroke)', figures)}`);
   return figures;
@@ -226,8 +235,11 @@ export async function measureFeed(
 ): Promise<WorkloadFigures> {
   const feeds = { ours: apiFeedClient(api), raw: storeFeedClient(environment) };
   const tasks = feedWorkload(options.requests);
-  const figures = await compareSides(api, options.rounds, (side) =>
-    runFeedPhase(feeds[side], tasks, options.concurrency),
+  const figures = await compareSides(
+    api,
+    options.rounds,
+    () => tasks,
+    (side, sameTasks) => runFeedPhase(feeds[side], sameTasks, options.concurrency),
   );
   log(`  ${formatWorkload('changes feed page', figures)}`);
   return figures;

@@ -113,8 +113,11 @@ export function scaleWorkload(
 /** Each dataset's texts to type, from the sampled records of that dataset. */
 export function suggestTexts(sample: ReadonlyArray<SampledRecord>): Map<CountryCode, SuggestTexts> {
   const byCountry = new Map<CountryCode, SampledRecord[]>();
-  for (const record of sample)
-    byCountry.set(record.country, [...(byCountry.get(record.country) ?? []), record]);
+  for (const record of sample) {
+    const records = byCountry.get(record.country) ?? [];
+    records.push(record);
+    byCountry.set(record.country, records);
+  }
   return new Map(
     [...byCountry].map(([country, records]) => {
       const names = records.flatMap((record) => (record.name.trim() === '' ? [] : [record.name]));
