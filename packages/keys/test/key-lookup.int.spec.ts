@@ -255,6 +255,14 @@ describe('key lookup: working keys from memory while Redis vouches for them, unk
   });
 });
 
+/**
+ * Past an instant by the lookup's clock: the database's time as measured, which is right to within half
+ * a reading's round trip (database-clock.ts). On a busy host a round trip took tens of ms, so waking 5 ms
+ * after the instant by the host's clock sometimes still came before it by the lookup's.
+ */
+const CLOCK_READING_MARGIN_MS = 250;
+
 async function sleepUntil(instant: Date): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, instant.getTime() - Date.now() + 5)));
+  const wait = instant.getTime() - Date.now() + CLOCK_READING_MARGIN_MS;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
 }
