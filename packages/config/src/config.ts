@@ -133,7 +133,10 @@ const environmentSchema = z
     // see search-index) so an answer is never older than one more refresh; longer only while a probe of
     // the index every SEARCH_CACHE_PROBE_MS (at most half the refresh interval; 0: no probe) sees no write.
     // Bounded by entries and by MB of answers (their JSON size). SEARCH_CACHE=off sends every request.
+    // SEARCH_CACHE_ADMIT=repeated keeps an answer only for a request asked before (one-off map viewports
+    // and records by id are not kept); `every` keeps every answer.
     SEARCH_CACHE: z.enum(['on', 'off']).default('on'),
+    SEARCH_CACHE_ADMIT: z.enum(['repeated', 'every']).default('repeated'),
     SEARCH_CACHE_TTL_MS: positiveInt
       .max(INDEX_REFRESH_INTERVAL_MS, 'must not exceed the index refresh interval (1000 ms)')
       .default(500),

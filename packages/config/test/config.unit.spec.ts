@@ -303,6 +303,9 @@ describe('fault settings (database timeouts, shutdown, multi-node Elasticsearch)
     expect(defaults.SEARCH_CACHE_TTL_MS).toBe(500);
     expect(defaults.SEARCH_CACHE_MAX_ENTRIES).toBe(10_000);
     expect(defaults.SEARCH_CACHE_MAX_MB).toBe(64);
+    expect(defaults.SEARCH_CACHE_ADMIT).toBe('repeated');
+    expect(loadConfig({ SEARCH_CACHE_ADMIT: 'every' }).SEARCH_CACHE_ADMIT).toBe('every');
+    expect(() => loadConfig({ SEARCH_CACHE_ADMIT: 'twice' })).toThrow(/SEARCH_CACHE_ADMIT/);
     expect(loadConfig({ SEARCH_CACHE: 'off' }).SEARCH_CACHE).toBe('off');
     expect(() => loadConfig({ SEARCH_CACHE: 'false' })).toThrow(/SEARCH_CACHE/);
     expect(loadConfig({ SEARCH_CACHE_TTL_MS: String(INDEX_REFRESH_INTERVAL_MS) }).SEARCH_CACHE_TTL_MS).toBe(

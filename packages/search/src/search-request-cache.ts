@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { IndexState } from './index-change-watch.js';
 
@@ -19,6 +20,12 @@ import type { IndexState } from './index-change-watch.js';
  *   own.
  * - Failures are never kept: an error rejects every waiter of that request, and the next request asks
  *   Elasticsearch again.
+ * - Admission: with `admit: 'repeated'` (the default) an answer is kept only for a request seen before: an
+ *   earlier miss still remembered, a kept answer gone stale, or a caller that waited on it in flight. Most map viewports, radius
+ *   searches and records by id are asked once; keeping each of those cost the API about half again its CPU
+ *   on a miss (freezing, measuring and later collecting an answer nobody asks for again) and pushed hot
+ *   answers out. A hot request pays one more miss, once. The memory of requests seen once is a digest of
+ *   each, as many as the cache holds answers. `admit: 'every'` keeps every answer.
  * - Bounded by entries and by the answers' approximate size (their JSON length).
  *
  * Answers are shared between callers: they are frozen, so code that would change one for its own caller fails
@@ -39,10 +46,14 @@ export type SearchCacheStats = {
   bytes: number;
 };
 
+/** Which answers the cache keeps: those of requests seen before (the default), or every one. */
+export type SearchCacheAdmission = 'repeated' | 'every';
+
 export type SearchCacheOptions = {
   maxEntries: number;
   maxBytes: number;
   ttlMs: number;
+  admit?: SearchCacheAdmission;
   /** The index watch; without one, every answer lives `ttlMs`. */
   indexState?: () => IndexState;
   /** The longest an answer lives on the watch's word (a bound on any mistake, not a freshness rule). */
@@ -53,6 +64,9 @@ export type SearchCacheOptions = {
 
 /** How long an answer of a settled index may be served at most when the options do not say. */
 export const SETTLED_MAX_AGE_MS = 60_000;
+
+/** A request sent and not yet answered; `askedAgain` once a caller waits on it too. */
+type Flight = { answer: Promise<object>; askedAgain: boolean };
 
 type Entry = {
   answer: object;
@@ -73,7 +87,10 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
     maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 10)),
     sizeCalculation: (entry, key) => key.length + JSON.stringify(entry.answer).length,
   });
-  const inFlight = new Map<string, Promise<object>>();
+  const inFlight = new Map<string, Flight>();
+  const admitEvery = (options.admit ?? 'repeated') === 'every';
+  // Digests of requests that missed once and were not kept: a second miss of one is kept.
+  const seenOnce = new LRUCache<string, true>({ max: options.maxEntries });
 
   function isFresh(entry: Entry): boolean {
     const age = now() - entry.sentAt;
@@ -83,19 +100,34 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
     return index.settled && index.generation === entry.generation;
   }
 
-  function send(key: string, sendRequest: () => Promise<object>): Promise<object> {
+  /** Whether this miss of `key` is a repeat; a first one is remembered, a repeat forgotten (it is kept). */
+  function isRepeatedMiss(key: string): boolean {
+    if (admitEvery) return true;
+    const digest = hash('sha1', key, 'base64');
+    if (seenOnce.delete(digest)) return true;
+    seenOnce.set(digest, true);
+    return false;
+  }
+
+  /** Sends the request; `wasKept`: an answer of it was kept before (and has gone stale), so it is a repeat. */
+  function send(key: string, sendRequest: () => Promise<object>, wasKept: boolean): Promise<object> {
     const index = options.indexState?.();
     const sentAt = now();
     const generation = index?.settled ? index.generation : null;
-    const pending = sendRequest()
-      .then((answer) => {
-        const frozen = deepFreeze(answer);
-        entries.set(key, { answer: frozen, sentAt, generation });
-        return frozen;
-      })
-      .finally(() => inFlight.delete(key));
-    inFlight.set(key, pending);
-    return pending;
+    const repeated = wasKept || isRepeatedMiss(key);
+    const flight: Flight = {
+      askedAgain: false,
+      answer: sendRequest()
+        .then((answer) => {
+          // Frozen even when not kept: callers waiting on one request share its answer.
+          const frozen = deepFreeze(answer);
+          if (repeated || flight.askedAgain) entries.set(key, { answer: frozen, sentAt, generation });
+          return frozen;
+        })
+        .finally(() => inFlight.delete(key)),
+    };
+    inFlight.set(key, flight);
+    return flight.answer;
   }
 
   return {
@@ -112,11 +144,12 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
       const running = inFlight.get(key);
       if (running !== undefined) {
         counts.coalesced += 1;
-        return (await running) as Answer;
+        running.askedAgain = true;
+        return (await running.answer) as Answer;
       }
       counts.misses += 1;
       if (entry !== undefined) entries.delete(key);
-      return (await send(key, sendRequest)) as Answer;
+      return (await send(key, sendRequest, entry !== undefined)) as Answer;
     },
     stats: () => ({ ...counts, entries: entries.size, bytes: entries.calculatedSize }),
   };

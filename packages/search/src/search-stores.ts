@@ -61,6 +61,7 @@ export function openSearchStores(config: Config): SearchStores {
           maxEntries: config.SEARCH_CACHE_MAX_ENTRIES,
           maxBytes: config.SEARCH_CACHE_MAX_MB * 1024 * 1024,
           ttlMs: config.SEARCH_CACHE_TTL_MS,
+          admit: config.SEARCH_CACHE_ADMIT,
           ...(indexWatch ? { indexState: indexWatch.state } : {}),
         });
   // How fresh a typeahead's city table is kept, and how long a keystroke waits for a read of one.

@@ -80,10 +80,13 @@ describe('directory service with the hot-query cache, in front of the real Elast
   const cachedDirectory = (
     options: Partial<SearchCacheOptions> & { alias?: string; client?: Client } = {},
   ) => {
+    // Every answer kept: these specs are about what is served from memory, not which answers are
+    // admitted (search-request-cache.unit.spec.ts; the API's spec runs the default).
     const cache = createSearchRequestCache({
       maxEntries: 1_000,
       maxBytes: 10_000_000,
       ttlMs: TTL,
+      admit: 'every',
       ...options,
     });
     const directory = createDirectory({

@@ -6,6 +6,7 @@ import {
   indexStateAt,
   observeProbe,
   type IndexState,
+  type SearchCacheAdmission,
   type SearchCacheOptions,
 } from '../src/index.js';
 
@@ -14,12 +15,15 @@ import {
 
 const TTL = 500;
 
+// Every answer kept unless a spec says otherwise: the rules of freshness, bounds and coalescing hold
+// whichever answers are admitted, and admission has specs of its own.
 function setUp(options: Partial<SearchCacheOptions> = {}) {
   const clock = { now: 1_000 };
   const cache = createSearchRequestCache({
     maxEntries: 100,
     maxBytes: 1_000_000,
     ttlMs: TTL,
+    admit: 'every',
     now: () => clock.now,
     ...options,
   });
@@ -143,6 +147,7 @@ describe('search request cache', () => {
   it('law: every answer is the answer to that very request, sent at most one TTL ago', async () => {
     await fc.assert(
       fc.asyncProperty(
+        fc.constantFrom<SearchCacheAdmission>('repeated', 'every'),
         fc.array(
           fc.record({ city: fc.integer({ min: 0, max: 6 }), wait: fc.integer({ min: 0, max: 300 }) }),
           {
@@ -150,8 +155,8 @@ describe('search request cache', () => {
           },
         ),
         fc.integer({ min: 1, max: 5 }),
-        async (steps, maxEntries) => {
-          const { clock, ask, sent } = setUp({ maxEntries });
+        async (admit, steps, maxEntries) => {
+          const { clock, ask, sent } = setUp({ admit, maxEntries });
           for (const { city, wait } of steps) {
             clock.now += wait;
             const request = page(`city-${city}`);
@@ -163,6 +168,56 @@ describe('search request cache', () => {
         },
       ),
     );
+  });
+});
+
+describe('search request cache keeping repeated requests only (the default)', () => {
+  const repeatedOnly = (options: Partial<SearchCacheOptions> = {}) =>
+    setUp({ admit: 'repeated', ...options });
+
+  it('keeps no answer of a request asked once, and keeps it when the request misses again', async () => {
+    const { cache, ask, sent } = repeatedOnly();
+    await ask(page('madrid'));
+    expect(cache.stats()).toMatchObject({ misses: 1, entries: 0 });
+    const second = await ask(page('madrid'));
+    expect(await ask(page('madrid'))).toBe(second);
+    expect(sent()).toBe(2);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 2, entries: 1 });
+  });
+
+  it('keeps the answer again when a kept one has gone stale', async () => {
+    const { cache, clock, ask, sent } = repeatedOnly();
+    await ask(page('madrid'));
+    await ask(page('madrid'));
+    clock.now += TTL + 1;
+    const fresh = await ask(page('madrid'));
+    expect(await ask(page('madrid'))).toBe(fresh);
+    expect(sent()).toBe(3);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 3, entries: 1 });
+  });
+
+  it('keeps at once the answer another caller waited on in flight', async () => {
+    const { cache, ask, sent } = repeatedOnly();
+    const [first, waited] = await Promise.all([ask(page('madrid')), ask(page('madrid'))]);
+    expect(waited).toBe(first);
+    expect(await ask(page('madrid'))).toBe(first);
+    expect(sent()).toBe(1);
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, coalesced: 1, entries: 1 });
+  });
+
+  it('remembers as many requests seen once as it holds answers, forgetting the least recent', async () => {
+    const { cache, ask, sent } = repeatedOnly({ maxEntries: 2 });
+    for (const city of ['a', 'b', 'c']) await ask(page(city));
+    // a was forgotten for c: asked again, it is seen once more, not kept.
+    await ask(page('a'));
+    expect(cache.stats().entries).toBe(0);
+    await ask(page('c'));
+    await ask(page('a'));
+    expect(cache.stats().entries).toBe(2);
+    expect(sent()).toBe(6);
+    await ask(page('a'));
+    await ask(page('c'));
+    expect(sent()).toBe(6);
   });
 });
 
