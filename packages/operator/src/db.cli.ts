@@ -1,12 +1,15 @@
 // `directory db grant-app-role [--role NAME]`: the services' least-privilege PostgreSQL role in the live
 // and the sandbox database (app-role.ts). Run as the owner (MIGRATION_DATABASE_URL), after `directory
 // migrate`. Without --role, the role is DATABASE_URL's user, with DATABASE_URL's password (the one
-// configuration the services use, so the two cannot disagree). Exit codes: docs/operations.md, "Exit codes".
+// configuration the services use, so the two cannot disagree).
+// `directory db cluster-events`: the live events table rewritten in stream order (events-order.service.ts).
+// Exit codes: docs/operations.md, "Exit codes".
 import { Command, InvalidArgumentError } from 'commander';
 import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls } from '@directory/config';
 import { createDatabase } from '@directory/database';
 import { RoleIsOwnerError, isAppRoleName } from './app-role.js';
 import { NotMigratedError, grantAppRole } from './app-role.service.js';
+import { EventsTableBusyError, clusterEvents, formatClusterProgress } from './events-order.service.js';
 
 function roleName(value: string): string {
   if (!isAppRoleName(value))
@@ -69,6 +72,38 @@ export async function runDbCommand(argv: string[]): Promise<void> {
         } finally {
           await db.destroy();
         }
+      }
+    });
+
+  program
+    .command('cluster-events')
+    .description(
+      'rewrite the events table in stream order (place, then position), the order a replay reads it in; ' +
+        'takes the table exclusively: ingest appends wait until it ends (stop the workers first)',
+    )
+    .action(async () => {
+      const config = loadConfigOrExit();
+      const db = createDatabase(ownerDatabaseUrls(config).live, {
+        maxConnections: 2,
+        timeouts: databaseTimeouts(config, 'job'),
+      });
+      const say = (line: string) => process.stderr.write(`[db] cluster-events: ${line}\n`);
+      try {
+        say('rewriting the events table in stream order');
+        const outcome = await clusterEvents(db, {
+          onProgress: (progress) => say(formatClusterProgress(progress)),
+        });
+        const order = (value: number | null) => (value === null ? 'unknown' : value.toFixed(2));
+        say(
+          `done in ${outcome.seconds.toFixed(1)} s: ${(outcome.tableBytes / 1024 / 1024).toFixed(0)} MB, ` +
+            `place order correlation ${order(outcome.orderBefore)} before, ${order(outcome.orderAfter)} after`,
+        );
+      } catch (error) {
+        if (!(error instanceof EventsTableBusyError)) throw error;
+        say(error.message);
+        process.exitCode = 1;
+      } finally {
+        await db.destroy();
       }
     });
 

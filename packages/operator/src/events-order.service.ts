@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import type { Database } from '@directory/database';
+
+/**
+ * `directory db cluster-events`: rewrites the events table in stream order (place, then position), the
+ * order a replay reads it in. Events arrive in crawl order, so one place's stream lies scattered over the
+ * whole table: once the table outgrows memory, a replay (and its floor) reads each block several times
+ * over, for a few rows of it each time. In stream order a replay page's streams are a few neighbouring
+ * blocks. New events are appended at the end as before, so the order decays with ingest until the next
+ * run (docs/operations.md, "Events in stream order").
+ */
+
+/** How long the rewrite waits for the table's exclusive lock before giving up (appends hold theirs briefly). */
+export const CLUSTER_LOCK_TIMEOUT_MS = 10_000;
+
+/** One reading of `pg_stat_progress_cluster` for the events table. */
+export type ClusterProgress = {
+  phase: string;
+  heapBlocksScanned: number;
+  heapBlocksTotal: number;
+  tuplesWritten: number;
+};
+
+/** How the table stood before and after, as `pg_stats` reads it after an ANALYZE. */
+export type ClusterOutcome = {
+  /** `pg_stats.correlation` of `place_id`: 1 when rows lie in place order, near 0 when scattered. */
+  orderBefore: number | null;
+  orderAfter: number | null;
+  tableBytes: number;
+  seconds: number;
+};
+
+/** The events table's exclusive lock was not granted in time: ingest or a reader held it. */
+export class EventsTableBusyError extends Error {
+  constructor(waitedMs: number) {
+    super(
+      `the events table stayed busy for ${waitedMs / 1000} s: stop the workers (ingest waits in the queue) and run it again`,
+    );
+    this.name = 'EventsTableBusyError';
+  }
+}
+
+/** A progress reading as one line: the phase, and how far through the table's blocks it is. */
+export function formatClusterProgress(progress: ClusterProgress): string {
+  const share =
+    progress.heapBlocksTotal > 0
+      ? ` ${Math.floor((100 * progress.heapBlocksScanned) / progress.heapBlocksTotal)} % of ${progress.heapBlocksTotal} blocks read,`
+      : '';
+  return `${progress.phase}:${share} ${progress.tuplesWritten} events written`;
+}
+
+/**
+ * Rewrites the events table in stream order and analyzes it. `db` must connect as the table's owner
+ * and hold two connections: one rewrites, the other reads the progress every `progressEveryMs` for
+ * `onProgress`. Throws EventsTableBusyError when the lock is not granted within `lockTimeoutMs`.
+ */
+export async function clusterEvents(
+  db: Database,
+  options: {
+    onProgress?: (progress: ClusterProgress) => void;
+    progressEveryMs?: number;
+    lockTimeoutMs?: number;
+  } = {},
+): Promise<ClusterOutcome> {
+  const lockTimeoutMs = options.lockTimeoutMs ?? CLUSTER_LOCK_TIMEOUT_MS;
+  await sql`analyze events`.execute(db);
+  const orderBefore = await placeOrderCorrelation(db);
+  const started = performance.now();
+  // Progress is for the operator's eyes: a failed reading is skipped, the rewrite's own outcome decides.
+  let reading: Promise<void> = Promise.resolve();
+  const watch = setInterval(() => {
+    reading = reading
+      .then(() => readProgress(db))
+      .then((progress) => {
+        if (progress !== undefined) options.onProgress?.(progress);
+      })
+      .catch(() => undefined);
+  }, options.progressEveryMs ?? 5_000);
+  try {
+    await db.connection().execute(async (connection) => {
+      // The rewrite is one long statement: the job timeout would cut it short, and the lock wait is
+      // bounded on its own so that a busy table is an answer, not a queue of stalled appends.
+      await sql`set statement_timeout = 0`.execute(connection);
+      await sql`set lock_timeout = ${sql.lit(`${lockTimeoutMs}ms`)}`.execute(connection);
+      try {
+        await sql`cluster events using events_place_position`.execute(connection);
+      } catch (error) {
+        if ((error as { code?: string }).code === '55P03') throw new EventsTableBusyError(lockTimeoutMs);
+        throw error;
+      } finally {
+        await sql`reset lock_timeout`.execute(connection);
+        await sql`reset statement_timeout`.execute(connection);
+      }
+    });
+  } finally {
+    clearInterval(watch);
+    await reading;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await sql`analyze events`.execute(db);
+  const size = await sql<{ bytes: string }>`select pg_relation_size('events') as bytes`.execute(db);
+  return {
+    orderBefore,
+    orderAfter: await placeOrderCorrelation(db),
+    tableBytes: Number(size.rows[0]?.bytes ?? 0),
+    seconds,
+  };
+}
+
+async function placeOrderCorrelation(db: Database): Promise<number | null> {
+  const result = await sql<{ correlation: number | null }>`
+    select correlation from pg_stats
+    where schemaname = current_schema() and tablename = 'events' and attname = 'place_id'`.execute(db);
+  return result.rows[0]?.correlation ?? null;
+}
+
+async function readProgress(db: Database): Promise<ClusterProgress | undefined> {
+  const result = await sql<{
+    phase: string;
+    heap_blks_scanned: string;
+    heap_blks_total: string;
+    heap_tuples_written: string;
+  }>`
+    select phase, heap_blks_scanned, heap_blks_total, heap_tuples_written
+    from pg_stat_progress_cluster where relid = 'events'::regclass`.execute(db);
+  const row = result.rows[0];
+  if (row === undefined) return undefined;
+  return {
+    phase: row.phase,
+    heapBlocksScanned: Number(row.heap_blks_scanned),
+    heapBlocksTotal: Number(row.heap_blks_total),
+    tuplesWritten: Number(row.heap_tuples_written),
+  };
+}
