@@ -133,8 +133,8 @@ const environmentSchema = z
     // see search-index) so an answer is never older than one more refresh; longer only while a probe of
     // the index every SEARCH_CACHE_PROBE_MS (at most half the refresh interval; 0: no probe) sees no write.
     // Bounded by entries and by MB of answers (their JSON size). SEARCH_CACHE=off sends every request.
-    // SEARCH_CACHE_ADMIT=repeated keeps an answer only for a request asked before (one-off map viewports
-    // and records by id are not kept); `every` keeps every answer.
+    // SEARCH_CACHE_ADMIT=repeated keeps a page of records or a record by id only when its request misses
+    // again (one-off map viewports and ids are not kept); `every` keeps every answer at its first miss.
     SEARCH_CACHE: z.enum(['on', 'off']).default('on'),
     SEARCH_CACHE_ADMIT: z.enum(['repeated', 'every']).default('repeated'),
     SEARCH_CACHE_TTL_MS: positiveInt

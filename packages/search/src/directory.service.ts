@@ -85,7 +85,7 @@ import {
 } from '@directory/search-index';
 import { createCityTables, type CityTableOptions } from './city-tables.js';
 import { createSearchBatcher, type SearchBatcher } from './search-batch.js';
-import type { SearchRequestCache } from './search-request-cache.js';
+import type { RequestAdmission, SearchRequestCache } from './search-request-cache.js';
 
 export { MAX_DOCTOR_ID_LENGTH } from '@directory/domain';
 
@@ -212,16 +212,21 @@ export function createDirectory(options: DirectoryOptions): Directory {
   /**
    * One search on the alias; undefined when no index stands behind it yet. Every read of the directory
    * (pages, records, batches, cities, specialties) is one or more of these, so the cache serves them all
-   * alike. With `batch`, it is sent with the others the caller starts beside it.
+   * alike. With `batch`, it is sent with the others the caller starts beside it. `admission`: when the
+   * cache keeps the answer (RECORDS for pages of records and records by id; at once for the rest).
    */
-  async function search<Aggregations = unknown, Source = SearchHitSource>(body: object, batch?: Batch) {
+  async function search<Aggregations = unknown, Source = SearchHitSource>(
+    body: object,
+    batch?: Batch,
+    admission: RequestAdmission = 'first-miss',
+  ) {
     const request = aliasSearchRequest(alias, body);
     const send = (): Promise<AliasSearchResponse<Source, Aggregations>> =>
       batch === undefined
         ? searchAlias<Source, Aggregations>(client, request, searchDeadlineMs)
         : (batch.send(request) as Promise<AliasSearchResponse<Source, Aggregations>>);
     try {
-      return await (cache ? cache.answer(request, send) : send());
+      return await (cache ? cache.answer(request, send, admission) : send());
     } catch (error) {
       // No index behind the alias yet (a fresh deployment): nothing is published, not an outage.
       if (isIndexNotFound(error)) return undefined;
@@ -229,8 +234,8 @@ export function createDirectory(options: DirectoryOptions): Directory {
     }
   }
 
-  async function searchSources(body: object): Promise<SearchHit[]> {
-    return (await search(body))?.hits.hits ?? [];
+  async function searchRecords(body: object): Promise<SearchHit[]> {
+    return (await search(body, undefined, RECORDS))?.hits.hits ?? [];
   }
 
   async function aggregate<Aggregations>(body: object, batch?: Batch): Promise<Aggregations | undefined> {
@@ -298,7 +303,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const order: SearchOrder = { sort: request.sort, count: request.count };
       const after = resumeAfter(request, filters);
       const body = buildSearchRequest(filters, request.limit, after, requestTime, request, order);
-      const response = await search({ ...body, version: true });
+      const response = await search({ ...body, version: true }, undefined, RECORDS);
       const hits = response?.hits.hits ?? [];
       const total = request.count === true ? totalOf(response?.hits.total) : undefined;
       const { page } = toDoctorPage(hits, request.limit, filters, cursorSecret, request, order, total);
@@ -307,7 +312,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
 
     async getVersionedRecords(placeIds) {
       if (placeIds.length === 0) return [];
-      return (await searchSources(buildGetByIdsQuery(placeIds))).map(versionedRecordOf);
+      return (await searchRecords(buildGetByIdsQuery(placeIds))).map(versionedRecordOf);
     },
 
     async searchDoctors(request, requestTime) {
@@ -318,7 +323,11 @@ export function createDirectory(options: DirectoryOptions): Directory {
       // of the search, so the hot-query cache answers them after the first (search-query.ts).
       const batch = searchesTogether();
       const [response, facets] = await Promise.all([
-        search(buildSearchRequest(filters, request.limit, after, requestTime, request, order), batch),
+        search(
+          buildSearchRequest(filters, request.limit, after, requestTime, request, order),
+          batch,
+          RECORDS,
+        ),
         request.facets === undefined
           ? undefined
           : aggregate<FacetsResponse>(buildFacetsRequest(filters, request.facets, requestTime, order), batch),
@@ -343,7 +352,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const ref = parsed.value;
       const body =
         'placeId' in ref ? buildGetByIdQuery(ref.placeId, shape) : buildGetByProfileQuery(ref.profile, shape);
-      const [hit] = await searchSources(body);
+      const [hit] = await searchRecords(body);
       if (hit?._source === undefined) return { status: 'not-found', ref };
       return { status: 'found', doctor: shapeRecord(hit._source.doctor, hit._source.extras, shape) };
     },
@@ -352,7 +361,7 @@ export function createDirectory(options: DirectoryOptions): Directory {
       const parsed = parseDoctorIds(entries, siteOrigin);
       if (!parsed.ok) return { status: 'invalid', errors: parsed.error };
       const plan = planBatch(parsed.value, shape);
-      const response = await search<BatchAggregations, BatchSource>(plan.body);
+      const response = await search<BatchAggregations, BatchSource>(plan.body, undefined, RECORDS);
       const answered: BatchResponse | undefined =
         response === undefined
           ? undefined
@@ -413,6 +422,14 @@ export function createDirectory(options: DirectoryOptions): Directory {
     },
   };
 }
+
+/**
+ * How the hot-query cache admits pages of records and records by id: at their request's second miss. Most
+ * map viewports, radius searches and ids are asked once, and their answers are the large ones; keeping
+ * each cost the API about 40 % more CPU on a miss. Aggregations and a keystroke's short lists are
+ * small and asked by many: kept at once (docs/operations.md, "Hot-query cache").
+ */
+const RECORDS: RequestAdmission = 'second-miss';
 
 /** A hit of a request that asked for the whole record and its version (`version: true`). */
 function versionedRecordOf(hit: SearchHit & { _version?: number }): VersionedRecord {

@@ -19,6 +19,7 @@ export {
 } from './index-change-watch.js';
 export {
   createSearchRequestCache,
+  type RequestAdmission,
   type SearchCacheAdmission,
   type SearchCacheOptions,
   type SearchCacheStats,

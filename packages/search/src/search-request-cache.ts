@@ -20,20 +20,29 @@ import type { IndexState } from './index-change-watch.js';
  *   own.
  * - Failures are never kept: an error rejects every waiter of that request, and the next request asks
  *   Elasticsearch again.
- * - Admission: with `admit: 'repeated'` (the default) an answer is kept only for a request seen before: an
- *   earlier miss still remembered, a kept answer gone stale, or a caller that waited on it in flight. Most map viewports, radius
- *   searches and records by id are asked once; keeping each of those cost the API about half again its CPU
- *   on a miss (freezing, measuring and later collecting an answer nobody asks for again) and pushed hot
- *   answers out. A hot request pays one more miss, once. The memory of requests seen once is a digest of
- *   each, as many as the cache holds answers. `admit: 'every'` keeps every answer.
+ * - Admission: a caller asks for an answer to be kept at its request's first miss or only at its second
+ *   (`RequestAdmission`). At the second, an answer is kept only for a request seen before: an earlier miss
+ *   still remembered, a kept answer gone stale, or a caller that waited on it in flight. Most map
+ *   viewports, radius searches and records by id are asked once; keeping each of those cost the API about
+ *   40 % more CPU on a miss (freezing, measuring and later collecting a large answer nobody asks for
+ *   again) and pushed hot answers out. A hot request pays one more miss, once. The memory of requests seen
+ *   once is a digest of each, as many as the cache holds answers. `admit: 'every'` keeps every answer at
+ *   its first miss whatever the caller asked.
  * - Bounded by entries and by the answers' approximate size (their JSON length).
  *
  * Answers are shared between callers: they are frozen, so code that would change one for its own caller fails
  * loudly instead of changing it for everyone.
  */
 export type SearchRequestCache = {
-  /** `send()`'s answer to `request`: from memory, from an identical request in flight, or sent now. */
-  answer<Answer extends object>(request: object, send: () => Promise<Answer>): Promise<Answer>;
+  /**
+   * `send()`'s answer to `request`: from memory, from an identical request in flight, or sent now; kept
+   * as `admission` says (at the first miss unless told).
+   */
+  answer<Answer extends object>(
+    request: object,
+    send: () => Promise<Answer>,
+    admission?: RequestAdmission,
+  ): Promise<Answer>;
   stats(): SearchCacheStats;
 };
 
@@ -46,8 +55,11 @@ export type SearchCacheStats = {
   bytes: number;
 };
 
-/** Which answers the cache keeps: those of requests seen before (the default), or every one. */
+/** Whether the cache follows each request's admission (the default), or keeps every answer at once. */
 export type SearchCacheAdmission = 'repeated' | 'every';
+
+/** When an answer is kept: at its request's first miss, or at its second (requests mostly asked once). */
+export type RequestAdmission = 'first-miss' | 'second-miss';
 
 export type SearchCacheOptions = {
   maxEntries: number;
@@ -102,19 +114,18 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
 
   /** Whether this miss of `key` is a repeat; a first one is remembered, a repeat forgotten (it is kept). */
   function isRepeatedMiss(key: string): boolean {
-    if (admitEvery) return true;
     const digest = hash('sha1', key, 'base64');
     if (seenOnce.delete(digest)) return true;
     seenOnce.set(digest, true);
     return false;
   }
 
-  /** Sends the request; `wasKept`: an answer of it was kept before (and has gone stale), so it is a repeat. */
-  function send(key: string, sendRequest: () => Promise<object>, wasKept: boolean): Promise<object> {
+  /** Sends the request; `keepAtOnce`: its answer is kept whether or not the request was seen before. */
+  function send(key: string, sendRequest: () => Promise<object>, keepAtOnce: boolean): Promise<object> {
     const index = options.indexState?.();
     const sentAt = now();
     const generation = index?.settled ? index.generation : null;
-    const repeated = wasKept || isRepeatedMiss(key);
+    const repeated = keepAtOnce || isRepeatedMiss(key);
     const flight: Flight = {
       askedAgain: false,
       answer: sendRequest()
@@ -134,6 +145,7 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
     async answer<Answer extends object>(
       request: object,
       sendRequest: () => Promise<Answer>,
+      admission: RequestAdmission = 'first-miss',
     ): Promise<Answer> {
       const key = JSON.stringify(request);
       const entry = entries.get(key);
@@ -149,7 +161,9 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
       }
       counts.misses += 1;
       if (entry !== undefined) entries.delete(key);
-      return (await send(key, sendRequest, entry !== undefined)) as Answer;
+      // A stale entry means the request was kept before: a repeat.
+      const keepAtOnce = admitEvery || admission === 'first-miss' || entry !== undefined;
+      return (await send(key, sendRequest, keepAtOnce)) as Answer;
     },
     stats: () => ({ ...counts, entries: entries.size, bytes: entries.calculatedSize }),
   };

@@ -6,6 +6,7 @@ import {
   indexStateAt,
   observeProbe,
   type IndexState,
+  type RequestAdmission,
   type SearchCacheAdmission,
   type SearchCacheOptions,
 } from '../src/index.js';
@@ -15,25 +16,26 @@ import {
 
 const TTL = 500;
 
-// Every answer kept unless a spec says otherwise: the rules of freshness, bounds and coalescing hold
-// whichever answers are admitted, and admission has specs of its own.
 function setUp(options: Partial<SearchCacheOptions> = {}) {
   const clock = { now: 1_000 };
   const cache = createSearchRequestCache({
     maxEntries: 100,
     maxBytes: 1_000_000,
     ttlMs: TTL,
-    admit: 'every',
     now: () => clock.now,
     ...options,
   });
   let sent = 0;
   /** Answers `request` as the cluster would, numbering each request actually sent. */
-  const ask = (request: object) =>
-    cache.answer(request, () => {
-      sent += 1;
-      return Promise.resolve({ request, sentAt: clock.now, number: sent });
-    });
+  const ask = (request: object, admission?: RequestAdmission) =>
+    cache.answer(
+      request,
+      () => {
+        sent += 1;
+        return Promise.resolve({ request, sentAt: clock.now, number: sent });
+      },
+      admission,
+    );
   return { cache, clock, ask, sent: () => sent };
 }
 
@@ -149,7 +151,11 @@ describe('search request cache', () => {
       fc.asyncProperty(
         fc.constantFrom<SearchCacheAdmission>('repeated', 'every'),
         fc.array(
-          fc.record({ city: fc.integer({ min: 0, max: 6 }), wait: fc.integer({ min: 0, max: 300 }) }),
+          fc.record({
+            city: fc.integer({ min: 0, max: 6 }),
+            wait: fc.integer({ min: 0, max: 300 }),
+            admission: fc.constantFrom<RequestAdmission>('first-miss', 'second-miss'),
+          }),
           {
             maxLength: 60,
           },
@@ -157,10 +163,10 @@ describe('search request cache', () => {
         fc.integer({ min: 1, max: 5 }),
         async (admit, steps, maxEntries) => {
           const { clock, ask, sent } = setUp({ admit, maxEntries });
-          for (const { city, wait } of steps) {
+          for (const { city, wait, admission } of steps) {
             clock.now += wait;
             const request = page(`city-${city}`);
-            const answer = await ask(request);
+            const answer = await ask(request, admission);
             expect(answer.request).toEqual(request);
             expect(clock.now - answer.sentAt).toBeLessThanOrEqual(TTL);
           }
@@ -171,9 +177,11 @@ describe('search request cache', () => {
   });
 });
 
-describe('search request cache keeping repeated requests only (the default)', () => {
-  const repeatedOnly = (options: Partial<SearchCacheOptions> = {}) =>
-    setUp({ admit: 'repeated', ...options });
+describe('search request cache admitting an answer at its request’s second miss', () => {
+  const repeatedOnly = (options: Partial<SearchCacheOptions> = {}) => {
+    const set = setUp(options);
+    return { ...set, ask: (request: object) => set.ask(request, 'second-miss') };
+  };
 
   it('keeps no answer of a request asked once, and keeps it when the request misses again', async () => {
     const { cache, ask, sent } = repeatedOnly();
@@ -203,6 +211,17 @@ describe('search request cache keeping repeated requests only (the default)', ()
     expect(await ask(page('madrid'))).toBe(first);
     expect(sent()).toBe(1);
     expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, coalesced: 1, entries: 1 });
+  });
+
+  it('keeps at once what is asked to be kept at the first miss, and everything with admit every', async () => {
+    const { cache, ask, sent } = setUp();
+    await ask(page('madrid'), 'first-miss');
+    expect(cache.stats().entries).toBe(1);
+    const every = setUp({ admit: 'every' });
+    await every.ask(page('madrid'), 'second-miss');
+    await every.ask(page('madrid'), 'second-miss');
+    expect(every.sent()).toBe(1);
+    expect(sent()).toBe(1);
   });
 
   it('remembers as many requests seen once as it holds answers, forgetting the least recent', async () => {
