@@ -120,19 +120,18 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
     return false;
   }
 
-  /** Sends the request; `keepAtOnce`: its answer is kept whether or not the request was seen before. */
-  function send(key: string, sendRequest: () => Promise<object>, keepAtOnce: boolean): Promise<object> {
+  /** Sends the request; its answer is kept if `keep`, or if another caller waits on it meanwhile. */
+  function send(key: string, sendRequest: () => Promise<object>, keep: boolean): Promise<object> {
     const index = options.indexState?.();
     const sentAt = now();
     const generation = index?.settled ? index.generation : null;
-    const repeated = keepAtOnce || isRepeatedMiss(key);
     const flight: Flight = {
       askedAgain: false,
       answer: sendRequest()
         .then((answer) => {
           // Frozen even when not kept: callers waiting on one request share its answer.
           const frozen = deepFreeze(answer);
-          if (repeated || flight.askedAgain) entries.set(key, { answer: frozen, sentAt, generation });
+          if (keep || flight.askedAgain) entries.set(key, { answer: frozen, sentAt, generation });
           return frozen;
         })
         .finally(() => inFlight.delete(key)),
@@ -162,8 +161,8 @@ export function createSearchRequestCache(options: SearchCacheOptions): SearchReq
       counts.misses += 1;
       if (entry !== undefined) entries.delete(key);
       // A stale entry means the request was kept before: a repeat.
-      const keepAtOnce = admitEvery || admission === 'first-miss' || entry !== undefined;
-      return (await send(key, sendRequest, keepAtOnce)) as Answer;
+      const keep = admitEvery || admission === 'first-miss' || entry !== undefined || isRepeatedMiss(key);
+      return (await send(key, sendRequest, keep)) as Answer;
     },
     stats: () => ({ ...counts, entries: entries.size, bytes: entries.calculatedSize }),
   };
