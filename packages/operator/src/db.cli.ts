@@ -9,7 +9,14 @@ import { databaseTimeouts, loadConfigOrExit, ownerDatabaseUrls } from '@director
 import { createDatabase } from '@directory/database';
 import { RoleIsOwnerError, isAppRoleName } from './app-role.js';
 import { NotMigratedError, grantAppRole } from './app-role.service.js';
-import { EventsTableBusyError, clusterEvents, formatClusterProgress } from './events-order.service.js';
+import {
+  EventsTableBusyError,
+  clusterDiskNeed,
+  clusterEvents,
+  formatClusterProgress,
+  formatDiskNeed,
+  rewriteTimeouts,
+} from './events-order.service.js';
 
 function roleName(value: string): string {
   if (!isAppRoleName(value))
@@ -81,17 +88,26 @@ export async function runDbCommand(argv: string[]): Promise<void> {
       'rewrite the events table in stream order (place, then position), the order a replay reads it in; ' +
         'takes the table exclusively: ingest appends wait until it ends (stop the workers first)',
     )
-    .action(async () => {
+    .option(
+      '--through-index',
+      'read the rows in index order instead of sorting them: no temporary files as large as the table, ' +
+        'slower while the table is scattered',
+    )
+    .action(async (options: { throughIndex?: boolean }) => {
+      const throughIndex = options.throughIndex === true;
       const config = loadConfigOrExit();
       const db = createDatabase(ownerDatabaseUrls(config).live, {
         maxConnections: 2,
-        timeouts: databaseTimeouts(config, 'job'),
+        timeouts: rewriteTimeouts(databaseTimeouts(config, 'job')),
       });
       const say = (line: string) => process.stderr.write(`[db] cluster-events: ${line}\n`);
       try {
-        say('rewriting the events table in stream order');
+        say(
+          `rewriting the events table in stream order; ${formatDiskNeed(await clusterDiskNeed(db), throughIndex)}`,
+        );
         const outcome = await clusterEvents(db, {
           onProgress: (progress) => say(formatClusterProgress(progress)),
+          throughIndex,
         });
         const order = (value: number | null) => (value === null ? 'unknown' : value.toFixed(2));
         say(

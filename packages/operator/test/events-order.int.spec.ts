@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeEventSchema } from '@directory/domain';
 import { appendEvents } from '@directory/event-store';
-import { crawled, createTestDatabase, startProcess, type TestDatabase } from '@directory/testing';
+import { crawled, createTestDatabase, eventually, startProcess, type TestDatabase } from '@directory/testing';
 import { EventsTableBusyError, clusterEvents } from '../src/events-order.service.js';
 
 /**
  * `directory db cluster-events`: the events table rewritten in stream order, nothing lost or changed,
- * and a table another session holds refused within the lock timeout rather than waited on.
+ * either through the index (`--through-index`) or by PostgreSQL's sort, and a table another session
+ * holds refused within the lock timeout rather than waited on.
  */
 describe('the events table in stream order', () => {
   let database: TestDatabase;
@@ -55,16 +56,63 @@ describe('the events table in stream order', () => {
     expect(before).not.toEqual(inStreamOrder(before));
   });
 
-  it('rewrites the table in stream order from the command, every event kept as it was', async () => {
+  // Index scans of events_place_position so far: a rewrite through the index reads it once. The count
+  // reaches the statistics when the rewriting session ends.
+  const placeIndexScans = async () => {
+    await sql`select pg_stat_clear_snapshot()`.execute(database.db);
+    const result = await sql<{ scans: string }>`
+      select idx_scan as scans from pg_stat_user_indexes where indexrelname = 'events_place_position'`.execute(
+      database.db,
+    );
+    return Number(result.rows[0]?.scans ?? 0);
+  };
+
+  it("rewrites the table in stream order from the command, through the index, every event kept as it was, past a job's statement bound", async () => {
     const before = await rowsInTableOrder();
     expect(before).toHaveLength(PLACES * CRAWLS);
-    const command = startProcess('packages/operator/src/db.cli.ts', ['cluster-events'], {
-      DATABASE_URL: database.url,
+    const scansBefore = await placeIndexScans();
+    const JOB_STATEMENT_TIMEOUT_MS = 300;
+    // A reader holds the table while the rewrite waits for it: the rewrite's one statement then outlasts
+    // a job's statement bound, as a rewrite of millions of events does, and must not be cut short by it.
+    const command = await database.db.transaction().execute(async (trx) => {
+      await sql`lock table events in access share mode`.execute(trx);
+      const started = startProcess('packages/operator/src/db.cli.ts', ['cluster-events', '--through-index'], {
+        DATABASE_URL: database.url,
+        DATABASE_JOB_STATEMENT_TIMEOUT_MS: String(JOB_STATEMENT_TIMEOUT_MS),
+      });
+      await eventually(
+        async () => {
+          const waiting = await sql<{ waiting: boolean }>`
+            select exists (select from pg_stat_activity
+                           where query like 'cluster events%' and wait_event_type = 'Lock') as waiting`.execute(
+            database.db,
+          );
+          return waiting.rows[0]?.waiting === true;
+        },
+        10_000,
+        'the rewrite waiting for the table',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 3 * JOB_STATEMENT_TIMEOUT_MS));
+      return started;
     });
     expect(await command.exited).toBe(0);
+    expect(command.output()).toMatch(
+      /cluster-events: rewriting the events table in stream order; needs about [\d.]+ GB of free disk \(the new copy of the table and its indexes\)/,
+    );
     expect(command.output()).toMatch(
       /cluster-events: done in [\d.]+ s: \d+ MB, place order correlation -?[\d.]+ before, 1\.00 after/,
     );
     expect(await rowsInTableOrder()).toEqual(inStreamOrder(before));
+    await eventually(async () => (await placeIndexScans()) > scansBefore, 5_000, 'the index scan counted');
+  });
+
+  it("rewrites a scattered table by PostgreSQL's own plan when not told to read the index", async () => {
+    // Back to crawl order: the global position is the order events were appended in.
+    await sql`cluster events using events_pkey`.execute(database.db);
+    const before = await rowsInTableOrder();
+    expect(before).not.toEqual(inStreamOrder(before));
+    const outcome = await clusterEvents(database.db);
+    expect(await rowsInTableOrder()).toEqual(inStreamOrder(before));
+    expect(outcome.orderAfter).toBe(1);
   });
 });
