@@ -14,7 +14,7 @@ import type { Database } from '@directory/database';
 export const CLUSTER_LOCK_TIMEOUT_MS = 10_000;
 
 /**
- * How long the rewrite may run: 2,000,000 places' 19.4 million events (a 26 GB table) took about 25
+ * How long the rewrite may run: 2,000,000 places' 19.4 million events (a 26 GB table) took 17.7
  * minutes through the index on a cloud disk; this leaves room for tables many times that. The server
  * cancels the statement then, and the command's own connections wait that long for an answer
  * (`rewriteTimeouts`), where a job's statement bound would cut the rewrite short.
@@ -90,8 +90,8 @@ export function formatDiskNeed(need: ClusterDiskNeed, throughIndex: boolean): st
 /**
  * Rewrites the events table in stream order and analyzes it. `db` must connect as the table's owner
  * with `rewriteTimeouts` and hold two connections: one rewrites, the other reads the progress every
- * `progressEveryMs` for `onProgress`. Throws EventsTableBusyError when the lock is not granted within `lockTimeoutMs`.
- * `throughIndex` reads the rows in index order instead of letting PostgreSQL sort a scan of them: no
+ * `progressEveryMs` for `onProgress`. Throws EventsTableBusyError when the lock is not granted within
+ * `lockTimeoutMs`. `throughIndex` reads the rows in index order instead of letting PostgreSQL sort a scan of them: no
  * temporary files the size of the table, at the cost of reads in place order over a scattered table.
  */
 export async function clusterEvents(
