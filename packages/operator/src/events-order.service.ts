@@ -91,8 +91,9 @@ export function formatDiskNeed(need: ClusterDiskNeed, throughIndex: boolean): st
  * Rewrites the events table in stream order and analyzes it. `db` must connect as the table's owner
  * with `rewriteTimeouts` and hold two connections: one rewrites, the other reads the progress every
  * `progressEveryMs` for `onProgress`. Throws EventsTableBusyError when the lock is not granted within
- * `lockTimeoutMs`. `throughIndex` reads the rows in index order instead of letting PostgreSQL sort a scan of them: no
- * temporary files the size of the table, at the cost of reads in place order over a scattered table.
+ * `lockTimeoutMs`. `throughIndex` reads the rows in index order instead of letting PostgreSQL sort a
+ * scan of them: no temporary files the size of the table, at the cost of reads in place order over a
+ * scattered table.
  */
 export async function clusterEvents(
   db: Database,
