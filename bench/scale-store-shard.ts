@@ -3,6 +3,7 @@
 // database here, so worker threads can run it: the store is the slices in order, whatever thread built
 // which, so it is the same for a seed whatever the number of threads.
 import { parsePlaceEvent, projectPlace, type StoredPlaceEvent } from '@directory/domain';
+import { doctorDigest } from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
 
 /** A slice: the generator's `events` for `seed`, stopped before the new place past `places`. */
@@ -127,6 +128,7 @@ export function buildShard(shard: Shard, settings: ShardSettings): BuiltShard {
     const line = placeLine(
       placeId,
       JSON.stringify(projection.document),
+      doctorDigest(projection.document),
       stream.events.length,
       projection.stateVersion,
       served,
@@ -207,6 +209,7 @@ export function eventsText(built: Pick<BuiltShard, 'eventPositions' | 'eventTail
 function placeLine(
   placeId: string,
   documentJson: string,
+  doctorDigestHex: string,
   streamVersion: number,
   stateVersion: number,
   served: boolean,
@@ -215,7 +218,8 @@ function placeLine(
 ): string {
   const now = settings.placesNow;
   const feed = country === null ? '\\N\t\\N\t\\N' : `${settings.placesXid}\t${copyText(country)}\t${now}`;
-  return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${now}\t${served ? 't' : 'f'}\t${now}\t${feed}\n`;
+  // bytea in hex form; COPY's text format takes its backslash doubled.
+  return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${now}\t${served ? 't' : 'f'}\t${now}\t${feed}\t\\\\x${doctorDigestHex}\n`;
 }
 
 /**

@@ -50,7 +50,8 @@ async function placeRows(db: Database): Promise<unknown[]> {
   const result = await sql`
     select place_id, document::text as document, stream_version, state_version, projected_version, served,
            feed_country, sweep_claimed_until, lag_since is null as no_lag_since,
-           changed_xid is null as no_changed_xid, changed_at is null as no_changed_at
+           changed_xid is null as no_changed_xid, changed_at is null as no_changed_at,
+           encode(doctor_digest, 'hex') as doctor_digest
     from places order by place_id`.execute(db);
   return result.rows;
 }

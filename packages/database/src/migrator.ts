@@ -25,6 +25,7 @@ import * as accountTokens from './migrations/0017-account-tokens.js';
 import * as accountEvents from './migrations/0018-account-events.js';
 import * as twoFactorAndDeletion from './migrations/0019-two-factor-and-deletion.js';
 import * as mergedProfilePages from './migrations/0020-merged-profile-pages.js';
+import * as doctorDigest from './migrations/0021-doctor-digest.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0018-account-events': accountEvents,
   '0019-two-factor-and-deletion': twoFactorAndDeletion,
   '0020-merged-profile-pages': mergedProfilePages,
+  '0021-doctor-digest': doctorDigest,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -37,6 +37,8 @@ export type PlacesTable = {
   merged_at: ColumnType<Date | null, never, never>;
   /** The profile page it was last published under (`country/citySlug/profileSlug`); null: not merged away or never published. */
   merged_profile: ColumnType<string | null, never, never>;
+  /** SHA-256 of the document's `doctor` JSON text, written with it; null on rows written before it was kept. */
+  doctor_digest: ColumnType<Buffer | null, never, never>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

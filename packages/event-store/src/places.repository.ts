@@ -1,6 +1,7 @@
 import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceProjection } from '@directory/domain';
+import { doctorDigest } from './doctor-digest.js';
 import { columnOf, jsonColumnOf } from './row-binding.js';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
@@ -37,6 +38,14 @@ export async function replacePlaceStates(
   await upsertStates(db, rows, 'same-or-newer');
 }
 
+/**
+ * The stored row's doctor digest; a row written before digests were kept (migration 0021) has none, and
+ * its document's `doctor` is digested the same way (`doctorDigest`) instead: parsed once, by the write
+ * that then stores the digest.
+ */
+const storedDoctorDigest = sql`coalesce(places.doctor_digest,
+  sha256(convert_to(coalesce((places.document -> 'doctor')::text, 'null'), 'UTF8')))`;
+
 async function upsertStates(
   db: Database,
   rows: ReadonlyArray<PlaceProjection | SerializedPlaceState>,
@@ -63,34 +72,39 @@ async function upsertStates(
   );
   // The changes feed (migrations 0005, 0011): `changed_xid` and `changed_at` move to this transaction
   // only when what a consumer sees changes (served or not, the public doctor, the dataset), so a re-crawl
-  // with identical data or a replay with an unchanged fold adds nothing to the feed. Doctors are compared as JSON text: both sides
-  // are JSON.stringify output of the same allowlist, and a spurious difference only repeats an entry.
+  // with identical data or a replay with an unchanged fold adds nothing to the feed. Doctors are compared
+  // by the digest of their JSON text (migration 0021): both sides are JSON.stringify output of the same
+  // allowlist, and a spurious difference only repeats an entry.
   // A tombstone keeps the dataset it was last served in, so that dataset's consumers see the removal.
   await sql`
     insert into places (place_id, document, state_version, stream_version, served, updated_at,
-                        changed_xid, changed_at, feed_country, merged_into, merged_at, merged_profile)
+                        changed_xid, changed_at, feed_country, merged_into, merged_at, merged_profile,
+                        doctor_digest)
     select place_id, document, state_version, state_version, served, now(),
            case when served then pg_current_xact_id() end, case when served then now() end,
-           case when served then country end, merged_into, merged_at, merged_profile
+           case when served then country end, merged_into, merged_at, merged_profile,
+           decode(doctor_digest, 'hex')
     from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
                 ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
                 ${columnOf(sorted, (row) => row.document.served)}::boolean[],
                 ${columnOf(sorted, (row) => (row.document.served ? row.document.country : null))}::text[],
                 ${columnOf(sorted, (row) => row.merge?.mergedInto ?? null)}::text[],
                 ${columnOf(sorted, (row) => row.merge?.mergedAt ?? null)}::timestamptz[],
-                ${columnOf(sorted, (row) => row.merge?.profilePage ?? null)}::text[])
-      as v(place_id, document, state_version, served, country, merged_into, merged_at, merged_profile)
+                ${columnOf(sorted, (row) => row.merge?.profilePage ?? null)}::text[],
+                ${columnOf(sorted, (row) => doctorDigest(row.document))}::text[])
+      as v(place_id, document, state_version, served, country, merged_into, merged_at, merged_profile,
+           doctor_digest)
     order by place_id
     on conflict (place_id) do update set
       document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = ${updatedAt},
       merged_into = excluded.merged_into, merged_at = excluded.merged_at,
-      merged_profile = excluded.merged_profile,
+      merged_profile = excluded.merged_profile, doctor_digest = excluded.doctor_digest,
       (changed_xid, changed_at) = (
         select case when seen then pg_current_xact_id() else places.changed_xid end,
                case when seen then now() else places.changed_at end
         from (select places.served is distinct from excluded.served
-                or (places.document -> 'doctor')::text is distinct from (excluded.document -> 'doctor')::text
+                or ${storedDoctorDigest} is distinct from excluded.doctor_digest
                 or places.feed_country is distinct from coalesce(excluded.feed_country, places.feed_country)
               as seen) as consumer_sees_change),
       feed_country = coalesce(excluded.feed_country, places.feed_country)

@@ -26,6 +26,7 @@ import {
 } from '@directory/testing';
 import { readChanges, readFeedPage, readSnapshotHorizon } from '../src/changes.repository.js';
 import { feedFenceAt, recordFeedClock } from '../src/feed-clock.repository.js';
+import { doctorDigest } from '../src/doctor-digest.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
 type Shape = { country: CountryCode } | 'tombstone';
@@ -193,6 +194,44 @@ describe('changes feed (places table, migration 0005)', () => {
       name: string;
     }>`select document -> 'doctor' ->> 'name' as name from places where place_id = 'r'`.execute(db);
     expect(stored.rows[0]?.name).toBe('r refolded');
+  });
+
+  it("compares a row written before doctor digests were kept by its stored doctor, and stores the row's digest", async () => {
+    const state = placeRow('g', 1, { country: 'de' });
+    await savePlaceStates(db, [state]);
+    const digest = async () =>
+      (
+        await sql<{ digest: string | null }>`
+          select encode(doctor_digest, 'hex') as digest from places where place_id = 'g'`.execute(db)
+      ).rows[0]?.digest;
+    expect(await digest()).toBe(doctorDigest(state.document));
+    const forgetDigest = () => sql`update places set doctor_digest = null where place_id = 'g'`.execute(db);
+    await waitForFeedFence(db);
+    const { after } = await drain(db, 'de');
+
+    // A refold that changes the document but not its doctor: consumers see nothing new.
+    await forgetDigest();
+    const sameDoctor = {
+      ...state.document,
+      foldedBy: 'a newer fold',
+    } as unknown as PlaceProjection['document'];
+    await replacePlaceStates(db, [
+      { ...state, document: sameDoctor, documentJson: JSON.stringify(sameDoctor) },
+    ]);
+    expect(await digest()).toBe(doctorDigest(state.document));
+    await waitForFeedFence(db);
+    expect((await drain(db, 'de', after)).rows).toEqual([]);
+
+    // One that changes the doctor is seen, from the stored document as from the digest.
+    for (const name of ['g renamed', 'g renamed again']) {
+      if (name === 'g renamed') await forgetDigest();
+      const renamed = placeRow('g', 1, { country: 'de' });
+      if (renamed.document.served) renamed.document.doctor = { ...renamed.document.doctor, name };
+      await replacePlaceStates(db, [{ ...renamed, documentJson: JSON.stringify(renamed.document) }]);
+      expect(await digest()).toBe(doctorDigest(renamed.document));
+      await waitForFeedFence(db);
+      expect(summary((await drain(db, 'de', after)).rows)).toEqual([`g ${name}`]);
+    }
   });
 
   it('tells the dataset a place left that it is gone there, exactly once', async () => {
