@@ -10,6 +10,7 @@ import { createDatabase } from '@directory/database';
 import { RoleIsOwnerError, isAppRoleName } from './app-role.js';
 import { NotMigratedError, grantAppRole } from './app-role.service.js';
 import {
+  ClusterCancelledError,
   EventsTableBusyError,
   clusterDiskNeed,
   clusterEvents,
@@ -101,6 +102,14 @@ export async function runDbCommand(argv: string[]): Promise<void> {
         timeouts: rewriteTimeouts(databaseTimeouts(config, 'job')),
       });
       const say = (line: string) => process.stderr.write(`[db] cluster-events: ${line}\n`);
+      // Ctrl-C (or a stop) cancels the rewrite on the server, which otherwise goes on holding the table.
+      const stop = new AbortController();
+      const onStop = () => {
+        say('stopping: cancelling the rewrite on the server …');
+        stop.abort();
+      };
+      process.once('SIGINT', onStop);
+      process.once('SIGTERM', onStop);
       try {
         say(
           `rewriting the events table in stream order; ${formatDiskNeed(await clusterDiskNeed(db), throughIndex)}`,
@@ -108,6 +117,7 @@ export async function runDbCommand(argv: string[]): Promise<void> {
         const outcome = await clusterEvents(db, {
           onProgress: (progress) => say(formatClusterProgress(progress)),
           throughIndex,
+          signal: stop.signal,
         });
         const order = (value: number | null) => (value === null ? 'unknown' : value.toFixed(2));
         say(
@@ -115,10 +125,12 @@ export async function runDbCommand(argv: string[]): Promise<void> {
             `place order correlation ${order(outcome.orderBefore)} before, ${order(outcome.orderAfter)} after`,
         );
       } catch (error) {
-        if (!(error instanceof EventsTableBusyError)) throw error;
+        if (!(error instanceof EventsTableBusyError || error instanceof ClusterCancelledError)) throw error;
         say(error.message);
         process.exitCode = 1;
       } finally {
+        process.off('SIGINT', onStop);
+        process.off('SIGTERM', onStop);
         await db.destroy();
       }
     });

@@ -60,6 +60,14 @@ export class EventsTableBusyError extends Error {
   }
 }
 
+/** The operator stopped the command: the server cancelled the rewrite, and the table is as it was. */
+export class ClusterCancelledError extends Error {
+  constructor() {
+    super('cancelled: the rewrite was stopped on the server, and the events table is as it was');
+    this.name = 'ClusterCancelledError';
+  }
+}
+
 /** A progress reading as one line: the phase, and how far through the table's blocks it is. */
 export function formatClusterProgress(progress: ClusterProgress): string {
   const share =
@@ -93,7 +101,8 @@ export function formatDiskNeed(need: ClusterDiskNeed, throughIndex: boolean): st
  * `progressEveryMs` for `onProgress`. Throws EventsTableBusyError when the lock is not granted within
  * `lockTimeoutMs`. `throughIndex` reads the rows in index order instead of letting PostgreSQL sort a
  * scan of them: no temporary files the size of the table, at the cost of reads in place order over a
- * scattered table.
+ * scattered table. Aborting `signal` cancels the statement on the server (from the other connection),
+ * not only the wait for its answer, and the call throws ClusterCancelledError.
  */
 export async function clusterEvents(
   db: Database,
@@ -102,6 +111,7 @@ export async function clusterEvents(
     progressEveryMs?: number;
     lockTimeoutMs?: number;
     throughIndex?: boolean;
+    signal?: AbortSignal;
   } = {},
 ): Promise<ClusterOutcome> {
   const lockTimeoutMs = options.lockTimeoutMs ?? CLUSTER_LOCK_TIMEOUT_MS;
@@ -126,12 +136,28 @@ export async function clusterEvents(
       await sql`set lock_timeout = ${sql.lit(`${lockTimeoutMs}ms`)}`.execute(connection);
       // CLUSTER costs a sorted scan against an index scan; with sorts ruled out it takes the index.
       if (options.throughIndex === true) await sql`set enable_sort = off`.execute(connection);
+      // A client that goes away does not stop a statement waiting for a lock or reading the table: the
+      // server is told to cancel it, from the other connection.
+      const backend = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(connection);
+      let cancelling: Promise<unknown> = Promise.resolve();
+      const cancel = () => {
+        cancelling = sql`select pg_cancel_backend(${backend.rows[0]?.pid ?? 0})`
+          .execute(db)
+          .catch(() => undefined);
+      };
+      options.signal?.addEventListener('abort', cancel, { once: true });
       try {
+        if (options.signal?.aborted === true) throw new ClusterCancelledError();
         await sql`cluster events using events_place_position`.execute(connection);
       } catch (error) {
         if ((error as { code?: string }).code === '55P03') throw new EventsTableBusyError(lockTimeoutMs);
+        // 57014 is a statement timeout too; only a cancel the operator asked for is theirs.
+        if ((error as { code?: string }).code === '57014' && options.signal?.aborted === true)
+          throw new ClusterCancelledError();
         throw error;
       } finally {
+        options.signal?.removeEventListener('abort', cancel);
+        await cancelling;
         await sql`reset enable_sort`.execute(connection);
         await sql`reset lock_timeout`.execute(connection);
         await sql`reset statement_timeout`.execute(connection);

@@ -7,8 +7,8 @@ import { EventsTableBusyError, clusterEvents } from '../src/events-order.service
 
 /**
  * `directory db cluster-events`: the events table rewritten in stream order, nothing lost or changed,
- * either through the index (`--through-index`) or by PostgreSQL's sort, and a table another session
- * holds refused within the lock timeout rather than waited on.
+ * either through the index (`--through-index`) or by PostgreSQL's sort, a table another session holds
+ * refused within the lock timeout rather than waited on, and a stopped command's rewrite cancelled.
  */
 describe('the events table in stream order', () => {
   let database: TestDatabase;
@@ -56,6 +56,34 @@ describe('the events table in stream order', () => {
     expect(before).not.toEqual(inStreamOrder(before));
   });
 
+  /** Whether a rewrite is on the server, and whether it waits for the table's lock. */
+  const rewriteOnServer = async () => {
+    const result = await sql<{ running: boolean; waiting: boolean }>`
+      select count(*) > 0 as running, bool_or(wait_event_type = 'Lock') is true as waiting
+      from pg_stat_activity where query like 'cluster events%'`.execute(database.db);
+    return result.rows[0] ?? { running: false, waiting: false };
+  };
+
+  it('cancels the rewrite on the server when the command is stopped (Ctrl-C), and leaves the table as it was', async () => {
+    const before = await rowsInTableOrder();
+    // The rewrite waits for a reader's lock; a client that merely went away would leave it waiting, to
+    // run once the reader is done.
+    const command = await database.db.transaction().execute(async (trx) => {
+      await sql`lock table events in access share mode`.execute(trx);
+      const started = startProcess('packages/operator/src/db.cli.ts', ['cluster-events'], {
+        DATABASE_URL: database.url,
+      });
+      await eventually(async () => (await rewriteOnServer()).waiting, 10_000, 'the rewrite waiting');
+      started.child.kill('SIGINT');
+      expect(await started.exited).toBe(1);
+      expect((await rewriteOnServer()).running).toBe(false);
+      return started;
+    });
+    expect(command.output()).toMatch(/cluster-events: stopping: cancelling the rewrite on the server/);
+    expect(command.output()).toMatch(/cluster-events: cancelled: .* the events table is as it was/);
+    expect(await rowsInTableOrder()).toEqual(before);
+  });
+
   // Index scans of events_place_position so far: a rewrite through the index reads it once. The count
   // reaches the statistics when the rewriting session ends.
   const placeIndexScans = async () => {
@@ -81,14 +109,7 @@ describe('the events table in stream order', () => {
         DATABASE_JOB_STATEMENT_TIMEOUT_MS: String(JOB_STATEMENT_TIMEOUT_MS),
       });
       await eventually(
-        async () => {
-          const waiting = await sql<{ waiting: boolean }>`
-            select exists (select from pg_stat_activity
-                           where query like 'cluster events%' and wait_event_type = 'Lock') as waiting`.execute(
-            database.db,
-          );
-          return waiting.rows[0]?.waiting === true;
-        },
+        async () => (await rewriteOnServer()).waiting,
         10_000,
         'the rewrite waiting for the table',
       );
