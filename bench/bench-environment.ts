@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { loadConfig, standaloneTarget, type Config } from '@directory/config';
 import { createDatabase, migrateToLatest, type Database } from '@directory/database';
 import type { QueueConnection } from '@directory/ingest';
 import { createSearchClient, type SearchClient } from '@directory/search-index';
-import { eventually, startProcess, withAdmin, withDatabase } from '@directory/testing';
+import { deleteKeysWithPrefix, eventually, startProcess, withAdmin, withDatabase } from '@directory/testing';
 
 /**
  * A throw-away database, Redis prefix and index alias for one benchmark run, removed afterwards, so a
@@ -68,6 +69,14 @@ export async function createBenchEnvironment(
     cleanup: async () => {
       if (options.existing !== undefined) return release();
       await client.indices.delete({ index: `${alias}*`, expand_wildcards: 'all' }, { ignore: [404] });
+      // The queues are obliterated by the benches that make them; this takes the rest (the processes'
+      // own keys under the run's prefix).
+      const redis = new Redis(standaloneTarget(config.REDIS_URL), { maxRetriesPerRequest: null });
+      try {
+        await deleteKeysWithPrefix(redis, `${redisPrefix}:`);
+      } finally {
+        redis.disconnect();
+      }
       await release();
       await withAdmin((admin) => admin.query(`drop database if exists "${databaseName}" with (force)`));
     },

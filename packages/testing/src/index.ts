@@ -1,6 +1,6 @@
 export { withAdmin, withDatabase } from './admin.js';
 export { createTestDatabase, createEmptyDatabase, type TestDatabase } from './test-database.js';
-export { createTestRedis, type TestRedis } from './test-redis.js';
+export { createTestRedis, deleteKeysWithPrefix, type TestRedis } from './test-redis.js';
 export { createTestQueue, type TestQueue } from './test-queue.js';
 export { createTestSearch, type TestSearch } from './test-search.js';
 export {

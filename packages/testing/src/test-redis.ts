@@ -14,13 +14,18 @@ export function createTestRedis(label: string): TestRedis {
     redis,
     url,
     cleanup: async () => {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-        cursor = next;
-        if (keys.length) await redis.del(...keys);
-      } while (cursor !== '0');
+      await deleteKeysWithPrefix(redis, prefix);
       redis.disconnect();
     },
   };
+}
+
+/** Deletes every key that starts with `prefix`, a SCAN page at a time (the server is never blocked). */
+export async function deleteKeysWithPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
 }
