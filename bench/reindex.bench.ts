@@ -27,7 +27,12 @@ import { parseArgs } from 'node:util';
 import type { estypes } from '@elastic/elasticsearch';
 import { sql } from 'kysely';
 import type { PlaceProjection } from '@directory/domain';
-import { appendEvents, savePlaceStates, streamProjections } from '@directory/event-store';
+import {
+  appendEvents,
+  doctorDigestInDatabase,
+  savePlaceStates,
+  streamProjections,
+} from '@directory/event-store';
 import { generateEvents } from '@directory/sample-data';
 import { createDoctorsIndex, ensureDoctorsIndex } from '@directory/search-index';
 import { projectRawEvents } from '@directory/testing';
@@ -187,10 +192,10 @@ async function seed(): Promise<number> {
   }
   // As in production, the rows were written long before the reindex (not inside its catch-up margin), and
   // by the current worker: with the doctor digest the clones' SQL copy left out, the one a write of a row
-  // without it computes from the stored document (event-store places.repository).
+  // without it computes from the stored document.
   await sql`
     update places set projected_version = 0, updated_at = now() - interval '1 hour',
-      doctor_digest = sha256(convert_to(coalesce((document -> 'doctor')::text, 'null'), 'UTF8'))`.execute(db);
+      doctor_digest = ${doctorDigestInDatabase(sql.ref('document'))}`.execute(db);
   // The replay reads the events table by place: fresh statistics, as a long-lived store would have.
   if (replay) await sql`vacuum analyze`.execute(db);
   const count = Number(

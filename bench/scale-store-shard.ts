@@ -2,8 +2,7 @@
 // its own, validated and de-duplicated as the worker does, its places folded, ready as COPY text. No
 // database here, so worker threads can run it: the store is the slices in order, whatever thread built
 // which, so it is the same for a seed whatever the number of threads.
-import { parsePlaceEvent, projectPlace, type StoredPlaceEvent } from '@directory/domain';
-import { doctorDigest } from '@directory/event-store';
+import { doctorDigest, parsePlaceEvent, projectPlace, type StoredPlaceEvent } from '@directory/domain';
 import { generateEvents } from '@directory/sample-data';
 
 /** A slice: the generator's `events` for `seed`, stopped before the new place past `places`. */

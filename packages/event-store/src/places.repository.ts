@@ -1,7 +1,6 @@
 import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
-import type { PlaceProjection } from '@directory/domain';
-import { doctorDigest } from './doctor-digest.js';
+import { doctorDigest, type PlaceProjection } from '@directory/domain';
 import { columnOf, jsonColumnOf } from './row-binding.js';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
@@ -38,13 +37,16 @@ export async function replacePlaceStates(
   await upsertStates(db, rows, 'same-or-newer');
 }
 
+/** `doctorDigest` of a stored document, computed by PostgreSQL: it parses the document for its `doctor`. */
+export function doctorDigestInDatabase(document: RawBuilder<unknown>): RawBuilder<Buffer> {
+  return sql<Buffer>`sha256(convert_to(coalesce((${document} -> 'doctor')::text, 'null'), 'UTF8'))`;
+}
+
 /**
  * The stored row's doctor digest; a row written before digests were kept (migration 0021) has none, and
- * its document's `doctor` is digested the same way (`doctorDigest`) instead: parsed once, by the write
- * that then stores the digest.
+ * its document is digested instead: parsed once, by the write that then stores the digest.
  */
-const storedDoctorDigest = sql`coalesce(places.doctor_digest,
-  sha256(convert_to(coalesce((places.document -> 'doctor')::text, 'null'), 'UTF8')))`;
+const storedDoctorDigest = sql`coalesce(places.doctor_digest, ${doctorDigestInDatabase(sql.ref('places.document'))})`;
 
 async function upsertStates(
   db: Database,

@@ -5,6 +5,7 @@ import { createDatabase, type Database } from '@directory/database';
 import {
   FEED_START,
   decodeChangesCursor,
+  doctorDigest,
   encodeChangesCursor,
   feedFromFence,
   snapshotStart,
@@ -26,7 +27,6 @@ import {
 } from '@directory/testing';
 import { readChanges, readFeedPage, readSnapshotHorizon } from '../src/changes.repository.js';
 import { feedFenceAt, recordFeedClock } from '../src/feed-clock.repository.js';
-import { doctorDigest } from '../src/doctor-digest.js';
 import { replacePlaceStates, savePlaceStates } from '../src/places.repository.js';
 
 type Shape = { country: CountryCode } | 'tombstone';

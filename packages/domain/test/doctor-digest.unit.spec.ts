@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { doctorDigest } from '../src/doctor-digest.js';
+import { doctorDigest } from '../src/search/doctor-digest.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
