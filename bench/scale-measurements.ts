@@ -21,6 +21,7 @@ import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './be
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
 import { measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
+import { describeReads, snapshotReads } from './phase-reads.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
@@ -321,6 +322,7 @@ export async function project(environment: BenchEnvironment): Promise<{ seconds:
 export async function measureReplay(environment: BenchEnvironment, lanes?: number): Promise<ReplayFigures> {
   await environment.settle();
   const laneArgs = lanes === undefined ? [] : ['--replay-lanes', String(lanes)];
+  const beforeReplay = await snapshotReads(environment.db);
   const {
     value: output,
     seconds,
@@ -334,11 +336,14 @@ export async function measureReplay(environment: BenchEnvironment, lanes?: numbe
     `  replay${lanes === undefined ? '' : ` (${lanes} lanes)`}: ${seconds.toFixed(1)} s, ` +
       `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, peak RSS ${rssMb} MB`,
   );
+  const beforeFloor = await snapshotReads(environment.db);
+  log(`  replay ${describeReads(beforeReplay, beforeFloor)}`);
   const floor = await runReplayFloor(environment);
   log(
     `  floor: ${floor.output.documents} docs in ${floor.seconds.toFixed(1)} s, ${floor.cpuSeconds.toFixed(1)} CPU s ` +
       `against the replay's ${cpuSeconds.toFixed(1)} CPU s`,
   );
+  log(`  floor ${describeReads(beforeFloor, await snapshotReads(environment.db))}`);
   return {
     seconds,
     rssMb,
