@@ -19,7 +19,7 @@ import { feedWorkload } from './api-workload.js';
 import { readSearchCacheOutcomes, type RunningApi } from './bench-api.js';
 import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
-import { measureClientPhase, type CpuUsage } from './cpu-usage.js';
+import { formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
 import { describeReads, snapshotReads } from './phase-reads.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
@@ -334,15 +334,18 @@ export async function measureReplay(environment: BenchEnvironment, lanes?: numbe
   // Before the floor, which takes about as long again: the replay's own figures stand without it.
   log(
     `  replay${lanes === undefined ? '' : ` (${lanes} lanes)`}: ${seconds.toFixed(1)} s, ` +
-      `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, peak RSS ${rssMb} MB`,
+      `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, iowait ${cpu.iowaitSeconds.toFixed(1)} s, ` +
+      `peak RSS ${rssMb} MB`,
   );
   const beforeFloor = await snapshotReads(environment.db);
+  log(`  replay ${formatCpu(cpu, seconds)}`);
   log(`  replay ${describeReads(beforeReplay, beforeFloor)}`);
   const floor = await runReplayFloor(environment);
   log(
     `  floor: ${floor.output.documents} docs in ${floor.seconds.toFixed(1)} s, ${floor.cpuSeconds.toFixed(1)} CPU s ` +
-      `against the replay's ${cpuSeconds.toFixed(1)} CPU s`,
+      `against the replay's ${cpuSeconds.toFixed(1)} CPU s, iowait ${floor.cpu.iowaitSeconds.toFixed(1)} s`,
   );
+  log(`  floor ${formatCpu(floor.cpu, floor.seconds)}`);
   log(`  floor ${describeReads(beforeFloor, await snapshotReads(environment.db))}`);
   return {
     seconds,
