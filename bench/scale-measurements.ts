@@ -21,7 +21,7 @@ import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './be
 import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
 import { formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
-import { describeReads, snapshotReads } from './phase-reads.js';
+import { describeReads, snapshotReads, type ReadsSnapshot } from './phase-reads.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
@@ -334,25 +334,34 @@ export async function measureReplay(environment: BenchEnvironment, lanes?: numbe
   // Before the floor, which takes about as long again: the replay's own figures stand without it.
   log(
     `  replay${lanes === undefined ? '' : ` (${lanes} lanes)`}: ${seconds.toFixed(1)} s, ` +
-      `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, iowait ${cpu.iowaitSeconds.toFixed(1)} s, ` +
-      `peak RSS ${rssMb} MB`,
+      `${cpuSeconds.toFixed(1)} CPU s, busy ${busy.toFixed(2)}, peak RSS ${rssMb} MB`,
   );
   const beforeFloor = await snapshotReads(environment.db);
-  log(`  replay ${formatCpu(cpu, seconds)}`);
-  log(`  replay ${describeReads(beforeReplay, beforeFloor)}`);
+  logWhereItWent('replay', cpu, seconds, beforeReplay, beforeFloor);
   const floor = await runReplayFloor(environment);
   log(
     `  floor: ${floor.output.documents} docs in ${floor.seconds.toFixed(1)} s, ${floor.cpuSeconds.toFixed(1)} CPU s ` +
-      `against the replay's ${cpuSeconds.toFixed(1)} CPU s, iowait ${floor.cpu.iowaitSeconds.toFixed(1)} s`,
+      `against the replay's ${cpuSeconds.toFixed(1)} CPU s`,
   );
-  log(`  floor ${formatCpu(floor.cpu, floor.seconds)}`);
-  log(`  floor ${describeReads(beforeFloor, await snapshotReads(environment.db))}`);
+  logWhereItWent('floor', floor.cpu, floor.seconds, beforeFloor, await snapshotReads(environment.db));
   return {
     seconds,
     rssMb,
     busy,
     cpuRatio: replayCpuRatio({ cpuSeconds }, floor),
   };
+}
+
+/** A phase's CPU by part (with its iowait) and what it read, from the disk and into PostgreSQL's buffers. */
+function logWhereItWent(
+  phase: string,
+  cpu: CpuUsage,
+  seconds: number,
+  before: ReadsSnapshot,
+  after: ReadsSnapshot,
+): void {
+  log(`  ${phase} ${formatCpu(cpu, seconds)}`);
+  log(`  ${phase} ${describeReads(before, after)}`);
 }
 
 /** The events and places tables with their indexes, and the alias' indices in Elasticsearch. */
