@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsoleStack, type ConsoleStack } from './console-stack.fixture.js';
-import { TOTP_PERIOD_S, totpCodeAt } from '../services/console/src/accounts/two-factor.js';
+import { totpEnrolAndNextCodes } from '../services/console/src/accounts/two-factor.js';
 
 const PASSWORD = 'e2e password 1234';
 const NEW_PASSWORD = 'e2e new password 5678';
@@ -43,9 +43,8 @@ describe('console accounts in a real browser: verify, key, two-factor sign-in, r
     await page.getByRole('link', { name: 'Two-factor sign-in' }).click();
     await expect.poll(() => page.locator('[data-testid="totp-qr"] svg').count()).toBe(1);
     const totp = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
-    await page
-      .getByLabel('Code from the app')
-      .fill(totpCodeAt(totp, new Date(Date.now() - TOTP_PERIOD_S * 1000)));
+    const codes = totpEnrolAndNextCodes(totp, new Date());
+    await page.getByLabel('Code from the app').fill(codes.enrol);
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.getByTestId('recovery-codes').locator('li').count()).toBe(10);
 
@@ -55,7 +54,7 @@ describe('console accounts in a real browser: verify, key, two-factor sign-in, r
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${consoleUrl}/sign-in/two-factor`);
-    await page.getByRole('textbox', { name: 'Code' }).fill(totpCodeAt(totp, new Date()));
+    await page.getByRole('textbox', { name: 'Code' }).fill(codes.next);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${consoleUrl}/keys`);
     expect(await page.getByTestId('signed-in-as').textContent()).toContain(EMAIL);

@@ -7,7 +7,7 @@ import {
   startConsole,
   type ConsoleHarness,
 } from '../../services/console/test/support/console-harness.js';
-import { TOTP_PERIOD_S, totpCodeAt } from '../../services/console/src/accounts/two-factor.js';
+import { totpEnrolAndNextCodes } from '../../services/console/src/accounts/two-factor.js';
 
 // The two-factor and deletion forms' limits: every code and password is counted per account before it
 // is checked, so parallel guesses cannot exceed the limit, and a throttled attempt is refused even with
@@ -37,16 +37,16 @@ describe('two-factor and account deletion forms under guessing', () => {
     await harness.close();
   });
 
-  async function enrolled(email: string): Promise<{ browser: TestBrowser; secret: string }> {
+  /** A signed-up account with two-factor on, and a code it will accept next. */
+  async function enrolled(email: string): Promise<{ browser: TestBrowser; nextCode: string }> {
     const browser = new TestBrowser(harness.app);
     await signUp(browser, email);
     const page = await browser.get('/account/two-factor');
     const secret = /data-testid="totp-secret">([A-Z2-7]+)</.exec(page.body)?.[1] ?? '';
-    const enabled = await browser.post('/account/two-factor/enable', {
-      code: totpCodeAt(secret, new Date(Date.now() - TOTP_PERIOD_S * 1000)),
-    });
+    const codes = totpEnrolAndNextCodes(secret, new Date());
+    const enabled = await browser.post('/account/two-factor/enable', { code: codes.enrol });
     expect(enabled.statusCode).toBe(200);
-    return { browser, secret };
+    return { browser, nextCode: codes.next };
   }
 
   const sessionCount = async () =>
@@ -61,7 +61,7 @@ describe('two-factor and account deletion forms under guessing', () => {
 
   it(`admits ${CODES_MAX} code guesses per account at sign-in, in parallel too; then refuses the right code with 429`, async () => {
     const email = 'guessed@example.com';
-    const { browser, secret } = await enrolled(email);
+    const { browser, nextCode } = await enrolled(email);
     await browser.post('/sign-out', {}, { tokenFrom: '/keys' });
     const attacker = new TestBrowser(harness.app);
     await attacker.post('/sign-in', { email, password: PASSWORD }, { tokenFrom: '/sign-in' });
@@ -77,18 +77,14 @@ describe('two-factor and account deletion forms under guessing', () => {
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(ATTEMPTS - CODES_MAX);
     const throttled = answers.find((answer) => answer.statusCode === 429);
     expect(Number(throttled?.headers['retry-after'])).toBeGreaterThan(0);
-    const right = await attacker.post(
-      '/sign-in/two-factor',
-      { code: totpCodeAt(secret, new Date()) },
-      { csrf: { token } },
-    );
+    const right = await attacker.post('/sign-in/two-factor', { code: nextCode }, { csrf: { token } });
     expect(right.statusCode).toBe(429);
     expect(await sessionCount()).toBe(before);
   });
 
   it('earns nothing with an altered or missing ticket', async () => {
     const email = 'ticket@example.com';
-    const { browser, secret } = await enrolled(email);
+    const { browser, nextCode } = await enrolled(email);
     await browser.post('/sign-out', {}, { tokenFrom: '/keys' });
     const visitor = new TestBrowser(harness.app);
     await visitor.post('/sign-in', { email, password: PASSWORD }, { tokenFrom: '/sign-in' });
@@ -97,18 +93,10 @@ describe('two-factor and account deletion forms under guessing', () => {
     const token = csrfTokenIn((await visitor.get('/sign-in/two-factor')).body);
     // The same ticket moved to another account id: refused.
     visitor.cookies.set('console_2fa', ticket.replace(/^[^.]+/, '00000000-0000-4000-8000-000000000000'));
-    const moved = await visitor.post(
-      '/sign-in/two-factor',
-      { code: totpCodeAt(secret, new Date()) },
-      { csrf: { token } },
-    );
+    const moved = await visitor.post('/sign-in/two-factor', { code: nextCode }, { csrf: { token } });
     expect(moved.headers.location).toBe('/sign-in');
     visitor.cookies.delete('console_2fa');
-    const none = await visitor.post(
-      '/sign-in/two-factor',
-      { code: totpCodeAt(secret, new Date()) },
-      { csrf: { token } },
-    );
+    const none = await visitor.post('/sign-in/two-factor', { code: nextCode }, { csrf: { token } });
     expect(none.headers.location).toBe('/sign-in');
     expect((await visitor.get('/keys')).headers.location).toBe('/sign-in');
   });

@@ -11,7 +11,7 @@ import {
   startConsole,
   type ConsoleHarness,
 } from './support/console-harness.js';
-import { TOTP_PERIOD_S, totpCodeAt } from '../src/accounts/two-factor.js';
+import { totpEnrolAndNextCodes } from '../src/accounts/two-factor.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,9 +56,8 @@ describe('account deletion (console and `directory accounts delete`)', () => {
     const otp =
       /data-testid="totp-secret">([A-Z2-7]+)</.exec((await browser.get('/account/two-factor')).body)?.[1] ??
       '';
-    await browser.post('/account/two-factor/enable', {
-      code: totpCodeAt(otp, new Date(Date.now() - TOTP_PERIOD_S * 1000)),
-    });
+    const codes = totpEnrolAndNextCodes(otp, new Date());
+    await browser.post('/account/two-factor/enable', { code: codes.enrol });
     const elsewhere = new TestBrowser(harness.app);
 
     const page = await browser.get('/account/delete');
@@ -69,7 +68,7 @@ describe('account deletion (console and `directory accounts delete`)', () => {
     expect(noCode.statusCode).toBe(401);
     const deleted = await browser.post('/account/delete', {
       password: PASSWORD,
-      code: totpCodeAt(otp, new Date()),
+      code: codes.next,
     });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.body).toContain('Your account is deleted.');

@@ -6,7 +6,7 @@ import {
   startConsole,
   type ConsoleHarness,
 } from './support/console-harness.js';
-import { TOTP_PERIOD_S, totpCodeAt } from '../src/accounts/two-factor.js';
+import { totpEnrolAndNextCodes } from '../src/accounts/two-factor.js';
 
 describe('console two-factor sign-in (TOTP)', () => {
   let harness: ConsoleHarness;
@@ -48,11 +48,9 @@ describe('console two-factor sign-in (TOTP)', () => {
 
     const wrong = await browser.post('/account/two-factor/enable', { code: '000000' });
     expect(wrong.statusCode).toBe(400);
-    // One step back, so the sign-in below (this step) is a later one.
-    const enrolledAt = new Date(Date.now() - TOTP_PERIOD_S * 1000);
-    const enabled = await browser.post('/account/two-factor/enable', {
-      code: totpCodeAt(secret, enrolledAt),
-    });
+    // The sign-in below uses the next step's code, a later step than the enrolment's.
+    const totp = totpEnrolAndNextCodes(secret, new Date());
+    const enabled = await browser.post('/account/two-factor/enable', { code: totp.enrol });
     expect(enabled.statusCode).toBe(200);
     const codes = codesOn(enabled.body);
     expect(codes).toHaveLength(10);
@@ -71,7 +69,7 @@ describe('console two-factor sign-in (TOTP)', () => {
     await browser.post('/sign-out', {}, { tokenFrom: '/keys' });
     const visitor = await signInWithPassword(email);
     expect((await visitor.get('/keys')).headers.location).toBe('/sign-in');
-    const code = totpCodeAt(secret, new Date());
+    const code = totp.next;
     const signedIn = await visitor.post(
       '/sign-in/two-factor',
       { code },
@@ -114,10 +112,8 @@ describe('console two-factor sign-in (TOTP)', () => {
     const browser = new TestBrowser(harness.app);
     await signUp(browser, email);
     const secret = secretOn((await browser.get('/account/two-factor')).body);
-    await browser.post('/account/two-factor/enable', {
-      code: totpCodeAt(secret, new Date(Date.now() - TOTP_PERIOD_S * 1000)),
-    });
-    const code = totpCodeAt(secret, new Date());
+    const { enrol, next: code } = totpEnrolAndNextCodes(secret, new Date());
+    await browser.post('/account/two-factor/enable', { code: enrol });
     const noPassword = await browser.post(
       '/account/two-factor/disable',
       { password: 'wrong password!', code },

@@ -14,6 +14,7 @@ import {
   readSignInTicket,
   sealTotpSecret,
   totpCodeAt,
+  totpEnrolAndNextCodes,
   totpUri,
 } from '../src/accounts/two-factor.js';
 
@@ -79,6 +80,27 @@ describe('TOTP codes', () => {
         if (stale !== code && stale !== totpCodeAt(secret, now))
           expect(acceptedTotpStep(secret, stale, now, null)).toBeNull();
       }),
+    );
+  });
+
+  it('of the tests (enrol now, the next step after) are accepted whatever step boundary the server checks them across', () => {
+    const secret = newTotpSecret();
+    const period = TOTP_PERIOD_S * 1000;
+    fc.assert(
+      fc.property(
+        instant,
+        fc.integer({ min: 0, max: period - 1 }),
+        fc.integer({ min: 0, max: period - 1 }),
+        fc.integer({ min: 0, max: period - 1 }),
+        (at, intoStep, enrolDelay, laterDelay) => {
+          const now = new Date(at.getTime() + intoStep);
+          const { enrol, next } = totpEnrolAndNextCodes(secret, now);
+          const enrolled = acceptedTotpStep(secret, enrol, new Date(now.getTime() + enrolDelay), null);
+          expect(enrolled).not.toBeNull();
+          const later = new Date(now.getTime() + enrolDelay + laterDelay);
+          expect(acceptedTotpStep(secret, next, later, enrolled)).not.toBeNull();
+        },
+      ),
     );
   });
 

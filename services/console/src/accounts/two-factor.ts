@@ -48,6 +48,19 @@ export function totpCodeAt(secretBase32: string, at: Date): string {
   return totpOf(secretBase32, '').generate({ timestamp: at.getTime() });
 }
 
+/**
+ * The tests' authenticator for turning two-factor on and then using it: this step's code to enrol,
+ * the next step's for what follows. Both are accepted whichever step the server is in when it
+ * checks them (this one or the next, within one period), and the second is always a later step
+ * than the first, so it is never taken for a replay.
+ */
+export function totpEnrolAndNextCodes(secretBase32: string, now: Date): { enrol: string; next: string } {
+  return {
+    enrol: totpCodeAt(secretBase32, now),
+    next: totpCodeAt(secretBase32, new Date(now.getTime() + TOTP_PERIOD_S * 1000)),
+  };
+}
+
 /** What a typed code looks like: six digits, spaces allowed between them. */
 export function normalizeTotpCode(input: string): string | null {
   const code = input.replace(/\s/g, '');
