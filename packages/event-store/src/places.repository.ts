@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import { doctorDigest, type PlaceProjection } from '@directory/domain';
@@ -34,7 +35,46 @@ export async function replacePlaceStates(
   db: Database,
   rows: ReadonlyArray<SerializedPlaceState>,
 ): Promise<void> {
-  await upsertStates(db, rows, 'same-or-newer');
+  await upsertStates(db, await statesTheReplayChanges(db, rows), 'same-or-newer');
+}
+
+/**
+ * The refolded states whose write would change their stored row (the upsert's own condition below,
+ * with the documents compared by digest), found with a plain select. The upsert locks every row it
+ * meets before it checks its condition, and that lock dirties the row's page and logs it: a replay
+ * that changes nothing (the fold did not change) would otherwise log every page of the table. A
+ * worker's write landing between this read and the upsert has a newer version, which the upsert's
+ * condition keeps whether or not the row is sent.
+ */
+async function statesTheReplayChanges(
+  db: Database,
+  rows: ReadonlyArray<SerializedPlaceState>,
+): Promise<SerializedPlaceState[]> {
+  if (rows.length === 0) return [];
+  const { rows: changed } = await sql<{ place_id: string }>`
+    select v.place_id
+    from unnest(${columnOf(rows, (row) => row.placeId)}::text[],
+                ${columnOf(rows, (row) => row.stateVersion)}::bigint[],
+                ${columnOf(rows, (row) => documentDigest(row.documentJson))}::text[],
+                ${columnOf(rows, (row) => row.merge?.mergedInto ?? null)}::text[],
+                ${columnOf(rows, (row) => row.merge?.mergedAt ?? null)}::timestamptz[],
+                ${columnOf(rows, (row) => row.merge?.profilePage ?? null)}::text[])
+      as v(place_id, state_version, document_digest, merged_into, merged_at, merged_profile)
+    left join places on places.place_id = v.place_id
+    where places.place_id is null
+       or places.state_version < v.state_version
+       or (places.state_version = v.state_version
+           and (sha256(convert_to(places.document::text, 'UTF8')) <> decode(v.document_digest, 'hex')
+                or places.merged_into is distinct from v.merged_into
+                or places.merged_at is distinct from v.merged_at
+                or places.merged_profile is distinct from v.merged_profile))`.execute(db);
+  const changedIds = new Set(changed.map((row) => row.place_id));
+  return rows.filter((row) => changedIds.has(row.placeId));
+}
+
+/** The SHA-256 of a document's JSON text, as PostgreSQL computes it of the stored `json` text. */
+function documentDigest(documentJson: string): string {
+  return createHash('sha256').update(documentJson).digest('hex');
 }
 
 /** `doctorDigest` of a stored document, computed by PostgreSQL: it parses the document for its `doctor`. */

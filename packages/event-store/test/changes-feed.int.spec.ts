@@ -181,15 +181,32 @@ describe('changes feed (places table, migration 0005)', () => {
     const rowVersion = async () =>
       (await sql<{ xmin: string }>`select xmin::text as xmin from places where place_id = 'r'`.execute(db))
         .rows[0]?.xmin;
+    // Not even locked: a lock (xmax) would dirty and log the row's page for nothing.
+    const rowLocker = async () =>
+      (await sql<{ xmax: string }>`select xmax::text as xmax from places where place_id = 'r'`.execute(db))
+        .rows[0]?.xmax;
     const before = await rowVersion();
     await replacePlaceStates(db, [{ ...state, documentJson: JSON.stringify(state.document) }]);
     expect(await rowVersion()).toBe(before);
+    expect(await rowLocker()).toBe('0');
+
+    // The same document with a merge the refold found: written.
+    const merge = { placeId: 'r', mergedInto: 's', mergedAt: '2026-11-01T00:00:00.000Z', profilePage: null };
+    await replacePlaceStates(db, [{ ...state, merge, documentJson: JSON.stringify(state.document) }]);
+    const merged = await sql<{
+      merged_into: string | null;
+    }>`select merged_into from places where place_id = 'r'`.execute(db);
+    expect(merged.rows[0]?.merged_into).toBe('s');
+    const beforeRefold = await rowVersion();
+    expect(beforeRefold).not.toBe(before);
+    await replacePlaceStates(db, [{ ...state, merge, documentJson: JSON.stringify(state.document) }]);
+    expect(await rowVersion()).toBe(beforeRefold);
 
     const refolded = placeRow('r', 1, { country: 'de' });
     if (refolded.document.served)
       refolded.document.doctor = { ...refolded.document.doctor, name: 'r refolded' };
     await replacePlaceStates(db, [{ ...refolded, documentJson: JSON.stringify(refolded.document) }]);
-    expect(await rowVersion()).not.toBe(before);
+    expect(await rowVersion()).not.toBe(beforeRefold);
     const stored = await sql<{
       name: string;
     }>`select document -> 'doctor' ->> 'name' as name from places where place_id = 'r'`.execute(db);
