@@ -44,6 +44,7 @@ import {
   roundedRange,
   ROUNDS_OPTION,
 } from './rounds.js';
+import { tableUpdates } from './postgres-counters.js';
 import { createRandom } from './seeded-random.js';
 
 const { values } = parseArgs({
@@ -296,16 +297,6 @@ async function applyPage(db: Database, layout: Layout, page: Page): Promise<void
   });
   await layout.markProjected(db, projected);
   await clearProjectionFailures(db, projected);
-}
-
-async function tableUpdates(db: Database, table: string): Promise<{ updates: number; hot: number }> {
-  // The backend's counters reach the shared statistics at the end of a transaction, at most once a
-  // second unless forced.
-  await sql`select pg_stat_force_next_flush()`.execute(db);
-  const row = await sql<{ updates: number; hot: number }>`
-    select n_tup_upd::float8 as updates, n_tup_hot_upd::float8 as hot
-    from pg_stat_user_tables where relname = ${table}`.execute(db);
-  return { updates: row.rows[0]?.updates ?? 0, hot: row.rows[0]?.hot ?? 0 };
 }
 
 async function runSide(

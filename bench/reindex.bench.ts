@@ -54,6 +54,7 @@ import {
   startReindex,
 } from './reindex-process.js';
 import { participantSeconds, participantsBetween, snapshotParticipants } from './participant-cpu.js';
+import { tableUpdates, walCounters } from './postgres-counters.js';
 import {
   describeAgainstReplays,
   REPLAY_PHASES,
@@ -218,18 +219,6 @@ async function storeAsAnOlderFold(): Promise<void> {
   await sql`vacuum analyze places`.execute(db);
 }
 
-/**
- * Rows of `places` updated so far (the statistics a finished backend has flushed) and the WAL position:
- * whether a replay rewrote rows, and what it logged.
- */
-async function placesWrites(): Promise<{ updated: number; walBytes: number }> {
-  await sql`select pg_stat_clear_snapshot()`.execute(db);
-  const { rows } = await sql<{ updated: number; wal_bytes: number }>`
-    select (select n_tup_upd from pg_stat_user_tables where relname = 'places')::float8 as updated,
-           pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8 as wal_bytes`.execute(db);
-  return { updated: rows[0]?.updated ?? 0, walBytes: rows[0]?.wal_bytes ?? 0 };
-}
-
 /** The served documents, serialized beforehand (untimed), for raw's bulk loads. */
 async function writeBulkFile(): Promise<string> {
   const bulkFile = join(workDir, 'bulk.ndjson');
@@ -255,7 +244,7 @@ function startOurReindex() {
 async function runOurs(served: number): Promise<Measured> {
   await storeAsAnOlderFold();
   await environment.settle();
-  const writesBefore = await placesWrites();
+  const [updatesBefore, walBefore] = [await tableUpdates(db, 'places'), await walCounters(db)];
   const {
     value: output,
     seconds,
@@ -266,17 +255,16 @@ async function runOurs(served: number): Promise<Measured> {
     if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
     return reindex.output();
   });
-  const writesAfter = await placesWrites();
+  const [updatesAfter, walAfter] = [await tableUpdates(db, 'places'), await walCounters(db)];
   const rssMb = reindexPeakRssMb(output);
   log(
     `ours:  ${served} docs in ${seconds.toFixed(1)} s = ${(served / seconds).toFixed(0)} docs/s, peak RSS ${rssMb} MB`,
   );
   log(`       ${/done in .*/.exec(output)?.[0] ?? ''}`);
   log(
-    `       places rows rewritten ${writesAfter.updated - writesBefore.updated}, WAL ${(
-      (writesAfter.walBytes - writesBefore.walBytes) /
-      1e6
-    ).toFixed(0)} MB (the whole cluster's)`,
+    `       places rows rewritten ${updatesAfter.updates - updatesBefore.updates}, WAL ` +
+      `${((walAfter.bytes - walBefore.bytes) / 1e6).toFixed(0)} MB and ${walAfter.fpi - walBefore.fpi} ` +
+      `full-page images (the whole cluster's)`,
   );
   log(`       ${formatCpu(cpu, seconds, cores)}`);
   return {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { generateEvents } from '@directory/sample-data';
 import { log, type BenchEnvironment } from './bench-environment.js';
 import { startIngestPipeline } from './ingest-pipeline.js';
+import { walCounters } from './postgres-counters.js';
 import type { SampledRecord } from './scale-workloads.js';
 
 /**
@@ -47,18 +48,6 @@ export async function ingestBatch(
   return lines;
 }
 
-/**
- * The server's write-ahead log so far: bytes (the insert position: exact at any moment) and full-page
- * images (pg_stat_wal: a backend reports its count when it goes idle, at most once a second, and when it
- * exits). The whole cluster's.
- */
-async function walCounters(environment: BenchEnvironment): Promise<{ bytes: number; fpi: number }> {
-  const { rows } = await sql<{ bytes: string; fpi: string }>`
-    select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text as bytes, wal_fpi::text as fpi
-    from pg_stat_wal`.execute(environment.db);
-  return { bytes: Number(rows[0]?.bytes ?? 0), fpi: Number(rows[0]?.fpi ?? 0) };
-}
-
 /** What the ingest measure ran: one batch, or batches until a duration passed. */
 export type IngestFigures = {
   events: number;
@@ -89,7 +78,7 @@ export async function measureIngest(
   let walBefore: { bytes: number; fpi: number };
   try {
     await environment.settle();
-    walBefore = await walCounters(environment);
+    walBefore = await walCounters(environment.db);
     for (let round = 0; round === 0 || seconds < minimumSeconds; round++) {
       const lines = await nextBatch(round);
       const started = performance.now();
@@ -107,7 +96,7 @@ export async function measureIngest(
   } finally {
     await pipeline.stop();
   }
-  const walAfter = await walCounters(environment);
+  const walAfter = await walCounters(environment.db);
   const perEvent = (value: number) => value / Math.max(events, 1);
   log(
     `  ingest: ${events} events in ${seconds.toFixed(1)} s = ${(events / seconds).toFixed(0)} events/s ` +
