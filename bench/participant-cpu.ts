@@ -25,13 +25,17 @@ function readStat(pid: number): { ppid: number; reapedChildrenTicks: number } | 
   }
 }
 
-/** The postmaster among PostgreSQL's processes: the one whose parent is not one of them. */
-export function postmasterOf(
+/**
+ * The postmasters among PostgreSQL's processes: those whose parent is not one of them. A machine may
+ * run several clusters (the shared server and a bench's private one), and with pids wrapping at 32,768
+ * their order says nothing about which is which.
+ */
+export function postmastersOf(
   postgresPids: ReadonlyArray<number>,
   parentOf: (pid: number) => number | undefined,
-): number | undefined {
+): number[] {
   const all = new Set(postgresPids);
-  return postgresPids.find((pid) => {
+  return postgresPids.filter((pid) => {
     const parent = parentOf(pid);
     return parent !== undefined && !all.has(parent);
   });
@@ -39,9 +43,10 @@ export function postmasterOf(
 
 export type ParticipantSnapshot = {
   cpu: CpuSnapshot;
-  /** Seconds of this process' exited children, and of the postmaster's exited backends. */
+  /** Seconds of this process' exited children. */
   reapedBySelf: number;
-  reapedByPostmaster: number;
+  /** Seconds of each postmaster's exited backends, by the postmaster's pid. */
+  reapedByPostmasters: Map<number, number>;
 };
 
 function reapedSeconds(pid: number | undefined): number {
@@ -58,8 +63,12 @@ export function snapshotParticipants(
   const postgresPids = [...cpu.processes]
     .filter(([, { part }]) => part === POSTGRESQL_PART)
     .map(([pid]) => pid);
-  const postmaster = postmasterOf(postgresPids, (pid) => readStat(pid)?.ppid);
-  return { cpu, reapedBySelf: reapedSeconds(process.pid), reapedByPostmaster: reapedSeconds(postmaster) };
+  const postmasters = postmastersOf(postgresPids, (pid) => readStat(pid)?.ppid);
+  return {
+    cpu,
+    reapedBySelf: reapedSeconds(process.pid),
+    reapedByPostmasters: new Map(postmasters.map((pid) => [pid, reapedSeconds(pid)])),
+  };
 }
 
 /** The part name cpu-usage.ts gives PostgreSQL's processes. */
@@ -81,7 +90,10 @@ export function participantsBetween(
     if (seconds > 0) byPart.set(part, (byPart.get(part) ?? 0) + seconds);
   };
   add(exitedChild, after.reapedBySelf - before.reapedBySelf);
-  add(POSTGRESQL_PART, after.reapedByPostmaster - before.reapedByPostmaster);
+  // Per postmaster, so one started meanwhile counts from zero and one stopped meanwhile counts nothing.
+  for (const [pid, seconds] of after.reapedByPostmasters) {
+    add(POSTGRESQL_PART, seconds - (before.reapedByPostmasters.get(pid) ?? 0));
+  }
   return { ...usage, byPart };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  postmasterOf,
+  postmastersOf,
   parseStatLine,
   participantsBetween,
   participantSeconds,
@@ -85,18 +85,21 @@ describe('participant CPU', () => {
     expect(parseStatLine(stat)).toEqual({ ppid: 1, reapedChildrenTicks: 150 });
   });
 
-  it('the postmaster is the PostgreSQL process whose parent is not one', () => {
+  it('the postmasters are the PostgreSQL processes whose parent is not one, whatever their pids', () => {
+    // A private cluster whose pid wrapped below the shared server's.
     const parents = new Map([
       [10, 1],
       [11, 10],
       [12, 10],
+      [5, 900],
+      [6, 5],
     ]);
-    expect(postmasterOf([11, 10, 12], (pid) => parents.get(pid))).toBe(10);
-    expect(postmasterOf([], (pid) => parents.get(pid))).toBeUndefined();
+    expect(postmastersOf([5, 6, 11, 10, 12], (pid) => parents.get(pid))).toEqual([5, 10]);
+    expect(postmastersOf([], (pid) => parents.get(pid))).toEqual([]);
   });
 
   it('adds the CPU of exited children and exited backends to their parts', () => {
-    const snapshot = (seconds: number, reapedBySelf: number, reapedByPostmaster: number) => ({
+    const snapshot = (seconds: number, reapedBySelf: number, reapedByPostmasters: Map<number, number>) => ({
       cpu: {
         busySeconds: 0,
         stealSeconds: 0,
@@ -104,12 +107,32 @@ describe('participant CPU', () => {
         processes: new Map([[42, { part: 'postgresql', seconds }]]),
       } satisfies CpuSnapshot,
       reapedBySelf,
-      reapedByPostmaster,
+      reapedByPostmasters,
     });
-    const usage = participantsBetween(snapshot(1, 5, 2), snapshot(1.5, 12, 4), 'reindex');
+    // Two clusters' backends exit during the phase; a third postmaster starts (counted from zero) and a
+    // fourth stops (nothing counted).
+    const before = snapshot(
+      1,
+      5,
+      new Map([
+        [10, 2],
+        [5, 1],
+        [7, 50],
+      ]),
+    );
+    const after = snapshot(
+      1.5,
+      12,
+      new Map([
+        [10, 4],
+        [5, 4],
+        [8, 0.5],
+      ]),
+    );
+    const usage = participantsBetween(before, after, 'reindex');
     expect(usage.byPart.get('reindex')).toBeCloseTo(7);
-    expect(usage.byPart.get('postgresql')).toBeCloseTo(2.5);
-    expect(participantSeconds(usage, ['reindex', 'postgresql'])).toBeCloseTo(9.5);
+    expect(usage.byPart.get('postgresql')).toBeCloseTo(0.5 + 2 + 3 + 0.5);
+    expect(participantSeconds(usage, ['reindex', 'postgresql'])).toBeCloseTo(13);
     expect(participantSeconds(usage, ['reindex', 'elasticsearch'])).toBeCloseTo(7);
   });
 });
