@@ -49,9 +49,8 @@ export type ParticipantSnapshot = {
   reapedByPostmasters: Map<number, number>;
 };
 
-function reapedSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  return (readStat(pid)?.reapedChildrenTicks ?? 0) / TICKS_PER_SECOND;
+function reapedSeconds(stat: { reapedChildrenTicks: number } | undefined): number {
+  return (stat?.reapedChildrenTicks ?? 0) / TICKS_PER_SECOND;
 }
 
 export function snapshotParticipants(
@@ -60,14 +59,18 @@ export function snapshotParticipants(
 ): ParticipantSnapshot | undefined {
   const cpu = snapshotCpu(childPids, names);
   if (cpu === undefined) return undefined;
-  const postgresPids = [...cpu.processes]
-    .filter(([, { part }]) => part === POSTGRESQL_PART)
-    .map(([pid]) => pid);
-  const postmasters = postmastersOf(postgresPids, (pid) => readStat(pid)?.ppid);
+  // Each PostgreSQL process' stat read once: its parent finds the postmasters, and a postmaster's own
+  // line holds its exited backends' CPU.
+  const postgresStats = new Map(
+    [...cpu.processes]
+      .filter(([, { part }]) => part === POSTGRESQL_PART)
+      .map(([pid]) => [pid, readStat(pid)] as const),
+  );
+  const postmasters = postmastersOf([...postgresStats.keys()], (pid) => postgresStats.get(pid)?.ppid);
   return {
     cpu,
-    reapedBySelf: reapedSeconds(process.pid),
-    reapedByPostmasters: new Map(postmasters.map((pid) => [pid, reapedSeconds(pid)])),
+    reapedBySelf: reapedSeconds(readStat(process.pid)),
+    reapedByPostmasters: new Map(postmasters.map((pid) => [pid, reapedSeconds(postgresStats.get(pid))])),
   };
 }
 

@@ -244,7 +244,8 @@ function startOurReindex() {
 async function runOurs(served: number): Promise<Measured> {
   await storeAsAnOlderFold();
   await environment.settle();
-  const [updatesBefore, walBefore] = [await tableUpdates(db, 'places'), await walCounters(db)];
+  const updatesBefore = await tableUpdates(db, 'places');
+  const walBefore = await walCounters(db);
   const {
     value: output,
     seconds,
@@ -255,7 +256,8 @@ async function runOurs(served: number): Promise<Measured> {
     if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
     return reindex.output();
   });
-  const [updatesAfter, walAfter] = [await tableUpdates(db, 'places'), await walCounters(db)];
+  const updatesAfter = await tableUpdates(db, 'places');
+  const walAfter = await walCounters(db);
   const rssMb = reindexPeakRssMb(output);
   log(
     `ours:  ${served} docs in ${seconds.toFixed(1)} s = ${(served / seconds).toFixed(0)} docs/s, peak RSS ${rssMb} MB`,
