@@ -30,6 +30,7 @@ import type { PlaceProjection } from '@directory/domain';
 import {
   appendEvents,
   doctorDigestInDatabase,
+  documentDigestInDatabase,
   savePlaceStates,
   streamProjections,
 } from '@directory/event-store';
@@ -192,11 +193,12 @@ async function seed(): Promise<number> {
         order by position`.execute(db);
   }
   // As in production, the rows were written long before the reindex (not inside its catch-up margin), and
-  // by the current worker: with the doctor digest the clones' SQL copy left out, the one a write of a row
-  // without it computes from the stored document.
+  // by the current worker: with the digests the clones' SQL copy left out, the ones a write of a row
+  // without them computes from the stored document.
   await sql`
     update places set projected_version = 0, updated_at = now() - interval '1 hour',
-      doctor_digest = ${doctorDigestInDatabase(sql.ref('document'))}`.execute(db);
+      doctor_digest = ${doctorDigestInDatabase(sql.ref('document'))},
+      document_digest = ${documentDigestInDatabase(sql.ref('document'))}`.execute(db);
   // The replay reads the events table by place: fresh statistics, as a long-lived store would have.
   if (replay) await sql`vacuum analyze`.execute(db);
   const count = Number(

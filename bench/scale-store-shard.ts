@@ -2,7 +2,13 @@
 // its own, validated and de-duplicated as the worker does, its places folded, ready as COPY text. No
 // database here, so worker threads can run it: the store is the slices in order, whatever thread built
 // which, so it is the same for a seed whatever the number of threads.
-import { doctorDigest, parsePlaceEvent, projectPlace, type StoredPlaceEvent } from '@directory/domain';
+import {
+  doctorDigest,
+  documentDigest,
+  parsePlaceEvent,
+  projectPlace,
+  type StoredPlaceEvent,
+} from '@directory/domain';
 import { generateEvents } from '@directory/sample-data';
 
 /** A slice: the generator's `events` for `seed`, stopped before the new place past `places`. */
@@ -124,10 +130,11 @@ export function buildShard(shard: Shard, settings: ShardSettings): BuiltShard {
     const country = served
       ? projection.document.country
       : lastServedCountry(placeId, stream.events, settings.siteOrigin);
+    const documentJson = JSON.stringify(projection.document);
     const line = placeLine(
       placeId,
-      JSON.stringify(projection.document),
-      doctorDigest(projection.document),
+      documentJson,
+      { doctor: doctorDigest(projection.document), document: documentDigest(documentJson) },
       stream.events.length,
       projection.stateVersion,
       served,
@@ -208,7 +215,7 @@ export function eventsText(built: Pick<BuiltShard, 'eventPositions' | 'eventTail
 function placeLine(
   placeId: string,
   documentJson: string,
-  doctorDigestHex: string,
+  digestsHex: { doctor: string; document: string },
   streamVersion: number,
   stateVersion: number,
   served: boolean,
@@ -218,7 +225,7 @@ function placeLine(
   const now = settings.placesNow;
   const feed = country === null ? '\\N\t\\N\t\\N' : `${settings.placesXid}\t${copyText(country)}\t${now}`;
   // bytea in hex form; COPY's text format takes its backslash doubled.
-  return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${now}\t${served ? 't' : 'f'}\t${now}\t${feed}\t\\\\x${doctorDigestHex}\n`;
+  return `${copyText(placeId)}\t${copyText(documentJson)}\t${streamVersion}\t${stateVersion}\t0\t${now}\t${served ? 't' : 'f'}\t${now}\t${feed}\t\\\\x${digestsHex.doctor}\t\\\\x${digestsHex.document}\n`;
 }
 
 /**

@@ -86,7 +86,7 @@ const BACKLOG_BYTES = 32 << 20;
 const EVENT_COLUMNS = 'position, event_id, place_id, type, occurred_at, schema_version, payload, recorded_at';
 const PLACE_COLUMNS =
   'place_id, document, stream_version, state_version, projected_version, lag_since, served, updated_at, ' +
-  'changed_xid, feed_country, changed_at, doctor_digest';
+  'changed_xid, feed_country, changed_at, doctor_digest, document_digest';
 
 /** Builds the store in the (migrated, empty) database at `databaseUrl`. */
 export async function buildScaleStore(

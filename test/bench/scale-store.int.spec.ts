@@ -51,7 +51,7 @@ async function placeRows(db: Database): Promise<unknown[]> {
     select place_id, document::text as document, stream_version, state_version, projected_version, served,
            feed_country, sweep_claimed_until, lag_since is null as no_lag_since,
            changed_xid is null as no_changed_xid, changed_at is null as no_changed_at,
-           encode(doctor_digest, 'hex') as doctor_digest
+           encode(doctor_digest, 'hex') as doctor_digest, encode(document_digest, 'hex') as document_digest
     from places order by place_id`.execute(db);
   return result.rows;
 }

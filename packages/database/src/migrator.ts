@@ -26,6 +26,7 @@ import * as accountEvents from './migrations/0018-account-events.js';
 import * as twoFactorAndDeletion from './migrations/0019-two-factor-and-deletion.js';
 import * as mergedProfilePages from './migrations/0020-merged-profile-pages.js';
 import * as doctorDigest from './migrations/0021-doctor-digest.js';
+import * as documentDigest from './migrations/0022-document-digest.js';
 
 // Migrations live in code (no directory scanning), so they run the same from source, tests and bundles.
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0019-two-factor-and-deletion': twoFactorAndDeletion,
   '0020-merged-profile-pages': mergedProfilePages,
   '0021-doctor-digest': doctorDigest,
+  '0022-document-digest': documentDigest,
 };
 
 function migratorFor<Schema>(db: Kysely<Schema>): Migrator {

@@ -39,6 +39,8 @@ export type PlacesTable = {
   merged_profile: ColumnType<string | null, never, never>;
   /** SHA-256 of the document's `doctor` JSON text, written with it; null on rows written before it was kept. */
   doctor_digest: ColumnType<Buffer | null, never, never>;
+  /** SHA-256 of the document's JSON text, written with it; null on rows written before it was kept. */
+  document_digest: ColumnType<Buffer | null, never, never>;
 };
 
 /** Written by the `places_departure` trigger only: a place's removal from a dataset it left for another. */

@@ -268,7 +268,7 @@ export {
   type ChangesStart,
 } from './changes/changes-params.js';
 export { feedAfterSnapshot } from './changes/changes-cursor.js';
-export { doctorDigest } from './search/doctor-digest.js';
+export { doctorDigest, documentDigest } from './search/place-digests.js';
 export {
   EXPORT_PAGE_SIZE,
   EXPORT_RECORDS_PER_UNIT,

@@ -23,7 +23,7 @@ export {
   type StoredProjection,
   type SerializedPlaceState,
 } from './places.repository.js';
-export { doctorDigestInDatabase } from './places.repository.js';
+export { doctorDigestInDatabase, documentDigestInDatabase } from './places.repository.js';
 export {
   recordDeadLetters,
   listDeadLetters,

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { sql, type Kysely, type QueryCreator, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
-import { doctorDigest, type PlaceProjection } from '@directory/domain';
+import { doctorDigest, documentDigest, type PlaceProjection } from '@directory/domain';
 import { columnOf, jsonColumnOf } from './row-binding.js';
 
 /** A stored index document as text, ready to be sent to the index as it is. */
@@ -13,6 +12,15 @@ export type StoredProjection = { placeId: string; version: number; documentJson:
  */
 export type SerializedPlaceState = PlaceProjection & { documentJson: string };
 
+/** A state as it is written: its document as text, and that text's digest (migration 0022). */
+type StateToWrite = SerializedPlaceState & { documentDigest: string };
+
+function toWrite(row: PlaceProjection | SerializedPlaceState): StateToWrite {
+  // A serialized document is sent as it is, so a replay's text is not serialized again.
+  const documentJson = 'documentJson' in row ? row.documentJson : JSON.stringify(row.document);
+  return { ...row, documentJson, documentDigest: documentDigest(documentJson) };
+}
+
 /**
  * Saves folded states. A row only moves forward: when two workers refold the same place concurrently,
  * the one that saw more of the stream (higher version) wins, whatever order their writes land in.
@@ -21,7 +29,7 @@ export async function savePlaceStates(
   db: Database,
   rows: ReadonlyArray<PlaceProjection | SerializedPlaceState>,
 ): Promise<void> {
-  await upsertStates(db, rows, 'newer');
+  await upsertStates(db, rows.map(toWrite), 'newer');
 }
 
 /**
@@ -35,27 +43,26 @@ export async function replacePlaceStates(
   db: Database,
   rows: ReadonlyArray<SerializedPlaceState>,
 ): Promise<void> {
-  await upsertStates(db, await statesTheReplayChanges(db, rows), 'same-or-newer');
+  await upsertStates(db, await statesTheReplayChanges(db, rows.map(toWrite)), 'same-or-newer');
 }
 
 /**
- * The refolded states whose write would change their stored row (the upsert's own condition below,
- * with the documents compared by digest), found with a plain select. The upsert locks every row it
- * meets before it checks its condition, and that lock dirties the row's page and logs it: a replay
- * that changes nothing (the fold did not change) would otherwise log every page of the table. A
- * worker's write landing between this read and the upsert has a newer version, which the upsert's
- * condition keeps whether or not the row is sent.
+ * The refolded states whose write would change their stored row (the upsert's own condition below),
+ * found with a plain select. The upsert locks every row it meets before it checks its condition, and
+ * that lock dirties the row's page and logs it: a replay that changes nothing (the fold did not change)
+ * would otherwise log every page of the table. A worker's write landing between this read and the
+ * upsert has a newer version, which the upsert's condition keeps whether or not the row is sent.
  */
 async function statesTheReplayChanges(
   db: Database,
-  rows: ReadonlyArray<SerializedPlaceState>,
-): Promise<SerializedPlaceState[]> {
+  rows: ReadonlyArray<StateToWrite>,
+): Promise<StateToWrite[]> {
   if (rows.length === 0) return [];
   const { rows: changed } = await sql<{ place_id: string }>`
     select v.place_id
     from unnest(${columnOf(rows, (row) => row.placeId)}::text[],
                 ${columnOf(rows, (row) => row.stateVersion)}::bigint[],
-                ${columnOf(rows, (row) => documentDigest(row.documentJson))}::text[],
+                ${columnOf(rows, (row) => row.documentDigest)}::text[],
                 ${columnOf(rows, (row) => row.merge?.mergedInto ?? null)}::text[],
                 ${columnOf(rows, (row) => row.merge?.mergedAt ?? null)}::timestamptz[],
                 ${columnOf(rows, (row) => row.merge?.profilePage ?? null)}::text[])
@@ -64,7 +71,7 @@ async function statesTheReplayChanges(
     where places.place_id is null
        or places.state_version < v.state_version
        or (places.state_version = v.state_version
-           and (sha256(convert_to(places.document::text, 'UTF8')) <> decode(v.document_digest, 'hex')
+           and (${storedDocumentDigest} is distinct from decode(v.document_digest, 'hex')
                 or places.merged_into is distinct from v.merged_into
                 or places.merged_at is distinct from v.merged_at
                 or places.merged_profile is distinct from v.merged_profile))`.execute(db);
@@ -72,46 +79,44 @@ async function statesTheReplayChanges(
   return rows.filter((row) => changedIds.has(row.placeId));
 }
 
-/** The SHA-256 of a document's JSON text, as PostgreSQL computes it of the stored `json` text. */
-function documentDigest(documentJson: string): string {
-  return createHash('sha256').update(documentJson).digest('hex');
-}
-
 /** `doctorDigest` of a stored document, computed by PostgreSQL: it parses the document for its `doctor`. */
 export function doctorDigestInDatabase(document: RawBuilder<unknown>): RawBuilder<Buffer> {
   return sql<Buffer>`sha256(convert_to(coalesce((${document} -> 'doctor')::text, 'null'), 'UTF8'))`;
 }
 
-/**
- * The stored row's doctor digest; a row written before digests were kept (migration 0021) has none, and
- * its document is digested instead: parsed once, by the write that then stores the digest.
+/** `documentDigest` of a stored document, computed by PostgreSQL from its text (read and decompressed). */
+export function documentDigestInDatabase(document: RawBuilder<unknown>): RawBuilder<Buffer> {
+  return sql<Buffer>`sha256(convert_to(${document}::text, 'UTF8'))`;
+}
+
+/*
+ * The stored row's digests; a row written before they were kept (migrations 0021, 0022) has none, and its
+ * document is digested instead, by the write that then stores them. A stub row (events stored, never
+ * folded) has no document, and so no digest: any state differs from it.
  */
 const storedDoctorDigest = sql`coalesce(places.doctor_digest, ${doctorDigestInDatabase(sql.ref('places.document'))})`;
+const storedDocumentDigest = sql`coalesce(places.document_digest, ${documentDigestInDatabase(sql.ref('places.document'))})`;
 
 async function upsertStates(
   db: Database,
-  rows: ReadonlyArray<PlaceProjection | SerializedPlaceState>,
+  rows: ReadonlyArray<StateToWrite>,
   when: 'newer' | 'same-or-newer',
 ): Promise<void> {
   if (rows.length === 0) return;
   const sorted = byPlaceId(rows);
   // A replay rewrites a row at the same version only if the refold changed it: an unchanged row is
   // not written again (no new row version, WAL or index entries for what a replay with an unchanged fold
-  // would only copy). The documents are compared as stored text: both are JSON.stringify output.
+  // would only copy). The documents are compared by the digest of their text, as the replay's select does.
   const condition =
     when === 'newer'
       ? sql`places.state_version < excluded.state_version`
       : sql`(places.state_version < excluded.state_version
              or (places.state_version = excluded.state_version
-                 and (places.document::text is distinct from excluded.document::text
+                 and (${storedDocumentDigest} is distinct from excluded.document_digest
                       or places.merged_into is distinct from excluded.merged_into
                       or places.merged_at is distinct from excluded.merged_at
                       or places.merged_profile is distinct from excluded.merged_profile)))`;
   const updatedAt = when === 'newer' ? sql`excluded.updated_at` : sql`places.updated_at`;
-  // A serialized document is sent as it is, so a replay's text is not serialized again.
-  const documents = sorted.map((row) =>
-    'documentJson' in row ? row.documentJson : JSON.stringify(row.document),
-  );
   // The changes feed (migrations 0005, 0011): `changed_xid` and `changed_at` move to this transaction
   // only when what a consumer sees changes (served or not, the public doctor, the dataset), so a re-crawl
   // with identical data or a replay with an unchanged fold adds nothing to the feed. Doctors are compared
@@ -121,27 +126,30 @@ async function upsertStates(
   await sql`
     insert into places (place_id, document, state_version, stream_version, served, updated_at,
                         changed_xid, changed_at, feed_country, merged_into, merged_at, merged_profile,
-                        doctor_digest)
+                        doctor_digest, document_digest)
     select place_id, document, state_version, state_version, served, now(),
            case when served then pg_current_xact_id() end, case when served then now() end,
            case when served then country end, merged_into, merged_at, merged_profile,
-           decode(doctor_digest, 'hex')
-    from unnest(${columnOf(sorted, (row) => row.placeId)}::text[], ${jsonColumnOf(documents)},
+           decode(doctor_digest, 'hex'), decode(document_digest, 'hex')
+    from unnest(${columnOf(sorted, (row) => row.placeId)}::text[],
+                ${jsonColumnOf(sorted.map((row) => row.documentJson))},
                 ${columnOf(sorted, (row) => row.stateVersion)}::bigint[],
                 ${columnOf(sorted, (row) => row.document.served)}::boolean[],
                 ${columnOf(sorted, (row) => (row.document.served ? row.document.country : null))}::text[],
                 ${columnOf(sorted, (row) => row.merge?.mergedInto ?? null)}::text[],
                 ${columnOf(sorted, (row) => row.merge?.mergedAt ?? null)}::timestamptz[],
                 ${columnOf(sorted, (row) => row.merge?.profilePage ?? null)}::text[],
-                ${columnOf(sorted, (row) => doctorDigest(row.document))}::text[])
+                ${columnOf(sorted, (row) => doctorDigest(row.document))}::text[],
+                ${columnOf(sorted, (row) => row.documentDigest)}::text[])
       as v(place_id, document, state_version, served, country, merged_into, merged_at, merged_profile,
-           doctor_digest)
+           doctor_digest, document_digest)
     order by place_id
     on conflict (place_id) do update set
       document = excluded.document, state_version = excluded.state_version,
       served = excluded.served, updated_at = ${updatedAt},
       merged_into = excluded.merged_into, merged_at = excluded.merged_at,
       merged_profile = excluded.merged_profile, doctor_digest = excluded.doctor_digest,
+      document_digest = excluded.document_digest,
       (changed_xid, changed_at) = (
         select case when seen then pg_current_xact_id() else places.changed_xid end,
                case when seen then now() else places.changed_at end

@@ -6,6 +6,7 @@ import {
   FEED_START,
   decodeChangesCursor,
   doctorDigest,
+  documentDigest,
   encodeChangesCursor,
   feedFromFence,
   snapshotStart,
@@ -211,6 +212,37 @@ describe('changes feed (places table, migration 0005)', () => {
       name: string;
     }>`select document -> 'doctor' ->> 'name' as name from places where place_id = 'r'`.execute(db);
     expect(stored.rows[0]?.name).toBe('r refolded');
+  });
+
+  it('compares a row written before document digests were kept by its stored document, and stores the digest', async () => {
+    const state = placeRow('d', 1, { country: 'de' });
+    await savePlaceStates(db, [state]);
+    const row = async () =>
+      (
+        await sql<{ xmin: string; digest: string | null }>`
+          select xmin::text as xmin, encode(document_digest, 'hex') as digest
+          from places where place_id = 'd'`.execute(db)
+      ).rows[0];
+    expect((await row())?.digest).toBe(documentDigest(JSON.stringify(state.document)));
+    await sql`update places set document_digest = null where place_id = 'd'`.execute(db);
+    const withoutDigest = await row();
+
+    // The same document refolded: found unchanged from the stored text, and left as it is.
+    await replacePlaceStates(db, [{ ...state, documentJson: JSON.stringify(state.document) }]);
+    expect(await row()).toEqual(withoutDigest);
+
+    // A changed one is written, with its digest; a refold of it is then found unchanged by the digest.
+    const refolded = {
+      ...state.document,
+      foldedBy: 'a newer fold',
+    } as unknown as PlaceProjection['document'];
+    const refoldedJson = JSON.stringify(refolded);
+    await replacePlaceStates(db, [{ ...state, document: refolded, documentJson: refoldedJson }]);
+    const rewritten = await row();
+    expect(rewritten?.xmin).not.toBe(withoutDigest?.xmin);
+    expect(rewritten?.digest).toBe(documentDigest(refoldedJson));
+    await replacePlaceStates(db, [{ ...state, document: refolded, documentJson: refoldedJson }]);
+    expect(await row()).toEqual(rewritten);
   });
 
   it("compares a row written before doctor digests were kept by its stored doctor, and stores the row's digest", async () => {

@@ -1,9 +1,15 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
-import { toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
+import { documentDigest, toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
 import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
 import { appendEvents, readStreams } from '../src/events.repository.js';
-import { replacePlaceStates, savePlaceStates, streamProjections } from '../src/places.repository.js';
+import {
+  documentDigestInDatabase,
+  replacePlaceStates,
+  savePlaceStates,
+  streamProjections,
+} from '../src/places.repository.js';
 
 /** A name holding what a text protocol could mangle: quotes, backslashes, a newline, a tab, emoji, U+2028. */
 const AWKWARD = 'Praxis "Dr. Ö\\Ü"\nzweite Zeile\tTab 🦷 \u2028 Ende';
@@ -47,6 +53,14 @@ describe('places and events as they travel to PostgreSQL and back', () => {
     expect(stored.get('p-3')).toBe(JSON.stringify(rows[2]?.document));
     const parsed = JSON.parse(stored.get('p-1') ?? '{}') as { doctor: { name: string } };
     expect(parsed.doctor.name).toBe(AWKWARD);
+    // The digest written with each document is the one PostgreSQL computes from the stored text.
+    const digests = await sql<{ place_id: string; kept: string; computed: string }>`
+      select place_id, encode(document_digest, 'hex') as kept,
+             encode(${documentDigestInDatabase(sql.ref('document'))}, 'hex') as computed
+      from places where place_id like 'p-%' order by place_id`.execute(db);
+    expect(digests.rows.map((row) => row.place_id)).toEqual(['p-1', 'p-2', 'p-3']);
+    for (const row of digests.rows) expect(row.kept).toBe(row.computed);
+    expect(digests.rows[1]?.kept).toBe(documentDigest(JSON.stringify(replayed.document)));
   });
 
   it('hands each stream back in store order, whatever order the places and events were stored in', async () => {

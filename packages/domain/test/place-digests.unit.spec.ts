@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { doctorDigest } from '../src/search/doctor-digest.js';
+import { doctorDigest, documentDigest } from '../src/search/place-digests.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -21,5 +21,13 @@ describe('doctorDigest', () => {
 
   it("digests a tombstone as JSON null, as a stored document's missing `doctor`", () => {
     expect(doctorDigest({ served: false, placeId: 'p1' })).toBe(sha256('null'));
+  });
+});
+
+describe('documentDigest', () => {
+  it('digests the serialized document as its UTF-8 text, as PostgreSQL hashes the stored json', () => {
+    const documentJson = JSON.stringify({ served: true, doctor: { name: 'Zahnarztpraxis Ärztehaus 🦷' } });
+    expect(documentDigest(documentJson)).toBe(sha256(documentJson));
+    expect(documentDigest(documentJson)).not.toBe(documentDigest(`${documentJson} `));
   });
 });
