@@ -5,6 +5,7 @@ import { loadConfig } from '@directory/config';
 import {
   buildSearchRequest,
   decodeCursor,
+  documentDigest,
   foldPlace,
   projectPlace,
   toDoctorPage,
@@ -193,12 +194,12 @@ describe('reindex: fresh index, catch-up, verify, atomic alias swap', () => {
   it('replays every stream writing each document once: into the places table and the new index in one pass, in lanes', async () => {
     await ageEveryRow();
     let pages = 0;
-    // A document stored by an "older fold": the replay must replace it in the table and the index.
-    await database.db
-      .updateTable('places')
-      .set({ document: sql`json_build_object('placeId', 'R00002', 'served', true, 'stale', true)` })
-      .where('place_id', '=', 'R00002')
-      .execute();
+    // A document stored by an "older fold", with its digest as every write stores it: the replay must
+    // replace it in the table and the index.
+    const stale = JSON.stringify({ placeId: 'R00002', served: true, stale: true });
+    await sql`
+      update places set document = ${stale}::json, document_digest = decode(${documentDigest(stale)}, 'hex')
+      where place_id = 'R00002'`.execute(database.db);
     const summary = await reindex({
       db: database.db,
       client: search.client,

@@ -72,7 +72,8 @@ describe('a store that went back in time behind the index', () => {
     );
     await sql`
       update places p set document = s.document, stream_version = s.stream_version,
-        state_version = s.state_version, projected_version = s.projected_version, served = s.served
+        state_version = s.state_version, projected_version = s.projected_version, served = s.served,
+        doctor_digest = s.doctor_digest, document_digest = s.document_digest
       from places_on_standby s where s.place_id = p.place_id`.execute(database.db);
     await search.client.indices.refresh({ index: alias });
 
