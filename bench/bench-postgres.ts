@@ -11,6 +11,9 @@ import { formatSettings, isPgPreset, pgPreset, settingsArguments } from './pg-pr
 export const POSTGRES_OPTIONS = {
   postgres: { type: 'string', default: 'shared' },
   'pg-preset': { type: 'string' },
+  // Loads pg_stat_statements in the private cluster: `bench:scale` then prints the replay's and its
+  // floor's statements by time.
+  statements: { type: 'boolean', default: false },
 } as const;
 
 export type BenchPostgres = {
@@ -25,19 +28,28 @@ export type BenchPostgres = {
 /** Checks the options and, for a private cluster, starts it and points DATABASE_URL at it. */
 export async function useBenchPostgres(
   name: string,
-  values: { postgres?: string; 'pg-preset'?: string },
+  values: { postgres?: string; 'pg-preset'?: string; statements?: boolean },
 ): Promise<BenchPostgres> {
   const where = values.postgres ?? 'shared';
   if (where !== 'shared' && where !== 'private') throw new Error('--postgres must be shared or private');
   const presetName = values['pg-preset'] ?? 'defaults';
   if (!isPgPreset(presetName)) throw new Error('--pg-preset must be defaults or tuned');
   if (where === 'shared') {
-    if (values['pg-preset'] !== undefined) {
-      throw new Error('--pg-preset needs --postgres private: the shared server keeps its own settings');
+    if (values['pg-preset'] !== undefined || values.statements) {
+      throw new Error(
+        '--pg-preset and --statements need --postgres private: the shared server keeps its own settings',
+      );
     }
     return { label: 'shared-server', destroy: async () => {}, keep: async () => {} };
   }
   const settings = pgPreset(presetName, { memoryBytes: totalmem() });
+  if (values.statements) {
+    settings.push({
+      name: 'shared_preload_libraries',
+      value: 'pg_stat_statements',
+      why: '--statements: time by statement',
+    });
+  }
   log(`private PostgreSQL cluster, preset ${presetName}:`);
   for (const line of formatSettings(settings)) log(line);
   const cluster = await startPrivatePostgres(name, { settings: settingsArguments(settings) });

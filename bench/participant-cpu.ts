@@ -47,6 +47,8 @@ export type ParticipantSnapshot = {
   reapedBySelf: number;
   /** Seconds of each postmaster's exited backends, by the postmaster's pid. */
   reapedByPostmasters: Map<number, number>;
+  /** The parent of each live PostgreSQL process, by its pid. */
+  postgresParents: Map<number, number>;
 };
 
 function reapedSeconds(stat: { reapedChildrenTicks: number } | undefined): number {
@@ -71,6 +73,9 @@ export function snapshotParticipants(
     cpu,
     reapedBySelf: reapedSeconds(readStat(process.pid)),
     reapedByPostmasters: new Map(postmasters.map((pid) => [pid, reapedSeconds(postgresStats.get(pid))])),
+    postgresParents: new Map(
+      [...postgresStats].flatMap(([pid, stat]) => (stat === undefined ? [] : [[pid, stat.ppid] as const])),
+    ),
   };
 }
 
@@ -96,6 +101,19 @@ export function participantsBetween(
   // Per postmaster, so one started meanwhile counts from zero and one stopped meanwhile counts nothing.
   for (const [pid, seconds] of after.reapedByPostmasters) {
     add(POSTGRESQL_PART, seconds - (before.reapedByPostmasters.get(pid) ?? 0));
+  }
+  // A backend already running at `before` that exited since is in its postmaster's count whole, with
+  // its life before `before` (a connection's earlier work, or what an earlier stretch of the same phase
+  // counted live): that part is taken off again.
+  for (const [pid, parent] of before.postgresParents) {
+    const lived = before.cpu.processes.get(pid)?.seconds ?? 0;
+    if (
+      !after.cpu.processes.has(pid) &&
+      before.reapedByPostmasters.has(parent) &&
+      after.reapedByPostmasters.has(parent)
+    ) {
+      byPart.set(POSTGRESQL_PART, (byPart.get(POSTGRESQL_PART) ?? 0) - lived);
+    }
   }
   return { ...usage, byPart };
 }

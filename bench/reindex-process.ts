@@ -1,5 +1,6 @@
 // The operator's `reindex` command as the benches run it: a process of its own with the heap flags of
 // `npm run reindex`, on a bench environment's store and alias, and the CPU of every participant of it.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startProcess, type RunningProcess } from '@directory/testing';
 import type { BenchEnvironment } from './bench-environment.js';
 import { NO_CPU, type CpuUsage } from './cpu-usage.js';
@@ -8,6 +9,7 @@ import {
   participantsBetween,
   POSTGRESQL_PART,
   snapshotParticipants,
+  type ParticipantSnapshot,
 } from './participant-cpu.js';
 
 /** The heap flags of the `npm run reindex` script (package.json). */
@@ -103,4 +105,63 @@ export async function runReindex(
   const exitCode = await reindex.exited;
   if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
   return reindex.output();
+}
+
+/** Where a stretch of a reindex begins: the first line of the command's output that matches `line`. */
+export type ReindexMark = { stretch: string; line: RegExp };
+
+/** The engines' CPU (PostgreSQL's and Elasticsearch's, with the machine's iowait) over one stretch. */
+export type ReindexStretch = { stretch: string; seconds: number; cpu: CpuUsage };
+
+/** The stretches' engines: the reindex's own CPU is only known whole, once it has exited. */
+const STRETCH_PARTS = [POSTGRESQL_PART, 'elasticsearch'];
+
+/** How often the output is looked at for the next mark: a stretch's edges are this exact. */
+const MARK_POLL_MS = 200;
+
+/**
+ * `runReindex`, measured as `measured('reindex', …)` measures it, with the engines' CPU also split into
+ * stretches: `firstStretch` from the start, then one from each mark (in order) to the next or the end. A
+ * mark the command never prints leaves its stretch inside the one before.
+ */
+export async function runReindexInStretches(
+  environment: Pick<BenchEnvironment, 'databaseUrl' | 'alias'>,
+  args: string[],
+  firstStretch: string,
+  marks: ReadonlyArray<ReindexMark>,
+): Promise<{ output: string; seconds: number; cpu: CpuUsage; stretches: ReindexStretch[] }> {
+  const stretches: ReindexStretch[] = [];
+  const snapshot = () => ({
+    at: snapshotParticipants([], { self: 'bench', child: 'reindex' }),
+    time: performance.now(),
+  });
+  const { value, seconds, cpu } = await measured('reindex', async () => {
+    const reindex = startReindex(environment, args);
+    let exited = false;
+    void reindex.exited.then(() => (exited = true));
+    let open: { stretch: string; at: ParticipantSnapshot | undefined; time: number } = {
+      stretch: firstStretch,
+      ...snapshot(),
+    };
+    const closeAt = (next: { at: ParticipantSnapshot | undefined; time: number }) => {
+      if (open.at && next.at) {
+        const usage = participantsBetween(open.at, next.at, 'reindex');
+        const byPart = new Map(STRETCH_PARTS.map((part) => [part, usage.byPart.get(part) ?? 0]));
+        const seconds = (next.time - open.time) / 1000;
+        stretches.push({ stretch: open.stretch, seconds, cpu: { ...usage, byPart } });
+      }
+    };
+    for (const mark of marks) {
+      while (!exited && !mark.line.test(reindex.output())) await sleep(MARK_POLL_MS);
+      if (exited) break;
+      const next = { stretch: mark.stretch, ...snapshot() };
+      closeAt(next);
+      open = next;
+    }
+    const exitCode = await reindex.exited;
+    closeAt(snapshot());
+    if (exitCode !== 0) throw new Error(`reindex failed:\n${reindex.output()}`);
+    return reindex.output();
+  });
+  return { output: value, seconds, cpu, stretches };
 }

@@ -3,6 +3,7 @@
 // bytes the store takes (its ingest batch: scale-ingest.ts). Each reuses the other benches' parts.
 import { availableParallelism } from 'node:os';
 import { sql } from 'kysely';
+import type { Database } from '@directory/database';
 import type { CountryCode } from '@directory/domain';
 import { processMemoryKilobytes } from '@directory/observability';
 import {
@@ -18,10 +19,18 @@ import {
 import { feedWorkload } from './api-workload.js';
 import { readSearchCacheOutcomes, type RunningApi } from './bench-api.js';
 import { log, runConcurrently, type BenchEnvironment, type PhaseRun } from './bench-environment.js';
-import { measured, reindexPeakRssMb, REPLAY_ENGINES, runReindex, runReplayFloor } from './reindex-process.js';
+import {
+  measured,
+  reindexPeakRssMb,
+  REPLAY_ENGINES,
+  runReindex,
+  runReindexInStretches,
+  runReplayFloor,
+} from './reindex-process.js';
 import { formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
 import { describeReads, snapshotReads, type ReadsSnapshot } from './phase-reads.js';
+import { formatStatementTime, resetStatementTimes, statementTimes } from './statement-times.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
@@ -322,12 +331,18 @@ export async function project(environment: BenchEnvironment): Promise<{ seconds:
 export async function measureReplay(environment: BenchEnvironment, lanes?: number): Promise<ReplayFigures> {
   await environment.settle();
   const laneArgs = lanes === undefined ? [] : ['--replay-lanes', String(lanes)];
+  const statementsCounted = await resetStatementTimes(environment.db);
   const beforeReplay = await snapshotReads(environment.db);
-  const {
-    value: output,
-    seconds,
-    cpu,
-  } = await measured('reindex', () => runReindex(environment, ['--replay', ...laneArgs]));
+  // The merge and the checks after it apart from the load: the floor does neither.
+  const { output, seconds, cpu, stretches } = await runReindexInStretches(
+    environment,
+    ['--replay', ...laneArgs],
+    'load',
+    [
+      { stretch: 'merge', line: /^merge: /m },
+      { stretch: 'health, verification, swap, catch-up', line: /^health: /m },
+    ],
+  );
   const cpuSeconds = participantSeconds(cpu, ['reindex', ...REPLAY_ENGINES]);
   const rssMb = reindexPeakRssMb(output);
   const busy = busyShare(cpuSeconds, availableParallelism(), seconds);
@@ -338,18 +353,38 @@ export async function measureReplay(environment: BenchEnvironment, lanes?: numbe
   );
   const beforeFloor = await snapshotReads(environment.db);
   logWhereItWent('replay', cpu, seconds, beforeReplay, beforeFloor);
+  for (const { stretch, seconds: stretchSeconds, cpu: engines } of stretches) {
+    const byEngine = [...engines.byPart].map(([part, partSeconds]) => `${part} ${partSeconds.toFixed(2)}`);
+    log(
+      `  replay's ${stretch}, ${stretchSeconds.toFixed(1)} s: cpu seconds ${byEngine.join(' · ')} ` +
+        `(machine busy ${engines.busySeconds.toFixed(2)}, iowait ${engines.iowaitSeconds.toFixed(2)})`,
+    );
+  }
+  if (statementsCounted) await logStatementTimes('replay', environment.db);
   const floor = await runReplayFloor(environment);
   log(
     `  floor: ${floor.output.documents} docs in ${floor.seconds.toFixed(1)} s, ${floor.cpuSeconds.toFixed(1)} CPU s ` +
       `against the replay's ${cpuSeconds.toFixed(1)} CPU s`,
   );
   logWhereItWent('floor', floor.cpu, floor.seconds, beforeFloor, await snapshotReads(environment.db));
+  if (statementsCounted) await logStatementTimes('floor', environment.db);
   return {
     seconds,
     rssMb,
     busy,
     cpuRatio: replayCpuRatio({ cpuSeconds }, floor),
   };
+}
+
+/** How many statements a phase's profile shows. */
+const STATEMENTS_SHOWN = 8;
+
+/** The statements that took most of a phase's time in PostgreSQL; the count starts again after it. */
+async function logStatementTimes(phase: string, db: Database): Promise<void> {
+  for (const statement of await statementTimes(db, STATEMENTS_SHOWN)) {
+    log(`  ${phase}'s statement: ${formatStatementTime(statement)}`);
+  }
+  await resetStatementTimes(db);
 }
 
 /** A phase's CPU by part (with its iowait) and what it read, from the disk and into PostgreSQL's buffers. */

@@ -1,12 +1,13 @@
 // `npm run bench:scale -- --places N --events N [--steps 0,0.25,0.5,1] [--seed S] [--rounds R]
 // [--requests N] [--concurrency C] [--ingest-events N] [--ingest-seconds S] [--keep] [--postgres shared|private --pg-preset
-// defaults|tuned] [--store NAME] [--phases reindex,search,export,replay,ingest] [--workloads literal,…,suggest,floor,feed] [--replay-lanes N]
+// defaults|tuned [--statements]] [--store NAME] [--phases reindex,search,export,replay,ingest] [--workloads literal,…,suggest,floor,feed] [--replay-lanes N]
 // [--api-node-options O] [--search-cache on|off] [--sample N]`: the product measured at
 // several store sizes (fractions of N places and N events). Each size gets a database and alias of its own, built by the
 // bulk path (bench/scale-store.ts) and projected by the real `reindex` command; then, through the API as a
 // process of its own: search p50/p99 per workload against the same requests straight to Elasticsearch,
 // get by id, the typeahead (one `/suggest` per keystroke), a changes feed page, the export of the largest
-// dataset; a replay and the replay's floor (its CPU ÷ the floor's); a fixed batch through the real ingest
+// dataset; a replay and the replay's floor (its CPU ÷ the floor's, with the engines' CPU of the replay's merge and checks apart, and with
+// `--statements` PostgreSQL's time by statement for each); a fixed batch through the real ingest
 // pipeline (or such batches for `--ingest-seconds`: a long ingest's steady state); and the bytes per event and per place. `--store` measures a store an earlier `--keep` run left
 // (its database and alias, on the server DATABASE_URL names) as it is, instead of the steps; `--phases`
 // runs only those measurements (storage is always measured), `--workloads` only those parts of the search phase. A phase that fails is reported and its figures left out;

@@ -108,6 +108,7 @@ describe('participant CPU', () => {
       } satisfies CpuSnapshot,
       reapedBySelf,
       reapedByPostmasters,
+      postgresParents: new Map([[42, 10]]),
     });
     // Two clusters' backends exit during the phase; a third postmaster starts (counted from zero) and a
     // fourth stops (nothing counted).
@@ -134,6 +135,57 @@ describe('participant CPU', () => {
     expect(usage.byPart.get('postgresql')).toBeCloseTo(0.5 + 2 + 3 + 0.5);
     expect(participantSeconds(usage, ['reindex', 'postgresql'])).toBeCloseTo(13);
     expect(participantSeconds(usage, ['reindex', 'elasticsearch'])).toBeCloseTo(7);
+  });
+});
+
+describe('participant CPU of a backend that outlives a snapshot', () => {
+  const postgres = (processes: Array<[number, number]>, reaped: number) => ({
+    cpu: {
+      busySeconds: 0,
+      stealSeconds: 0,
+      iowaitSeconds: 0,
+      processes: new Map(processes.map(([pid, seconds]) => [pid, { part: 'postgresql', seconds }])),
+    } satisfies CpuSnapshot,
+    reapedBySelf: 0,
+    reapedByPostmasters: new Map([[10, reaped]]),
+    postgresParents: new Map(processes.map(([pid]) => [pid, pid === 10 ? 1 : 10])),
+  });
+
+  it('counts only the CPU it spent after the first snapshot, once it has exited', () => {
+    // Backend 42 had run 30 s (an earlier phase's work) and exits at 34 s; backend 43 lives throughout.
+    const before = postgres(
+      [
+        [10, 1],
+        [42, 30],
+        [43, 2],
+      ],
+      100,
+    );
+    const after = postgres(
+      [
+        [10, 1.5],
+        [43, 3],
+      ],
+      134,
+    );
+    expect(participantsBetween(before, after, 'reindex').byPart.get('postgresql')).toBeCloseTo(0.5 + 1 + 4);
+  });
+
+  it('splits a phase into stretches that add up to the whole phase', () => {
+    const start = postgres([[10, 0]], 0);
+    const middle = postgres(
+      [
+        [10, 0],
+        [42, 6],
+      ],
+      0,
+    );
+    const end = postgres([[10, 0]], 10);
+    const part = (from: typeof start, to: typeof start) =>
+      participantsBetween(from, to, 'reindex').byPart.get('postgresql') ?? 0;
+    expect(part(start, middle)).toBeCloseTo(6);
+    expect(part(middle, end)).toBeCloseTo(4);
+    expect(part(start, end)).toBeCloseTo(10);
   });
 });
 
