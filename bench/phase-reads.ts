@@ -10,7 +10,7 @@ import type { Database } from '@directory/database';
 export type ReadsSnapshot = { diskBytes: number | undefined; relationBytes: Map<string, number> };
 
 const SECTOR_BYTES = 512; // /proc/diskstats counts 512-byte sectors whatever the device's own size
-const BLOCK_BYTES = 8192; // PostgreSQL's BLCKSZ
+export const BLOCK_BYTES = 8192; // PostgreSQL's BLCKSZ
 
 /**
  * Bytes read from whole disks in a /proc/diskstats text ("major minor name reads merged sectors …").
@@ -65,9 +65,13 @@ export async function snapshotReads(db: Database): Promise<ReadsSnapshot> {
   return { diskBytes: machineDiskReadBytes(), relationBytes: relationReadBytes(result.rows) };
 }
 
+/** Bytes as the benches print a read: decimal gigabytes, one decimal. */
+export function gigabytes(bytes: number): string {
+  return `${(bytes / 1e9).toFixed(1)} GB`;
+}
+
 /** One line: the machine's disk reads and PostgreSQL's reads per table part between two snapshots. */
 export function describeReads(before: ReadsSnapshot, after: ReadsSnapshot): string {
-  const gigabytes = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
   const disk =
     before.diskBytes === undefined || after.diskBytes === undefined
       ? 'unknown'

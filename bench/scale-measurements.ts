@@ -30,7 +30,12 @@ import {
 import { formatCpu, measureClientPhase, type CpuUsage } from './cpu-usage.js';
 import { participantSeconds } from './participant-cpu.js';
 import { describeReads, snapshotReads, type ReadsSnapshot } from './phase-reads.js';
-import { formatStatementTime, resetStatementTimes, statementTimes } from './statement-times.js';
+import {
+  formatStatementTime,
+  resetStatementTimes,
+  startStatementTimes,
+  statementTimes,
+} from './statement-times.js';
 import { busyShare, replayCpuRatio } from './replay-figures.js';
 import { alternateRounds, resultsOf } from './rounds.js';
 import {
@@ -331,7 +336,7 @@ export async function project(environment: BenchEnvironment): Promise<{ seconds:
 export async function measureReplay(environment: BenchEnvironment, lanes?: number): Promise<ReplayFigures> {
   await environment.settle();
   const laneArgs = lanes === undefined ? [] : ['--replay-lanes', String(lanes)];
-  const statementsCounted = await resetStatementTimes(environment.db);
+  const statementsCounted = await startStatementTimes(environment.db);
   const beforeReplay = await snapshotReads(environment.db);
   // The merge and the checks after it apart from the load: the floor does neither.
   const { output, seconds, cpu, stretches } = await runReindexInStretches(

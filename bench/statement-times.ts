@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@directory/database';
+import { BLOCK_BYTES, gigabytes } from './phase-reads.js';
 
 // Where PostgreSQL's time in a phase went, statement by statement, when the bench's private cluster runs
 // with pg_stat_statements (`--statements`): the phase's CPU line says how much, this says on what.
@@ -19,17 +20,22 @@ const QUERY_CHARACTERS = 110;
 
 /**
  * Whether the server loads pg_stat_statements; if it does, creates the extension in the bench's database
- * and clears what it has counted so far, so that the next `statementTimes` covers one phase.
+ * and clears what it has counted so far.
  */
-export async function resetStatementTimes(db: Database): Promise<boolean> {
+export async function startStatementTimes(db: Database): Promise<boolean> {
   const loaded = await sql<{ libraries: string }>`
     select current_setting('shared_preload_libraries') as libraries`.execute(db);
   if (!(loaded.rows[0]?.libraries ?? '').split(',').some((name) => name.trim() === 'pg_stat_statements')) {
     return false;
   }
   await sql`create extension if not exists pg_stat_statements`.execute(db);
-  await sql`select pg_stat_statements_reset()`.execute(db);
+  await resetStatementTimes(db);
   return true;
+}
+
+/** Clears what pg_stat_statements has counted, so that the next `statementTimes` covers one phase. */
+export async function resetStatementTimes(db: Database): Promise<void> {
+  await sql`select pg_stat_statements_reset()`.execute(db);
 }
 
 /** The `top` statements by total time since the last reset, longest first. */
@@ -65,10 +71,9 @@ export function oneLine(query: string): string {
 
 /** One line a statement: its total seconds, calls, and blocks hit and read, then its text. */
 export function formatStatementTime(statement: StatementTime): string {
-  const gigabytes = (blocks: number) => ((blocks * 8192) / 1024 ** 3).toFixed(1);
   return (
     `${(statement.totalMs / 1000).toFixed(1)} s, ${statement.calls} calls, ` +
-    `${gigabytes(statement.sharedBlocksHit)} GB hit / ${gigabytes(statement.sharedBlocksRead)} GB read: ` +
-    statement.query
+    `${gigabytes(statement.sharedBlocksHit * BLOCK_BYTES)} hit / ` +
+    `${gigabytes(statement.sharedBlocksRead * BLOCK_BYTES)} read: ${statement.query}`
   );
 }

@@ -11,13 +11,13 @@ describe("a phase's statements as the scale bench prints them", () => {
     expect(long.endsWith('…')).toBe(true);
   });
 
-  it('gives the seconds, the calls and the gigabytes hit and read before the text', () => {
+  it('gives the seconds, the calls and the gigabytes hit and read (decimal, as the reads line) before the text', () => {
     const line = formatStatementTime({
       query: 'select 1',
       calls: 2000,
       totalMs: 123_456,
-      sharedBlocksHit: 262_144,
-      sharedBlocksRead: 131_072,
+      sharedBlocksHit: 250_000,
+      sharedBlocksRead: 125_000,
     });
     expect(line).toBe('123.5 s, 2000 calls, 2.0 GB hit / 1.0 GB read: select 1');
   });
