@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@directory/database';
 import type { PlaceEvent, StoredPlaceEvent } from '@directory/domain';
 import { columnOf, jsonColumnOf } from './row-binding.js';
@@ -120,8 +120,33 @@ export async function readStreams(
   db: Database,
   placeIds: ReadonlyArray<string>,
 ): Promise<Map<string, StoredPlaceEvent[]>> {
-  const streams = new Map<string, StoredPlaceEvent[]>();
-  if (placeIds.length === 0) return streams;
+  if (placeIds.length === 0) return new Map();
+  return streamsWhere(db, sql<boolean>`place_id = any(${sql.val([...placeIds])}::text[])`);
+}
+
+/**
+ * `readStreams` of a page of `allPlaceIds`: places consecutive in key order, so their events are one
+ * range of `events_place_position`, read with one search of the index instead of one a place (for a
+ * page of 1,000 places, about 4,000 fewer index pages visited). A place stored inside the range after
+ * the page was read is not the page's, and is left out.
+ */
+export async function readPageStreams(
+  db: Database,
+  page: ReadonlyArray<string>,
+): Promise<Map<string, StoredPlaceEvent[]>> {
+  const first = page[0];
+  const last = page.at(-1);
+  if (first === undefined || last === undefined) return new Map();
+  const streams = await streamsWhere(db, sql<boolean>`place_id between ${first} and ${last}`);
+  const onPage = new Set(page);
+  for (const placeId of streams.keys()) if (!onPage.has(placeId)) streams.delete(placeId);
+  return streams;
+}
+
+async function streamsWhere(
+  db: Database,
+  condition: RawBuilder<boolean>,
+): Promise<Map<string, StoredPlaceEvent[]>> {
   // Not ordered by the database: a replay page's events outgrow work_mem and PostgreSQL would sort them
   // on disk (three quarters of the query's time); each stream is put in store order here instead.
   const rows = await db
@@ -130,8 +155,9 @@ export async function readStreams(
     // The instant as the text the event carried (UTC, milliseconds), not a Date parsed only to be
     // printed again.
     .select(sql<string>`to_char(occurred_at at time zone 'UTC', ${ISO_INSTANT_FORMAT})`.as('occurred_at'))
-    .where('place_id', '=', sql<string>`any(${sql.val([...placeIds])}::text[])`)
+    .where(condition)
     .execute();
+  const streams = new Map<string, StoredPlaceEvent[]>();
   for (const row of rows) {
     // Rows were validated before they were appended; the store hands them back as they went in.
     const event = {

@@ -1,6 +1,7 @@
 export {
   appendEvents,
   readStreams,
+  readPageStreams,
   allPlaceIds,
   lastPosition,
   countStoredSince,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
 import { documentDigest, toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
 import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
-import { appendEvents, readStreams } from '../src/events.repository.js';
+import { appendEvents, readPageStreams, readStreams } from '../src/events.repository.js';
 import {
   documentDigestInDatabase,
   replacePlaceStates,
@@ -17,6 +17,17 @@ const AWKWARD = 'Praxis "Dr. Ö\\Ü"\nzweite Zeile\tTab 🦷 \u2028 Ende';
 function placeRow(placeId: string, version: number, name: string): PlaceProjection {
   const state = placeState({ id: placeId, name, version, country: 'de' });
   return { placeId, stateVersion: version, document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }) };
+}
+
+function crawled(eventId: string, placeId: string, name: string): PlaceEvent {
+  return {
+    eventId,
+    placeId,
+    type: 'place.crawled',
+    occurredAt: '2026-11-01T10:00:00.000Z',
+    schemaVersion: 1,
+    payload: { name },
+  } as unknown as PlaceEvent;
 }
 
 async function storedDocuments(db: Database): Promise<Map<string, string>> {
@@ -64,19 +75,10 @@ describe('places and events as they travel to PostgreSQL and back', () => {
   });
 
   it('hands each stream back in store order, whatever order the places and events were stored in', async () => {
-    const event = (eventId: string, placeId: string, name: string): PlaceEvent =>
-      ({
-        eventId,
-        placeId,
-        type: 'place.crawled',
-        occurredAt: '2026-11-01T10:00:00.000Z',
-        schemaVersion: 1,
-        payload: { name },
-      }) as unknown as PlaceEvent;
     // Interleaved over several appends, so the two streams' rows lie mixed in the table.
-    await appendEvents(db, [event('e-1', 's-b', 'b1'), event('e-2', 's-a', 'a1')]);
-    await appendEvents(db, [event('e-3', 's-a', 'a2')]);
-    await appendEvents(db, [event('e-4', 's-b', 'b2'), event('e-5', 's-a', 'a3')]);
+    await appendEvents(db, [crawled('e-1', 's-b', 'b1'), crawled('e-2', 's-a', 'a1')]);
+    await appendEvents(db, [crawled('e-3', 's-a', 'a2')]);
+    await appendEvents(db, [crawled('e-4', 's-b', 'b2'), crawled('e-5', 's-a', 'a3')]);
 
     const streams = await readStreams(db, ['s-a', 's-b', 's-none']);
     expect([...streams.keys()].sort()).toEqual(['s-a', 's-b']);
@@ -84,6 +86,23 @@ describe('places and events as they travel to PostgreSQL and back', () => {
     expect(streams.get('s-b')?.map((stored) => stored.eventId)).toEqual(['e-1', 'e-4']);
     const positions = streams.get('s-a')?.map((stored) => stored.position) ?? [];
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('reads a page of place ids as one range of keys, leaving out a place stored inside it after the page', async () => {
+    await appendEvents(db, [
+      crawled('r-1', 'r-a', 'a1'),
+      crawled('r-2', 'r-b', 'b1'),
+      crawled('r-3', 'r-c', 'c1'),
+    ]);
+    const page = ['r-a', 'r-b'];
+    // Stored after the page was read: inside its range of keys, not on it.
+    await appendEvents(db, [crawled('r-4', 'r-a', 'a2'), crawled('r-5', 'r-ab', 'ab1')]);
+
+    const streams = await readPageStreams(db, page);
+    expect([...streams.keys()].sort()).toEqual(page);
+    expect(streams.get('r-a')?.map((stored) => stored.eventId)).toEqual(['r-1', 'r-4']);
+    expect(streams).toEqual(await readStreams(db, page));
+    expect(await readPageStreams(db, [])).toEqual(new Map());
   });
 
   it('hands each instant back as the UTC text toISOString makes of it, whatever offset it came with', async () => {

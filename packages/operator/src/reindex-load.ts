@@ -3,7 +3,7 @@ import {
   allPlaceIds,
   countProjections,
   databaseNow,
-  readStreams,
+  readPageStreams,
   replacePlaceStates,
   setAsideVersions,
   streamProjections,
@@ -178,7 +178,7 @@ async function refold(
   placeIds: string[],
 ): Promise<{ states: SerializedPlaceState[]; setAside: Map<string, number> }> {
   const [streams, setAside] = await Promise.all([
-    readStreams(options.db, placeIds),
+    readPageStreams(options.db, placeIds),
     setAsideVersions(options.db, placeIds),
   ]);
   const states = [...streams].map(([placeId, events]): SerializedPlaceState => {
