@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@directory/database';
-import { documentDigest, toSearchDocument, type PlaceEvent, type PlaceProjection } from '@directory/domain';
-import { SITE_ORIGIN, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
+import {
+  documentDigest,
+  placeEventSchema,
+  toSearchDocument,
+  type PlaceEvent,
+  type PlaceProjection,
+} from '@directory/domain';
+import { SITE_ORIGIN, crawled, createTestDatabase, placeState, type TestDatabase } from '@directory/testing';
 import { appendEvents, readPageStreams, readStreams } from '../src/events.repository.js';
 import {
   documentDigestInDatabase,
@@ -19,15 +25,9 @@ function placeRow(placeId: string, version: number, name: string): PlaceProjecti
   return { placeId, stateVersion: version, document: toSearchDocument(state, { siteOrigin: SITE_ORIGIN }) };
 }
 
-function crawled(eventId: string, placeId: string, name: string): PlaceEvent {
-  return {
-    eventId,
-    placeId,
-    type: 'place.crawled',
-    occurredAt: '2026-11-01T10:00:00.000Z',
-    schemaVersion: 1,
-    payload: { name },
-  } as unknown as PlaceEvent;
+/** The `n`th crawl of a place, as the store takes it. */
+function crawl(placeId: string, n: number): PlaceEvent {
+  return placeEventSchema.parse(crawled(placeId, n, '2026-11-01T10:00:00.000Z'));
 }
 
 async function storedDocuments(db: Database): Promise<Map<string, string>> {
@@ -76,31 +76,31 @@ describe('places and events as they travel to PostgreSQL and back', () => {
 
   it('hands each stream back in store order, whatever order the places and events were stored in', async () => {
     // Interleaved over several appends, so the two streams' rows lie mixed in the table.
-    await appendEvents(db, [crawled('e-1', 's-b', 'b1'), crawled('e-2', 's-a', 'a1')]);
-    await appendEvents(db, [crawled('e-3', 's-a', 'a2')]);
-    await appendEvents(db, [crawled('e-4', 's-b', 'b2'), crawled('e-5', 's-a', 'a3')]);
+    await appendEvents(db, [crawl('s-b', 1), crawl('s-a', 1)]);
+    await appendEvents(db, [crawl('s-a', 2)]);
+    await appendEvents(db, [crawl('s-b', 2), crawl('s-a', 3)]);
 
     const streams = await readStreams(db, ['s-a', 's-b', 's-none']);
     expect([...streams.keys()].sort()).toEqual(['s-a', 's-b']);
-    expect(streams.get('s-a')?.map((stored) => stored.eventId)).toEqual(['e-2', 'e-3', 'e-5']);
-    expect(streams.get('s-b')?.map((stored) => stored.eventId)).toEqual(['e-1', 'e-4']);
+    expect(streams.get('s-a')?.map((stored) => stored.eventId)).toEqual([
+      's-a-crawl-1',
+      's-a-crawl-2',
+      's-a-crawl-3',
+    ]);
+    expect(streams.get('s-b')?.map((stored) => stored.eventId)).toEqual(['s-b-crawl-1', 's-b-crawl-2']);
     const positions = streams.get('s-a')?.map((stored) => stored.position) ?? [];
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
 
   it('reads a page of place ids as one range of keys, leaving out a place stored inside it after the page', async () => {
-    await appendEvents(db, [
-      crawled('r-1', 'r-a', 'a1'),
-      crawled('r-2', 'r-b', 'b1'),
-      crawled('r-3', 'r-c', 'c1'),
-    ]);
+    await appendEvents(db, [crawl('r-a', 1), crawl('r-b', 1), crawl('r-c', 1)]);
     const page = ['r-a', 'r-b'];
     // Stored after the page was read: inside its range of keys, not on it.
-    await appendEvents(db, [crawled('r-4', 'r-a', 'a2'), crawled('r-5', 'r-ab', 'ab1')]);
+    await appendEvents(db, [crawl('r-a', 2), crawl('r-ab', 1)]);
 
     const streams = await readPageStreams(db, page);
     expect([...streams.keys()].sort()).toEqual(page);
-    expect(streams.get('r-a')?.map((stored) => stored.eventId)).toEqual(['r-1', 'r-4']);
+    expect(streams.get('r-a')?.map((stored) => stored.eventId)).toEqual(['r-a-crawl-1', 'r-a-crawl-2']);
     expect(streams).toEqual(await readStreams(db, page));
     expect(await readPageStreams(db, [])).toEqual(new Map());
   });
